@@ -1,0 +1,50 @@
+// ReportBuilder: runs a graph's mechanisms on one user's true data and
+// assembles the Report her device sends. The one place where the edge,
+// feature and label mechanisms meet.
+// Thread-safety: immutable after creation; Build() may run concurrently with
+// distinct RandomSources.
+#ifndef LDPGRAPH_REPORT_BUILDER_H_
+#define LDPGRAPH_REPORT_BUILDER_H_
+
+#include <memory>
+
+#include "ldpgraph/graph_config.h"
+#include "ldpgraph/label_rr.h"
+#include "ldpgraph/report.h"
+
+namespace ldpgraph {
+
+// One user's true data. Features and label are required exactly when the
+// graph's policy enables them.
+struct UserData {
+  std::uint32_t user_id = 0;
+  Span<const std::uint32_t> neighbours;
+  Span<const double> features;  // dims values, or empty when features are off
+  bool has_label = false;
+  std::uint32_t label = 0;
+};
+
+class ReportBuilder {
+ public:
+  // Errors: those of GraphConfig::Validate().
+  static Result<std::unique_ptr<ReportBuilder>> Create(const GraphConfig& config);
+
+  // Randomizes `data` and returns the report, with a fresh random report id.
+  // Errors (no randomness is used when the input is rejected): those of the
+  // mechanisms, kInvalidArgument for features or a label the policy does not
+  // expect or that is missing.
+  Result<Report> Build(const UserData& data, RandomSource& rng) const;
+
+  const GraphConfig& config() const { return config_; }
+
+ private:
+  ReportBuilder() = default;
+  GraphConfig config_;
+  std::unique_ptr<EdgeRandomizer> edges_;
+  MultiBitEncoder features_;
+  LabelRandomizer label_;
+};
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_REPORT_BUILDER_H_

@@ -1,0 +1,49 @@
+// The report's wire encoding, version 1. docs/wire-format.md is the
+// specification, with golden byte vectors that tests/unit/wire_format_test.cc
+// checks. The constants below are shared by the encoder and the decoder.
+#ifndef LDPGRAPH_WIRE_FORMAT_H_
+#define LDPGRAPH_WIRE_FORMAT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "ldpgraph/report.h"
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+namespace wire {
+
+constexpr std::uint8_t kMagic0 = 0x4C;  // 'L'
+constexpr std::uint8_t kMagic1 = 0x47;  // 'G'
+constexpr std::uint8_t kVersion = 1;
+constexpr std::uint8_t kFlagFeatures = 0x01;
+constexpr std::uint8_t kFlagLabel = 0x02;
+constexpr std::uint8_t kKnownFlags = kFlagFeatures | kFlagLabel;
+constexpr std::size_t kHeaderBytes = 20;  // magic, version, flags, report id
+
+// Hard limits on untrusted input, checked before anything is allocated.
+constexpr std::size_t kMaxReportBytes = 64u << 20;
+constexpr std::uint32_t kMaxFeatureDims = 1u << 24;
+constexpr std::uint32_t kMaxClasses = 65536;
+constexpr std::uint32_t kMaxLocalLapResolution = 1u << 20;
+
+}  // namespace wire
+
+// Appends the encoding of `report` to `out`. The report is checked with the
+// decoder's rules first, so whatever encodes also decodes. Errors:
+// kInvalidArgument naming the offending field.
+Status EncodeReport(const Report& report, std::vector<std::uint8_t>* out);
+
+// Decodes one report from untrusted bytes: every field is range-checked,
+// counts are bounded by the bytes left before allocating, varints must be
+// minimal and no byte may trail. Errors: kInvalidArgument naming the field and byte
+// offset of the first problem. Never crashes, whatever the input.
+Result<Report> DecodeReport(const std::uint8_t* data, std::size_t size);
+
+// The same semantic checks EncodeReport applies (shared with the daemon).
+Status CheckReport(const Report& report);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_WIRE_FORMAT_H_

@@ -1,0 +1,34 @@
+// Parameter checks shared by every mechanism factory, so each rejected value
+// gets the same precise message everywhere.
+#ifndef LDPGRAPH_INTERNAL_VALIDATION_H_
+#define LDPGRAPH_INTERNAL_VALIDATION_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ldpgraph/span.h"
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+namespace internal {
+
+// NaN, infinite, zero and negative epsilons are all rejected; `what` names
+// the parameter in the message ("epsilon", "feature epsilon", ...).
+Status CheckEpsilon(double epsilon, const char* what = "epsilon");
+
+// n >= 2: a graph of one user has no edges to protect.
+Status CheckNumUsers(std::uint32_t n);
+
+// Copies `neighbours` into `sorted` in increasing order and checks that
+// every id is < n, none repeats and none equals `user` (also < n).
+Status SortAndCheckNeighbours(std::uint32_t n, std::uint32_t user,
+                              Span<const std::uint32_t> neighbours,
+                              std::vector<std::uint32_t>* sorted);
+
+std::string FormatDouble(double v);
+
+}  // namespace internal
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_INTERNAL_VALIDATION_H_

@@ -1,0 +1,39 @@
+#include "ldpgraph/randomized_response.h"
+
+#include <cmath>
+
+#include "internal/sparse_rr.h"
+#include "internal/validation.h"
+
+namespace ldpgraph {
+
+Result<RandomizedResponse> RandomizedResponse::Create(std::uint32_t n, double epsilon) {
+  LDPGRAPH_RETURN_IF_ERROR(internal::CheckNumUsers(n));
+  LDPGRAPH_RETURN_IF_ERROR(internal::CheckEpsilon(epsilon));
+  RandomizedResponse rr;
+  rr.n_ = n;
+  rr.epsilon_ = epsilon;
+  rr.p_ = 1.0 / (1.0 + std::exp(-epsilon));
+  return rr;
+}
+
+Status RandomizedResponse::Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours,
+                                   RandomSource& rng, NoisyEdges* out) const {
+  std::vector<std::uint32_t> sorted;
+  LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &sorted));
+  out->mechanism = EdgeMechanism::kRr;
+  out->allocation = BudgetAllocation::kPaper;
+  out->epsilon = epsilon_;
+  out->eps1 = 0;
+  out->eps2 = epsilon_;
+  out->p = p_;
+  out->q = 1.0;
+  out->noisy_degree = 0;
+  out->resolution = 1;
+  out->values.clear();
+  // 1 - p computed as 1/(1 + e^eps) keeps its relative precision for large eps.
+  return internal::SparseRandomizedResponse(rng, n_, user, sorted, p_,
+                                            1.0 / (1.0 + std::exp(epsilon_)), &out->neighbours);
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,70 @@
+#include "ldpgraph/report_builder.h"
+
+namespace ldpgraph {
+
+Result<std::unique_ptr<ReportBuilder>> ReportBuilder::Create(const GraphConfig& config) {
+  LDPGRAPH_RETURN_IF_ERROR(config.Validate());
+  std::unique_ptr<ReportBuilder> b(new ReportBuilder());
+  b->config_ = config;
+  Result<std::unique_ptr<EdgeRandomizer>> edges = MakeEdgeRandomizer(config.num_users, config.edges);
+  if (!edges.ok()) return edges.status();
+  b->edges_ = std::move(edges).value();
+  if (config.features.enabled) {
+    Result<MultiBitEncoder> enc = MultiBitEncoder::Create(config.features.params);
+    if (!enc.ok()) return enc.status();
+    b->features_ = std::move(enc).value();
+  }
+  if (config.label.enabled) {
+    Result<LabelRandomizer> label = LabelRandomizer::Create(config.label.classes, config.label.epsilon);
+    if (!label.ok()) return label.status();
+    b->label_ = *label;
+  }
+  return b;
+}
+
+Result<Report> ReportBuilder::Build(const UserData& data, RandomSource& rng) const {
+  // Check every input before drawing any randomness: a rejected call must not
+  // have produced (and possibly leaked) a partial randomization.
+  if (config_.features.enabled) {
+    LDPGRAPH_RETURN_IF_ERROR(features_.CheckInput(data.features));
+  } else if (!data.features.empty()) {
+    return Status::InvalidArgument("graph " + std::to_string(config_.graph_id) +
+                                   " collects no features, but features were given");
+  }
+  if (config_.label.enabled && !data.has_label) {
+    return Status::InvalidArgument("graph " + std::to_string(config_.graph_id) +
+                                   " needs a label, none was given");
+  }
+  if (!config_.label.enabled && data.has_label) {
+    return Status::InvalidArgument("graph " + std::to_string(config_.graph_id) +
+                                   " collects no label, but a label was given");
+  }
+  if (config_.label.enabled && data.label >= config_.label.classes) {
+    return Status::OutOfRange("label " + std::to_string(data.label) + " is not below classes = " +
+                              std::to_string(config_.label.classes));
+  }
+
+  Report r;
+  r.graph_id = config_.graph_id;
+  r.num_users = config_.num_users;
+  r.user_id = data.user_id;
+  LDPGRAPH_RETURN_IF_ERROR(edges_->Perturb(data.user_id, data.neighbours, rng, &r.edges));
+  if (config_.features.enabled) {
+    r.has_features = true;
+    r.features.epsilon = config_.features.params.epsilon;
+    r.features.dims = config_.features.params.dims;
+    LDPGRAPH_RETURN_IF_ERROR(features_.Encode(data.features, rng, &r.features.encoded));
+  }
+  if (config_.label.enabled) {
+    r.has_label = true;
+    r.label.epsilon = config_.label.epsilon;
+    r.label.classes = config_.label.classes;
+    Result<std::uint32_t> y = label_.Perturb(data.label, rng);
+    if (!y.ok()) return y.status();
+    r.label.value = *y;
+  }
+  rng.FillBytes(r.report_id.data(), r.report_id.size());
+  return r;
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,372 @@
+#include "ldpgraph/wire_format.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "internal/byte_io.h"
+#include "internal/validation.h"
+
+namespace ldpgraph {
+namespace {
+
+using internal::ByteReader;
+
+Status Bad(const std::string& what) { return Status::InvalidArgument("report: " + what); }
+
+bool IsPositiveFinite(double v) { return std::isfinite(v) && v > 0.0; }
+
+bool IsProbability(double v, double lo) { return std::isfinite(v) && v >= lo && v <= 1.0; }
+
+Status CheckNeighbourIds(const Report& r) {
+  const auto& ids = r.edges.neighbours;
+  if (ids.size() > static_cast<std::size_t>(r.num_users) - 1) {
+    return Bad("more neighbours (" + std::to_string(ids.size()) + ") than other users");
+  }
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] >= r.num_users) {
+      return Bad("neighbour id " + std::to_string(ids[i]) + " is not below n = " +
+                 std::to_string(r.num_users));
+    }
+    if (ids[i] == r.user_id) return Bad("the user is listed as her own neighbour");
+    if (i > 0 && ids[i] <= ids[i - 1]) return Bad("neighbour ids are not strictly increasing");
+  }
+  return Status::Ok();
+}
+
+Status CheckSplit(const NoisyEdges& e) {
+  if (!IsPositiveFinite(e.epsilon)) return Bad("edge epsilon must be finite and positive");
+  if (e.allocation != BudgetAllocation::kPaper && e.allocation != BudgetAllocation::kFixed) {
+    return Bad("unknown budget allocation " + std::to_string(static_cast<int>(e.allocation)));
+  }
+  if (!IsPositiveFinite(e.eps1) || !IsPositiveFinite(e.eps2)) {
+    return Bad("eps1 and eps2 must be finite and positive");
+  }
+  if (std::fabs(e.eps1 + e.eps2 - e.epsilon) > 1e-9 * std::fmax(1.0, e.epsilon)) {
+    return Bad("eps1 + eps2 does not equal the edge epsilon");
+  }
+  return Status::Ok();
+}
+
+Status CheckEdges(const Report& r) {
+  const NoisyEdges& e = r.edges;
+  switch (e.mechanism) {
+    case EdgeMechanism::kNone:
+      if (!(std::isinf(e.epsilon) && e.epsilon > 0)) {
+        return Bad("a non-private report must have edge epsilon = +infinity");
+      }
+      return CheckNeighbourIds(r);
+    case EdgeMechanism::kDprr:
+      LDPGRAPH_RETURN_IF_ERROR(CheckSplit(e));
+      if (!IsProbability(e.p, 0.5)) return Bad("DPRR p must be in [0.5, 1]");
+      if (!IsProbability(e.q, 0.0)) return Bad("DPRR q must be in [0, 1]");
+      return CheckNeighbourIds(r);
+    case EdgeMechanism::kRr:
+      if (!IsPositiveFinite(e.epsilon)) return Bad("edge epsilon must be finite and positive");
+      if (!IsProbability(e.p, 0.5)) return Bad("RR p must be in [0.5, 1]");
+      return CheckNeighbourIds(r);
+    case EdgeMechanism::kLocalLap:
+      LDPGRAPH_RETURN_IF_ERROR(CheckSplit(e));
+      if (e.resolution < 1 || e.resolution > wire::kMaxLocalLapResolution) {
+        return Bad("LocalLap resolution must be in [1, 2^20]");
+      }
+      if (e.values.size() != static_cast<std::size_t>(r.num_users) - 1) {
+        return Bad("LocalLap needs n - 1 = " + std::to_string(r.num_users - 1) +
+                   " values, got " + std::to_string(e.values.size()));
+      }
+      return Status::Ok();
+  }
+  return Bad("unknown edge mechanism " + std::to_string(static_cast<int>(e.mechanism)));
+}
+
+Status CheckFeatures(const ReportFeatures& f) {
+  if (!IsPositiveFinite(f.epsilon)) return Bad("feature epsilon must be finite and positive");
+  if (f.dims == 0 || f.dims > wire::kMaxFeatureDims) return Bad("feature dims must be in [1, 2^24]");
+  MultiBitParams params;
+  params.dims = f.dims;
+  params.epsilon = f.epsilon;
+  const std::uint32_t m = params.SampledDims();
+  if (f.encoded.size() != m) {
+    return Bad("expected m = " + std::to_string(m) + " encoded features for this epsilon and " +
+               "dims, got " + std::to_string(f.encoded.size()));
+  }
+  for (std::size_t i = 0; i < f.encoded.size(); ++i) {
+    if (f.encoded[i].index >= f.dims) return Bad("encoded feature index is not below dims");
+    if (i > 0 && f.encoded[i].index <= f.encoded[i - 1].index) {
+      return Bad("encoded feature indices are not strictly increasing");
+    }
+    if (f.encoded[i].sign != 1 && f.encoded[i].sign != -1) return Bad("feature sign must be +-1");
+  }
+  return Status::Ok();
+}
+
+Status CheckLabel(const ReportLabel& l) {
+  if (!IsPositiveFinite(l.epsilon)) return Bad("label epsilon must be finite and positive");
+  if (l.classes < 2 || l.classes > wire::kMaxClasses) return Bad("classes must be in [2, 65536]");
+  if (l.value >= l.classes) return Bad("label is not below classes");
+  return Status::Ok();
+}
+
+void PutIds(std::vector<std::uint8_t>* out, const std::vector<std::uint32_t>& ids) {
+  internal::PutVarint(out, ids.size());
+  std::uint64_t next = 0;  // smallest id the next one may take
+  for (std::uint32_t id : ids) {
+    internal::PutVarint(out, id - next);
+    next = static_cast<std::uint64_t>(id) + 1;
+  }
+}
+
+// Decoding ---------------------------------------------------------------
+
+class Decoder {
+ public:
+  Decoder(const std::uint8_t* data, std::size_t size) : in_(data, size) {}
+
+  Result<Report> Run();
+
+ private:
+  Status Fail(const std::string& what) const {
+    return Bad(what + " at byte " + std::to_string(in_.offset()));
+  }
+  Status U8(std::uint8_t* v, const char* field) {
+    return in_.ReadU8(v) ? Status::Ok() : Fail(std::string("truncated ") + field);
+  }
+  Status Double(double* v, const char* field) {
+    return in_.ReadDouble(v) ? Status::Ok() : Fail(std::string("truncated ") + field);
+  }
+  Status Varint(std::uint64_t* v, const char* field) {
+    return in_.ReadVarint(v) ? Status::Ok()
+                             : Fail(std::string("truncated or non-minimal varint ") + field);
+  }
+  Status U32(std::uint32_t* v, const char* field) {
+    std::uint64_t x = 0;
+    LDPGRAPH_RETURN_IF_ERROR(Varint(&x, field));
+    if (x > std::numeric_limits<std::uint32_t>::max()) {
+      return Fail(std::string(field) + " does not fit 32 bits");
+    }
+    *v = static_cast<std::uint32_t>(x);
+    return Status::Ok();
+  }
+  // A count of items that take at least one byte each: bounded by the input.
+  Status Count(std::uint64_t* v, const char* field) {
+    LDPGRAPH_RETURN_IF_ERROR(Varint(v, field));
+    if (*v > in_.remaining()) return Fail(std::string(field) + " exceeds the bytes left");
+    return Status::Ok();
+  }
+  Status Ids(std::vector<std::uint32_t>* ids);
+  Status Edges(Report* r);
+  Status Features(ReportFeatures* f);
+
+  ByteReader in_;
+};
+
+Status Decoder::Ids(std::vector<std::uint32_t>* ids) {
+  std::uint64_t count = 0;
+  LDPGRAPH_RETURN_IF_ERROR(Count(&count, "neighbour count"));
+  ids->clear();
+  ids->reserve(count);
+  std::uint64_t next = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::uint64_t gap = 0;
+    LDPGRAPH_RETURN_IF_ERROR(Varint(&gap, "neighbour gap"));
+    const std::uint64_t id = next + gap;
+    if (gap > std::numeric_limits<std::uint32_t>::max() ||
+        id > std::numeric_limits<std::uint32_t>::max()) {
+      return Fail("neighbour id does not fit 32 bits");
+    }
+    ids->push_back(static_cast<std::uint32_t>(id));
+    next = id + 1;
+  }
+  return Status::Ok();
+}
+
+Status Decoder::Edges(Report* r) {
+  NoisyEdges& e = r->edges;
+  std::uint8_t mechanism = 0;
+  LDPGRAPH_RETURN_IF_ERROR(U8(&mechanism, "mechanism"));
+  if (mechanism > static_cast<std::uint8_t>(EdgeMechanism::kLocalLap)) {
+    return Fail("unknown edge mechanism " + std::to_string(mechanism));
+  }
+  e.mechanism = static_cast<EdgeMechanism>(mechanism);
+  LDPGRAPH_RETURN_IF_ERROR(Double(&e.epsilon, "edge epsilon"));
+  std::uint8_t allocation = 0;
+  switch (e.mechanism) {
+    case EdgeMechanism::kNone:
+      return Ids(&e.neighbours);
+    case EdgeMechanism::kRr:
+      e.eps2 = e.epsilon;
+      LDPGRAPH_RETURN_IF_ERROR(Double(&e.p, "p"));
+      return Ids(&e.neighbours);
+    case EdgeMechanism::kDprr:
+      LDPGRAPH_RETURN_IF_ERROR(U8(&allocation, "allocation"));
+      e.allocation = static_cast<BudgetAllocation>(allocation);
+      LDPGRAPH_RETURN_IF_ERROR(Double(&e.eps1, "eps1"));
+      LDPGRAPH_RETURN_IF_ERROR(Double(&e.eps2, "eps2"));
+      LDPGRAPH_RETURN_IF_ERROR(Double(&e.p, "p"));
+      LDPGRAPH_RETURN_IF_ERROR(Double(&e.q, "q"));
+      return Ids(&e.neighbours);
+    case EdgeMechanism::kLocalLap: {
+      LDPGRAPH_RETURN_IF_ERROR(U8(&allocation, "allocation"));
+      e.allocation = static_cast<BudgetAllocation>(allocation);
+      LDPGRAPH_RETURN_IF_ERROR(Double(&e.eps1, "eps1"));
+      LDPGRAPH_RETURN_IF_ERROR(Double(&e.eps2, "eps2"));
+      LDPGRAPH_RETURN_IF_ERROR(U32(&e.resolution, "resolution"));
+      std::uint64_t degree = 0;
+      LDPGRAPH_RETURN_IF_ERROR(Varint(&degree, "noisy degree"));
+      e.noisy_degree = internal::UnZigZag(degree);
+      std::uint64_t count = 0;
+      LDPGRAPH_RETURN_IF_ERROR(Count(&count, "value count"));
+      e.values.resize(count);
+      for (auto& v : e.values) {
+        std::uint64_t z = 0;
+        LDPGRAPH_RETURN_IF_ERROR(Varint(&z, "LocalLap value"));
+        v = internal::UnZigZag(z);
+      }
+      return Status::Ok();
+    }
+  }
+  return Fail("unknown edge mechanism");
+}
+
+Status Decoder::Features(ReportFeatures* f) {
+  LDPGRAPH_RETURN_IF_ERROR(Double(&f->epsilon, "feature epsilon"));
+  LDPGRAPH_RETURN_IF_ERROR(U32(&f->dims, "feature dims"));
+  std::uint64_t m = 0;
+  LDPGRAPH_RETURN_IF_ERROR(Count(&m, "encoded feature count"));
+  f->encoded.resize(m);
+  std::uint64_t next = 0;
+  for (auto& enc : f->encoded) {
+    std::uint64_t v = 0;
+    LDPGRAPH_RETURN_IF_ERROR(Varint(&v, "encoded feature"));
+    const std::uint64_t index = next + (v >> 1);
+    if ((v >> 1) > std::numeric_limits<std::uint32_t>::max() ||
+        index > std::numeric_limits<std::uint32_t>::max()) {
+      return Fail("feature index does not fit 32 bits");
+    }
+    enc.index = static_cast<std::uint32_t>(index);
+    enc.sign = (v & 1) ? -1 : 1;
+    next = index + 1;
+  }
+  return Status::Ok();
+}
+
+Result<Report> Decoder::Run() {
+  if (in_.remaining() > wire::kMaxReportBytes) return Bad("larger than the 64 MiB limit");
+  std::uint8_t magic0 = 0, magic1 = 0, version = 0, flags = 0;
+  if (!in_.ReadU8(&magic0) || !in_.ReadU8(&magic1) || magic0 != wire::kMagic0 ||
+      magic1 != wire::kMagic1) {
+    return Bad("missing magic bytes 'LG'");
+  }
+  LDPGRAPH_RETURN_IF_ERROR(U8(&version, "version"));
+  if (version != wire::kVersion) return Bad("unsupported version " + std::to_string(version));
+  LDPGRAPH_RETURN_IF_ERROR(U8(&flags, "flags"));
+  if (flags & ~wire::kKnownFlags) return Fail("unknown flag bits");
+
+  Report r;
+  if (!in_.ReadBytes(r.report_id.data(), r.report_id.size())) return Fail("truncated report id");
+  LDPGRAPH_RETURN_IF_ERROR(Varint(&r.graph_id, "graph id"));
+  LDPGRAPH_RETURN_IF_ERROR(U32(&r.num_users, "n"));
+  LDPGRAPH_RETURN_IF_ERROR(U32(&r.user_id, "user id"));
+  LDPGRAPH_RETURN_IF_ERROR(Edges(&r));
+  if (flags & wire::kFlagFeatures) {
+    r.has_features = true;
+    LDPGRAPH_RETURN_IF_ERROR(Features(&r.features));
+  }
+  if (flags & wire::kFlagLabel) {
+    r.has_label = true;
+    LDPGRAPH_RETURN_IF_ERROR(Double(&r.label.epsilon, "label epsilon"));
+    LDPGRAPH_RETURN_IF_ERROR(U32(&r.label.classes, "classes"));
+    LDPGRAPH_RETURN_IF_ERROR(U32(&r.label.value, "label"));
+  }
+  if (in_.remaining() != 0) return Fail(std::to_string(in_.remaining()) + " trailing bytes");
+  LDPGRAPH_RETURN_IF_ERROR(CheckReport(r));
+  return r;
+}
+
+}  // namespace
+
+Status CheckReport(const Report& r) {
+  if (r.num_users < 2) return Bad("n must be at least 2");
+  if (r.user_id >= r.num_users) {
+    return Bad("user id " + std::to_string(r.user_id) + " is not below n = " +
+               std::to_string(r.num_users));
+  }
+  LDPGRAPH_RETURN_IF_ERROR(CheckEdges(r));
+  if (r.has_features) LDPGRAPH_RETURN_IF_ERROR(CheckFeatures(r.features));
+  if (r.has_label) LDPGRAPH_RETURN_IF_ERROR(CheckLabel(r.label));
+  return Status::Ok();
+}
+
+Status EncodeReport(const Report& r, std::vector<std::uint8_t>* out) {
+  LDPGRAPH_RETURN_IF_ERROR(CheckReport(r));
+  using internal::PutDouble;
+  using internal::PutU8;
+  using internal::PutVarint;
+  const std::size_t start = out->size();
+  PutU8(out, wire::kMagic0);
+  PutU8(out, wire::kMagic1);
+  PutU8(out, wire::kVersion);
+  PutU8(out, static_cast<std::uint8_t>((r.has_features ? wire::kFlagFeatures : 0) |
+                                       (r.has_label ? wire::kFlagLabel : 0)));
+  out->insert(out->end(), r.report_id.begin(), r.report_id.end());
+  PutVarint(out, r.graph_id);
+  PutVarint(out, r.num_users);
+  PutVarint(out, r.user_id);
+
+  const NoisyEdges& e = r.edges;
+  PutU8(out, static_cast<std::uint8_t>(e.mechanism));
+  PutDouble(out, e.epsilon);
+  switch (e.mechanism) {
+    case EdgeMechanism::kNone:
+      PutIds(out, e.neighbours);
+      break;
+    case EdgeMechanism::kRr:
+      PutDouble(out, e.p);
+      PutIds(out, e.neighbours);
+      break;
+    case EdgeMechanism::kDprr:
+      PutU8(out, static_cast<std::uint8_t>(e.allocation));
+      PutDouble(out, e.eps1);
+      PutDouble(out, e.eps2);
+      PutDouble(out, e.p);
+      PutDouble(out, e.q);
+      PutIds(out, e.neighbours);
+      break;
+    case EdgeMechanism::kLocalLap:
+      PutU8(out, static_cast<std::uint8_t>(e.allocation));
+      PutDouble(out, e.eps1);
+      PutDouble(out, e.eps2);
+      PutVarint(out, e.resolution);
+      PutVarint(out, internal::ZigZag(e.noisy_degree));
+      PutVarint(out, e.values.size());
+      for (std::int64_t v : e.values) PutVarint(out, internal::ZigZag(v));
+      break;
+  }
+  if (r.has_features) {
+    PutDouble(out, r.features.epsilon);
+    PutVarint(out, r.features.dims);
+    PutVarint(out, r.features.encoded.size());
+    std::uint64_t next = 0;
+    for (const EncodedFeature& f : r.features.encoded) {
+      PutVarint(out, ((f.index - next) << 1) | (f.sign < 0 ? 1u : 0u));
+      next = static_cast<std::uint64_t>(f.index) + 1;
+    }
+  }
+  if (r.has_label) {
+    PutDouble(out, r.label.epsilon);
+    PutVarint(out, r.label.classes);
+    PutVarint(out, r.label.value);
+  }
+  if (out->size() - start > wire::kMaxReportBytes) {
+    out->resize(start);
+    return Bad("encoding exceeds the 64 MiB limit");
+  }
+  return Status::Ok();
+}
+
+Result<Report> DecodeReport(const std::uint8_t* data, std::size_t size) {
+  if (data == nullptr && size != 0) return Bad("null data");
+  return Decoder(data, size).Run();
+}
+
+}  // namespace ldpgraph
