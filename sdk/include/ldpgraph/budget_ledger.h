@@ -1,0 +1,90 @@
+// BudgetLedger: the device's memory of what it already sent.
+//
+// Randomizing the same true data twice and sending both outputs spends the
+// budget twice (an observer can average the noise away). So for each graph
+// the ledger stores the exact report bytes that were produced; asking again
+// returns the same bytes and spends nothing. It also sums the epsilon spent
+// over all graphs and refuses a new report that would exceed an optional cap.
+//
+// Persistence is pluggable: the app passes load/store callbacks (its own
+// secure storage), or uses FileLedgerStorage. The new state is stored BEFORE
+// the bytes are returned, so a crash between the two can never lead to a
+// second, different randomization. A corrupt stored state is an error
+// (kDataLoss), never silently reset: resetting would forget spent budget.
+// Thread-safety: all methods are safe to call concurrently.
+#ifndef LDPGRAPH_BUDGET_LEDGER_H_
+#define LDPGRAPH_BUDGET_LEDGER_H_
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+
+struct LedgerStorage {
+  // Reads the whole stored state into `out`; an empty `out` means "nothing
+  // stored yet". A non-OK status aborts Open().
+  std::function<Status(std::vector<std::uint8_t>* out)> load;
+  // Replaces the stored state atomically and durably.
+  std::function<Status(const std::vector<std::uint8_t>& state)> store;
+};
+
+// Stores the ledger in one file, replaced atomically (write to a temporary
+// file, fsync, rename, fsync the directory). A missing file is an empty ledger.
+LedgerStorage FileLedgerStorage(const std::string& path);
+
+struct LedgerEntry {
+  double epsilon = 0;               // what this report spent
+  std::vector<std::uint8_t> bytes;  // the encoded report, exactly as first produced
+};
+
+class BudgetLedger {
+ public:
+  // What ReportOnce() asks for when the graph has no report yet.
+  struct NewReport {
+    std::vector<std::uint8_t> bytes;
+    double epsilon = 0;
+  };
+  using ReportMaker = std::function<Result<NewReport>()>;
+
+  // Loads the state. `epsilon_cap` > 0 limits the total spend (+infinity: no
+  // cap). Errors: kInvalidArgument for a NaN or non-positive cap, kDataLoss for
+  // a corrupt state, and whatever `storage.load` returns.
+  static Result<std::unique_ptr<BudgetLedger>> Open(LedgerStorage storage, double epsilon_cap);
+
+  // The report for `graph_id`: the stored bytes if there are any (`make` is not
+  // called); otherwise make()'s report, after checking the cap and storing it.
+  // Errors: kResourceExhausted if the new report's epsilon would take the
+  // total above the cap (nothing stored); make()'s and store's errors.
+  Result<std::vector<std::uint8_t>> ReportOnce(std::uint64_t graph_id, const ReportMaker& make);
+
+  // The stored report of `graph_id`, or kFailedPrecondition if there is none.
+  Result<std::vector<std::uint8_t>> Find(std::uint64_t graph_id) const;
+
+  double spent() const;
+  double cap() const { return cap_; }
+  std::size_t size() const;
+
+  // The serialized state (what `store` receives); exposed for tests and tools.
+  static std::vector<std::uint8_t> Serialize(const std::map<std::uint64_t, LedgerEntry>& entries);
+  static Result<std::map<std::uint64_t, LedgerEntry>> Parse(const std::vector<std::uint8_t>& state);
+
+ private:
+  BudgetLedger(LedgerStorage storage, double cap) : storage_(std::move(storage)), cap_(cap) {}
+
+  LedgerStorage storage_;
+  const double cap_;
+  mutable std::mutex mu_;
+  std::map<std::uint64_t, LedgerEntry> entries_;  // guarded by mu_
+  double spent_ = 0;                              // guarded by mu_
+};
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_BUDGET_LEDGER_H_

@@ -1,0 +1,274 @@
+#include "ldpgraph/wire_format.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "ldpgraph/report_builder.h"
+
+using namespace ldpgraph;
+
+namespace {
+
+std::string Hex(const std::vector<std::uint8_t>& bytes) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string s;
+  for (auto b : bytes) {
+    s.push_back(kHex[b >> 4]);
+    s.push_back(kHex[b & 15]);
+  }
+  return s;
+}
+
+std::vector<std::uint8_t> Unhex(const std::string& hex) {
+  std::vector<std::uint8_t> out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<std::uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
+ReportId CountingId() {
+  ReportId id;
+  for (int i = 0; i < 16; ++i) id[i] = static_cast<std::uint8_t>(i);
+  return id;
+}
+
+// The three reports of docs/wire-format.md, field by field.
+Report GoldenDprr() {
+  Report r;
+  r.graph_id = 7;
+  r.num_users = 10;
+  r.user_id = 3;
+  r.report_id = CountingId();
+  r.edges.mechanism = EdgeMechanism::kDprr;
+  r.edges.allocation = BudgetAllocation::kFixed;
+  r.edges.epsilon = 1.0;
+  r.edges.eps1 = 0.125;
+  r.edges.eps2 = 0.875;
+  r.edges.p = 0.75;
+  r.edges.q = 0.5;
+  r.edges.neighbours = {0, 4, 9};
+  return r;
+}
+
+Report GoldenNonPrivateWithFeaturesAndLabel() {
+  Report r;
+  r.graph_id = 300;
+  r.num_users = 200;
+  r.user_id = 150;
+  r.report_id = CountingId();
+  r.edges.mechanism = EdgeMechanism::kNone;
+  r.edges.epsilon = std::numeric_limits<double>::infinity();
+  r.edges.neighbours = {1, 128, 199};
+  r.has_features = true;
+  r.features.epsilon = 4.5;  // m = floor(4.5 / 2.18) = 2
+  r.features.dims = 16;
+  r.features.encoded = {{2, 1}, {9, -1}};
+  r.has_label = true;
+  r.label.epsilon = 1.0;
+  r.label.classes = 3;
+  r.label.value = 2;
+  return r;
+}
+
+Report GoldenLocalLap() {
+  Report r;
+  r.graph_id = 1;
+  r.num_users = 4;
+  r.user_id = 1;
+  r.report_id = CountingId();
+  r.edges.mechanism = EdgeMechanism::kLocalLap;
+  r.edges.allocation = BudgetAllocation::kFixed;
+  r.edges.epsilon = 2.0;
+  r.edges.eps1 = 0.25;
+  r.edges.eps2 = 1.75;
+  r.edges.resolution = 16;
+  r.edges.noisy_degree = -1;
+  r.edges.values = {17, -3, 0};
+  r.edges.p = 1;
+  r.edges.q = 1;
+  return r;
+}
+
+std::vector<std::uint8_t> Encode(const Report& r) {
+  std::vector<std::uint8_t> out;
+  Status s = EncodeReport(r, &out);
+  REQUIRE_MESSAGE(s.ok(), s.ToString());
+  return out;
+}
+
+void CheckSameReport(const Report& a, const Report& b) {
+  CHECK(a.graph_id == b.graph_id);
+  CHECK(a.num_users == b.num_users);
+  CHECK(a.user_id == b.user_id);
+  CHECK(a.report_id == b.report_id);
+  CHECK(a.edges.mechanism == b.edges.mechanism);
+  CHECK(a.edges.allocation == b.edges.allocation);
+  CHECK(a.edges.epsilon == b.edges.epsilon);
+  CHECK(a.edges.eps1 == b.edges.eps1);
+  CHECK(a.edges.eps2 == b.edges.eps2);
+  CHECK(a.edges.p == b.edges.p);
+  CHECK(a.edges.q == b.edges.q);
+  CHECK(a.edges.neighbours == b.edges.neighbours);
+  CHECK(a.edges.noisy_degree == b.edges.noisy_degree);
+  CHECK(a.edges.resolution == b.edges.resolution);
+  CHECK(a.edges.values == b.edges.values);
+  CHECK(a.has_features == b.has_features);
+  CHECK(a.features.encoded == b.features.encoded);
+  CHECK(a.has_label == b.has_label);
+  CHECK(a.label.value == b.label.value);
+}
+
+// The golden vectors, also printed in docs/wire-format.md.
+const char* kGoldenDprrHex = "4c470100000102030405060708090a0b0c0d0e0f070a0301000000000000f03f01000000000000c03f000000000000ec3f000000000000e83f000000000000e03f03000304";
+const char* kGoldenNonPrivateHex = "4c470103000102030405060708090a0b0c0d0e0fac02c801960100000000000000f07f03017e4600000000000012401002040d000000000000f03f0302";
+const char* kGoldenLocalLapHex = "4c470100000102030405060708090a0b0c0d0e0f01040103000000000000004001000000000000d03f000000000000fc3f100103220500";
+
+}  // namespace
+
+TEST_CASE("WireFormat.GoldenVectors") {
+  CHECK(Hex(Encode(GoldenDprr())) == kGoldenDprrHex);
+  CHECK(Hex(Encode(GoldenNonPrivateWithFeaturesAndLabel())) == kGoldenNonPrivateHex);
+  CHECK(Hex(Encode(GoldenLocalLap())) == kGoldenLocalLapHex);
+}
+
+TEST_CASE("WireFormat.GoldenVectorsDecode") {
+  for (auto [hex, expected] : {std::make_pair(kGoldenDprrHex, GoldenDprr()),
+                               std::make_pair(kGoldenNonPrivateHex, GoldenNonPrivateWithFeaturesAndLabel()),
+                               std::make_pair(kGoldenLocalLapHex, GoldenLocalLap())}) {
+    auto bytes = Unhex(hex);
+    auto decoded = DecodeReport(bytes.data(), bytes.size());
+    REQUIRE_MESSAGE(decoded.ok(), decoded.status().ToString());
+    CheckSameReport(*decoded, expected);
+  }
+}
+
+TEST_CASE("WireFormat.RoundTripsEveryMechanismFromTheBuilder") {
+  SeededRandomSource rng(9);
+  for (auto m : {EdgeMechanism::kNone, EdgeMechanism::kDprr, EdgeMechanism::kRr, EdgeMechanism::kLocalLap}) {
+    GraphConfig c;
+    c.graph_id = 0xFFFFFFFFFFFFull;
+    c.num_users = 300;
+    c.edges.mechanism = m;
+    c.edges.epsilon = 2.0;
+    c.features.enabled = true;
+    c.features.params.dims = 40;
+    c.features.params.epsilon = 9.0;
+    c.label.enabled = true;
+    c.label.classes = 7;
+    auto builder = ReportBuilder::Create(c);
+    REQUIRE(builder.ok());
+    std::vector<double> x(40, 0.3);
+    UserData u;
+    u.user_id = 299;
+    std::vector<std::uint32_t> nb = {0, 1, 2, 150, 298};
+    u.neighbours = nb;
+    u.features = x;
+    u.has_label = true;
+    u.label = 4;
+    auto report = (*builder)->Build(u, rng);
+    REQUIRE(report.ok());
+    auto bytes = Encode(*report);
+    auto decoded = DecodeReport(bytes.data(), bytes.size());
+    REQUIRE_MESSAGE(decoded.ok(), decoded.status().ToString());
+    CheckSameReport(*decoded, *report);
+    CHECK(Hex(Encode(*decoded)) == Hex(bytes));  // canonical: one encoding per report
+  }
+}
+
+TEST_CASE("WireFormat.EveryTruncationIsRejected") {
+  for (const Report& r : {GoldenDprr(), GoldenNonPrivateWithFeaturesAndLabel(), GoldenLocalLap()}) {
+    auto bytes = Encode(r);
+    for (std::size_t len = 0; len < bytes.size(); ++len) {
+      auto d = DecodeReport(bytes.data(), len);
+      CHECK_FALSE(d.ok());
+      CHECK(d.status().code() == StatusCode::kInvalidArgument);
+    }
+  }
+}
+
+TEST_CASE("WireFormat.RejectsTrailingBytes") {
+  auto bytes = Encode(GoldenDprr());
+  bytes.push_back(0);
+  auto d = DecodeReport(bytes.data(), bytes.size());
+  CHECK(d.status().message().find("trailing") != std::string::npos);
+}
+
+TEST_CASE("WireFormat.RejectsBadMagicVersionAndFlags") {
+  auto good = Encode(GoldenDprr());
+  auto bad = good;
+  bad[0] = 'X';
+  CHECK_FALSE(DecodeReport(bad.data(), bad.size()).ok());
+  bad = good;
+  bad[2] = 2;
+  CHECK(DecodeReport(bad.data(), bad.size()).status().message().find("version") != std::string::npos);
+  bad = good;
+  bad[3] = 0x80;
+  CHECK(DecodeReport(bad.data(), bad.size()).status().message().find("flag") != std::string::npos);
+}
+
+TEST_CASE("WireFormat.RejectsNonMinimalVarint") {
+  auto good = Encode(GoldenDprr());
+  // graph id 7 is the byte at offset 20; re-encode it as 0x87 0x00.
+  std::vector<std::uint8_t> bad(good.begin(), good.begin() + 20);
+  bad.push_back(0x87);
+  bad.push_back(0x00);
+  bad.insert(bad.end(), good.begin() + 21, good.end());
+  CHECK_FALSE(DecodeReport(bad.data(), bad.size()).ok());
+}
+
+TEST_CASE("WireFormat.RejectsSemanticErrors") {
+  auto expect_bad = [](Report r, const char* fragment) {
+    std::vector<std::uint8_t> out;
+    Status s = EncodeReport(r, &out);
+    CHECK_MESSAGE(s.message().find(fragment) != std::string::npos, s.ToString());
+    CHECK(out.empty());
+  };
+  Report r = GoldenDprr();
+  r.user_id = 10;
+  expect_bad(r, "user id");
+  r = GoldenDprr();
+  r.edges.neighbours = {0, 4, 10};
+  expect_bad(r, "neighbour id");
+  r = GoldenDprr();
+  r.edges.neighbours = {3};
+  expect_bad(r, "own neighbour");
+  r = GoldenDprr();
+  r.edges.epsilon = std::nan("");
+  expect_bad(r, "epsilon");
+  r = GoldenDprr();
+  r.edges.eps2 = 0.5;
+  expect_bad(r, "eps1 + eps2");
+  r = GoldenDprr();
+  r.edges.q = 1.5;
+  expect_bad(r, "q must");
+  r = GoldenNonPrivateWithFeaturesAndLabel();
+  r.edges.epsilon = 3.0;
+  expect_bad(r, "infinity");
+  r = GoldenNonPrivateWithFeaturesAndLabel();
+  r.label.value = 3;
+  expect_bad(r, "label");
+  r = GoldenNonPrivateWithFeaturesAndLabel();
+  r.features.encoded = {{2, 1}};
+  expect_bad(r, "m = 2");
+  r = GoldenLocalLap();
+  r.edges.values = {1, 2};
+  expect_bad(r, "n - 1");
+}
+
+TEST_CASE("WireFormat.HugeCountsAreRejectedBeforeAllocating") {
+  // A count of 2^60 neighbours in a 40-byte message must fail fast.
+  auto good = Encode(GoldenDprr());
+  std::vector<std::uint8_t> bad(good.begin(), good.end() - 4);  // drop count + 3 ids
+  for (std::uint8_t b : {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10}) bad.push_back(b);
+  auto d = DecodeReport(bad.data(), bad.size());
+  CHECK(d.status().message().find("exceeds the bytes left") != std::string::npos);
+}
+
+TEST_CASE("WireFormat.NullInputIsAnError") {
+  CHECK_FALSE(DecodeReport(nullptr, 0).ok());
+  CHECK_FALSE(DecodeReport(nullptr, 5).ok());
+}
