@@ -1,0 +1,96 @@
+// The multi-bit encoder, its rectifier and label RR against their formulas.
+// Fixed seeds; each check rejects at p < 1e-6.
+#include "ldpgraph/multibit.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "ldpgraph/label_rr.h"
+#include "support/stats.h"
+
+using namespace ldpgraph;
+using namespace ldpgraph::testing;
+
+namespace {
+constexpr double kAlpha = 1e-6;
+
+MultiBitParams Params() {
+  MultiBitParams p;
+  p.dims = 8;
+  p.epsilon = 7.0;  // m = 3
+  p.ranges = {FeatureRange{-1.0, 3.0}};
+  return p;
+}
+const std::vector<double> kX = {-1.0, -0.5, 0.0, 0.7, 1.0, 1.9, 2.5, 3.0};
+}  // namespace
+
+TEST_CASE("MultiBit.SamplingAndSignsFollowTheEncoder") {
+  auto enc = MultiBitEncoder::Create(Params());
+  REQUIRE(enc.ok());
+  REQUIRE(enc->sampled_dims() == 3u);
+  SeededRandomSource rng(50);
+  const int runs = 200000;
+  std::vector<std::uint64_t> sampled(8, 0), plus(8, 0);
+  std::vector<EncodedFeature> out;
+  for (int r = 0; r < runs; ++r) {
+    REQUIRE(enc->Encode(kX, rng, &out).ok());
+    for (const auto& f : out) {
+      ++sampled[f.index];
+      plus[f.index] += f.sign > 0;
+    }
+  }
+  // Each dimension is sampled with probability m / d.
+  CHECK(ChiSquarePValue(sampled, std::vector<double>(8, 1.0 / 8)) > kAlpha);
+  // Given sampled, +1 has the encoder's probability.
+  double chi2 = 0;
+  for (std::uint32_t i = 0; i < 8; ++i) {
+    const double pr = enc->SignProbability(i, kX[i]);
+    const double z = (plus[i] - sampled[i] * pr) / std::sqrt(sampled[i] * pr * (1 - pr));
+    chi2 += z * z;
+  }
+  CHECK(ChiSquareSurvival(chi2, 8) > kAlpha);
+}
+
+TEST_CASE("MultiBitRectifier.IsUnbiased") {
+  auto enc = MultiBitEncoder::Create(Params());
+  auto rect = MultiBitRectifier::Create(Params());
+  REQUIRE(enc.ok());
+  REQUIRE(rect.ok());
+  SeededRandomSource rng(51);
+  const int runs = 200000;
+  std::vector<double> sum(8, 0), sumsq(8, 0), x_hat;
+  std::vector<EncodedFeature> out;
+  for (int r = 0; r < runs; ++r) {
+    REQUIRE(enc->Encode(kX, rng, &out).ok());
+    REQUIRE(rect->Rectify(out, &x_hat).ok());
+    for (int i = 0; i < 8; ++i) {
+      sum[i] += x_hat[i];
+      sumsq[i] += x_hat[i] * x_hat[i];
+    }
+  }
+  double chi2 = 0;
+  for (int i = 0; i < 8; ++i) {
+    const double mean = sum[i] / runs, var = sumsq[i] / runs - mean * mean;
+    const double z = (mean - kX[i]) / std::sqrt(var / runs);
+    chi2 += z * z;
+  }
+  const double pv = ChiSquareSurvival(chi2, 8);
+  INFO("chi2 " << chi2 << " p " << pv);
+  CHECK(pv > kAlpha);
+}
+
+TEST_CASE("LabelRr.MatchesItsTransitionMatrix") {
+  auto rr = LabelRandomizer::Create(4, 1.0);
+  REQUIRE(rr.ok());
+  SeededRandomSource rng(52);
+  for (std::uint32_t y = 0; y < 4; ++y) {
+    std::vector<std::uint64_t> counts(4, 0);
+    std::vector<double> probs(4);
+    for (std::uint32_t k = 0; k < 4; ++k) probs[k] = rr->TransitionProbability(y, k);
+    for (int r = 0; r < 200000; ++r) ++counts[*rr->Perturb(y, rng)];
+    const double pv = ChiSquarePValue(counts, probs);
+    INFO("true label " << y << " p-value " << pv);
+    CHECK(pv > kAlpha);
+  }
+}
