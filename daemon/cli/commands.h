@@ -1,0 +1,16 @@
+// The ldpgraph CLI's subcommands. Each takes the arguments after its name
+// and returns the process exit code (0 ok, 1 runtime failure, 2 bad usage).
+#ifndef LDPGRAPH_DAEMON_CLI_COMMANDS_H_
+#define LDPGRAPH_DAEMON_CLI_COMMANDS_H_
+
+#include <string>
+#include <vector>
+
+namespace ldpgraph {
+
+int RunPerturbCommand(const std::vector<std::string>& args);
+int RunBenchCommand(const std::vector<std::string>& args);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_CLI_COMMANDS_H_

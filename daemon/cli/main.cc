@@ -1,0 +1,42 @@
+// ldpgraph: the admin, experiment and benchmark CLI of ldpgraph.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+
+namespace {
+
+const char kUsage[] =
+    "usage: ldpgraph <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  perturb   perturb every user of a dataset as her device would\n"
+    "            --input PATH --mechanism dprr|dprr-fixed|rr|locallap|none --epsilon E\n"
+    "            [--non-private-fraction A] [--seed S] [--n-max N] --output PATH\n"
+    "  bench perturb   the SDK's DPRR against a per-bit implementation\n"
+    "            [--users N] [--degree D] [--epsilon E] [--reports R] [--baseline-reports B]\n"
+    "  version   print the version\n"
+    "\n"
+    "Results are printed as key=value lines.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "help") || !std::strcmp(argv[1], "--help") ||
+      !std::strcmp(argv[1], "-h")) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string command = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (command == "perturb") return ldpgraph::RunPerturbCommand(args);
+  if (command == "bench") return ldpgraph::RunBenchCommand(args);
+  if (command == "version" || command == "--version") {
+    std::printf("ldpgraph %s\n", LDPGRAPH_VERSION);
+    return 0;
+  }
+  std::fprintf(stderr, "ldpgraph: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+  return 2;
+}

@@ -1,0 +1,107 @@
+#include "privacy/perturb_dataset.h"
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+#include "ldpgraph/non_private.h"
+#include "ldpgraph/samplers.h"
+#include "privacy/local_lap_server.h"
+
+namespace ldpgraph {
+namespace {
+
+std::uint64_t MixSeed(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+Result<CsrGraph> PerturbGraph(const CsrGraph& graph, const PerturbOptions& options,
+                              std::uint32_t n_max, RandomSource& rng, PerturbSummary* summary) {
+  const std::uint32_t n = graph.num_nodes();
+  summary->users += n;
+  summary->true_edges += graph.num_entries();
+  if (n < 2) {  // nobody to be friends with: nothing to protect or perturb
+    summary->noisy_edges += graph.num_entries();
+    return graph;
+  }
+  EdgePolicy policy;
+  policy.mechanism = options.mechanism;
+  policy.epsilon = options.epsilon;
+  policy.allocation = options.allocation;
+  policy.n_max = n_max;
+  policy.locallap_resolution = options.locallap_resolution;
+  Result<std::unique_ptr<EdgeRandomizer>> mechanism = MakeEdgeRandomizer(n, policy);
+  if (!mechanism.ok()) return mechanism.status();
+  Result<NonPrivateEdges> open = NonPrivateEdges::Create(n);
+  if (!open.ok()) return open.status();
+
+  // The non-private users of the customized setting: a uniform subset.
+  const auto k = static_cast<std::uint64_t>(std::llround(options.non_private_fraction * n));
+  std::vector<std::uint32_t> non_private;
+  LDPGRAPH_RETURN_IF_ERROR(SampleSubsetAvoiding(rng, n, {}, k, &non_private));
+  summary->non_private_users += k;
+  std::vector<bool> is_open(n, false);
+  for (auto u : non_private) is_open[u] = true;
+
+  const bool local_lap = options.mechanism == EdgeMechanism::kLocalLap;
+  std::vector<NoisyEdges> reports(local_lap ? n : 0);
+  NoisyEdges scratch;
+  CsrGraph noisy;
+  for (std::uint32_t u = 0; u < n; ++u) {
+    const EdgeRandomizer& m = is_open[u] ? static_cast<const EdgeRandomizer&>(*open) : **mechanism;
+    NoisyEdges& out = local_lap ? reports[u] : scratch;
+    LDPGRAPH_RETURN_IF_ERROR(m.Perturb(u, graph.neighbours(u), rng, &out));
+    if (!local_lap) noisy.AppendRow(out.neighbours);
+  }
+  if (local_lap) {
+    Result<CsrGraph> assembled = AssembleLocalLap(reports, rng);
+    if (!assembled.ok()) return assembled.status();
+    noisy = std::move(assembled).value();
+  }
+  summary->noisy_edges += noisy.num_entries();
+  return noisy;
+}
+
+}  // namespace
+
+Result<GraphDataset> PerturbDataset(const GraphDataset& input, const PerturbOptions& options,
+                                    PerturbSummary* summary) {
+  if (!(options.non_private_fraction >= 0.0 && options.non_private_fraction <= 1.0)) {
+    return Status::InvalidArgument("the non-private fraction must be in [0, 1]");
+  }
+  const auto start = std::chrono::steady_clock::now();
+  *summary = PerturbSummary{};
+  const std::uint32_t n_max = options.n_max != 0 ? options.n_max : std::max(2u, input.max_nodes());
+  if (n_max < input.max_nodes()) {
+    return Status::InvalidArgument("n_max = " + std::to_string(n_max) + " is below the largest graph (" +
+                                   std::to_string(input.max_nodes()) + " users)");
+  }
+  std::unique_ptr<RandomSource> os_rng;
+  if (!options.seeded) {
+    Result<std::unique_ptr<OsRandomSource>> created = OsRandomSource::Create();
+    if (!created.ok()) return created.status();
+    os_rng = std::move(created).value();
+  }
+  GraphDataset out = input;
+  out.graphs.clear();
+  out.graphs.reserve(input.graphs.size());
+  for (std::size_t g = 0; g < input.graphs.size(); ++g) {
+    // One stream per graph, so a graph's noise does not depend on the others.
+    SeededRandomSource seeded(MixSeed(options.seed, g));
+    RandomSource& rng = options.seeded ? static_cast<RandomSource&>(seeded) : *os_rng;
+    Result<CsrGraph> noisy = PerturbGraph(input.graphs[g], options, n_max, rng, summary);
+    if (!noisy.ok()) {
+      return Status(noisy.status().code(), "graph " + std::to_string(g) + ": " + noisy.status().message());
+    }
+    out.graphs.push_back(std::move(noisy).value());
+    ++summary->graphs;
+    if (options.progress) options.progress(g + 1, input.graphs.size());
+  }
+  summary->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace ldpgraph
