@@ -1,1 +1,29 @@
-# placeholder replaced below
+# cmake --install lays out:
+#   bin/ldpgraph                     the CLI (when the daemon is built)
+#   include/ldpgraph/*.h             the SDK's public headers (C++ and the C ABI)
+#   lib/libldpgraph.a                the SDK
+#   lib/cmake/ldpgraph/              find_package(ldpgraph) -> ldpgraph::sdk
+#   lib/pkgconfig/ldpgraph.pc        pkg-config --cflags --libs ldpgraph
+include(CMakePackageConfigHelpers)
+
+install(TARGETS ldpgraph_sdk EXPORT ldpgraphTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/sdk/include/ldpgraph
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.h")
+if(TARGET ldpgraph_cli)
+  install(TARGETS ldpgraph_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+set(LDPGRAPH_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ldpgraph)
+install(EXPORT ldpgraphTargets NAMESPACE ldpgraph:: DESTINATION ${LDPGRAPH_CMAKE_DIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/ldpgraphConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/ldpgraphConfig.cmake INSTALL_DESTINATION ${LDPGRAPH_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/ldpgraphConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/ldpgraphConfig.cmake ${PROJECT_BINARY_DIR}/ldpgraphConfigVersion.cmake
+  DESTINATION ${LDPGRAPH_CMAKE_DIR})
+
+configure_file(${PROJECT_SOURCE_DIR}/cmake/ldpgraph.pc.in ${PROJECT_BINARY_DIR}/ldpgraph.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/ldpgraph.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

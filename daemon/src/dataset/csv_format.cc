@@ -44,7 +44,7 @@ Result<GraphDataset> ReadCsv(const std::string& path) {
   while (in->NextLine(&line)) {
     if (OnlySpace(line)) continue;
     std::int64_t u = 0, v = 0;
-    if (!NextInt(&line, &u, ',') || !NextInt(&line, &v, ',') || !OnlySpace(line)) {
+    if (!NextInt(&line, &u) || !SkipSeparator(&line, ',') || !NextInt(&line, &v) || !OnlySpace(line)) {
       return in->Error("expected 'source,target' integers");
     }
     if (u < 0 || v < 0 || u >= 0xFFFFFFFFll || v >= 0xFFFFFFFFll) return in->Error("node id out of range");
@@ -67,7 +67,7 @@ Result<GraphDataset> ReadCsv(const std::string& path) {
     while (lab->NextLine(&line)) {
       if (OnlySpace(line)) continue;
       std::int64_t node = 0, label = 0;
-      if (!NextInt(&line, &node, ',') || !NextInt(&line, &label, ',') || !OnlySpace(line) || node < 0 ||
+      if (!NextInt(&line, &node) || !SkipSeparator(&line, ',') || !NextInt(&line, &label) || !OnlySpace(line) || node < 0 ||
           node >= 0xFFFFFFFFll) {
         return lab->Error("expected 'node,label' integers");
       }

@@ -36,18 +36,22 @@ Status TextReader::Error(const std::string& message) const {
   return Status::InvalidArgument(path_ + ":" + std::to_string(line_) + ": " + message);
 }
 
-bool NextInt(std::string_view* text, std::int64_t* value, char sep) {
+bool SkipSeparator(std::string_view* text, char sep) {
   std::size_t i = 0;
   while (i < text->size() && ((*text)[i] == ' ' || (*text)[i] == '\t')) ++i;
-  if (sep != ' ' && i < text->size() && (*text)[i] == sep) {
-    ++i;
-    while (i < text->size() && ((*text)[i] == ' ' || (*text)[i] == '\t')) ++i;
-  }
+  if (i >= text->size() || (*text)[i] != sep) return false;
+  text->remove_prefix(i + 1);
+  return true;
+}
+
+bool NextInt(std::string_view* text, std::int64_t* value) {
+  std::size_t i = 0;
+  while (i < text->size() && ((*text)[i] == ' ' || (*text)[i] == '\t')) ++i;
   const char* begin = text->data() + i;
   const char* end = text->data() + text->size();
   auto [ptr, ec] = std::from_chars(begin, end, *value);
   if (ec != std::errc() || ptr == begin) return false;
-  if (ptr != end && *ptr != ' ' && *ptr != '\t' && *ptr != sep) return false;
+  if (ptr != end && *ptr != ' ' && *ptr != '\t' && *ptr != ',') return false;
   text->remove_prefix(static_cast<std::size_t>(ptr - text->data()));
   return true;
 }

@@ -32,10 +32,12 @@ class TextReader {
   std::size_t line_ = 0;
 };
 
-// Splits off the next integer of `text` (after spaces, tabs or one
-// separator character `sep` such as ','); false if there is none or it does
-// not parse or fit in int64.
-bool NextInt(std::string_view* text, std::int64_t* value, char sep = ' ');
+// Splits off the next integer of `text` after spaces or tabs; it must end at
+// a space, tab, comma or the end. False if there is none, it does not parse
+// or it does not fit in int64.
+bool NextInt(std::string_view* text, std::int64_t* value);
+// Skips spaces and one required `sep` character; false if `sep` is missing.
+bool SkipSeparator(std::string_view* text, char sep);
 // True if only whitespace is left.
 bool OnlySpace(std::string_view text);
 

@@ -81,7 +81,7 @@ Result<GraphDataset> ReadTu(const std::string& folder) {
   while (edges->NextLine(&line)) {
     if (OnlySpace(line)) continue;
     std::int64_t u = 0, v = 0;
-    if (!NextInt(&line, &u, ',') || !NextInt(&line, &v, ',') || !OnlySpace(line)) {
+    if (!NextInt(&line, &u) || !SkipSeparator(&line, ',') || !NextInt(&line, &v) || !OnlySpace(line)) {
       return edges->Error("expected 'u, v'");
     }
     if (u < 1 || v < 1 || u > static_cast<std::int64_t>(graph_of.size()) ||

@@ -79,6 +79,18 @@ Result<GraphDataset> PerturbDataset(const GraphDataset& input, const PerturbOpti
     return Status::InvalidArgument("n_max = " + std::to_string(n_max) + " is below the largest graph (" +
                                    std::to_string(input.max_nodes()) + " users)");
   }
+  // Check the policy once, on the largest graph, so a bad parameter is
+  // reported as itself and not as the first graph's failure.
+  if (input.max_nodes() >= 2) {
+    EdgePolicy policy;
+    policy.mechanism = options.mechanism;
+    policy.epsilon = options.epsilon;
+    policy.allocation = options.allocation;
+    policy.n_max = n_max;
+    policy.locallap_resolution = options.locallap_resolution;
+    Result<std::unique_ptr<EdgeRandomizer>> check = MakeEdgeRandomizer(input.max_nodes(), policy);
+    if (!check.ok()) return check.status();
+  }
   std::unique_ptr<RandomSource> os_rng;
   if (!options.seeded) {
     Result<std::unique_ptr<OsRandomSource>> created = OsRandomSource::Create();

@@ -39,7 +39,7 @@ class RandomSource {
   virtual void Refill(std::uint64_t* out, std::size_t count) = 0;
 
  private:
-  static constexpr std::size_t kBufferWords = 64;
+  static constexpr std::size_t kBufferWords = 512;  // 4 KiB: one getrandom() per ~2 reports
   std::uint64_t buffer_[kBufferWords] = {};
   std::size_t next_ = kBufferWords;
 };

@@ -1,16 +1,17 @@
 #include "internal/validation.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 
 namespace ldpgraph {
 namespace internal {
 
 std::string FormatDouble(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
+  // The shortest text that reads back as the same double: 0.1, not 0.10000000000000001.
+  auto result = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, result.ptr);
 }
 
 Status CheckEpsilon(double epsilon, const char* what) {

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the build tree into a temporary prefix and builds a consumer
+# project against it twice: with find_package(ldpgraph) and with pkg-config.
+#   install_test.sh BUILD_DIR CONSUMER_SOURCE_DIR
+set -euo pipefail
+build_dir=$1
+consumer=$2
+work=$(mktemp -d /tmp/ldpgraph_install_XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
+for f in bin/ldpgraph include/ldpgraph/ldpgraph.h include/ldpgraph/dprr.h lib/libldpgraph.a \
+         lib/cmake/ldpgraph/ldpgraphConfig.cmake lib/pkgconfig/ldpgraph.pc; do
+  [[ -e "$work/prefix/$f" ]] || { echo "missing after install: $f"; exit 1; }
+done
+"$work/prefix/bin/ldpgraph" version
+
+# find_package
+cmake -S "$consumer" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/cmake-build" >/dev/null
+"$work/cmake-build/consumer"
+
+# pkg-config (the .pc file names the real prefix, so point at the temporary one)
+export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
+flags=$(pkg-config --define-variable=prefix="$work/prefix" --cflags --libs ldpgraph)
+c++ -std=c++17 "$consumer/main.cc" $flags -o "$work/pc-consumer"
+"$work/pc-consumer"
+echo "install_test: find_package and pkg-config consumers built and ran"
