@@ -1,6 +1,7 @@
 // The C ABI over the C++ SDK. No C++ type or error crosses this boundary.
 #include "ldpgraph/ldpgraph.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -185,7 +186,8 @@ ldpgraph_status ldpgraph_perturb_edges(const ldpgraph_graph* g, ldpgraph_rng* rn
   ldpgraph::NoisyEdges noisy;
   Status s = g->edges->Perturb(user, {neighbours, count}, *rng->source, &noisy);
   if (!s.ok()) return FromStatus(s);
-  std::memcpy(out, noisy.neighbours.data(), noisy.neighbours.size() * sizeof(uint32_t));
+  // std::copy, not memcpy: an empty vector's data() may be null.
+  std::copy(noisy.neighbours.begin(), noisy.neighbours.end(), out);
   *out_count = noisy.neighbours.size();
   return LDPGRAPH_OK;
 }
@@ -248,7 +250,7 @@ ldpgraph_status ldpgraph_report_new(const ldpgraph_graph* g, ldpgraph_rng* rng,
   if (!report.ok()) return FromStatus(report.status());
   std::vector<std::uint8_t> bytes;
   if (Status s = ldpgraph::EncodeReport(*report, &bytes); !s.ok()) return FromStatus(s);
-  std::memcpy(out, bytes.data(), bytes.size());
+  std::copy(bytes.begin(), bytes.end(), out);
   *out_len = bytes.size();
   return LDPGRAPH_OK;
 }
@@ -325,7 +327,7 @@ ldpgraph_status ldpgraph_ledger_report(ldpgraph_ledger* ledger, const ldpgraph_g
     return Fail(LDPGRAPH_BUFFER_TOO_SMALL, "the report needs " + std::to_string(bytes->size()) +
                                                " bytes; it is recorded, call again");
   }
-  std::memcpy(out, bytes->data(), bytes->size());
+  std::copy(bytes->begin(), bytes->end(), out);
   return LDPGRAPH_OK;
 }
 

@@ -56,7 +56,7 @@ class ByteReader {
   }
   bool ReadBytes(std::uint8_t* out, std::size_t n) {
     if (remaining() < n) return false;
-    std::memcpy(out, data_ + pos_, n);
+    if (n != 0) std::memcpy(out, data_ + pos_, n);  // out may be null when n == 0
     pos_ += n;
     return true;
   }
