@@ -5,8 +5,10 @@
 #      list and label through the budget ledger (twice: the same bytes come
 #      back, no second randomization);
 #   2. the SDK's DPRR on a million-user graph against the per-bit baseline;
-#   3. every mechanism on the real REDDIT-BINARY dataset (if ../shared/data
-#      is beside the clone), with the degree each one leaves.
+#   3. the edge mechanisms on the real REDDIT-BINARY dataset (if ../shared/data
+#      is beside the clone), with the degree each one leaves. LocalLap is left
+#      out here: it draws one noise value per pair of users (1.5e9 on REDDIT,
+#      minutes); run it with `ldpgraph perturb --mechanism locallap`.
 # Installs the Debian packages it needs (run as root on a fresh Debian 12).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,8 +36,8 @@ echo "== 2. DPRR on 10^6 users of degree 100 vs a per-bit implementation"
 data=../shared/data/graphs/REDDIT-BINARY.txt
 echo
 if [[ -f "$data" ]]; then
-  echo "== 3. every mechanism on REDDIT-BINARY (2000 graphs, 859254 users), epsilon 1"
-  for m in none dprr rr locallap; do
+  echo "== 3. edge mechanisms on REDDIT-BINARY (2000 graphs, 859254 users), epsilon 1"
+  for m in none dprr rr; do
     "$bin/daemon/ldpgraph" perturb --input "$data" --mechanism "$m" --epsilon 1 \
       --output "$out/reddit_$m.txt" | grep -E "^(mechanism|mean_true_degree|mean_noisy_degree|noisy_edges|seconds)=" | tr '\n' ' '
     echo
