@@ -2,16 +2,50 @@
 #include <cstdio>
 #include <iostream>
 
+#include "bench/gin_bench.h"
 #include "bench/perturb_bench.h"
 #include "cli/commands.h"
 #include "util/flags.h"
 
 namespace ldpgraph {
 
+namespace {
+
+int RunGin(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(args, {"dataset", "epochs", "threads"});
+  if (!flags.ok()) {
+    std::fprintf(stderr, "ldpgraph bench gin: %s\n", flags.status().message().c_str());
+    return 2;
+  }
+  GinBenchOptions o;
+  Result<std::string> dataset = flags->String("dataset");
+  Result<std::uint64_t> epochs = flags->Unsigned("epochs", 3);
+  Result<std::uint64_t> threads = flags->Unsigned("threads", 0);
+  for (const Status* s : {&dataset.status(), &epochs.status(), &threads.status()}) {
+    if (!s->ok()) {
+      std::fprintf(stderr, "ldpgraph bench gin: %s\n", s->message().c_str());
+      return 2;
+    }
+  }
+  o.dataset = *dataset;
+  o.epochs = static_cast<int>(*epochs);
+  o.threads = static_cast<int>(*threads);
+  Status s = RunGinBench(o, std::cout);
+  if (!s.ok()) {
+    std::fprintf(stderr, "ldpgraph bench gin: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
 int RunBenchCommand(const std::vector<std::string>& args) {
+  if (!args.empty() && args[0] == "gin") return RunGin({args.begin() + 1, args.end()});
   if (args.empty() || args[0] != "perturb") {
     std::fprintf(stderr, "usage: ldpgraph bench perturb [--users N] [--degree D] [--epsilon E] "
-                         "[--reports R] [--baseline-reports B]\n");
+                         "[--reports R] [--baseline-reports B]\n"
+                         "       ldpgraph bench gin --dataset PATH [--epochs E] [--threads T]\n");
     return 2;
   }
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},

@@ -10,6 +10,7 @@ namespace ldpgraph {
 
 int RunPerturbCommand(const std::vector<std::string>& args);
 int RunBenchCommand(const std::vector<std::string>& args);
+int RunTrainCommand(const std::vector<std::string>& args);
 
 }  // namespace ldpgraph
 

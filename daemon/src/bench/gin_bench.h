@@ -1,0 +1,25 @@
+// `ldpgraph bench gin`: seconds per training epoch of GIN-0 (batch 32,
+// hidden 64, 5 layers) on the 75% split of a dataset, as the PyTorch anchor
+// (../shared/anchors/torch_gin.py) measures it.
+#ifndef LDPGRAPH_DAEMON_BENCH_GIN_BENCH_H_
+#define LDPGRAPH_DAEMON_BENCH_GIN_BENCH_H_
+
+#include <ostream>
+#include <string>
+
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+
+struct GinBenchOptions {
+  std::string dataset;
+  int epochs = 3;
+  int threads = 0;  // 0: all cores
+};
+
+// Prints epoch_seconds= (median), epoch_seconds_min=, threads=, peak_rss_mb=, ...
+Status RunGinBench(const GinBenchOptions& options, std::ostream& out);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_BENCH_GIN_BENCH_H_

@@ -1,0 +1,44 @@
+// Layers with parameters: Linear and BatchNorm. Stateless operations
+// (ReLU, SELU, dropout, aggregation, readout) are Tape operations.
+#ifndef LDPGRAPH_DAEMON_ENGINE_LAYERS_H_
+#define LDPGRAPH_DAEMON_ENGINE_LAYERS_H_
+
+#include <string>
+#include <vector>
+
+#include "engine/tape.h"
+
+namespace ldpgraph {
+
+class LinearLayer {
+ public:
+  LinearLayer() = default;
+  // PyTorch's default initialisation: U(-1/sqrt(in), 1/sqrt(in)) for both.
+  LinearLayer(const std::string& name, int in, int out, RandomSource& rng);
+  Tape::Var Forward(Tape& tape, Tape::Var x);
+  void Collect(std::vector<Parameter*>* params) { params->push_back(&w_); params->push_back(&b_); }
+  int in() const { return static_cast<int>(w_.value.rows()); }
+  int out() const { return static_cast<int>(w_.value.cols()); }
+
+ private:
+  Parameter w_, b_;
+};
+
+class BatchNormLayer {
+ public:
+  BatchNormLayer() = default;
+  BatchNormLayer(const std::string& name, int features);
+  Tape::Var Forward(Tape& tape, Tape::Var x) {
+    return tape.BatchNorm(x, tape.Param(&gamma_), tape.Param(&beta_), &stats_);
+  }
+  void Collect(std::vector<Parameter*>* params) { params->push_back(&gamma_); params->push_back(&beta_); }
+  BatchNormStats* stats() { return &stats_; }
+
+ private:
+  Parameter gamma_, beta_;
+  BatchNormStats stats_;
+};
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_ENGINE_LAYERS_H_

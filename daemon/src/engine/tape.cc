@@ -1,0 +1,262 @@
+#include "engine/tape.h"
+
+#include <cmath>
+#include <memory>
+
+#include "ldpgraph/samplers.h"
+
+namespace ldpgraph {
+namespace {
+constexpr float kSeluScale = 1.0507009873554805f;
+constexpr float kSeluAlpha = 1.6732632423543772f;
+}  // namespace
+
+Tape::Var Tape::Push(Matrix value, bool needs_grad) {
+  Node n;
+  n.value = std::move(value);
+  n.needs_grad = needs_grad;
+  nodes_.push_back(std::move(n));
+  return static_cast<Var>(nodes_.size() - 1);
+}
+
+Matrix& Tape::GradOf(Var v) {
+  Node& n = nodes_[v];
+  if (n.grad.size() == 0) n.grad.setZero(n.value.rows(), n.value.cols());
+  return n.grad;
+}
+
+Tape::Var Tape::Constant(Matrix value) { return Push(std::move(value), false); }
+
+Tape::Var Tape::Param(Parameter* p) {
+  Var v = Push(p->value, true);
+  nodes_[v].param = p;
+  return v;
+}
+
+void Tape::Backward(Var loss) {
+  GradOf(loss).setOnes();
+  for (Var v = loss; v >= 0; --v) {
+    Node& n = nodes_[v];
+    if (!n.needs_grad || n.grad.size() == 0) continue;
+    if (n.backward) n.backward();
+    if (n.param != nullptr) {
+      if (n.param->grad.size() == 0) n.param->ZeroGrad();
+      n.param->grad += nodes_[v].grad;
+    }
+  }
+}
+
+Tape::Var Tape::Linear(Var x, Var w, Var b) {
+  Matrix y(value(x).rows(), value(w).cols());
+  y.noalias() = value(x) * value(w);
+  y.rowwise() += value(b).row(0);
+  Var out = Push(std::move(y), Needs(x) || Needs(w) || Needs(b));
+  nodes_[out].backward = [this, x, w, b, out] {
+    const Matrix& g = nodes_[out].grad;
+    if (Needs(x)) GradOf(x).noalias() += g * value(w).transpose();
+    if (Needs(w)) GradOf(w).noalias() += value(x).transpose() * g;
+    if (Needs(b)) GradOf(b) += g.colwise().sum();
+  };
+  return out;
+}
+
+Tape::Var Tape::Add(Var a, Var b) {
+  Var out = Push(value(a) + value(b), Needs(a) || Needs(b));
+  nodes_[out].backward = [this, a, b, out] {
+    if (Needs(a)) GradOf(a) += nodes_[out].grad;
+    if (Needs(b)) GradOf(b) += nodes_[out].grad;
+  };
+  return out;
+}
+
+Tape::Var Tape::Scale(Var x, float s) {
+  Var out = Push(value(x) * s, Needs(x));
+  nodes_[out].backward = [this, x, s, out] {
+    if (Needs(x)) GradOf(x) += nodes_[out].grad * s;
+  };
+  return out;
+}
+
+Tape::Var Tape::Relu(Var x) {
+  Var out = Push(value(x).cwiseMax(0.0f), Needs(x));
+  nodes_[out].backward = [this, x, out] {
+    if (!Needs(x)) return;
+    GradOf(x).array() += (value(out).array() > 0.0f).select(nodes_[out].grad.array(), 0.0f);
+  };
+  return out;
+}
+
+Tape::Var Tape::Selu(Var x) {
+  const auto& in = value(x).array();
+  Matrix y = (in > 0.0f).select(kSeluScale * in, kSeluScale * kSeluAlpha * (in.exp() - 1.0f));
+  Var out = Push(std::move(y), Needs(x));
+  nodes_[out].backward = [this, x, out] {
+    if (!Needs(x)) return;
+    const auto& in2 = value(x).array();
+    GradOf(x).array() += nodes_[out].grad.array() *
+                         (in2 > 0.0f).select(Matrix::Constant(in2.rows(), in2.cols(), kSeluScale).array(),
+                                             kSeluScale * kSeluAlpha * in2.exp());
+  };
+  return out;
+}
+
+Tape::Var Tape::Dropout(Var x, float p) {
+  if (!training_ || p <= 0.0f) return x;
+  auto mask = std::make_shared<Matrix>(value(x).rows(), value(x).cols());
+  const float keep_scale = 1.0f / (1.0f - p);
+  for (Eigen::Index i = 0; i < mask->size(); ++i) {
+    mask->data()[i] = UniformUnit(*rng_) >= p ? keep_scale : 0.0f;
+  }
+  Var out = Push(value(x).cwiseProduct(*mask), Needs(x));
+  nodes_[out].backward = [this, x, out, mask] {
+    if (Needs(x)) GradOf(x) += nodes_[out].grad.cwiseProduct(*mask);
+  };
+  return out;
+}
+
+Tape::Var Tape::BatchNorm(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum, float eps) {
+  // Fused row passes (node states are row-major): no N x F temporaries
+  // besides the normalised input kept for the backward pass.
+  const Matrix& in = value(x);
+  const Eigen::Index n = in.rows(), f = in.cols();
+  const RowVector g = value(gamma).row(0);
+  const RowVector b = value(beta).row(0);
+  auto xhat = std::make_shared<Matrix>(n, f);
+  auto invstd = std::make_shared<RowVector>(f);
+  RowVector mean;
+  if (training_) {
+    mean = in.colwise().sum() / static_cast<float>(n);
+    RowVector var = RowVector::Zero(f);
+    for (Eigen::Index r = 0; r < n; ++r) var += (in.row(r) - mean).array().square().matrix();
+    var /= static_cast<float>(n);
+    *invstd = (var.array() + eps).rsqrt();
+    if (stats->mean.size() == 0) {
+      stats->mean = RowVector::Zero(f);
+      stats->var = RowVector::Ones(f);
+    }
+    const float unbias = n > 1 ? static_cast<float>(n) / static_cast<float>(n - 1) : 1.0f;
+    stats->mean = (1.0f - momentum) * stats->mean + momentum * mean;
+    stats->var = (1.0f - momentum) * stats->var + momentum * unbias * var;
+  } else {
+    mean = stats->mean;
+    *invstd = (stats->var.array() + eps).rsqrt();
+  }
+  Matrix y(n, f);
+  const RowVector scale = invstd->cwiseProduct(g);
+  for (Eigen::Index r = 0; r < n; ++r) {
+    xhat->row(r) = (in.row(r) - mean).cwiseProduct(*invstd);
+    y.row(r) = xhat->row(r).cwiseProduct(g) + b;
+  }
+  Var out = Push(std::move(y), Needs(x) || Needs(gamma) || Needs(beta));
+  const bool training = training_;
+  nodes_[out].backward = [this, x, gamma, beta, out, xhat, invstd, training] {
+    const Matrix& gy = nodes_[out].grad;
+    const Eigen::Index rows = gy.rows(), cols = gy.cols();
+    RowVector sum_g = RowVector::Zero(cols), sum_gx = RowVector::Zero(cols);
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      sum_g += gy.row(r);
+      sum_gx += gy.row(r).cwiseProduct(xhat->row(r));
+    }
+    if (Needs(gamma)) GradOf(gamma) += sum_gx;
+    if (Needs(beta)) GradOf(beta) += sum_g;
+    if (!Needs(x)) return;
+    const RowVector gam = value(gamma).row(0);
+    const RowVector k = invstd->cwiseProduct(gam);
+    Matrix& gx = GradOf(x);
+    if (!training) {
+      for (Eigen::Index r = 0; r < rows; ++r) gx.row(r) += gy.row(r).cwiseProduct(k);
+      return;
+    }
+    // dx = gamma invstd (g - mean(g) - xhat mean(g xhat)), per column.
+    const RowVector mean_g = sum_g / static_cast<float>(rows);
+    const RowVector mean_gx = sum_gx / static_cast<float>(rows);
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      gx.row(r) += (gy.row(r) - mean_g - xhat->row(r).cwiseProduct(mean_gx)).cwiseProduct(k);
+    }
+  };
+  return out;
+}
+
+Tape::Var Tape::Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x) {
+  Matrix y;
+  SpMM(*a, value(x), &y);
+  Var out = Push(std::move(y), Needs(x));
+  nodes_[out].backward = [this, a_t, x, out] {
+    if (!Needs(x)) return;
+    Matrix gx;
+    SpMM(*a_t, nodes_[out].grad, &gx);
+    GradOf(x) += gx;
+  };
+  return out;
+}
+
+Tape::Var Tape::Pool(const std::vector<std::int64_t>* offsets, Var x, bool mean) {
+  const Matrix& in = value(x);
+  const auto groups = static_cast<Eigen::Index>(offsets->size() - 1);
+  Matrix y = Matrix::Zero(groups, in.cols());
+  for (Eigen::Index g = 0; g < groups; ++g) {
+    const auto begin = (*offsets)[g], count = (*offsets)[g + 1] - begin;
+    if (count == 0) continue;
+    y.row(g) = in.middleRows(begin, count).colwise().sum();
+    if (mean) y.row(g) /= static_cast<float>(count);
+  }
+  Var out = Push(std::move(y), Needs(x));
+  nodes_[out].backward = [this, offsets, x, out, mean, groups] {
+    if (!Needs(x)) return;
+    Matrix& gx = GradOf(x);
+    const Matrix& gy = nodes_[out].grad;
+    for (Eigen::Index g = 0; g < groups; ++g) {
+      const auto begin = (*offsets)[g], count = (*offsets)[g + 1] - begin;
+      if (count == 0) continue;
+      const RowVector row = mean ? RowVector(gy.row(g) / static_cast<float>(count)) : RowVector(gy.row(g));
+      gx.middleRows(begin, count).rowwise() += row;
+    }
+  };
+  return out;
+}
+
+Tape::Var Tape::SoftmaxCrossEntropy(Var logits, const std::vector<int>* labels, const Matrix* transition) {
+  const Matrix& z = value(logits);
+  const RowVector max = z.rowwise().maxCoeff().transpose();
+  Matrix softmax = (z.colwise() - max.transpose()).array().exp().matrix();
+  softmax.array().colwise() /= softmax.rowwise().sum().array();
+  auto probs = std::make_shared<Matrix>(std::move(softmax));
+  auto corrected = std::make_shared<Matrix>();
+  if (transition != nullptr) *corrected = *probs * *transition;
+  const Matrix& q = transition != nullptr ? *corrected : *probs;
+  double loss = 0.0;
+  int count = 0;
+  for (Eigen::Index i = 0; i < z.rows(); ++i) {
+    const int y = (*labels)[i];
+    if (y < 0) continue;
+    loss -= std::log(std::max(q(i, y), 1e-30f));
+    ++count;
+  }
+  const float scale = count > 0 ? 1.0f / static_cast<float>(count) : 0.0f;
+  Matrix out_value(1, 1);
+  out_value(0, 0) = static_cast<float>(loss) * scale;
+  Var out = Push(std::move(out_value), Needs(logits));
+  nodes_[out].backward = [this, logits, labels, transition, probs, corrected, scale, out] {
+    if (!Needs(logits)) return;
+    const float upstream = nodes_[out].grad(0, 0) * scale;
+    Matrix& gz = GradOf(logits);
+    const Matrix& p = *probs;
+    for (Eigen::Index i = 0; i < p.rows(); ++i) {
+      const int y = (*labels)[i];
+      if (y < 0) continue;
+      if (transition == nullptr) {
+        gz.row(i) += upstream * p.row(i);
+        gz(i, y) -= upstream;
+        continue;
+      }
+      // dL/dp = -T[:, y] / q_y; through softmax: p * (dL/dp - <dL/dp, p>).
+      const float qy = std::max((*corrected)(i, y), 1e-30f);
+      const RowVector dp = -transition->col(y).transpose() / qy;
+      const float dot = dp.dot(p.row(i));
+      gz.row(i) += upstream * (p.row(i).array() * (dp.array() - dot)).matrix();
+    }
+  };
+  return out;
+}
+
+}  // namespace ldpgraph

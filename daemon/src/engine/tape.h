@@ -1,0 +1,87 @@
+// Tape: reverse-mode automatic differentiation for the GNN engine.
+//
+// A forward pass records one node per operation (its value and a closure
+// that pushes its output gradient to its inputs); Backward() replays the
+// closures in reverse. A new tape is built for every batch. Parameters enter
+// as leaves and receive their gradients in Parameter::grad.
+// Thread-safety: a tape belongs to one thread; the kernels inside use OpenMP.
+#ifndef LDPGRAPH_DAEMON_ENGINE_TAPE_H_
+#define LDPGRAPH_DAEMON_ENGINE_TAPE_H_
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "engine/matrix.h"
+#include "engine/parameter.h"
+#include "engine/sparse_matrix.h"
+#include "ldpgraph/random_source.h"
+
+namespace ldpgraph {
+
+// Running statistics of a BatchNorm layer (used in eval mode).
+struct BatchNormStats {
+  RowVector mean;
+  RowVector var;
+};
+
+class Tape {
+ public:
+  using Var = int;
+
+  // `rng` drives dropout; it may be null when `training` is false.
+  Tape(bool training, RandomSource* rng) : training_(training), rng_(rng) {}
+  Tape(const Tape&) = delete;
+  Tape& operator=(const Tape&) = delete;
+
+  bool training() const { return training_; }
+  Var Constant(Matrix value);
+  Var Param(Parameter* p);
+  const Matrix& value(Var v) const { return nodes_[v].value; }
+
+  // Seeds d(loss)/d(loss) = 1 for a 1x1 `loss` and back-propagates into
+  // every parameter's grad (accumulating: zero them first).
+  void Backward(Var loss);
+
+  // ---- operations ---------------------------------------------------------
+  Var Linear(Var x, Var w, Var b);  // x W + b (b is 1 x out)
+  Var Add(Var a, Var b);
+  Var Scale(Var x, float s);
+  Var Relu(Var x);
+  Var Selu(Var x);
+  Var Dropout(Var x, float p);      // identity in eval mode
+  // Per-column batch normalisation over the rows; in training mode updates
+  // `stats` with `momentum` (PyTorch convention, unbiased running variance).
+  Var BatchNorm(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum = 0.1f,
+                float eps = 1e-5f);
+  // a * x; `a_t` must be a's transpose (used for the gradient). Both must
+  // outlive the tape.
+  Var Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x);
+  // Row segments [offsets[g], offsets[g+1]) summed (or averaged) into row g.
+  Var Pool(const std::vector<std::int64_t>* offsets, Var x, bool mean);
+  // Mean softmax cross-entropy over rows with labels[i] >= 0 (others are
+  // ignored). With `transition` (c x c, rows sum to 1) the loss is taken on
+  // softmax(z) T: forward correction for labels noised by T.
+  Var SoftmaxCrossEntropy(Var logits, const std::vector<int>* labels,
+                          const Matrix* transition = nullptr);
+
+ private:
+  struct Node {
+    Matrix value;
+    Matrix grad;
+    Parameter* param = nullptr;
+    bool needs_grad = false;
+    std::function<void()> backward;
+  };
+  Var Push(Matrix value, bool needs_grad);
+  Matrix& GradOf(Var v);  // zero-initialised on first use
+  bool Needs(Var v) const { return nodes_[v].needs_grad; }
+
+  bool training_;
+  RandomSource* rng_;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_ENGINE_TAPE_H_

@@ -1,0 +1,92 @@
+#include "graph/graph_batch.h"
+
+#include <cmath>
+
+namespace ldpgraph {
+namespace {
+
+void Append(const SparseMatrix& part, std::int64_t offset, SparseMatrix* whole) {
+  const std::int64_t base = whole->nnz();
+  for (std::int64_t r = 0; r < part.rows; ++r) whole->offsets.push_back(base + part.offsets[r + 1]);
+  for (auto c : part.indices) whole->indices.push_back(static_cast<std::int32_t>(c + offset));
+  whole->values.insert(whole->values.end(), part.values.begin(), part.values.end());
+  whole->rows += part.rows;
+  whole->cols += part.cols;
+}
+
+}  // namespace
+
+PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation) {
+  // The report rows as a matrix R (R[u][v] = 1 if u listed v); aggregation uses R^T.
+  const std::int64_t n = graph.num_nodes();
+  SparseMatrix rows;
+  rows.rows = rows.cols = n;
+  rows.offsets.assign(graph.offsets().begin(), graph.offsets().end());
+  rows.indices.assign(graph.targets().begin(), graph.targets().end());
+  rows.values.assign(graph.targets().size(), 1.0f);
+  SparseMatrix in = rows.Transposed();  // row v: the users who listed v
+
+  const bool self = aggregation != Aggregation::kMean;
+  SparseMatrix a;
+  a.rows = a.cols = n;
+  a.offsets.assign(1, 0);
+  std::vector<float> inv_sqrt_deg;
+  if (aggregation == Aggregation::kGcn) {
+    inv_sqrt_deg.resize(static_cast<std::size_t>(n));
+    for (std::int64_t v = 0; v < n; ++v) {
+      inv_sqrt_deg[v] = 1.0f / std::sqrt(static_cast<float>(in.offsets[v + 1] - in.offsets[v] + 1));
+    }
+  }
+  for (std::int64_t v = 0; v < n; ++v) {
+    const std::int64_t begin = in.offsets[v], end = in.offsets[v + 1];
+    const auto deg = static_cast<float>(end - begin);
+    bool self_done = !self;
+    auto push = [&](std::int32_t u) {
+      float w = 1.0f;
+      if (aggregation == Aggregation::kMean) w = 1.0f / deg;
+      if (aggregation == Aggregation::kGcn) w = inv_sqrt_deg[v] * inv_sqrt_deg[u];
+      a.indices.push_back(u);
+      a.values.push_back(w);
+    };
+    for (std::int64_t k = begin; k < end; ++k) {
+      if (!self_done && in.indices[k] > v) {
+        push(static_cast<std::int32_t>(v));
+        self_done = true;
+      }
+      push(in.indices[k]);
+    }
+    if (!self_done) push(static_cast<std::int32_t>(v));
+    a.offsets.push_back(a.nnz());
+  }
+  PreparedGraph p;
+  p.agg_t = a.Transposed();
+  p.agg = std::move(a);
+  return p;
+}
+
+GraphBatch MakeBatch(const std::vector<PreparedGraph>& graphs, const std::vector<std::uint32_t>& ids,
+                     const std::vector<std::uint32_t>& labels) {
+  GraphBatch b;
+  std::int64_t nnz = 0, nodes = 0;
+  for (auto id : ids) {
+    nnz += graphs[id].agg.nnz();
+    nodes += graphs[id].num_nodes();
+  }
+  for (SparseMatrix* m : {&b.agg, &b.agg_t}) {
+    m->rows = m->cols = 0;
+    m->offsets.reserve(static_cast<std::size_t>(nodes) + 1);
+    m->indices.reserve(static_cast<std::size_t>(nnz));
+    m->values.reserve(static_cast<std::size_t>(nnz));
+  }
+  for (auto id : ids) {
+    const PreparedGraph& g = graphs[id];
+    const std::int64_t offset = b.offsets.back();
+    Append(g.agg, offset, &b.agg);
+    Append(g.agg_t, offset, &b.agg_t);
+    b.offsets.push_back(offset + g.num_nodes());
+    b.labels.push_back(labels.empty() ? -1 : static_cast<int>(labels[id]));
+  }
+  return b;
+}
+
+}  // namespace ldpgraph

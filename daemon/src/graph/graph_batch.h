@@ -1,0 +1,46 @@
+// Batching many graphs into one block-diagonal sparse system.
+//
+// Aggregation follows the report direction: node v sums the states of the
+// users who listed v (in-edges), A^T h, as the papers' code does; for a
+// symmetric graph that is A h. Each graph's local matrices are built once
+// (PreparedGraph); a batch only concatenates them with offsets.
+#ifndef LDPGRAPH_DAEMON_GRAPH_GRAPH_BATCH_H_
+#define LDPGRAPH_DAEMON_GRAPH_GRAPH_BATCH_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/sparse_matrix.h"
+#include "graph/csr_graph.h"
+
+namespace ldpgraph {
+
+enum class Aggregation {
+  kSumWithSelf,  // GIN-0: (A^T + I) h
+  kMean,         // mean over in-neighbours (GraphSAGE), 0 for none
+  kGcn,          // D^-1/2 (A^T + I) D^-1/2 h, in-degree + 1
+};
+
+// One graph's aggregation matrix and its transpose.
+struct PreparedGraph {
+  SparseMatrix agg;
+  SparseMatrix agg_t;
+  std::int64_t num_nodes() const { return agg.rows; }
+};
+
+PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation);
+
+struct GraphBatch {
+  SparseMatrix agg;
+  SparseMatrix agg_t;
+  std::vector<std::int64_t> offsets = {0};  // node range of each graph
+  std::vector<int> labels;                  // one per graph (-1: unknown)
+};
+
+// Concatenates the graphs `ids` of `graphs` (labels from `labels`, may be empty).
+GraphBatch MakeBatch(const std::vector<PreparedGraph>& graphs, const std::vector<std::uint32_t>& ids,
+                     const std::vector<std::uint32_t>& labels);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_GRAPH_GRAPH_BATCH_H_

@@ -1,0 +1,65 @@
+#include "models/gin.h"
+
+#include <string>
+
+namespace ldpgraph {
+
+Result<GinModel> GinModel::Create(const GinConfig& c, std::uint64_t seed) {
+  if (c.layers < 2 || c.hidden < 1 || c.classes < 2 || c.input_dim < 1 || !(c.dropout >= 0 && c.dropout < 1)) {
+    return Status::InvalidArgument("GIN needs layers >= 2, hidden >= 1, classes >= 2, input_dim >= 1, "
+                                   "dropout in [0, 1)");
+  }
+  SeededRandomSource rng(seed);
+  GinModel m;
+  m.config_ = c;
+  for (int k = 0; k + 1 < c.layers; ++k) {
+    const std::string p = "gin." + std::to_string(k);
+    m.mlp_first_.emplace_back(p + ".mlp.0", k == 0 ? c.input_dim : c.hidden, c.hidden, rng);
+    m.mlp_norm_.emplace_back(p + ".mlp.bn", c.hidden);
+    m.mlp_second_.emplace_back(p + ".mlp.1", c.hidden, c.hidden, rng);
+    m.layer_norm_.emplace_back(p + ".bn", c.hidden);
+  }
+  for (int k = 0; k < c.layers; ++k) {
+    m.predictors_.emplace_back("pred." + std::to_string(k), k == 0 ? c.input_dim : c.hidden, c.classes, rng);
+  }
+  return m;
+}
+
+Tape::Var GinModel::Forward(Tape& tape, const GraphBatch& batch, Tape::Var x) {
+  Tape::Var h = x;
+  Tape::Var scores =
+      tape.Dropout(predictors_[0].Forward(tape, tape.Pool(&batch.offsets, h, config_.mean_readout)), config_.dropout);
+  for (std::size_t k = 0; k < mlp_first_.size(); ++k) {
+    Tape::Var a = tape.Aggregate(&batch.agg, &batch.agg_t, h);
+    Tape::Var m = mlp_first_[k].Forward(tape, a);
+    m = tape.Relu(mlp_norm_[k].Forward(tape, m));
+    m = mlp_second_[k].Forward(tape, m);
+    h = tape.Relu(layer_norm_[k].Forward(tape, m));
+    Tape::Var pooled = tape.Pool(&batch.offsets, h, config_.mean_readout);
+    scores = tape.Add(scores, tape.Dropout(predictors_[k + 1].Forward(tape, pooled), config_.dropout));
+  }
+  return scores;
+}
+
+std::vector<Parameter*> GinModel::Parameters() {
+  std::vector<Parameter*> params;
+  for (std::size_t k = 0; k < mlp_first_.size(); ++k) {
+    mlp_first_[k].Collect(&params);
+    mlp_norm_[k].Collect(&params);
+    mlp_second_[k].Collect(&params);
+    layer_norm_[k].Collect(&params);
+  }
+  for (auto& p : predictors_) p.Collect(&params);
+  return params;
+}
+
+std::vector<BatchNormStats*> GinModel::Stats() {
+  std::vector<BatchNormStats*> stats;
+  for (std::size_t k = 0; k < mlp_norm_.size(); ++k) {
+    stats.push_back(mlp_norm_[k].stats());
+    stats.push_back(layer_norm_[k].stats());
+  }
+  return stats;
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,47 @@
+// GIN-0, the graph classifier of the DPRR paper (Xu et al., "How powerful
+// are graph neural networks?"), as ALGORITHMS.md section 2 states it:
+//   layers - 1 GIN layers h' = ReLU(BN(MLP((A + I) h))), MLP = Linear, BN, ReLU, Linear;
+//   readout of every layer k (input included): pool per graph (mean or sum),
+//   Linear_k to class scores, dropout, summed over the layers.
+// Unattributed graphs: every node's input is the constant 1.
+#ifndef LDPGRAPH_DAEMON_MODELS_GIN_H_
+#define LDPGRAPH_DAEMON_MODELS_GIN_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/layers.h"
+#include "graph/graph_batch.h"
+
+namespace ldpgraph {
+
+struct GinConfig {
+  int input_dim = 1;
+  int hidden = 64;
+  int layers = 5;  // the input plus layers - 1 GIN layers
+  int classes = 2;
+  float dropout = 0.5f;
+  bool mean_readout = true;  // DPRR code: mean; GIN paper: sum
+};
+
+class GinModel {
+ public:
+  // Errors: kInvalidArgument for layers < 2, hidden < 1, classes < 2, input_dim < 1.
+  static Result<GinModel> Create(const GinConfig& config, std::uint64_t seed);
+  GinModel() = default;
+
+  // Class scores (graphs x classes) for `batch` with node inputs `x`.
+  Tape::Var Forward(Tape& tape, const GraphBatch& batch, Tape::Var x);
+  std::vector<Parameter*> Parameters();
+  std::vector<BatchNormStats*> Stats();
+  const GinConfig& config() const { return config_; }
+
+ private:
+  GinConfig config_;
+  std::vector<LinearLayer> mlp_first_, mlp_second_, predictors_;
+  std::vector<BatchNormLayer> mlp_norm_, layer_norm_;
+};
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_MODELS_GIN_H_

@@ -1,0 +1,141 @@
+#include "train/graph_trainer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "engine/adam.h"
+#include "engine/allocator.h"
+#include "ldpgraph/samplers.h"
+
+namespace ldpgraph {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A copy of everything that defines the model's predictions.
+struct Snapshot {
+  std::vector<Matrix> params;
+  std::vector<BatchNormStats> stats;
+};
+
+Snapshot Take(GinModel* model) {
+  Snapshot s;
+  for (Parameter* p : model->Parameters()) s.params.push_back(p->value);
+  for (BatchNormStats* b : model->Stats()) s.stats.push_back(*b);
+  return s;
+}
+
+void Restore(const Snapshot& s, GinModel* model) {
+  auto params = model->Parameters();
+  for (std::size_t i = 0; i < params.size(); ++i) params[i]->value = s.params[i];
+  auto stats = model->Stats();
+  for (std::size_t i = 0; i < stats.size(); ++i) *stats[i] = s.stats[i];
+}
+
+}  // namespace
+
+Evaluation EvaluateGraphs(GinModel* model, const std::vector<PreparedGraph>& graphs,
+                          const std::vector<std::uint32_t>& labels, const std::vector<std::uint32_t>& ids,
+                          int batch_size) {
+  Evaluation e;
+  e.probs.resize(static_cast<Eigen::Index>(ids.size()), model->config().classes);
+  std::vector<int> y(ids.size(), -1);
+  double loss_sum = 0;
+  for (std::size_t start = 0; start < ids.size(); start += static_cast<std::size_t>(batch_size)) {
+    const std::vector<std::uint32_t> chunk(ids.begin() + static_cast<std::ptrdiff_t>(start),
+                                           ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), start + batch_size)));
+    GraphBatch batch = MakeBatch(graphs, chunk, labels);
+    Tape tape(false, nullptr);
+    Tape::Var x = tape.Constant(Matrix::Ones(batch.agg.rows, model->config().input_dim));
+    Tape::Var logits = model->Forward(tape, batch, x);
+    const Matrix& z = tape.value(logits);
+    for (Eigen::Index i = 0; i < z.rows(); ++i) {
+      const RowVector ex = (z.row(i).array() - z.row(i).maxCoeff()).exp().matrix();
+      e.probs.row(static_cast<Eigen::Index>(start) + i) = ex / ex.sum();
+    }
+    if (!labels.empty()) {
+      const double batch_loss = tape.value(tape.SoftmaxCrossEntropy(logits, &batch.labels))(0, 0);
+      loss_sum += batch_loss * static_cast<double>(chunk.size());
+      for (std::size_t i = 0; i < chunk.size(); ++i) y[start + i] = static_cast<int>(labels[chunk[i]]);
+    }
+  }
+  if (!labels.empty() && !ids.empty()) {
+    std::vector<std::uint32_t> rows(ids.size());
+    for (std::uint32_t i = 0; i < rows.size(); ++i) rows[i] = i;
+    e.loss = loss_sum / static_cast<double>(ids.size());
+    e.accuracy = Accuracy(e.probs, y, rows);
+    e.auc = RocAuc(e.probs, y, rows);
+  }
+  return e;
+}
+
+GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<PreparedGraph>& graphs,
+                                      const std::vector<std::uint32_t>& labels, const Split& split,
+                                      const GraphTrainOptions& o,
+                                      const std::function<void(const EpochReport&)>& on_epoch) {
+  const auto start = Clock::now();
+  KeepTrainingMemoryInHeap();
+  AdamOptions adam_options;
+  adam_options.lr = o.lr;
+  adam_options.weight_decay = o.weight_decay;
+  Adam adam(model->Parameters(), adam_options);
+  SeededRandomSource rng(o.seed ^ 0x5eedULL);
+  std::vector<std::uint32_t> order = split.train;
+
+  GraphTrainResult result;
+  double best_val = std::numeric_limits<double>::infinity();
+  Snapshot best = Take(model);
+  int since_best = 0;
+  for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
+    const auto epoch_start = Clock::now();
+    adam.set_lr(o.lr * std::pow(o.lr_decay, static_cast<float>((epoch - 1) / o.lr_step)));
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[UniformBelow(rng, i)]);
+    double loss_sum = 0;
+    std::size_t batches = 0;
+    for (std::size_t b = 0; b < order.size(); b += static_cast<std::size_t>(o.batch_size)) {
+      const std::vector<std::uint32_t> ids(order.begin() + static_cast<std::ptrdiff_t>(b),
+                                           order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), b + o.batch_size)));
+      GraphBatch batch = MakeBatch(graphs, ids, labels);
+      Tape tape(true, &rng);
+      Tape::Var x = tape.Constant(Matrix::Ones(batch.agg.rows, model->config().input_dim));
+      Tape::Var loss = tape.SoftmaxCrossEntropy(model->Forward(tape, batch, x), &batch.labels);
+      adam.ZeroGrad();
+      tape.Backward(loss);
+      adam.Step();
+      loss_sum += tape.value(loss)(0, 0);
+      ++batches;
+    }
+    const double train_seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
+    result.epoch_seconds.push_back(train_seconds);
+    Evaluation val = EvaluateGraphs(model, graphs, labels, split.val, o.eval_batch);
+    result.epochs = epoch;
+    if (val.loss < best_val) {
+      best_val = val.loss;
+      best = Take(model);
+      result.best_epoch = epoch;
+      since_best = 0;
+    } else {
+      ++since_best;
+    }
+    if (on_epoch) {
+      EpochReport r;
+      r.epoch = epoch;
+      r.train_loss = batches ? loss_sum / static_cast<double>(batches) : 0.0;
+      r.val_loss = val.loss;
+      r.val_accuracy = val.accuracy;
+      r.seconds = train_seconds;
+      r.lr = adam.lr();
+      on_epoch(r);
+    }
+    if (o.early_stopping && epoch >= o.early_stop_from && since_best >= o.patience) break;
+  }
+  Restore(best, model);
+  result.val = EvaluateGraphs(model, graphs, labels, split.val, o.eval_batch);
+  result.test = EvaluateGraphs(model, graphs, labels, split.test, o.eval_batch);
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace ldpgraph

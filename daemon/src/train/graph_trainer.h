@@ -1,0 +1,68 @@
+// Training protocol for graph classification (DPRR paper, GIN-0): Adam,
+// learning rate halved every lr_step epochs, batches of graphs, early
+// stopping on the validation loss (allowed from epoch early_stop_from, after
+// `patience` epochs without improvement), the best model restored and tested.
+#ifndef LDPGRAPH_DAEMON_TRAIN_GRAPH_TRAINER_H_
+#define LDPGRAPH_DAEMON_TRAIN_GRAPH_TRAINER_H_
+
+#include <functional>
+#include <vector>
+
+#include "models/gin.h"
+#include "train/splits.h"
+
+namespace ldpgraph {
+
+struct GraphTrainOptions {
+  int max_epochs = 500;
+  int batch_size = 32;
+  float lr = 0.01f;
+  int lr_step = 50;
+  float lr_decay = 0.5f;
+  float weight_decay = 0.0f;
+  int early_stop_from = 100;
+  int patience = 30;
+  bool early_stopping = true;
+  int eval_batch = 64;
+  std::uint64_t seed = 0;
+};
+
+struct EpochReport {
+  int epoch = 0;
+  double train_loss = 0;
+  double val_loss = 0;
+  double val_accuracy = 0;
+  double seconds = 0;
+  float lr = 0;
+};
+
+struct Evaluation {
+  double loss = 0;
+  double accuracy = 0;
+  double auc = 0;
+  Matrix probs;  // one row per evaluated graph, in the order given
+};
+
+struct GraphTrainResult {
+  Evaluation val;
+  Evaluation test;
+  int best_epoch = 0;
+  int epochs = 0;
+  double seconds = 0;
+  std::vector<double> epoch_seconds;
+};
+
+// Class probabilities of graphs `ids` (eval mode) and their loss/accuracy/AUC.
+Evaluation EvaluateGraphs(GinModel* model, const std::vector<PreparedGraph>& graphs,
+                          const std::vector<std::uint32_t>& labels, const std::vector<std::uint32_t>& ids,
+                          int batch_size);
+
+// Trains `model` on split.train; `on_epoch` (may be empty) sees every epoch.
+GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<PreparedGraph>& graphs,
+                                      const std::vector<std::uint32_t>& labels, const Split& split,
+                                      const GraphTrainOptions& options,
+                                      const std::function<void(const EpochReport&)>& on_epoch);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_TRAIN_GRAPH_TRAINER_H_
