@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <memory>
+#include <vector>
 
+#include "engine/parallel.h"
 #include "ldpgraph/samplers.h"
 
 namespace ldpgraph {
@@ -47,15 +49,35 @@ void Tape::Backward(Var loss) {
 }
 
 Tape::Var Tape::Linear(Var x, Var w, Var b) {
-  Matrix y(value(x).rows(), value(w).cols());
-  y.noalias() = value(x) * value(w);
-  y.rowwise() += value(b).row(0);
+  const Matrix& in = value(x);
+  const Matrix& weight = value(w);
+  const RowVector bias = value(b).row(0);
+  Matrix y(in.rows(), weight.cols());
+  ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+    auto block = y.middleRows(begin, end - begin);
+    block.noalias() = in.middleRows(begin, end - begin) * weight;
+    block.rowwise() += bias;
+  });
   Var out = Push(std::move(y), Needs(x) || Needs(w) || Needs(b));
   nodes_[out].backward = [this, x, w, b, out] {
     const Matrix& g = nodes_[out].grad;
-    if (Needs(x)) GradOf(x).noalias() += g * value(w).transpose();
-    if (Needs(w)) GradOf(w).noalias() += value(x).transpose() * g;
-    if (Needs(b)) GradOf(b) += g.colwise().sum();
+    const Matrix& in2 = value(x);
+    const Matrix& weight2 = value(w);
+    const bool need_x = Needs(x), need_w = Needs(w), need_b = Needs(b);
+    Matrix* gx = need_x ? &GradOf(x) : nullptr;
+    // Per-thread partial weight and bias gradients, summed after.
+    std::vector<Matrix> gw(static_cast<std::size_t>(EngineThreads()));
+    std::vector<RowVector> gb(gw.size());
+    ForEachRowBlock(g.rows(), [&](int t, Eigen::Index begin, Eigen::Index end) {
+      const auto gblock = g.middleRows(begin, end - begin);
+      if (need_x) gx->middleRows(begin, end - begin).noalias() += gblock * weight2.transpose();
+      if (need_w) gw[t].noalias() = in2.middleRows(begin, end - begin).transpose() * gblock;
+      if (need_b) gb[t] = gblock.colwise().sum();
+    });
+    for (std::size_t t = 0; t < gw.size(); ++t) {
+      if (need_w && gw[t].size() != 0) GradOf(w) += gw[t];
+      if (need_b && gb[t].size() != 0) GradOf(b) += gb[t];
+    }
   };
   return out;
 }
@@ -78,10 +100,22 @@ Tape::Var Tape::Scale(Var x, float s) {
 }
 
 Tape::Var Tape::Relu(Var x) {
-  Var out = Push(value(x).cwiseMax(0.0f), Needs(x));
+  const Matrix& in = value(x);
+  Matrix y(in.rows(), in.cols());
+  ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+    y.middleRows(begin, end - begin) = in.middleRows(begin, end - begin).cwiseMax(0.0f);
+  });
+  Var out = Push(std::move(y), Needs(x));
   nodes_[out].backward = [this, x, out] {
     if (!Needs(x)) return;
-    GradOf(x).array() += (value(out).array() > 0.0f).select(nodes_[out].grad.array(), 0.0f);
+    Matrix& gx = GradOf(x);
+    const Matrix& yv = value(out);
+    const Matrix& g = nodes_[out].grad;
+    ForEachRowBlock(g.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+      const Eigen::Index len = end - begin;
+      gx.middleRows(begin, len).array() +=
+          (yv.middleRows(begin, len).array() > 0.0f).select(g.middleRows(begin, len).array(), 0.0f);
+    });
   };
   return out;
 }
@@ -125,9 +159,19 @@ Tape::Var Tape::BatchNorm(Var x, Var gamma, Var beta, BatchNormStats* stats, flo
   auto invstd = std::make_shared<RowVector>(f);
   RowVector mean;
   if (training_) {
-    mean = in.colwise().sum() / static_cast<float>(n);
+    std::vector<RowVector> partial(static_cast<std::size_t>(EngineThreads()), RowVector::Zero(f));
+    ForEachRowBlock(n, [&](int t, Eigen::Index begin, Eigen::Index end) {
+      partial[t] = in.middleRows(begin, end - begin).colwise().sum();
+    });
+    mean = RowVector::Zero(f);
+    for (const auto& p : partial) mean += p;
+    mean /= static_cast<float>(n);
+    ForEachRowBlock(n, [&](int t, Eigen::Index begin, Eigen::Index end) {
+      partial[t].setZero();
+      for (Eigen::Index r = begin; r < end; ++r) partial[t] += (in.row(r) - mean).array().square().matrix();
+    });
     RowVector var = RowVector::Zero(f);
-    for (Eigen::Index r = 0; r < n; ++r) var += (in.row(r) - mean).array().square().matrix();
+    for (const auto& p : partial) var += p;
     var /= static_cast<float>(n);
     *invstd = (var.array() + eps).rsqrt();
     if (stats->mean.size() == 0) {
@@ -143,19 +187,29 @@ Tape::Var Tape::BatchNorm(Var x, Var gamma, Var beta, BatchNormStats* stats, flo
   }
   Matrix y(n, f);
   const RowVector scale = invstd->cwiseProduct(g);
-  for (Eigen::Index r = 0; r < n; ++r) {
-    xhat->row(r) = (in.row(r) - mean).cwiseProduct(*invstd);
-    y.row(r) = xhat->row(r).cwiseProduct(g) + b;
-  }
+  ForEachRowBlock(n, [&](int, Eigen::Index begin, Eigen::Index end) {
+    for (Eigen::Index r = begin; r < end; ++r) {
+      xhat->row(r) = (in.row(r) - mean).cwiseProduct(*invstd);
+      y.row(r) = xhat->row(r).cwiseProduct(g) + b;
+    }
+  });
   Var out = Push(std::move(y), Needs(x) || Needs(gamma) || Needs(beta));
   const bool training = training_;
   nodes_[out].backward = [this, x, gamma, beta, out, xhat, invstd, training] {
     const Matrix& gy = nodes_[out].grad;
     const Eigen::Index rows = gy.rows(), cols = gy.cols();
+    const std::size_t threads = static_cast<std::size_t>(EngineThreads());
+    std::vector<RowVector> part_g(threads, RowVector::Zero(cols)), part_gx(threads, RowVector::Zero(cols));
+    ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
+      for (Eigen::Index r = begin; r < end; ++r) {
+        part_g[t] += gy.row(r);
+        part_gx[t] += gy.row(r).cwiseProduct(xhat->row(r));
+      }
+    });
     RowVector sum_g = RowVector::Zero(cols), sum_gx = RowVector::Zero(cols);
-    for (Eigen::Index r = 0; r < rows; ++r) {
-      sum_g += gy.row(r);
-      sum_gx += gy.row(r).cwiseProduct(xhat->row(r));
+    for (std::size_t t = 0; t < threads; ++t) {
+      sum_g += part_g[t];
+      sum_gx += part_gx[t];
     }
     if (Needs(gamma)) GradOf(gamma) += sum_gx;
     if (Needs(beta)) GradOf(beta) += sum_g;
@@ -170,9 +224,11 @@ Tape::Var Tape::BatchNorm(Var x, Var gamma, Var beta, BatchNormStats* stats, flo
     // dx = gamma invstd (g - mean(g) - xhat mean(g xhat)), per column.
     const RowVector mean_g = sum_g / static_cast<float>(rows);
     const RowVector mean_gx = sum_gx / static_cast<float>(rows);
-    for (Eigen::Index r = 0; r < rows; ++r) {
-      gx.row(r) += (gy.row(r) - mean_g - xhat->row(r).cwiseProduct(mean_gx)).cwiseProduct(k);
-    }
+    ForEachRowBlock(rows, [&](int, Eigen::Index begin, Eigen::Index end) {
+      for (Eigen::Index r = begin; r < end; ++r) {
+        gx.row(r) += (gy.row(r) - mean_g - xhat->row(r).cwiseProduct(mean_gx)).cwiseProduct(k);
+      }
+    });
   };
   return out;
 }
@@ -211,6 +267,16 @@ Tape::Var Tape::Pool(const std::vector<std::int64_t>* offsets, Var x, bool mean)
       const RowVector row = mean ? RowVector(gy.row(g) / static_cast<float>(count)) : RowVector(gy.row(g));
       gx.middleRows(begin, count).rowwise() += row;
     }
+  };
+  return out;
+}
+
+Tape::Var Tape::Dot(Var x, const Matrix* weights) {
+  Matrix v(1, 1);
+  v(0, 0) = value(x).cwiseProduct(*weights).sum();
+  Var out = Push(std::move(v), Needs(x));
+  nodes_[out].backward = [this, x, weights, out] {
+    if (Needs(x)) GradOf(x) += nodes_[out].grad(0, 0) * *weights;
   };
   return out;
 }

@@ -59,6 +59,8 @@ class Tape {
   Var Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x);
   // Row segments [offsets[g], offsets[g+1]) summed (or averaged) into row g.
   Var Pool(const std::vector<std::int64_t>* offsets, Var x, bool mean);
+  // The scalar sum of x * weights (elementwise); `weights` must outlive the tape.
+  Var Dot(Var x, const Matrix* weights);
   // Mean softmax cross-entropy over rows with labels[i] >= 0 (others are
   // ignored). With `transition` (c x c, rows sum to 1) the loss is taken on
   // softmax(z) T: forward correction for labels noised by T.

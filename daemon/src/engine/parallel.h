@@ -1,0 +1,42 @@
+// Row-block parallelism for the engine's kernels. Node-state matrices are
+// tall (many nodes) and narrow (64 features): splitting rows across threads
+// scales where Eigen's own GEMM threading does not.
+#ifndef LDPGRAPH_DAEMON_ENGINE_PARALLEL_H_
+#define LDPGRAPH_DAEMON_ENGINE_PARALLEL_H_
+
+#include <Eigen/Core>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace ldpgraph {
+
+inline int EngineThreads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+// Calls f(thread, begin, end) for contiguous row blocks [begin, end) covering
+// [0, rows), one per thread; small inputs run on the calling thread only.
+template <typename F>
+void ForEachRowBlock(Eigen::Index rows, F&& f) {
+#ifdef _OPENMP
+  const int threads = rows >= 2048 ? omp_get_max_threads() : 1;
+  if (threads > 1) {
+#pragma omp parallel num_threads(threads)
+    {
+      const Eigen::Index t = omp_get_thread_num(), n = omp_get_num_threads();
+      f(static_cast<int>(t), rows * t / n, rows * (t + 1) / n);
+    }
+    return;
+  }
+#endif
+  f(0, Eigen::Index{0}, rows);
+}
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_ENGINE_PARALLEL_H_

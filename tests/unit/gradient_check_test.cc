@@ -1,0 +1,165 @@
+// Finite-difference checks of every engine operation, the loss and whole
+// models: the analytic gradient of each parameter and input must match
+// central differences of the loss.
+#include "engine/tape.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+
+#include "graph/graph_batch.h"
+#include "models/gin.h"
+#include "ldpgraph/samplers.h"
+
+using namespace ldpgraph;
+
+namespace {
+
+Parameter Random(const std::string& name, int rows, int cols, std::uint64_t seed, float scale = 1.0f) {
+  Parameter p(name, rows, cols);
+  SeededRandomSource rng(seed);
+  p.InitUniform(rng, scale);
+  return p;
+}
+
+// Builds the loss on a fresh tape from the current parameter values.
+using LossFn = std::function<Tape::Var(Tape&)>;
+
+double LossValue(const LossFn& loss, bool training) {
+  SeededRandomSource rng(99);  // the same dropout masks on every evaluation
+  Tape tape(training, &rng);
+  return tape.value(loss(tape))(0, 0);
+}
+
+void CheckGradients(const LossFn& loss, const std::vector<Parameter*>& params, bool training = true,
+                    double step = 1e-2, double tolerance = 2e-2) {
+  for (Parameter* p : params) p->ZeroGrad();
+  {
+    SeededRandomSource rng(99);
+    Tape tape(training, &rng);
+    tape.Backward(loss(tape));
+  }
+  int checked = 0;
+  for (Parameter* p : params) {
+    for (Eigen::Index i = 0; i < p->value.size(); ++i) {
+      float& v = p->value.data()[i];
+      const float saved = v;
+      v = saved + static_cast<float>(step);
+      const double up = LossValue(loss, training);
+      v = saved - static_cast<float>(step);
+      const double down = LossValue(loss, training);
+      v = saved;
+      const double numeric = (up - down) / (2 * step);
+      const double analytic = p->grad.data()[i];
+      INFO(p->name << "[" << i << "]: analytic " << analytic << ", numeric " << numeric);
+      CHECK(std::fabs(analytic - numeric) <= tolerance * std::max({1.0, std::fabs(analytic), std::fabs(numeric)}));
+      ++checked;
+    }
+  }
+  CHECK(checked > 0);
+}
+
+// A small random graph pair as one batch.
+GraphBatch SmallBatch(Aggregation aggregation, std::vector<PreparedGraph>* storage) {
+  CsrGraph a = CsrGraph::FromUndirectedEdges(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {0, 2}});
+  CsrGraph b = CsrGraph::FromRows({{1, 2}, {2}, {0}, {}});  // directed rows and an isolated node
+  storage->push_back(PrepareGraph(a, aggregation));
+  storage->push_back(PrepareGraph(b, aggregation));
+  return MakeBatch(*storage, {0, 1}, {1, 0});
+}
+
+}  // namespace
+
+TEST_CASE("Gradient.Linear") {
+  Parameter x = Random("x", 6, 4, 1), w = Random("w", 4, 3, 2), b = Random("b", 1, 3, 3);
+  Matrix r = Random("r", 6, 3, 4).value;
+  CheckGradients([&](Tape& t) { return t.Dot(t.Linear(t.Param(&x), t.Param(&w), t.Param(&b)), &r); }, {&x, &w, &b});
+}
+
+TEST_CASE("Gradient.LinearOnManyRowsUsesThreadsAndStaysExact") {
+  Parameter x = Random("x", 3000, 3, 5), w = Random("w", 3, 2, 6), b = Random("b", 1, 2, 7);
+  Matrix r = Random("r", 3000, 2, 8).value;
+  CheckGradients([&](Tape& t) { return t.Dot(t.Linear(t.Param(&x), t.Param(&w), t.Param(&b)), &r); }, {&w, &b},
+                 true, 1e-2, 3e-2);
+}
+
+TEST_CASE("Gradient.ReluAndSelu") {
+  Parameter x = Random("x", 5, 4, 9);
+  for (Eigen::Index i = 0; i < x.value.size(); ++i) {  // keep away from the kink at 0
+    float& v = x.value.data()[i];
+    if (std::fabs(v) < 0.1f) v = 0.3f;
+  }
+  Matrix r = Random("r", 5, 4, 10).value;
+  CheckGradients([&](Tape& t) { return t.Dot(t.Relu(t.Param(&x)), &r); }, {&x});
+  CheckGradients([&](Tape& t) { return t.Dot(t.Selu(t.Param(&x)), &r); }, {&x});
+}
+
+TEST_CASE("Gradient.BatchNormTrainingAndEval") {
+  Parameter x = Random("x", 7, 3, 11), gamma = Random("gamma", 1, 3, 12), beta = Random("beta", 1, 3, 13);
+  Matrix r = Random("r", 7, 3, 14).value;
+  BatchNormStats stats;
+  CheckGradients([&](Tape& t) { return t.Dot(t.BatchNorm(t.Param(&x), t.Param(&gamma), t.Param(&beta), &stats), &r); },
+                 {&x, &gamma, &beta}, true);
+  stats.mean = RowVector::Constant(3, 0.2f);
+  stats.var = RowVector::Constant(3, 1.5f);
+  CheckGradients([&](Tape& t) { return t.Dot(t.BatchNorm(t.Param(&x), t.Param(&gamma), t.Param(&beta), &stats), &r); },
+                 {&x, &gamma, &beta}, false);
+}
+
+TEST_CASE("Gradient.DropoutWithAFixedMask") {
+  Parameter x = Random("x", 6, 3, 15);
+  Matrix r = Random("r", 6, 3, 16).value;
+  CheckGradients([&](Tape& t) { return t.Dot(t.Dropout(t.Param(&x), 0.5f), &r); }, {&x});
+}
+
+TEST_CASE("Gradient.AggregationsAndPooling") {
+  for (auto aggregation : {Aggregation::kSumWithSelf, Aggregation::kMean, Aggregation::kGcn}) {
+    std::vector<PreparedGraph> storage;
+    GraphBatch batch = SmallBatch(aggregation, &storage);
+    Parameter x = Random("x", 9, 3, 17);
+    Matrix r = Random("r", 9, 3, 18).value;
+    Matrix rp = Random("rp", 2, 3, 19).value;
+    CheckGradients([&](Tape& t) { return t.Dot(t.Aggregate(&batch.agg, &batch.agg_t, t.Param(&x)), &r); }, {&x});
+    for (bool mean : {false, true}) {
+      CheckGradients([&](Tape& t) { return t.Dot(t.Pool(&batch.offsets, t.Param(&x), mean), &rp); }, {&x});
+    }
+  }
+}
+
+TEST_CASE("Gradient.AddAndScale") {
+  Parameter a = Random("a", 3, 2, 20), b = Random("b", 3, 2, 21);
+  Matrix r = Random("r", 3, 2, 22).value;
+  CheckGradients([&](Tape& t) { return t.Dot(t.Scale(t.Add(t.Param(&a), t.Param(&b)), -1.7f), &r); }, {&a, &b});
+}
+
+TEST_CASE("Gradient.SoftmaxCrossEntropyPlainAndForwardCorrected") {
+  Parameter z = Random("z", 5, 3, 23, 2.0f);
+  const std::vector<int> labels = {0, 2, -1, 1, 2};  // row 2 is ignored
+  CheckGradients([&](Tape& t) { return t.SoftmaxCrossEntropy(t.Param(&z), &labels); }, {&z});
+  Matrix transition(3, 3);
+  transition << 0.7f, 0.2f, 0.1f, 0.15f, 0.7f, 0.15f, 0.1f, 0.2f, 0.7f;
+  CheckGradients([&](Tape& t) { return t.SoftmaxCrossEntropy(t.Param(&z), &labels, &transition); }, {&z});
+}
+
+TEST_CASE("Gradient.WholeGinModel") {
+  std::vector<PreparedGraph> storage;
+  GraphBatch batch = SmallBatch(Aggregation::kSumWithSelf, &storage);
+  GinConfig config;
+  config.hidden = 4;
+  config.layers = 3;
+  config.classes = 2;
+  config.dropout = 0.5f;
+  config.input_dim = 2;
+  auto model = GinModel::Create(config, 7);
+  REQUIRE(model.ok());
+  Parameter x = Random("x", 9, 2, 24);
+  CheckGradients(
+      [&](Tape& t) { return t.SoftmaxCrossEntropy(model->Forward(t, batch, t.Param(&x)), &batch.labels); },
+      [&] {
+        auto params = model->Parameters();
+        params.push_back(&x);
+        return params;
+      }(),
+      true, 5e-3, 5e-2);
+}
