@@ -11,6 +11,7 @@ namespace ldpgraph {
 int RunPerturbCommand(const std::vector<std::string>& args);
 int RunBenchCommand(const std::vector<std::string>& args);
 int RunTrainCommand(const std::vector<std::string>& args);
+int RunPredictCommand(const std::vector<std::string>& args);
 
 }  // namespace ldpgraph
 

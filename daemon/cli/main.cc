@@ -17,7 +17,9 @@ const char kUsage[] =
     "            --input PATH --mechanism dprr|dprr-fixed|rr|locallap|none --epsilon E\n"
     "            [--non-private-fraction A] [--seed S] [--n-max N] --output PATH\n"
     "  train     train a classifier and print test_accuracy= and test_auc=\n"
-    "            --dataset PATH [--model gin] [--epochs N] [--seed S]\n"
+    "            --dataset PATH [--model gin|gcn|sage] [--epochs N] [--seed S] [--out model.bin]\n"
+    "  predict   classes and probabilities from a model file\n"
+    "            --model model.bin --dataset PATH [--output predictions.csv]\n"
     "  bench perturb   the SDK's DPRR against a per-bit implementation\n"
     "            [--users N] [--degree D] [--epsilon E] [--reports R] [--baseline-reports B]\n"
     "  bench gin       seconds per GIN-0 training epoch on a dataset's 75% split\n"
@@ -36,11 +38,12 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   // Before anything is allocated: the allocator's settings shape the heap.
-  if (command == "train" || command == "bench") ldpgraph::KeepTrainingMemoryInHeap();
+  if (command == "train" || command == "bench" || command == "predict") ldpgraph::KeepTrainingMemoryInHeap();
   std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "perturb") return ldpgraph::RunPerturbCommand(args);
   if (command == "bench") return ldpgraph::RunBenchCommand(args);
   if (command == "train") return ldpgraph::RunTrainCommand(args);
+  if (command == "predict") return ldpgraph::RunPredictCommand(args);
   if (command == "version" || command == "--version") {
     std::printf("ldpgraph %s\n", LDPGRAPH_VERSION);
     return 0;

@@ -1,12 +1,14 @@
 // ldpgraph train: train a classifier on a dataset and report its test metrics.
-#include <algorithm>
+//   gin        graph classification (s2v or TU datasets), 75/10/15 split
+//   gcn, sage  node classification (CSV datasets with features), 50/25/25 split
 #include <cstdio>
 #include <iostream>
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "dataset/graph_dataset.h"
-#include "train/graph_trainer.h"
+#include "cli/model_data.h"
+#include "models/model_file.h"
+#include "train/node_trainer.h"
 #include "util/flags.h"
 
 namespace ldpgraph {
@@ -17,31 +19,52 @@ int Usage(const std::string& message) {
   return 2;
 }
 
-std::vector<PreparedGraph> PrepareAll(const GraphDataset& ds, Aggregation aggregation) {
-  std::vector<PreparedGraph> graphs;
-  graphs.reserve(ds.graphs.size());
-  for (const CsrGraph& g : ds.graphs) graphs.push_back(PrepareGraph(g, aggregation));
-  return graphs;
+int Failure(const Status& s) {
+  std::fprintf(stderr, "ldpgraph train: %s\n", s.ToString().c_str());
+  return 1;
+}
+
+std::function<void(const EpochReport&)> ProgressBar(int max_epochs) {
+  if (!::isatty(STDERR_FILENO)) return {};
+  return [max_epochs](const EpochReport& r) {
+    std::fprintf(stderr, "\repoch %4d/%d  train_loss %.4f  val_loss %.4f  val_acc %.4f  %.2fs/epoch  ", r.epoch,
+                 max_epochs, r.train_loss, r.val_loss, r.val_accuracy, r.seconds);
+    std::fflush(stderr);
+  };
+}
+
+void PrintResult(const std::string& dataset, const std::string& model, std::uint64_t seed, const Split& split,
+                 int epochs, int best_epoch, const Evaluation& val, const Evaluation& test, double seconds) {
+  if (::isatty(STDERR_FILENO)) std::fputc('\n', stderr);
+  std::cout << "dataset=" << dataset << "\nmodel=" << model << "\nseed=" << seed << "\ntrain=" << split.train.size()
+            << "\nval=" << split.val.size() << "\ntest=" << split.test.size() << "\nepochs=" << epochs
+            << "\nbest_epoch=" << best_epoch << "\nval_accuracy=" << val.accuracy
+            << "\ntest_accuracy=" << test.accuracy << "\ntest_auc=" << test.auc << "\ntrain_seconds=" << seconds
+            << "\n";
 }
 
 }  // namespace
 
 int RunTrainCommand(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "model", "epochs", "seed", "out", "hidden", "layers",
-                                            "batch-size", "lr", "readout"});
+                                            "batch-size", "lr", "readout", "dropout"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   if (!path.ok()) return Usage(path.status().message());
   const std::string model_name = flags->StringOr("model", "gin");
-  if (model_name != "gin") return Usage("--model " + model_name + " is not available yet (gin)");
+  if (model_name != "gin" && model_name != "gcn" && model_name != "sage") {
+    return Usage("--model must be gin, gcn or sage");
+  }
+  const bool gin = model_name == "gin";
   Result<std::uint64_t> epochs = flags->Unsigned("epochs", 500);
   Result<std::uint64_t> seed = flags->Unsigned("seed", 0);
-  Result<std::uint64_t> hidden = flags->Unsigned("hidden", 64);
-  Result<std::uint64_t> layers = flags->Unsigned("layers", 5);
+  Result<std::uint64_t> hidden = flags->Unsigned("hidden", gin ? 64 : 16);
+  Result<std::uint64_t> layers = flags->Unsigned("layers", gin ? 5 : 2);
   Result<std::uint64_t> batch = flags->Unsigned("batch-size", 32);
   Result<double> lr = flags->Double("lr", 0.01);
+  Result<double> dropout = flags->Double("dropout", 0.5);
   for (const Status* s : {&epochs.status(), &seed.status(), &hidden.status(), &layers.status(), &batch.status(),
-                          &lr.status()}) {
+                          &lr.status(), &dropout.status()}) {
     if (!s->ok()) return Usage(s->message());
   }
   const std::string readout = flags->StringOr("readout", "mean");
@@ -49,42 +72,61 @@ int RunTrainCommand(const std::vector<std::string>& args) {
   if (*epochs < 1 || *batch < 1 || !(*lr > 0)) return Usage("--epochs, --batch-size and --lr must be positive");
 
   Result<GraphDataset> ds = ReadDataset(*path);
-  if (!ds.ok()) {
-    std::fprintf(stderr, "ldpgraph train: %s\n", ds.status().ToString().c_str());
-    return 1;
+  if (!ds.ok()) return Failure(ds.status());
+
+  AnyModel trained;
+  if (gin) {
+    Result<GraphTaskData> data = MakeGraphTaskData(*ds);
+    if (!data.ok()) return Usage(data.status().message());
+    GinConfig config;
+    config.hidden = static_cast<int>(*hidden);
+    config.layers = static_cast<int>(*layers);
+    config.classes = data->classes;
+    config.dropout = static_cast<float>(*dropout);
+    config.mean_readout = readout == "mean";
+    Result<GinModel> model = GinModel::Create(config, *seed);
+    if (!model.ok()) return Usage(model.status().message());
+    const Split split = StratifiedSplit(data->labels, 0.75, 0.10, *seed);
+    GraphTrainOptions options;
+    options.max_epochs = static_cast<int>(*epochs);
+    options.batch_size = static_cast<int>(*batch);
+    options.lr = static_cast<float>(*lr);
+    options.seed = *seed;
+    GraphTrainResult r = TrainGraphClassifier(&*model, data->graphs, ds->labels, split, options,
+                                              ProgressBar(options.max_epochs));
+    PrintResult(ds->name, model_name, *seed, split, r.epochs, r.best_epoch, r.val, r.test, r.seconds);
+    trained.kind = ModelKind::kGin;
+    trained.gin = std::make_unique<GinModel>(std::move(model).value());
+  } else {
+    const NodeGnnKind kind = model_name == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
+    Result<NodeTaskData> data = MakeNodeTaskData(*ds, AggregationFor(kind));
+    if (!data.ok()) return Usage(data.status().message());
+    NodeGnnConfig config;
+    config.kind = kind;
+    config.input_dim = static_cast<int>(data->features.cols());
+    config.hidden = static_cast<int>(*hidden);
+    config.layers = static_cast<int>(*layers);
+    config.classes = data->classes;
+    config.dropout = static_cast<float>(*dropout);
+    Result<NodeGnnModel> model = NodeGnnModel::Create(config, *seed);
+    if (!model.ok()) return Usage(model.status().message());
+    const Split split = StratifiedSplit(data->labels, 0.50, 0.25, *seed);
+    NodeTrainOptions options;
+    options.max_epochs = static_cast<int>(*epochs);
+    options.lr = static_cast<float>(*lr);
+    options.seed = *seed;
+    NodeTrainResult r = TrainNodeClassifier(&*model, data->graph, data->features, data->labels, split, options,
+                                            ProgressBar(options.max_epochs));
+    PrintResult(ds->name, model_name, *seed, split, r.epochs, r.best_epoch, r.val, r.test, r.seconds);
+    trained.kind = kind == NodeGnnKind::kGcn ? ModelKind::kGcn : ModelKind::kSage;
+    trained.node = std::make_unique<NodeGnnModel>(std::move(model).value());
   }
-  if (ds->num_classes < 2) return Usage("the dataset needs graph labels of at least 2 classes");
-
-  GinConfig config;
-  config.hidden = static_cast<int>(*hidden);
-  config.layers = static_cast<int>(*layers);
-  config.classes = static_cast<int>(ds->num_classes);
-  config.mean_readout = readout == "mean";
-  Result<GinModel> model = GinModel::Create(config, *seed);
-  if (!model.ok()) return Usage(model.status().message());
-
-  std::vector<int> labels_int(ds->labels.begin(), ds->labels.end());
-  const Split split = StratifiedSplit(labels_int, 0.75, 0.10, *seed);
-  const std::vector<PreparedGraph> graphs = PrepareAll(*ds, Aggregation::kSumWithSelf);
-  GraphTrainOptions options;
-  options.max_epochs = static_cast<int>(*epochs);
-  options.batch_size = static_cast<int>(*batch);
-  options.lr = static_cast<float>(*lr);
-  options.seed = *seed;
-  const bool tty = ::isatty(STDERR_FILENO);
-  auto progress = [&](const EpochReport& r) {
-    if (!tty) return;
-    std::fprintf(stderr, "\repoch %4d/%d  train_loss %.4f  val_loss %.4f  val_acc %.4f  %.2fs/epoch  ", r.epoch,
-                 options.max_epochs, r.train_loss, r.val_loss, r.val_accuracy, r.seconds);
-  };
-  GraphTrainResult result = TrainGraphClassifier(&*model, graphs, ds->labels, split, options, progress);
-  if (tty) std::fputc('\n', stderr);
-  std::cout << "dataset=" << ds->name << "\nmodel=gin\nseed=" << *seed << "\ngraphs=" << ds->graphs.size()
-            << "\ntrain_graphs=" << split.train.size() << "\nval_graphs=" << split.val.size()
-            << "\ntest_graphs=" << split.test.size() << "\nepochs=" << result.epochs
-            << "\nbest_epoch=" << result.best_epoch << "\nval_accuracy=" << result.val.accuracy
-            << "\ntest_accuracy=" << result.test.accuracy << "\ntest_auc=" << result.test.auc
-            << "\ntrain_seconds=" << result.seconds << "\n";
+  if (flags->Has("out")) {
+    const std::string out = flags->StringOr("out", "");
+    Status saved = SaveModel(trained, out);
+    if (!saved.ok()) return Failure(saved);
+    std::cout << "model_file=" << out << "\n";
+  }
   return 0;
 }
 

@@ -2,6 +2,8 @@
 // edge once) or "reporter,neighbour" (directed rows, what ldpgraph perturb
 // writes), and optionally labels.csv "node,label". One graph.
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sys/stat.h>
 
@@ -92,6 +94,43 @@ Result<GraphDataset> ReadCsv(const std::string& path) {
     ds.graphs.push_back(CsrGraph::FromUndirectedEdges(n, pairs));
   }
   if (!ds.node_labels.empty()) ds.node_labels.resize(n, -1);
+
+  // features.csv: "node,feature,value", sparse (only non-zeros listed).
+  const std::string features_path = folder ? path + "/features.csv" : "";
+  if (folder && FileExists(features_path)) {
+    Result<TextReader> feat = TextReader::Open(features_path);
+    if (!feat.ok()) return feat.status();
+    if (!feat->NextLine(&line) || line != "node,feature,value") {
+      return feat->Error("expected the header 'node,feature,value'");
+    }
+    struct Entry {
+      std::uint32_t node, feature;
+      float value;
+    };
+    std::vector<Entry> entries;
+    std::uint32_t dims = 0;
+    while (feat->NextLine(&line)) {
+      if (OnlySpace(line)) continue;
+      std::int64_t node = 0, feature = 0;
+      if (!NextInt(&line, &node) || !SkipSeparator(&line, ',') || !NextInt(&line, &feature) ||
+          !SkipSeparator(&line, ',')) {
+        return feat->Error("expected 'node,feature,value'");
+      }
+      const std::string text(line);
+      char* end = nullptr;
+      const float value = std::strtof(text.c_str(), &end);
+      if (end == text.c_str() || !OnlySpace(end) || !std::isfinite(value)) {
+        return feat->Error("feature value '" + text + "' is not a finite number");
+      }
+      if (node < 0 || node >= static_cast<std::int64_t>(n)) return feat->Error("node id outside the graph");
+      if (feature < 0 || feature >= (1 << 24)) return feat->Error("feature index outside [0, 2^24)");
+      dims = std::max(dims, static_cast<std::uint32_t>(feature + 1));
+      entries.push_back({static_cast<std::uint32_t>(node), static_cast<std::uint32_t>(feature), value});
+    }
+    ds.feature_dims = dims;
+    ds.node_features.assign(static_cast<std::size_t>(n) * dims, 0.0f);
+    for (const Entry& e : entries) ds.node_features[static_cast<std::size_t>(e.node) * dims + e.feature] = e.value;
+  }
   return ds;
 }
 

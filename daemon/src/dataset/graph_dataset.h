@@ -28,8 +28,11 @@ struct GraphDataset {
   std::vector<std::int64_t> raw_labels;  // one per graph (s2v, TU); empty for CSV
   std::vector<std::uint32_t> labels;     // raw labels mapped to 0..C-1 in sorted order
   std::uint32_t num_classes = 0;
-  // CSV node datasets: per-node labels when labels.csv exists.
+  // CSV node datasets: per-node labels when labels.csv exists (-1: none),
+  // and dense row-major features (num nodes x feature_dims) from features.csv.
   std::vector<std::int64_t> node_labels;
+  std::uint32_t feature_dims = 0;
+  std::vector<float> node_features;
 
   std::uint64_t num_nodes() const;
   std::uint64_t num_entries() const;     // directed row entries over all graphs

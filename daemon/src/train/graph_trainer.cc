@@ -8,31 +8,12 @@
 #include "engine/adam.h"
 #include "engine/allocator.h"
 #include "ldpgraph/samplers.h"
+#include "train/snapshot.h"
 
 namespace ldpgraph {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// A copy of everything that defines the model's predictions.
-struct Snapshot {
-  std::vector<Matrix> params;
-  std::vector<BatchNormStats> stats;
-};
-
-Snapshot Take(GinModel* model) {
-  Snapshot s;
-  for (Parameter* p : model->Parameters()) s.params.push_back(p->value);
-  for (BatchNormStats* b : model->Stats()) s.stats.push_back(*b);
-  return s;
-}
-
-void Restore(const Snapshot& s, GinModel* model) {
-  auto params = model->Parameters();
-  for (std::size_t i = 0; i < params.size(); ++i) params[i]->value = s.params[i];
-  auto stats = model->Stats();
-  for (std::size_t i = 0; i < stats.size(); ++i) *stats[i] = s.stats[i];
-}
 
 }  // namespace
 
@@ -86,7 +67,7 @@ GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<Prepare
 
   GraphTrainResult result;
   double best_val = std::numeric_limits<double>::infinity();
-  Snapshot best = Take(model);
+  Snapshot best = TakeSnapshot(model);
   int since_best = 0;
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
     const auto epoch_start = Clock::now();
@@ -113,7 +94,7 @@ GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<Prepare
     result.epochs = epoch;
     if (val.loss < best_val) {
       best_val = val.loss;
-      best = Take(model);
+      best = TakeSnapshot(model);
       result.best_epoch = epoch;
       since_best = 0;
     } else {
@@ -131,7 +112,7 @@ GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<Prepare
     }
     if (o.early_stopping && epoch >= o.early_stop_from && since_best >= o.patience) break;
   }
-  Restore(best, model);
+  RestoreSnapshot(best, model);
   result.val = EvaluateGraphs(model, graphs, labels, split.val, o.eval_batch);
   result.test = EvaluateGraphs(model, graphs, labels, split.test, o.eval_batch);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();

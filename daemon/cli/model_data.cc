@@ -1,0 +1,48 @@
+#include "cli/model_data.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ldpgraph {
+
+Result<GraphTaskData> MakeGraphTaskData(const GraphDataset& ds) {
+  if (ds.format == DatasetFormat::kCsv) {
+    return Status::InvalidArgument("gin classifies graphs: give an s2v file or a TU folder, not a CSV node dataset");
+  }
+  GraphTaskData d;
+  d.graphs.reserve(ds.graphs.size());
+  for (const CsrGraph& g : ds.graphs) d.graphs.push_back(PrepareGraph(g, Aggregation::kSumWithSelf));
+  d.labels.assign(ds.labels.begin(), ds.labels.end());
+  d.classes = static_cast<int>(std::max(2u, ds.num_classes));
+  return d;
+}
+
+Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggregation) {
+  if (ds.format != DatasetFormat::kCsv || ds.graphs.size() != 1) {
+    return Status::InvalidArgument("gcn and sage classify nodes: give a CSV folder (edges.csv, features.csv, labels.csv)");
+  }
+  if (ds.node_labels.empty()) return Status::InvalidArgument("the dataset has no labels.csv");
+  NodeTaskData d;
+  const CsrGraph& g = ds.graphs[0];
+  d.graph = PrepareGraph(g, aggregation);
+  if (ds.feature_dims == 0) {
+    d.features = Matrix::Ones(g.num_nodes(), 1);  // no features.csv: a constant input
+  } else {
+    d.features = Eigen::Map<const Matrix>(ds.node_features.data(), g.num_nodes(), ds.feature_dims);
+  }
+  // Labels mapped to 0..C-1 in sorted order of their raw values.
+  std::map<std::int64_t, int> index;
+  for (auto l : ds.node_labels) {
+    if (l >= 0) index.emplace(l, 0);
+  }
+  int next = 0;
+  for (auto& kv : index) kv.second = next++;
+  d.labels.resize(ds.node_labels.size());
+  for (std::size_t i = 0; i < ds.node_labels.size(); ++i) {
+    d.labels[i] = ds.node_labels[i] >= 0 ? index[ds.node_labels[i]] : -1;
+  }
+  d.classes = std::max(2, next);
+  return d;
+}
+
+}  // namespace ldpgraph

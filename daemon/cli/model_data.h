@@ -1,0 +1,32 @@
+// Turning a dataset into what a model trains on, shared by train and predict.
+#ifndef LDPGRAPH_DAEMON_CLI_MODEL_DATA_H_
+#define LDPGRAPH_DAEMON_CLI_MODEL_DATA_H_
+
+#include <vector>
+
+#include "dataset/graph_dataset.h"
+#include "graph/graph_batch.h"
+#include "engine/matrix.h"
+
+namespace ldpgraph {
+
+struct GraphTaskData {
+  std::vector<PreparedGraph> graphs;
+  std::vector<int> labels;  // one per graph
+  int classes = 0;
+};
+
+struct NodeTaskData {
+  PreparedGraph graph;
+  Matrix features;          // nodes x dims
+  std::vector<int> labels;  // one per node, -1 unknown
+  int classes = 0;
+};
+
+// Errors: kInvalidArgument if the dataset lacks what the task needs.
+Result<GraphTaskData> MakeGraphTaskData(const GraphDataset& ds);
+Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggregation);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_CLI_MODEL_DATA_H_

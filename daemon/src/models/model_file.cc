@@ -1,0 +1,188 @@
+#include "models/model_file.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "internal/byte_io.h"
+#include "internal/crc32.h"
+
+namespace ldpgraph {
+namespace {
+
+constexpr char kMagic[8] = {'L', 'G', 'M', 'O', 'D', 'E', 'L', '\0'};
+constexpr std::uint32_t kVersion = 1;
+
+void PutFloat(std::vector<std::uint8_t>* out, float v) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  internal::PutFixed32(out, bits);
+}
+
+bool ReadFloat(internal::ByteReader* in, float* v) {
+  std::uint32_t bits;
+  if (!in->ReadFixed32(&bits)) return false;
+  std::memcpy(v, &bits, sizeof bits);
+  return true;
+}
+
+template <typename Model>
+void PutWeights(Model* model, std::vector<std::uint8_t>* out) {
+  auto params = model->Parameters();
+  internal::PutFixed32(out, static_cast<std::uint32_t>(params.size()));
+  for (Parameter* p : params) {
+    internal::PutFixed32(out, static_cast<std::uint32_t>(p->name.size()));
+    out->insert(out->end(), p->name.begin(), p->name.end());
+    internal::PutFixed32(out, static_cast<std::uint32_t>(p->value.rows()));
+    internal::PutFixed32(out, static_cast<std::uint32_t>(p->value.cols()));
+    for (Eigen::Index i = 0; i < p->value.size(); ++i) PutFloat(out, p->value.data()[i]);
+  }
+  auto stats = model->Stats();
+  internal::PutFixed32(out, static_cast<std::uint32_t>(stats.size()));
+  for (BatchNormStats* s : stats) {
+    internal::PutFixed32(out, static_cast<std::uint32_t>(s->mean.size()));
+    for (Eigen::Index i = 0; i < s->mean.size(); ++i) PutFloat(out, s->mean[i]);
+    for (Eigen::Index i = 0; i < s->var.size(); ++i) PutFloat(out, s->var[i]);
+  }
+}
+
+template <typename Model>
+Status ReadWeights(internal::ByteReader* in, Model* model) {
+  auto params = model->Parameters();
+  std::uint32_t count = 0;
+  if (!in->ReadFixed32(&count) || count != params.size()) {
+    return Status::DataLoss("model file: parameter count does not match the architecture");
+  }
+  for (Parameter* p : params) {
+    std::uint32_t len = 0, rows = 0, cols = 0;
+    if (!in->ReadFixed32(&len) || len > in->remaining()) return Status::DataLoss("model file: truncated");
+    std::string name(len, '\0');
+    if (!in->ReadBytes(reinterpret_cast<std::uint8_t*>(name.data()), len) || !in->ReadFixed32(&rows) ||
+        !in->ReadFixed32(&cols)) {
+      return Status::DataLoss("model file: truncated");
+    }
+    if (name != p->name || rows != p->value.rows() || cols != p->value.cols()) {
+      return Status::DataLoss("model file: parameter '" + name + "' does not fit the architecture (expected '" +
+                              p->name + "')");
+    }
+    for (Eigen::Index i = 0; i < p->value.size(); ++i) {
+      if (!ReadFloat(in, &p->value.data()[i])) return Status::DataLoss("model file: truncated weights");
+    }
+  }
+  auto stats = model->Stats();
+  if (!in->ReadFixed32(&count) || count != stats.size()) {
+    return Status::DataLoss("model file: statistics count does not match the architecture");
+  }
+  for (BatchNormStats* s : stats) {
+    std::uint32_t width = 0;
+    if (!in->ReadFixed32(&width) || width > in->remaining() / 8) return Status::DataLoss("model file: truncated");
+    s->mean.resize(width);
+    s->var.resize(width);
+    for (std::uint32_t i = 0; i < width; ++i) {
+      if (!ReadFloat(in, &s->mean[i])) return Status::DataLoss("model file: truncated");
+    }
+    for (std::uint32_t i = 0; i < width; ++i) {
+      if (!ReadFloat(in, &s->var[i])) return Status::DataLoss("model file: truncated");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+const char* ModelKindName(ModelKind kind) {
+  switch (kind) {
+    case ModelKind::kGin: return "gin";
+    case ModelKind::kGcn: return "gcn";
+    case ModelKind::kSage: return "sage";
+  }
+  return "unknown";
+}
+
+Status SaveModel(const AnyModel& model, const std::string& path) {
+  std::vector<std::uint8_t> out(kMagic, kMagic + sizeof kMagic);
+  internal::PutFixed32(&out, kVersion);
+  internal::PutU8(&out, static_cast<std::uint8_t>(model.kind));
+  if (model.kind == ModelKind::kGin) {
+    const GinConfig& c = model.gin->config();
+    for (int v : {c.input_dim, c.hidden, c.layers, c.classes}) internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
+    PutFloat(&out, c.dropout);
+    internal::PutU8(&out, c.mean_readout ? 1 : 0);
+    PutWeights(model.gin.get(), &out);
+  } else {
+    const NodeGnnConfig& c = model.node->config();
+    for (int v : {c.input_dim, c.hidden, c.layers, c.classes}) internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
+    PutFloat(&out, c.dropout);
+    internal::PutU8(&out, c.selu ? 1 : 0);
+    PutWeights(model.node.get(), &out);
+  }
+  internal::PutFixed32(&out, internal::Crc32(out.data(), out.size()));
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size()));
+    if (!f) return Status::Unavailable("cannot write " + tmp);
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) return Status::Unavailable("cannot rename onto " + path);
+  return Status::Ok();
+}
+
+Result<AnyModel> LoadModel(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return Status::Unavailable("cannot open model file " + path);
+  std::ostringstream buf;
+  buf << f.rdbuf();
+  const std::string data = buf.str();
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(data.data());
+  if (data.size() < sizeof kMagic + 4 + 1 + 4 || std::memcmp(bytes, kMagic, sizeof kMagic) != 0) {
+    return Status::DataLoss(path + " is not an ldpgraph model file");
+  }
+  internal::ByteReader crc(bytes + data.size() - 4, 4);
+  std::uint32_t stored = 0;
+  (void)crc.ReadFixed32(&stored);
+  if (stored != internal::Crc32(bytes, data.size() - 4)) return Status::DataLoss(path + " fails its checksum");
+  internal::ByteReader in(bytes + sizeof kMagic, data.size() - sizeof kMagic - 4);
+  std::uint32_t version = 0, fields[4] = {};
+  std::uint8_t kind = 0, flag = 0;
+  float dropout = 0;
+  if (!in.ReadFixed32(&version) || version != kVersion) {
+    return Status::DataLoss(path + ": unsupported model file version " + std::to_string(version));
+  }
+  if (!in.ReadU8(&kind) || kind < 1 || kind > 3) return Status::DataLoss(path + ": unknown model kind");
+  for (auto& v : fields) {
+    if (!in.ReadFixed32(&v) || v > (1u << 24)) return Status::DataLoss(path + ": bad architecture");
+  }
+  if (!ReadFloat(&in, &dropout) || !in.ReadU8(&flag)) return Status::DataLoss(path + ": truncated");
+  AnyModel m;
+  m.kind = static_cast<ModelKind>(kind);
+  if (m.kind == ModelKind::kGin) {
+    GinConfig c;
+    c.input_dim = static_cast<int>(fields[0]);
+    c.hidden = static_cast<int>(fields[1]);
+    c.layers = static_cast<int>(fields[2]);
+    c.classes = static_cast<int>(fields[3]);
+    c.dropout = dropout;
+    c.mean_readout = flag != 0;
+    Result<GinModel> gin = GinModel::Create(c, 0);
+    if (!gin.ok()) return Status::DataLoss(path + ": " + gin.status().message());
+    m.gin = std::make_unique<GinModel>(std::move(gin).value());
+    LDPGRAPH_RETURN_IF_ERROR(ReadWeights(&in, m.gin.get()));
+  } else {
+    NodeGnnConfig c;
+    c.kind = m.kind == ModelKind::kGcn ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
+    c.input_dim = static_cast<int>(fields[0]);
+    c.hidden = static_cast<int>(fields[1]);
+    c.layers = static_cast<int>(fields[2]);
+    c.classes = static_cast<int>(fields[3]);
+    c.dropout = dropout;
+    c.selu = flag != 0;
+    Result<NodeGnnModel> node = NodeGnnModel::Create(c, 0);
+    if (!node.ok()) return Status::DataLoss(path + ": " + node.status().message());
+    m.node = std::make_unique<NodeGnnModel>(std::move(node).value());
+    LDPGRAPH_RETURN_IF_ERROR(ReadWeights(&in, m.node.get()));
+  }
+  if (in.remaining() != 0) return Status::DataLoss(path + ": trailing bytes");
+  return m;
+}
+
+}  // namespace ldpgraph

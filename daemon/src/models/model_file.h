@@ -1,0 +1,39 @@
+// Model files: a versioned binary holding the architecture, every parameter
+// and the BatchNorm statistics. Floats are stored bit-exact, so a loaded model
+// predicts exactly what the saved one did.
+//
+// Layout (little-endian): "LGMODEL\0" | u32 version = 1 | u8 kind (1 GIN,
+// 2 GCN, 3 GraphSAGE) | i32 config fields | f32 dropout | u8 flag |
+// u32 parameter count, each: u32 name length, name, u32 rows, u32 cols,
+// rows*cols f32 | u32 stats count, each: u32 width, mean f32s, var f32s |
+// u32 CRC-32 of everything before.
+#ifndef LDPGRAPH_DAEMON_MODELS_MODEL_FILE_H_
+#define LDPGRAPH_DAEMON_MODELS_MODEL_FILE_H_
+
+#include <memory>
+#include <string>
+
+#include "models/gin.h"
+#include "models/node_gnn.h"
+
+namespace ldpgraph {
+
+enum class ModelKind { kGin = 1, kGcn = 2, kSage = 3 };
+
+// A trained model of any kind: exactly one of gin / node is set.
+struct AnyModel {
+  ModelKind kind = ModelKind::kGin;
+  std::unique_ptr<GinModel> gin;
+  std::unique_ptr<NodeGnnModel> node;
+};
+
+const char* ModelKindName(ModelKind kind);  // "gin", "gcn", "sage"
+
+Status SaveModel(const AnyModel& model, const std::string& path);
+// Errors: kUnavailable (cannot read), kDataLoss (bad magic, version,
+// checksum, or parameters that do not fit the architecture).
+Result<AnyModel> LoadModel(const std::string& path);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_MODELS_MODEL_FILE_H_

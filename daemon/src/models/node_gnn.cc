@@ -1,0 +1,56 @@
+#include "models/node_gnn.h"
+
+#include <string>
+
+namespace ldpgraph {
+
+Aggregation AggregationFor(NodeGnnKind kind) {
+  return kind == NodeGnnKind::kGcn ? Aggregation::kGcn : Aggregation::kMean;
+}
+
+Result<NodeGnnModel> NodeGnnModel::Create(const NodeGnnConfig& c, std::uint64_t seed) {
+  if (c.layers < 1 || c.hidden < 1 || c.classes < 2 || c.input_dim < 1 || !(c.dropout >= 0 && c.dropout < 1)) {
+    return Status::InvalidArgument("node GNN needs layers >= 1, hidden >= 1, classes >= 2, input_dim >= 1, "
+                                   "dropout in [0, 1)");
+  }
+  if (c.kind != NodeGnnKind::kGcn && c.kind != NodeGnnKind::kSage) {
+    return Status::InvalidArgument("unknown node GNN kind");
+  }
+  SeededRandomSource rng(seed);
+  NodeGnnModel m;
+  m.config_ = c;
+  for (int k = 0; k < c.layers; ++k) {
+    const int in = k == 0 ? c.input_dim : c.hidden;
+    const int out = k + 1 == c.layers ? c.classes : c.hidden;
+    const std::string p = "conv." + std::to_string(k);
+    m.root_.emplace_back(p + (c.kind == NodeGnnKind::kSage ? ".root" : ".lin"), in, out, rng);
+    if (c.kind == NodeGnnKind::kSage) m.neigh_.emplace_back(p + ".neigh", in, out, rng);
+  }
+  return m;
+}
+
+Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, Tape::Var x) {
+  Tape::Var h = x;
+  for (std::size_t k = 0; k < root_.size(); ++k) {
+    if (k > 0) h = config_.selu ? tape.Selu(h) : tape.Relu(h);
+    h = tape.Dropout(h, config_.dropout);
+    Tape::Var aggregated = tape.Aggregate(&graph.agg, &graph.agg_t, h);
+    if (config_.kind == NodeGnnKind::kGcn) {
+      h = root_[k].Forward(tape, aggregated);
+    } else {
+      h = tape.Add(root_[k].Forward(tape, h), neigh_[k].Forward(tape, aggregated));
+    }
+  }
+  return h;
+}
+
+std::vector<Parameter*> NodeGnnModel::Parameters() {
+  std::vector<Parameter*> params;
+  for (std::size_t k = 0; k < root_.size(); ++k) {
+    root_[k].Collect(&params);
+    if (k < neigh_.size()) neigh_[k].Collect(&params);
+  }
+  return params;
+}
+
+}  // namespace ldpgraph

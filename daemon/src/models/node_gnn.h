@@ -1,0 +1,50 @@
+// GCN and GraphSAGE for node classification, as LPGNN uses them: `layers`
+// graph convolutions, dropout before each, SELU (or ReLU) between them.
+//   GCN:       h' = D^-1/2 (A + I) D^-1/2 h W + b
+//   GraphSAGE: h' = h W_root + mean_{u in N(v)} h_u W_neigh + b  (mean aggregator, root weight)
+#ifndef LDPGRAPH_DAEMON_MODELS_NODE_GNN_H_
+#define LDPGRAPH_DAEMON_MODELS_NODE_GNN_H_
+
+#include <vector>
+
+#include "engine/layers.h"
+#include "graph/graph_batch.h"
+
+namespace ldpgraph {
+
+enum class NodeGnnKind { kGcn = 2, kSage = 3 };
+
+struct NodeGnnConfig {
+  NodeGnnKind kind = NodeGnnKind::kSage;
+  int input_dim = 1;
+  int hidden = 16;
+  int layers = 2;
+  int classes = 2;
+  float dropout = 0.5f;
+  bool selu = true;  // false: ReLU
+};
+
+// The aggregation each kind needs its PreparedGraph built with.
+Aggregation AggregationFor(NodeGnnKind kind);
+
+class NodeGnnModel {
+ public:
+  // Errors: kInvalidArgument for layers < 1, hidden < 1, classes < 2, input_dim < 1.
+  static Result<NodeGnnModel> Create(const NodeGnnConfig& config, std::uint64_t seed);
+  NodeGnnModel() = default;
+
+  // Class scores for every node of `graph` (prepared with AggregationFor(kind)).
+  Tape::Var Forward(Tape& tape, const PreparedGraph& graph, Tape::Var x);
+  std::vector<Parameter*> Parameters();
+  std::vector<BatchNormStats*> Stats() { return {}; }
+  const NodeGnnConfig& config() const { return config_; }
+
+ private:
+  NodeGnnConfig config_;
+  std::vector<LinearLayer> root_;   // GCN: the layer's weight; SAGE: W_root
+  std::vector<LinearLayer> neigh_;  // SAGE only: W_neigh
+};
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_MODELS_NODE_GNN_H_

@@ -1,0 +1,96 @@
+#include "train/node_trainer.h"
+
+#include <chrono>
+#include <limits>
+
+#include "engine/adam.h"
+#include "engine/allocator.h"
+#include "train/snapshot.h"
+
+namespace ldpgraph {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Labels of `rows` only; every other node is ignored by the loss.
+std::vector<int> Masked(const std::vector<int>& labels, const std::vector<std::uint32_t>& rows) {
+  std::vector<int> masked(labels.size(), -1);
+  for (auto r : rows) masked[r] = labels[r];
+  return masked;
+}
+
+}  // namespace
+
+Evaluation EvaluateNodes(NodeGnnModel* model, const PreparedGraph& graph, const Matrix& features,
+                         const std::vector<int>& labels, const std::vector<std::uint32_t>& rows,
+                         const Matrix* transition) {
+  Tape tape(false, nullptr);
+  Tape::Var logits = model->Forward(tape, graph, tape.Constant(features));
+  const std::vector<int> masked = Masked(labels, rows);
+  Evaluation e;
+  e.loss = tape.value(tape.SoftmaxCrossEntropy(logits, &masked, transition))(0, 0);
+  const Matrix& z = tape.value(logits);
+  e.probs = (z.colwise() - z.rowwise().maxCoeff()).array().exp().matrix();
+  e.probs.array().colwise() /= e.probs.rowwise().sum().array();
+  e.accuracy = Accuracy(e.probs, labels, rows);
+  e.auc = RocAuc(e.probs, labels, rows);
+  return e;
+}
+
+NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& graph, const Matrix& features,
+                                    const std::vector<int>& labels, const Split& split,
+                                    const NodeTrainOptions& o,
+                                    const std::function<void(const EpochReport&)>& on_epoch) {
+  const auto start = Clock::now();
+  KeepTrainingMemoryInHeap();
+  AdamOptions adam_options;
+  adam_options.lr = o.lr;
+  adam_options.weight_decay = o.weight_decay;
+  Adam adam(model->Parameters(), adam_options);
+  SeededRandomSource rng(o.seed ^ 0x5eedULL);
+  const std::vector<int> train_labels = Masked(labels, split.train);
+
+  NodeTrainResult result;
+  double best_val = std::numeric_limits<double>::infinity();
+  Snapshot best = TakeSnapshot(model);
+  int since_best = 0;
+  for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
+    const auto epoch_start = Clock::now();
+    Tape tape(true, &rng);
+    Tape::Var loss =
+        tape.SoftmaxCrossEntropy(model->Forward(tape, graph, tape.Constant(features)), &train_labels, o.transition);
+    adam.ZeroGrad();
+    tape.Backward(loss);
+    adam.Step();
+    const double train_loss = tape.value(loss)(0, 0);
+    const double seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
+    Evaluation val = EvaluateNodes(model, graph, features, labels, split.val, o.transition);
+    result.epochs = epoch;
+    if (val.loss < best_val) {
+      best_val = val.loss;
+      best = TakeSnapshot(model);
+      result.best_epoch = epoch;
+      since_best = 0;
+    } else {
+      ++since_best;
+    }
+    if (on_epoch) {
+      EpochReport r;
+      r.epoch = epoch;
+      r.train_loss = train_loss;
+      r.val_loss = val.loss;
+      r.val_accuracy = val.accuracy;
+      r.seconds = seconds;
+      r.lr = adam.lr();
+      on_epoch(r);
+    }
+    if (o.early_stopping && epoch >= o.early_stop_from && since_best >= o.patience) break;
+  }
+  RestoreSnapshot(best, model);
+  result.val = EvaluateNodes(model, graph, features, labels, split.val, o.transition);
+  result.test = EvaluateNodes(model, graph, features, labels, split.test);
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
+
+}  // namespace ldpgraph

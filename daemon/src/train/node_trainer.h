@@ -1,0 +1,49 @@
+// Training protocol for node classification (LPGNN): full-batch Adam with
+// weight decay, early stopping on the validation loss (from epoch
+// early_stop_from, patience epochs), best model restored. Optionally the
+// loss goes through a label-transition matrix (forward correction for labels
+// noised by randomized response).
+#ifndef LDPGRAPH_DAEMON_TRAIN_NODE_TRAINER_H_
+#define LDPGRAPH_DAEMON_TRAIN_NODE_TRAINER_H_
+
+#include <functional>
+#include <vector>
+
+#include "models/node_gnn.h"
+#include "train/graph_trainer.h"
+
+namespace ldpgraph {
+
+struct NodeTrainOptions {
+  int max_epochs = 500;
+  float lr = 0.01f;
+  float weight_decay = 5e-4f;
+  int early_stop_from = 100;
+  int patience = 30;
+  bool early_stopping = true;
+  std::uint64_t seed = 0;
+  const Matrix* transition = nullptr;  // forward correction; null for clean labels
+};
+
+struct NodeTrainResult {
+  Evaluation val;
+  Evaluation test;
+  int best_epoch = 0;
+  int epochs = 0;
+  double seconds = 0;
+};
+
+// Class probabilities of every node (eval mode), and loss/accuracy/AUC over `rows`.
+Evaluation EvaluateNodes(NodeGnnModel* model, const PreparedGraph& graph, const Matrix& features,
+                         const std::vector<int>& labels, const std::vector<std::uint32_t>& rows,
+                         const Matrix* transition = nullptr);
+
+// `labels`: one per node, -1 for unknown. Trains on split.train, selects on split.val.
+NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& graph, const Matrix& features,
+                                    const std::vector<int>& labels, const Split& split,
+                                    const NodeTrainOptions& options,
+                                    const std::function<void(const EpochReport&)>& on_epoch);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_TRAIN_NODE_TRAINER_H_
