@@ -12,6 +12,7 @@ int RunPerturbCommand(const std::vector<std::string>& args);
 int RunBenchCommand(const std::vector<std::string>& args);
 int RunTrainCommand(const std::vector<std::string>& args);
 int RunPredictCommand(const std::vector<std::string>& args);
+int RunGenerateCommand(const std::vector<std::string>& args);
 
 }  // namespace ldpgraph
 

@@ -24,6 +24,9 @@ const char kUsage[] =
     "            [--users N] [--degree D] [--epsilon E] [--reports R] [--baseline-reports B]\n"
     "  bench gin       seconds per GIN-0 training epoch on a dataset's 75% split\n"
     "            --dataset PATH [--epochs E] [--threads T]\n"
+    "  generate  synthetic datasets (s2v): two kinds of community, or BA / ER graphs\n"
+    "            --output PATH [--kind communities|ba|er] [--graphs N] [--min-nodes A --max-nodes B]\n"
+    "            [--nodes N --m M | --p P] [--degree D] [--seed S]\n"
     "  version   print the version\n"
     "\n"
     "Results are printed as key=value lines.\n";
@@ -44,6 +47,7 @@ int main(int argc, char** argv) {
   if (command == "bench") return ldpgraph::RunBenchCommand(args);
   if (command == "train") return ldpgraph::RunTrainCommand(args);
   if (command == "predict") return ldpgraph::RunPredictCommand(args);
+  if (command == "generate") return ldpgraph::RunGenerateCommand(args);
   if (command == "version" || command == "--version") {
     std::printf("ldpgraph %s\n", LDPGRAPH_VERSION);
     return 0;

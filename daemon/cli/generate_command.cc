@@ -1,0 +1,73 @@
+// ldpgraph generate: synthetic datasets, written as s2v files.
+#include <cstdio>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "graph/generators.h"
+#include "util/flags.h"
+
+namespace ldpgraph {
+
+int RunGenerateCommand(const std::vector<std::string>& args) {
+  Result<Flags> flags =
+      Flags::Parse(args, {"kind", "graphs", "nodes", "min-nodes", "max-nodes", "m", "p", "degree", "seed", "output"});
+  auto usage = [](const std::string& m) {
+    std::fprintf(stderr, "ldpgraph generate: %s\n", m.c_str());
+    return 2;
+  };
+  if (!flags.ok()) return usage(flags.status().message());
+  Result<std::string> output = flags->String("output");
+  if (!output.ok()) return usage(output.status().message());
+  const std::string kind = flags->StringOr("kind", "communities");
+  Result<std::uint64_t> graphs = flags->Unsigned("graphs", kind == "communities" ? 200 : 1);
+  Result<std::uint64_t> nodes = flags->Unsigned("nodes", 1000);
+  Result<std::uint64_t> min_nodes = flags->Unsigned("min-nodes", 60);
+  Result<std::uint64_t> max_nodes = flags->Unsigned("max-nodes", 140);
+  Result<std::uint64_t> m = flags->Unsigned("m", 3);
+  Result<double> p = flags->Double("p", 0.01);
+  Result<double> degree = flags->Double("degree", 4.0);
+  Result<std::uint64_t> seed = flags->Unsigned("seed", 0);
+  for (const Status* s : {&graphs.status(), &nodes.status(), &min_nodes.status(), &max_nodes.status(), &m.status(),
+                          &p.status(), &degree.status(), &seed.status()}) {
+    if (!s->ok()) return usage(s->message());
+  }
+  if (*graphs < 1 || *graphs > 10000000) return usage("--graphs must be in [1, 10^7]");
+  SeededRandomSource rng(*seed);
+  GraphDataset ds;
+  if (kind == "communities") {
+    if (*min_nodes < 4 || *max_nodes < *min_nodes || *max_nodes > 10000000) {
+      return usage("need 4 <= --min-nodes <= --max-nodes <= 10^7");
+    }
+    if (!(*degree > 0)) return usage("--degree must be positive");
+    SyntheticSpec spec;
+    spec.graphs = static_cast<std::uint32_t>(*graphs);
+    spec.min_nodes = static_cast<std::uint32_t>(*min_nodes);
+    spec.max_nodes = static_cast<std::uint32_t>(*max_nodes);
+    spec.mean_degree = *degree;
+    ds = SyntheticCommunities(spec, rng);
+  } else if (kind == "ba" || kind == "er") {
+    if (*nodes < 2 || *nodes > 100000000) return usage("--nodes must be in [2, 10^8]");
+    if (kind == "ba" && (*m < 1 || *m >= *nodes)) return usage("--m must be in [1, nodes)");
+    if (kind == "er" && !(*p >= 0 && *p <= 1)) return usage("--p must be in [0, 1]");
+    ds.format = DatasetFormat::kS2v;
+    ds.name = kind;
+    for (std::uint64_t g = 0; g < *graphs; ++g) {
+      const auto n = static_cast<std::uint32_t>(*nodes);
+      ds.graphs.push_back(kind == "ba" ? BarabasiAlbert(n, static_cast<std::uint32_t>(*m), rng) : ErdosRenyi(n, *p, rng));
+      ds.raw_labels.push_back(0);
+    }
+    MapLabels(&ds);
+  } else {
+    return usage("--kind must be communities, ba or er");
+  }
+  Status s = WriteDataset(ds, *output);
+  if (!s.ok()) {
+    std::fprintf(stderr, "ldpgraph generate: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  std::cout << "kind=" << kind << "\ngraphs=" << ds.graphs.size() << "\nnodes=" << ds.num_nodes()
+            << "\nedges=" << ds.num_entries() / 2 << "\noutput=" << *output << "\n";
+  return 0;
+}
+
+}  // namespace ldpgraph

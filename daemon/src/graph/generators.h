@@ -1,0 +1,42 @@
+// Random graph generators for tests, benchmarks, the scaling experiments and
+// the demo. All run in O(n + edges) using the SDK's exact samplers.
+#ifndef LDPGRAPH_DAEMON_GRAPH_GENERATORS_H_
+#define LDPGRAPH_DAEMON_GRAPH_GENERATORS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "dataset/graph_dataset.h"
+#include "ldpgraph/random_source.h"
+
+namespace ldpgraph {
+
+// Barabasi-Albert preferential attachment as NetworkX builds it: a star on
+// m + 1 nodes, then each new node links to m distinct earlier nodes chosen
+// with probability proportional to their degree. Requires 1 <= m < n.
+CsrGraph BarabasiAlbert(std::uint32_t n, std::uint32_t m, RandomSource& rng);
+
+// G(n, p): every pair independently with probability p.
+CsrGraph ErdosRenyi(std::uint32_t n, double p, RandomSource& rng);
+
+// Stochastic block model: blocks of the given sizes (nodes numbered block by
+// block), pair probability probs[a][b] (symmetric) between blocks a and b.
+CsrGraph StochasticBlockModel(const std::vector<std::uint32_t>& sizes,
+                              const std::vector<std::vector<double>>& probs, RandomSource& rng);
+
+struct SyntheticSpec {
+  std::uint32_t graphs = 200;
+  std::uint32_t min_nodes = 60;
+  std::uint32_t max_nodes = 140;
+  double mean_degree = 4.0;
+};
+
+// A graph-classification dataset with two kinds of community whose structure
+// differs while their size and mean degree match: class 0 is preferential
+// attachment (hubs, heavy-tailed degrees), class 1 a two-block stochastic
+// block model (two dense groups, homogeneous degrees). s2v format.
+GraphDataset SyntheticCommunities(const SyntheticSpec& spec, RandomSource& rng);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_GRAPH_GENERATORS_H_
