@@ -24,7 +24,8 @@ struct NodeTaskData {
 };
 
 // Errors: kInvalidArgument if the dataset lacks what the task needs.
-Result<GraphTaskData> MakeGraphTaskData(const GraphDataset& ds);
+// `degree_cap`: see GinConfig (0: constant inputs).
+Result<GraphTaskData> MakeGraphTaskData(const GraphDataset& ds, int degree_cap = 0);
 Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggregation);
 
 }  // namespace ldpgraph

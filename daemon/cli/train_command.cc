@@ -47,7 +47,7 @@ void PrintResult(const std::string& dataset, const std::string& model, std::uint
 
 int RunTrainCommand(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "model", "epochs", "seed", "out", "hidden", "layers",
-                                            "batch-size", "lr", "readout", "dropout"});
+                                            "batch-size", "lr", "readout", "dropout", "node-input"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   if (!path.ok()) return Usage(path.status().message());
@@ -69,6 +69,10 @@ int RunTrainCommand(const std::vector<std::string>& args) {
   }
   const std::string readout = flags->StringOr("readout", "mean");
   if (readout != "mean" && readout != "sum") return Usage("--readout must be mean or sum");
+  // GIN node inputs: the constant 1, or one-hot degrees capped at 127.
+  const std::string node_input = flags->StringOr("node-input", "constant");
+  if (node_input != "constant" && node_input != "degree") return Usage("--node-input must be constant or degree");
+  const int degree_cap = node_input == "degree" ? 127 : 0;
   if (*epochs < 1 || *batch < 1 || !(*lr > 0)) return Usage("--epochs, --batch-size and --lr must be positive");
 
   Result<GraphDataset> ds = ReadDataset(*path);
@@ -76,9 +80,11 @@ int RunTrainCommand(const std::vector<std::string>& args) {
 
   AnyModel trained;
   if (gin) {
-    Result<GraphTaskData> data = MakeGraphTaskData(*ds);
+    Result<GraphTaskData> data = MakeGraphTaskData(*ds, degree_cap);
     if (!data.ok()) return Usage(data.status().message());
     GinConfig config;
+    config.degree_cap = degree_cap;
+    config.input_dim = degree_cap + 1;
     config.hidden = static_cast<int>(*hidden);
     config.layers = static_cast<int>(*layers);
     config.classes = data->classes;

@@ -1,5 +1,6 @@
 #include "graph/graph_batch.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ldpgraph {
@@ -16,7 +17,7 @@ void Append(const SparseMatrix& part, std::int64_t offset, SparseMatrix* whole) 
 
 }  // namespace
 
-PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation) {
+PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int degree_cap) {
   // The report rows as a matrix R (R[u][v] = 1 if u listed v); aggregation uses R^T.
   const std::int64_t n = graph.num_nodes();
   SparseMatrix rows;
@@ -61,6 +62,14 @@ PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation) {
   PreparedGraph p;
   p.agg_t = a.Transposed();
   p.agg = std::move(a);
+  if (degree_cap <= 0) {
+    p.inputs = Matrix::Ones(n, 1);
+  } else {
+    p.inputs = Matrix::Zero(n, degree_cap + 1);
+    for (std::int64_t v = 0; v < n; ++v) {
+      p.inputs(v, std::min<std::int64_t>(graph.degree(static_cast<std::uint32_t>(v)), degree_cap)) = 1.0f;
+    }
+  }
   return p;
 }
 
@@ -78,9 +87,12 @@ GraphBatch MakeBatch(const std::vector<PreparedGraph>& graphs, const std::vector
     m->indices.reserve(static_cast<std::size_t>(nnz));
     m->values.reserve(static_cast<std::size_t>(nnz));
   }
+  const Eigen::Index width = ids.empty() ? 1 : graphs[ids[0]].inputs.cols();
+  b.inputs.resize(nodes, width);
   for (auto id : ids) {
     const PreparedGraph& g = graphs[id];
     const std::int64_t offset = b.offsets.back();
+    b.inputs.middleRows(offset, g.num_nodes()) = g.inputs;
     Append(g.agg, offset, &b.agg);
     Append(g.agg_t, offset, &b.agg_t);
     b.offsets.push_back(offset + g.num_nodes());

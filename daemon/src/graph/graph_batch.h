@@ -21,20 +21,24 @@ enum class Aggregation {
   kGcn,          // D^-1/2 (A^T + I) D^-1/2 h, in-degree + 1
 };
 
-// One graph's aggregation matrix and its transpose.
+// One graph's aggregation matrix, its transpose and its node inputs.
 struct PreparedGraph {
   SparseMatrix agg;
   SparseMatrix agg_t;
+  Matrix inputs;  // num_nodes x input width
   std::int64_t num_nodes() const { return agg.rows; }
 };
 
-PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation);
+// `degree_cap` 0: every node's input is the constant 1; D > 0: one-hot of
+// min(row degree, D), the degree the node's user reported.
+PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int degree_cap = 0);
 
 struct GraphBatch {
   SparseMatrix agg;
   SparseMatrix agg_t;
   std::vector<std::int64_t> offsets = {0};  // node range of each graph
   std::vector<int> labels;                  // one per graph (-1: unknown)
+  Matrix inputs;                            // node inputs, stacked
 };
 
 // Concatenates the graphs `ids` of `graphs` (labels from `labels`, may be empty).

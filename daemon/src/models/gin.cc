@@ -5,6 +5,9 @@
 namespace ldpgraph {
 
 Result<GinModel> GinModel::Create(const GinConfig& c, std::uint64_t seed) {
+  if (c.degree_cap < 0 || (c.degree_cap > 0 && c.input_dim != c.degree_cap + 1)) {
+    return Status::InvalidArgument("GIN with degree inputs needs input_dim = degree_cap + 1");
+  }
   if (c.layers < 2 || c.hidden < 1 || c.classes < 2 || c.input_dim < 1 || !(c.dropout >= 0 && c.dropout < 1)) {
     return Status::InvalidArgument("GIN needs layers >= 2, hidden >= 1, classes >= 2, input_dim >= 1, "
                                    "dropout in [0, 1)");

@@ -16,6 +16,10 @@
 namespace ldpgraph {
 
 struct GinConfig {
+  // Node inputs: 0 = the constant 1 (ALGORITHMS.md section 2, REDDIT in the
+  // GIN paper); D > 0 = one-hot of min(reported degree, D) (the GIN paper's
+  // choice for the other social datasets), input_dim = D + 1.
+  int degree_cap = 0;
   int input_dim = 1;
   int hidden = 64;
   int layers = 5;  // the input plus layers - 1 GIN layers

@@ -108,6 +108,7 @@ Status SaveModel(const AnyModel& model, const std::string& path) {
     for (int v : {c.input_dim, c.hidden, c.layers, c.classes}) internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
     PutFloat(&out, c.dropout);
     internal::PutU8(&out, c.mean_readout ? 1 : 0);
+    internal::PutFixed32(&out, static_cast<std::uint32_t>(c.degree_cap));
     PutWeights(model.gin.get(), &out);
   } else {
     const NodeGnnConfig& c = model.node->config();
@@ -163,6 +164,9 @@ Result<AnyModel> LoadModel(const std::string& path) {
     c.classes = static_cast<int>(fields[3]);
     c.dropout = dropout;
     c.mean_readout = flag != 0;
+    std::uint32_t cap = 0;
+    if (!in.ReadFixed32(&cap) || cap > (1u << 24)) return Status::DataLoss(path + ": bad degree cap");
+    c.degree_cap = static_cast<int>(cap);
     Result<GinModel> gin = GinModel::Create(c, 0);
     if (!gin.ok()) return Status::DataLoss(path + ": " + gin.status().message());
     m.gin = std::make_unique<GinModel>(std::move(gin).value());

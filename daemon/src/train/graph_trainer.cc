@@ -29,8 +29,7 @@ Evaluation EvaluateGraphs(GinModel* model, const std::vector<PreparedGraph>& gra
                                            ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), start + batch_size)));
     GraphBatch batch = MakeBatch(graphs, chunk, labels);
     Tape tape(false, nullptr);
-    Tape::Var x = tape.Constant(Matrix::Ones(batch.agg.rows, model->config().input_dim));
-    Tape::Var logits = model->Forward(tape, batch, x);
+    Tape::Var logits = model->Forward(tape, batch, tape.Constant(batch.inputs));
     const Matrix& z = tape.value(logits);
     for (Eigen::Index i = 0; i < z.rows(); ++i) {
       const RowVector ex = (z.row(i).array() - z.row(i).maxCoeff()).exp().matrix();
@@ -80,8 +79,7 @@ GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<Prepare
                                            order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), b + o.batch_size)));
       GraphBatch batch = MakeBatch(graphs, ids, labels);
       Tape tape(true, &rng);
-      Tape::Var x = tape.Constant(Matrix::Ones(batch.agg.rows, model->config().input_dim));
-      Tape::Var loss = tape.SoftmaxCrossEntropy(model->Forward(tape, batch, x), &batch.labels);
+      Tape::Var loss = tape.SoftmaxCrossEntropy(model->Forward(tape, batch, tape.Constant(batch.inputs)), &batch.labels);
       adam.ZeroGrad();
       tape.Backward(loss);
       adam.Step();

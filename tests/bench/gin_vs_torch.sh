@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# GIN-0 speed against the same architecture in PyTorch, measured in one run
+# on the same machine and data (../shared/anchors/torch_gin.py), both on all
+# cores. Prints key=value lines, then the ratio.
+#   tests/bench/gin_vs_torch.sh BUILD_DIR [DATASET] [EPOCHS]
+# Needs: apt-get install python3-torch python3-numpy libopenblas0-pthread
+# (without OpenBLAS, Debian's PyTorch uses a reference BLAS 7x slower, which
+# would flatter us).
+set -euo pipefail
+build=${1:?build dir}
+here=$(cd "$(dirname "$0")/../.." && pwd)
+dataset=${2:-$here/../shared/data/graphs/REDDIT-BINARY.txt}
+epochs=${3:-3}
+threads=$(nproc)
+
+ours=$("$build/daemon/ldpgraph" bench gin --dataset "$dataset" --epochs "$epochs" --threads "$threads")
+echo "$ours" | sed 's/^/ldpgraph_/'
+torch_line=$(/usr/bin/python3 "$here/../shared/anchors/torch_gin.py" "$dataset" --epochs "$epochs" --threads "$threads")
+echo "torch_raw=$torch_line"
+ours_s=$(echo "$ours" | sed -n 's/^epoch_seconds=//p')
+torch_s=$(echo "$torch_line" | sed -n 's/.*epoch_s_median=\([0-9.]*\).*/\1/p')
+echo "torch_epoch_seconds=$torch_s"
+echo "ldpgraph_epoch_seconds=$ours_s"
+awk -v t="$torch_s" -v o="$ours_s" 'BEGIN { printf "speedup_vs_torch=%.2f\n", t / o }'
