@@ -10,6 +10,7 @@
 
 #include "graph/graph_batch.h"
 #include "models/gin.h"
+#include "models/node_gnn.h"
 #include "ldpgraph/samplers.h"
 
 using namespace ldpgraph;
@@ -114,7 +115,7 @@ TEST_CASE("Gradient.DropoutWithAFixedMask") {
 }
 
 TEST_CASE("Gradient.AggregationsAndPooling") {
-  for (auto aggregation : {Aggregation::kSumWithSelf, Aggregation::kMean, Aggregation::kGcn}) {
+  for (auto aggregation : {Aggregation::kSumWithSelf, Aggregation::kMean, Aggregation::kGcn, Aggregation::kSymNoSelf}) {
     std::vector<PreparedGraph> storage;
     GraphBatch batch = SmallBatch(aggregation, &storage);
     Parameter x = Random("x", 9, 3, 17);
@@ -162,4 +163,32 @@ TEST_CASE("Gradient.WholeGinModel") {
         return params;
       }(),
       true, 5e-3, 5e-2);
+}
+
+TEST_CASE("Gradient.WholeSageAndGcnWithKProp") {
+  for (auto kind : {NodeGnnKind::kSage, NodeGnnKind::kGcn}) {
+    std::vector<PreparedGraph> storage;
+    GraphBatch batch = SmallBatch(AggregationFor(kind), &storage);
+    CsrGraph whole = CsrGraph::FromUndirectedEdges(9, {{0, 1}, {1, 2}, {2, 3}, {5, 6}, {6, 7}, {4, 0}});
+    PreparedGraph graph = PrepareGraph(whole, AggregationFor(kind));
+    PreparedGraph kprop = PrepareGraph(whole, Aggregation::kSymNoSelf);
+    NodeGnnConfig c;
+    c.kind = kind;
+    c.input_dim = 3;
+    c.hidden = 4;
+    c.classes = 3;
+    c.kprop_steps = 2;
+    auto model = NodeGnnModel::Create(c, 5);
+    REQUIRE(model.ok());
+    Parameter x = Random("x", 9, 3, 25);
+    const std::vector<int> labels = {0, 1, 2, -1, 0, 1, 2, 0, -1};
+    CheckGradients(
+        [&](Tape& t) { return t.SoftmaxCrossEntropy(model->Forward(t, graph, t.Param(&x), &kprop), &labels); },
+        [&] {
+          auto params = model->Parameters();
+          params.push_back(&x);
+          return params;
+        }(),
+        true, 5e-3, 5e-2);
+  }
 }

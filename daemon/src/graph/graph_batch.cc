@@ -27,15 +27,17 @@ PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int d
   rows.values.assign(graph.targets().size(), 1.0f);
   SparseMatrix in = rows.Transposed();  // row v: the users who listed v
 
-  const bool self = aggregation != Aggregation::kMean;
+  const bool self = aggregation == Aggregation::kSumWithSelf || aggregation == Aggregation::kGcn;
   SparseMatrix a;
   a.rows = a.cols = n;
   a.offsets.assign(1, 0);
   std::vector<float> inv_sqrt_deg;
-  if (aggregation == Aggregation::kGcn) {
+  if (aggregation == Aggregation::kGcn || aggregation == Aggregation::kSymNoSelf) {
+    const float extra = aggregation == Aggregation::kGcn ? 1.0f : 0.0f;  // the self-loop
     inv_sqrt_deg.resize(static_cast<std::size_t>(n));
     for (std::int64_t v = 0; v < n; ++v) {
-      inv_sqrt_deg[v] = 1.0f / std::sqrt(static_cast<float>(in.offsets[v + 1] - in.offsets[v] + 1));
+      const float d = static_cast<float>(in.offsets[v + 1] - in.offsets[v]) + extra;
+      inv_sqrt_deg[v] = d > 0 ? 1.0f / std::sqrt(d) : 0.0f;
     }
   }
   for (std::int64_t v = 0; v < n; ++v) {
@@ -45,7 +47,9 @@ PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int d
     auto push = [&](std::int32_t u) {
       float w = 1.0f;
       if (aggregation == Aggregation::kMean) w = 1.0f / deg;
-      if (aggregation == Aggregation::kGcn) w = inv_sqrt_deg[v] * inv_sqrt_deg[u];
+      if (aggregation == Aggregation::kGcn || aggregation == Aggregation::kSymNoSelf) {
+        w = inv_sqrt_deg[v] * inv_sqrt_deg[u];
+      }
       a.indices.push_back(u);
       a.values.push_back(w);
     };

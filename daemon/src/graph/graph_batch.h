@@ -19,6 +19,7 @@ enum class Aggregation {
   kSumWithSelf,  // GIN-0: (A^T + I) h
   kMean,         // mean over in-neighbours (GraphSAGE), 0 for none
   kGcn,          // D^-1/2 (A^T + I) D^-1/2 h, in-degree + 1
+  kSymNoSelf,    // D^-1/2 A^T D^-1/2 h: KProp as LPGNN's reference code does it
 };
 
 // One graph's aggregation matrix, its transpose and its node inputs.

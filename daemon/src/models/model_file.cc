@@ -115,6 +115,7 @@ Status SaveModel(const AnyModel& model, const std::string& path) {
     for (int v : {c.input_dim, c.hidden, c.layers, c.classes}) internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
     PutFloat(&out, c.dropout);
     internal::PutU8(&out, c.selu ? 1 : 0);
+    internal::PutFixed32(&out, static_cast<std::uint32_t>(c.kprop_steps));
     PutWeights(model.node.get(), &out);
   }
   internal::PutFixed32(&out, internal::Crc32(out.data(), out.size()));
@@ -180,6 +181,9 @@ Result<AnyModel> LoadModel(const std::string& path) {
     c.classes = static_cast<int>(fields[3]);
     c.dropout = dropout;
     c.selu = flag != 0;
+    std::uint32_t steps = 0;
+    if (!in.ReadFixed32(&steps) || steps > 1000) return Status::DataLoss(path + ": bad KProp steps");
+    c.kprop_steps = static_cast<int>(steps);
     Result<NodeGnnModel> node = NodeGnnModel::Create(c, 0);
     if (!node.ok()) return Status::DataLoss(path + ": " + node.status().message());
     m.node = std::make_unique<NodeGnnModel>(std::move(node).value());

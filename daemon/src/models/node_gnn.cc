@@ -8,7 +8,13 @@ Aggregation AggregationFor(NodeGnnKind kind) {
   return kind == NodeGnnKind::kGcn ? Aggregation::kGcn : Aggregation::kMean;
 }
 
+Tape::Var KProp(Tape& tape, const PreparedGraph& graph, Tape::Var x, int steps) {
+  for (int k = 0; k < steps; ++k) x = tape.Aggregate(&graph.agg, &graph.agg_t, x);
+  return x;
+}
+
 Result<NodeGnnModel> NodeGnnModel::Create(const NodeGnnConfig& c, std::uint64_t seed) {
+  if (c.kprop_steps < 0) return Status::InvalidArgument("KProp steps must be >= 0");
   if (c.layers < 1 || c.hidden < 1 || c.classes < 2 || c.input_dim < 1 || !(c.dropout >= 0 && c.dropout < 1)) {
     return Status::InvalidArgument("node GNN needs layers >= 1, hidden >= 1, classes >= 2, input_dim >= 1, "
                                    "dropout in [0, 1)");
@@ -29,8 +35,9 @@ Result<NodeGnnModel> NodeGnnModel::Create(const NodeGnnConfig& c, std::uint64_t 
   return m;
 }
 
-Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, Tape::Var x) {
-  Tape::Var h = x;
+Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, Tape::Var x,
+                                const PreparedGraph* kprop_graph) {
+  Tape::Var h = KProp(tape, kprop_graph != nullptr ? *kprop_graph : graph, x, config_.kprop_steps);
   for (std::size_t k = 0; k < root_.size(); ++k) {
     if (k > 0) h = config_.selu ? tape.Selu(h) : tape.Relu(h);
     h = tape.Dropout(h, config_.dropout);

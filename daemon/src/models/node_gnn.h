@@ -1,5 +1,7 @@
-// GCN and GraphSAGE for node classification, as LPGNN uses them: `layers`
-// graph convolutions, dropout before each, SELU (or ReLU) between them.
+// GCN and GraphSAGE for node classification, as LPGNN uses them: optional
+// KProp (K parameter-free aggregation steps on the inputs, which average the
+// noise of rectified features away), then `layers` graph convolutions,
+// dropout before each, SELU (or ReLU) between them.
 //   GCN:       h' = D^-1/2 (A + I) D^-1/2 h W + b
 //   GraphSAGE: h' = h W_root + mean_{u in N(v)} h_u W_neigh + b  (mean aggregator, root weight)
 #ifndef LDPGRAPH_DAEMON_MODELS_NODE_GNN_H_
@@ -22,10 +24,14 @@ struct NodeGnnConfig {
   int classes = 2;
   float dropout = 0.5f;
   bool selu = true;  // false: ReLU
+  int kprop_steps = 0;  // K_x
 };
 
 // The aggregation each kind needs its PreparedGraph built with.
 Aggregation AggregationFor(NodeGnnKind kind);
+
+// KProp: `steps` linear aggregations over `graph`, no parameters.
+Tape::Var KProp(Tape& tape, const PreparedGraph& graph, Tape::Var x, int steps);
 
 class NodeGnnModel {
  public:
@@ -34,7 +40,10 @@ class NodeGnnModel {
   NodeGnnModel() = default;
 
   // Class scores for every node of `graph` (prepared with AggregationFor(kind)).
-  Tape::Var Forward(Tape& tape, const PreparedGraph& graph, Tape::Var x);
+  // KProp steps aggregate over `kprop_graph` (LPGNN: Aggregation::kSymNoSelf),
+  // or over `graph` when it is null.
+  Tape::Var Forward(Tape& tape, const PreparedGraph& graph, Tape::Var x,
+                    const PreparedGraph* kprop_graph = nullptr);
   std::vector<Parameter*> Parameters();
   std::vector<BatchNormStats*> Stats() { return {}; }
   const NodeGnnConfig& config() const { return config_; }
