@@ -27,6 +27,13 @@ Matrix& Tape::GradOf(Var v) {
   return n.grad;
 }
 
+Matrix& Tape::GradSlot(Var v, bool* fresh) {
+  Node& n = nodes_[v];
+  *fresh = n.grad.size() == 0;
+  if (*fresh) n.grad.resize(n.value.rows(), n.value.cols());
+  return n.grad;
+}
+
 Tape::Var Tape::Constant(Matrix value) { return Push(std::move(value), false); }
 
 Tape::Var Tape::Param(Parameter* p) {
@@ -64,13 +71,21 @@ Tape::Var Tape::Linear(Var x, Var w, Var b) {
     const Matrix& in2 = value(x);
     const Matrix& weight2 = value(w);
     const bool need_x = Needs(x), need_w = Needs(w), need_b = Needs(b);
-    Matrix* gx = need_x ? &GradOf(x) : nullptr;
+    bool fresh_x = false;
+    Matrix* gx = need_x ? &GradSlot(x, &fresh_x) : nullptr;
     // Per-thread partial weight and bias gradients, summed after.
     std::vector<Matrix> gw(static_cast<std::size_t>(EngineThreads()));
     std::vector<RowVector> gb(gw.size());
     ForEachRowBlock(g.rows(), [&](int t, Eigen::Index begin, Eigen::Index end) {
       const auto gblock = g.middleRows(begin, end - begin);
-      if (need_x) gx->middleRows(begin, end - begin).noalias() += gblock * weight2.transpose();
+      if (need_x) {
+        auto out_rows = gx->middleRows(begin, end - begin);
+        if (fresh_x) {
+          out_rows.noalias() = gblock * weight2.transpose();
+        } else {
+          out_rows.noalias() += gblock * weight2.transpose();
+        }
+      }
       if (need_w) gw[t].noalias() = in2.middleRows(begin, end - begin).transpose() * gblock;
       if (need_b) gb[t] = gblock.colwise().sum();
     });
@@ -108,13 +123,18 @@ Tape::Var Tape::Relu(Var x) {
   Var out = Push(std::move(y), Needs(x));
   nodes_[out].backward = [this, x, out] {
     if (!Needs(x)) return;
-    Matrix& gx = GradOf(x);
+    bool fresh = false;
+    Matrix& gx = GradSlot(x, &fresh);
     const Matrix& yv = value(out);
     const Matrix& g = nodes_[out].grad;
     ForEachRowBlock(g.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
       const Eigen::Index len = end - begin;
-      gx.middleRows(begin, len).array() +=
-          (yv.middleRows(begin, len).array() > 0.0f).select(g.middleRows(begin, len).array(), 0.0f);
+      const auto masked = (yv.middleRows(begin, len).array() > 0.0f).select(g.middleRows(begin, len).array(), 0.0f);
+      if (fresh) {
+        gx.middleRows(begin, len).array() = masked;
+      } else {
+        gx.middleRows(begin, len).array() += masked;
+      }
     });
   };
   return out;
@@ -216,8 +236,10 @@ Tape::Var Tape::BatchNorm(Var x, Var gamma, Var beta, BatchNormStats* stats, flo
     if (!Needs(x)) return;
     const RowVector gam = value(gamma).row(0);
     const RowVector k = invstd->cwiseProduct(gam);
-    Matrix& gx = GradOf(x);
+    bool fresh = false;
+    Matrix& gx = GradSlot(x, &fresh);
     if (!training) {
+      if (fresh) gx.setZero();
       for (Eigen::Index r = 0; r < rows; ++r) gx.row(r) += gy.row(r).cwiseProduct(k);
       return;
     }
@@ -226,7 +248,12 @@ Tape::Var Tape::BatchNorm(Var x, Var gamma, Var beta, BatchNormStats* stats, flo
     const RowVector mean_gx = sum_gx / static_cast<float>(rows);
     ForEachRowBlock(rows, [&](int, Eigen::Index begin, Eigen::Index end) {
       for (Eigen::Index r = begin; r < end; ++r) {
-        gx.row(r) += (gy.row(r) - mean_g - xhat->row(r).cwiseProduct(mean_gx)).cwiseProduct(k);
+        const RowVector d = (gy.row(r) - mean_g - xhat->row(r).cwiseProduct(mean_gx)).cwiseProduct(k);
+        if (fresh) {
+          gx.row(r) = d;
+        } else {
+          gx.row(r) += d;
+        }
       }
     });
   };
@@ -239,9 +266,15 @@ Tape::Var Tape::Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x)
   Var out = Push(std::move(y), Needs(x));
   nodes_[out].backward = [this, a_t, x, out] {
     if (!Needs(x)) return;
+    bool fresh = false;
+    Matrix& slot = GradSlot(x, &fresh);
+    if (fresh) {
+      SpMM(*a_t, nodes_[out].grad, &slot);
+      return;
+    }
     Matrix gx;
     SpMM(*a_t, nodes_[out].grad, &gx);
-    GradOf(x) += gx;
+    slot += gx;
   };
   return out;
 }

@@ -77,6 +77,10 @@ class Tape {
   };
   Var Push(Matrix value, bool needs_grad);
   Matrix& GradOf(Var v);  // zero-initialised on first use
+  // The gradient buffer of v, allocated but NOT zeroed when it is new
+  // (*fresh = true): the caller assigns instead of accumulating, saving a
+  // memset and a read pass per operation.
+  Matrix& GradSlot(Var v, bool* fresh);
   bool Needs(Var v) const { return nodes_[v].needs_grad; }
 
   bool training_;
