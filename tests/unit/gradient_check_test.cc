@@ -108,6 +108,22 @@ TEST_CASE("Gradient.BatchNormTrainingAndEval") {
                  {&x, &gamma, &beta}, false);
 }
 
+TEST_CASE("Gradient.FusedBatchNormRelu") {
+  Parameter x = Random("x", 8, 3, 26), gamma = Random("gamma", 1, 3, 27), beta = Random("beta", 1, 3, 28);
+  Matrix r = Random("r", 8, 3, 29).value;
+  BatchNormStats stats;
+  CheckGradients(
+      [&](Tape& t) { return t.Dot(t.BatchNormRelu(t.Param(&x), t.Param(&gamma), t.Param(&beta), &stats), &r); },
+      {&x, &gamma, &beta}, true, 1e-3, 3e-2);
+  // Same values as the two operations apart.
+  SeededRandomSource rng(1);
+  Tape t(true, &rng);
+  BatchNormStats s1, s2;
+  const Matrix fused = t.value(t.BatchNormRelu(t.Param(&x), t.Param(&gamma), t.Param(&beta), &s1));
+  const Matrix apart = t.value(t.Relu(t.BatchNorm(t.Param(&x), t.Param(&gamma), t.Param(&beta), &s2)));
+  CHECK(fused.isApprox(apart));
+}
+
 TEST_CASE("Gradient.DropoutWithAFixedMask") {
   Parameter x = Random("x", 6, 3, 15);
   Matrix r = Random("r", 6, 3, 16).value;

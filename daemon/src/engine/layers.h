@@ -31,6 +31,9 @@ class BatchNormLayer {
   Tape::Var Forward(Tape& tape, Tape::Var x) {
     return tape.BatchNorm(x, tape.Param(&gamma_), tape.Param(&beta_), &stats_);
   }
+  Tape::Var ForwardRelu(Tape& tape, Tape::Var x) {
+    return tape.BatchNormRelu(x, tape.Param(&gamma_), tape.Param(&beta_), &stats_);
+  }
   void Collect(std::vector<Parameter*>* params) { params->push_back(&gamma_); params->push_back(&beta_); }
   BatchNormStats* stats() { return &stats_; }
 

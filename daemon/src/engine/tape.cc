@@ -169,6 +169,15 @@ Tape::Var Tape::Dropout(Var x, float p) {
 }
 
 Tape::Var Tape::BatchNorm(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum, float eps) {
+  return BatchNormImpl(x, gamma, beta, stats, momentum, eps, false);
+}
+
+Tape::Var Tape::BatchNormRelu(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum, float eps) {
+  return BatchNormImpl(x, gamma, beta, stats, momentum, eps, true);
+}
+
+Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum, float eps,
+                              bool relu) {
   // Fused row passes (node states are row-major): no N x F temporaries
   // besides the normalised input kept for the backward pass.
   const Matrix& in = value(x);
@@ -210,12 +219,25 @@ Tape::Var Tape::BatchNorm(Var x, Var gamma, Var beta, BatchNormStats* stats, flo
   ForEachRowBlock(n, [&](int, Eigen::Index begin, Eigen::Index end) {
     for (Eigen::Index r = begin; r < end; ++r) {
       xhat->row(r) = (in.row(r) - mean).cwiseProduct(*invstd);
-      y.row(r) = xhat->row(r).cwiseProduct(g) + b;
+      if (relu) {
+        y.row(r) = (xhat->row(r).cwiseProduct(g) + b).cwiseMax(0.0f);
+      } else {
+        y.row(r) = xhat->row(r).cwiseProduct(g) + b;
+      }
     }
   });
   Var out = Push(std::move(y), Needs(x) || Needs(gamma) || Needs(beta));
   const bool training = training_;
-  nodes_[out].backward = [this, x, gamma, beta, out, xhat, invstd, training] {
+  nodes_[out].backward = [this, x, gamma, beta, out, xhat, invstd, training, relu] {
+    if (relu) {  // through the ReLU first: zero the gradient where the output was clipped
+      Matrix& g_out = nodes_[out].grad;
+      const Matrix& yv = value(out);
+      ForEachRowBlock(g_out.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+        const Eigen::Index len = end - begin;
+        g_out.middleRows(begin, len).array() =
+            (yv.middleRows(begin, len).array() > 0.0f).select(g_out.middleRows(begin, len).array(), 0.0f);
+      });
+    }
     const Matrix& gy = nodes_[out].grad;
     const Eigen::Index rows = gy.rows(), cols = gy.cols();
     const std::size_t threads = static_cast<std::size_t>(EngineThreads());

@@ -54,6 +54,9 @@ class Tape {
   // `stats` with `momentum` (PyTorch convention, unbiased running variance).
   Var BatchNorm(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum = 0.1f,
                 float eps = 1e-5f);
+  // ReLU(BatchNorm(x)) in one pass each way (GIN's every normalisation).
+  Var BatchNormRelu(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum = 0.1f,
+                    float eps = 1e-5f);
   // a * x; `a_t` must be a's transpose (used for the gradient). Both must
   // outlive the tape.
   Var Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x);
@@ -81,6 +84,7 @@ class Tape {
   // (*fresh = true): the caller assigns instead of accumulating, saving a
   // memset and a read pass per operation.
   Matrix& GradSlot(Var v, bool* fresh);
+  Var BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum, float eps, bool relu);
   bool Needs(Var v) const { return nodes_[v].needs_grad; }
 
   bool training_;

@@ -35,9 +35,9 @@ Tape::Var GinModel::Forward(Tape& tape, const GraphBatch& batch, Tape::Var x) {
   for (std::size_t k = 0; k < mlp_first_.size(); ++k) {
     Tape::Var a = tape.Aggregate(&batch.agg, &batch.agg_t, h);
     Tape::Var m = mlp_first_[k].Forward(tape, a);
-    m = tape.Relu(mlp_norm_[k].Forward(tape, m));
+    m = mlp_norm_[k].ForwardRelu(tape, m);
     m = mlp_second_[k].Forward(tape, m);
-    h = tape.Relu(layer_norm_[k].Forward(tape, m));
+    h = layer_norm_[k].ForwardRelu(tape, m);
     Tape::Var pooled = tape.Pool(&batch.offsets, h, config_.mean_readout);
     scores = tape.Add(scores, tape.Dropout(predictors_[k + 1].Forward(tape, pooled), config_.dropout));
   }
