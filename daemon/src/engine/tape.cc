@@ -229,21 +229,16 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
   Var out = Push(std::move(y), Needs(x) || Needs(gamma) || Needs(beta));
   const bool training = training_;
   nodes_[out].backward = [this, x, gamma, beta, out, xhat, invstd, training, relu] {
-    if (relu) {  // through the ReLU first: zero the gradient where the output was clipped
-      Matrix& g_out = nodes_[out].grad;
-      const Matrix& yv = value(out);
-      ForEachRowBlock(g_out.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
-        const Eigen::Index len = end - begin;
-        g_out.middleRows(begin, len).array() =
-            (yv.middleRows(begin, len).array() > 0.0f).select(g_out.middleRows(begin, len).array(), 0.0f);
-      });
-    }
-    const Matrix& gy = nodes_[out].grad;
+    // With the fused ReLU, the first pass also zeroes the gradient where the
+    // output was clipped, in place, before summing it.
+    Matrix& gy = nodes_[out].grad;
+    const Matrix& yv = value(out);
     const Eigen::Index rows = gy.rows(), cols = gy.cols();
     const std::size_t threads = static_cast<std::size_t>(EngineThreads());
     std::vector<RowVector> part_g(threads, RowVector::Zero(cols)), part_gx(threads, RowVector::Zero(cols));
     ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
       for (Eigen::Index r = begin; r < end; ++r) {
+        if (relu) gy.row(r) = (yv.row(r).array() > 0.0f).select(gy.row(r).array(), 0.0f).matrix();
         part_g[t] += gy.row(r);
         part_gx[t] += gy.row(r).cwiseProduct(xhat->row(r));
       }
@@ -305,6 +300,8 @@ Tape::Var Tape::Pool(const std::vector<std::int64_t>* offsets, Var x, bool mean)
   const Matrix& in = value(x);
   const auto groups = static_cast<Eigen::Index>(offsets->size() - 1);
   Matrix y = Matrix::Zero(groups, in.cols());
+  const bool parallel = in.rows() >= 4096;
+#pragma omp parallel for schedule(dynamic, 1) if (parallel)
   for (Eigen::Index g = 0; g < groups; ++g) {
     const auto begin = (*offsets)[g], count = (*offsets)[g + 1] - begin;
     if (count == 0) continue;
@@ -314,14 +311,24 @@ Tape::Var Tape::Pool(const std::vector<std::int64_t>* offsets, Var x, bool mean)
   Var out = Push(std::move(y), Needs(x));
   nodes_[out].backward = [this, offsets, x, out, mean, groups] {
     if (!Needs(x)) return;
-    Matrix& gx = GradOf(x);
+    bool fresh = false;
+    Matrix& gx = GradSlot(x, &fresh);
     const Matrix& gy = nodes_[out].grad;
+    const bool parallel_rows = gx.rows() >= 4096;
+#pragma omp parallel for schedule(dynamic, 1) if (parallel_rows)
     for (Eigen::Index g = 0; g < groups; ++g) {
       const auto begin = (*offsets)[g], count = (*offsets)[g + 1] - begin;
       if (count == 0) continue;
       const RowVector row = mean ? RowVector(gy.row(g) / static_cast<float>(count)) : RowVector(gy.row(g));
-      gx.middleRows(begin, count).rowwise() += row;
+      if (fresh) {
+        gx.middleRows(begin, count).rowwise() = row;
+      } else {
+        gx.middleRows(begin, count).rowwise() += row;
+      }
     }
+    // Rows outside every group (none when the offsets cover all rows) get no gradient.
+    if (fresh && (*offsets)[groups] < gx.rows()) gx.bottomRows(gx.rows() - (*offsets)[groups]).setZero();
+    if (fresh && (*offsets)[0] > 0) gx.topRows((*offsets)[0]).setZero();
   };
   return out;
 }
