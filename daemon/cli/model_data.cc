@@ -2,12 +2,17 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 
 namespace ldpgraph {
 
 Result<GraphTaskData> MakeGraphTaskData(const GraphDataset& ds, int degree_cap) {
   if (ds.format == DatasetFormat::kCsv) {
     return Status::InvalidArgument("gin classifies graphs: give an s2v file or a TU folder, not a CSV node dataset");
+  }
+  if (ds.num_classes < 2) {
+    return Status::InvalidArgument("the dataset has " + std::to_string(ds.num_classes) +
+                                   " graph label(s); classification needs at least 2 classes");
   }
   GraphTaskData d;
   d.graphs.reserve(ds.graphs.size());
@@ -41,7 +46,11 @@ Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggreg
   for (std::size_t i = 0; i < ds.node_labels.size(); ++i) {
     d.labels[i] = ds.node_labels[i] >= 0 ? index[ds.node_labels[i]] : -1;
   }
-  d.classes = std::max(2, next);
+  if (next < 2) {
+    return Status::InvalidArgument("labels.csv has " + std::to_string(next) +
+                                   " class(es); classification needs at least 2");
+  }
+  d.classes = next;
   return d;
 }
 

@@ -87,3 +87,46 @@ TEST_CASE("Cli.BenchPerturbPrintsKeyValues") {
     CHECK(r.output.find(key) != std::string::npos);
   }
 }
+
+TEST_CASE("Cli.TrainAndPredictRoundTrip") {
+  TempDir dir;
+  const auto data = dir.path() + "/communities.txt";
+  Run gen = Ldpgraph("generate --output " + data + " --graphs 60 --min-nodes 20 --max-nodes 30 --seed 3");
+  REQUIRE(gen.exit_code == 0);
+  const auto model = dir.path() + "/gin.bin";
+  Run train = Ldpgraph("train --dataset " + data + " --model gin --epochs 30 --hidden 16 --seed 1 --out " + model);
+  INFO(train.output);
+  CHECK(train.exit_code == 0);
+  for (const char* key : {"test_accuracy=", "test_auc=", "best_epoch=", "model_file="}) {
+    CHECK(train.output.find(key) != std::string::npos);
+  }
+  Run predict = Ldpgraph("predict --model " + model + " --dataset " + data + " --output " + dir.path() + "/p.csv");
+  INFO(predict.output);
+  CHECK(predict.exit_code == 0);
+  CHECK(predict.output.find("predictions=60\n") != std::string::npos);
+  CHECK(predict.output.find("accuracy=") != std::string::npos);
+}
+
+TEST_CASE("Cli.TrainRejectsBadInputs") {
+  TempDir dir;
+  const auto one_class = dir.Write("one.txt", "2\n2 7\n0 1 1\n0 1 0\n2 7\n0 1 1\n0 1 0\n");
+  struct Case {
+    std::string args;
+    int code;
+    const char* message;
+  } cases[] = {
+      {"train --dataset " + one_class + " --model gin", 2, "at least 2 classes"},
+      {"train --dataset " + one_class + " --model transformer", 2, "--model must be gin, gcn or sage"},
+      {"train --dataset " + one_class + " --model sage", 2, "gcn and sage classify nodes"},
+      {"train --dataset " + one_class + " --epochs 0", 2, "must be positive"},
+      {"train --model gin", 2, "--dataset is required"},
+      {"predict --model " + dir.Write("junk.bin", "not a model") + " --dataset " + one_class, 1,
+       "not an ldpgraph model file"},
+  };
+  for (const auto& c : cases) {
+    Run r = Ldpgraph(c.args);
+    INFO(c.args << "\n" << r.output);
+    CHECK(r.exit_code == c.code);
+    CHECK(r.output.find(c.message) != std::string::npos);
+  }
+}
