@@ -1,5 +1,6 @@
 #include "engine/tape.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -156,10 +157,19 @@ Tape::Var Tape::Selu(Var x) {
 
 Tape::Var Tape::Dropout(Var x, float p) {
   if (!training_ || p <= 0.0f) return x;
+  // One 64-bit draw decides four elements: p is quantised down to a multiple
+  // of 2^-16 and the survivors are scaled by the quantised keep probability,
+  // so E[output] = input exactly. (Training noise, not a privacy mechanism.)
   auto mask = std::make_shared<Matrix>(value(x).rows(), value(x).cols());
-  const float keep_scale = 1.0f / (1.0f - p);
-  for (Eigen::Index i = 0; i < mask->size(); ++i) {
-    mask->data()[i] = UniformUnit(*rng_) >= p ? keep_scale : 0.0f;
+  const auto threshold = static_cast<std::uint32_t>(p * 65536.0f);  // drop if a 16-bit draw < threshold
+  const float keep_scale = 65536.0f / static_cast<float>(65536u - threshold);
+  float* m = mask->data();
+  const Eigen::Index size = mask->size();
+  for (Eigen::Index i = 0; i < size; i += 4) {
+    std::uint64_t bits = rng_->NextU64();
+    for (Eigen::Index j = i; j < std::min(size, i + 4); ++j, bits >>= 16) {
+      m[j] = static_cast<std::uint32_t>(bits & 0xffff) < threshold ? 0.0f : keep_scale;
+    }
   }
   Var out = Push(value(x).cwiseProduct(*mask), Needs(x));
   nodes_[out].backward = [this, x, out, mask] {
