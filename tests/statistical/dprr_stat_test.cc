@@ -40,6 +40,21 @@ Moments ExactNoisyDegree(const Dprr& dprr, std::uint32_t n, int d, double eps1) 
   }
   return {m1, m2 - m1 * m1};
 }
+// Sample mean and variance of the noisy degree over `runs` reports of user 0.
+Moments SampledNoisyDegree(const Dprr& dprr, const std::vector<std::uint32_t>& neighbours, std::uint64_t seed,
+                           int runs) {
+  SeededRandomSource rng(seed);
+  NoisyEdges out;
+  double sum = 0, sumsq = 0;
+  for (int r = 0; r < runs; ++r) {
+    REQUIRE(dprr.Perturb(0, neighbours, rng, &out).ok());
+    const double k = static_cast<double>(out.neighbours.size());
+    sum += k;
+    sumsq += k * k;
+  }
+  const double mean = sum / runs;
+  return {mean, sumsq / runs - mean * mean};
+}
 }  // namespace
 
 TEST_CASE("Dprr.EachBitFollowsEq7") {
@@ -84,17 +99,9 @@ TEST_CASE("Dprr.NoisyDegreeKeepsTheTrueDegreeOnAverage") {
   REQUIRE(dprr.ok());
   std::vector<std::uint32_t> neighbours;
   for (int i = 1; i <= d; ++i) neighbours.push_back(static_cast<std::uint32_t>(i * 37));
-  SeededRandomSource rng(31);
-  NoisyEdges out;
   const int runs = 20000;
-  double sum = 0, sumsq = 0;
-  for (int r = 0; r < runs; ++r) {
-    REQUIRE(dprr->Perturb(0, neighbours, rng, &out).ok());
-    const double k = static_cast<double>(out.neighbours.size());
-    sum += k;
-    sumsq += k * k;
-  }
-  const double mean = sum / runs, var = sumsq / runs - mean * mean;
+  const Moments sampled = SampledNoisyDegree(*dprr, neighbours, 31, runs);
+  const double mean = sampled.mean, var = sampled.var;
   const auto noise = DiscreteLaplace::Create(dprr->eps1());
   const Moments exact = ExactNoisyDegree(*dprr, n, d, noise->effective_epsilon());
   MESSAGE("d = " << d << ": E[noisy degree] exact " << exact.mean << ", sampled " << mean
@@ -117,17 +124,8 @@ TEST_CASE("Dprr.VarianceUnderEq15AcrossDegrees") {
   for (int d : {0, 5, 100, 1000, 1999}) {
     std::vector<std::uint32_t> neighbours;
     for (int i = 1; i <= d; ++i) neighbours.push_back(static_cast<std::uint32_t>(i));
-    SeededRandomSource rng(40 + d);
-    NoisyEdges out;
-    const int runs = 5000;
-    double sum = 0, sumsq = 0;
-    for (int r = 0; r < runs; ++r) {
-      REQUIRE(dprr->Perturb(0, neighbours, rng, &out).ok());
-      const double k = static_cast<double>(out.neighbours.size());
-      sum += k;
-      sumsq += k * k;
-    }
-    const double mean = sum / runs, var = sumsq / runs - mean * mean;
+    const Moments sampled = SampledNoisyDegree(*dprr, neighbours, 40 + d, 5000);
+    const double mean = sampled.mean, var = sampled.var;
     INFO("d = " << d << ": mean " << mean << ", variance " << var << ", bound " << bound);
     CHECK(var <= bound * 1.1);  // 10% above for sampling error in the variance
   }

@@ -14,6 +14,12 @@ constexpr float kSeluScale = 1.0507009873554805f;
 constexpr float kSeluAlpha = 1.6732632423543772f;
 }  // namespace
 
+Matrix Softmax(const Matrix& logits) {
+  Matrix p = (logits.colwise() - logits.rowwise().maxCoeff()).array().exp().matrix();
+  p.array().colwise() /= p.rowwise().sum().array();
+  return p;
+}
+
 Tape::Var Tape::Push(Matrix value, bool needs_grad) {
   Node n;
   n.value = std::move(value);
@@ -355,10 +361,7 @@ Tape::Var Tape::Dot(Var x, const Matrix* weights) {
 
 Tape::Var Tape::SoftmaxCrossEntropy(Var logits, const std::vector<int>* labels, const Matrix* transition) {
   const Matrix& z = value(logits);
-  const RowVector max = z.rowwise().maxCoeff().transpose();
-  Matrix softmax = (z.colwise() - max.transpose()).array().exp().matrix();
-  softmax.array().colwise() /= softmax.rowwise().sum().array();
-  auto probs = std::make_shared<Matrix>(std::move(softmax));
+  auto probs = std::make_shared<Matrix>(Softmax(z));
   auto corrected = std::make_shared<Matrix>();
   if (transition != nullptr) *corrected = *probs * *transition;
   const Matrix& q = transition != nullptr ? *corrected : *probs;

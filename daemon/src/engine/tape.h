@@ -25,6 +25,9 @@ struct BatchNormStats {
   RowVector var;
 };
 
+// Row-wise softmax, shifted by each row's maximum for stability.
+Matrix Softmax(const Matrix& logits);
+
 class Tape {
  public:
   using Var = int;

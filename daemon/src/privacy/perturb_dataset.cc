@@ -18,6 +18,17 @@ std::uint64_t MixSeed(std::uint64_t seed, std::uint64_t index) {
   return z ^ (z >> 31);
 }
 
+// The policy every device of a graph runs under these options.
+EdgePolicy PolicyOf(const PerturbOptions& options, std::uint32_t n_max) {
+  EdgePolicy policy;
+  policy.mechanism = options.mechanism;
+  policy.epsilon = options.epsilon;
+  policy.allocation = options.allocation;
+  policy.n_max = n_max;
+  policy.locallap_resolution = options.locallap_resolution;
+  return policy;
+}
+
 Result<CsrGraph> PerturbGraph(const CsrGraph& graph, const PerturbOptions& options,
                               std::uint32_t n_max, RandomSource& rng, PerturbSummary* summary) {
   const std::uint32_t n = graph.num_nodes();
@@ -27,13 +38,7 @@ Result<CsrGraph> PerturbGraph(const CsrGraph& graph, const PerturbOptions& optio
     summary->noisy_edges += graph.num_entries();
     return graph;
   }
-  EdgePolicy policy;
-  policy.mechanism = options.mechanism;
-  policy.epsilon = options.epsilon;
-  policy.allocation = options.allocation;
-  policy.n_max = n_max;
-  policy.locallap_resolution = options.locallap_resolution;
-  Result<std::unique_ptr<EdgeRandomizer>> mechanism = MakeEdgeRandomizer(n, policy);
+  Result<std::unique_ptr<EdgeRandomizer>> mechanism = MakeEdgeRandomizer(n, PolicyOf(options, n_max));
   if (!mechanism.ok()) return mechanism.status();
   Result<NonPrivateEdges> open = NonPrivateEdges::Create(n);
   if (!open.ok()) return open.status();
@@ -82,13 +87,8 @@ Result<GraphDataset> PerturbDataset(const GraphDataset& input, const PerturbOpti
   // Check the policy once, on the largest graph, so a bad parameter is
   // reported as itself and not as the first graph's failure.
   if (input.max_nodes() >= 2) {
-    EdgePolicy policy;
-    policy.mechanism = options.mechanism;
-    policy.epsilon = options.epsilon;
-    policy.allocation = options.allocation;
-    policy.n_max = n_max;
-    policy.locallap_resolution = options.locallap_resolution;
-    Result<std::unique_ptr<EdgeRandomizer>> check = MakeEdgeRandomizer(input.max_nodes(), policy);
+    Result<std::unique_ptr<EdgeRandomizer>> check =
+        MakeEdgeRandomizer(input.max_nodes(), PolicyOf(options, n_max));
     if (!check.ok()) return check.status();
   }
   std::unique_ptr<RandomSource> os_rng;

@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
 
 #include "engine/adam.h"
 #include "engine/allocator.h"
 #include "ldpgraph/samplers.h"
-#include "train/snapshot.h"
+#include "train/early_stopping.h"
 
 namespace ldpgraph {
 namespace {
@@ -30,11 +29,8 @@ Evaluation EvaluateGraphs(GinModel* model, const std::vector<PreparedGraph>& gra
     GraphBatch batch = MakeBatch(graphs, chunk, labels);
     Tape tape(false, nullptr);
     Tape::Var logits = model->Forward(tape, batch, tape.Constant(batch.inputs));
-    const Matrix& z = tape.value(logits);
-    for (Eigen::Index i = 0; i < z.rows(); ++i) {
-      const RowVector ex = (z.row(i).array() - z.row(i).maxCoeff()).exp().matrix();
-      e.probs.row(static_cast<Eigen::Index>(start) + i) = ex / ex.sum();
-    }
+    e.probs.middleRows(static_cast<Eigen::Index>(start), static_cast<Eigen::Index>(chunk.size())) =
+        Softmax(tape.value(logits));
     if (!labels.empty()) {
       const double batch_loss = tape.value(tape.SoftmaxCrossEntropy(logits, &batch.labels))(0, 0);
       loss_sum += batch_loss * static_cast<double>(chunk.size());
@@ -65,9 +61,7 @@ GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<Prepare
   std::vector<std::uint32_t> order = split.train;
 
   GraphTrainResult result;
-  double best_val = std::numeric_limits<double>::infinity();
-  Snapshot best = TakeSnapshot(model);
-  int since_best = 0;
+  EarlyStopping<GinModel> stopping(model, o.early_stop_from, o.patience, o.early_stopping);
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
     const auto epoch_start = Clock::now();
     adam.set_lr(o.lr * std::pow(o.lr_decay, static_cast<float>((epoch - 1) / o.lr_step)));
@@ -90,14 +84,7 @@ GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<Prepare
     result.epoch_seconds.push_back(train_seconds);
     Evaluation val = EvaluateGraphs(model, graphs, labels, split.val, o.eval_batch);
     result.epochs = epoch;
-    if (val.loss < best_val) {
-      best_val = val.loss;
-      best = TakeSnapshot(model);
-      result.best_epoch = epoch;
-      since_best = 0;
-    } else {
-      ++since_best;
-    }
+    const bool stop = stopping.Update(epoch, val.loss);
     if (on_epoch) {
       EpochReport r;
       r.epoch = epoch;
@@ -108,9 +95,10 @@ GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<Prepare
       r.lr = adam.lr();
       on_epoch(r);
     }
-    if (o.early_stopping && epoch >= o.early_stop_from && since_best >= o.patience) break;
+    if (stop) break;
   }
-  RestoreSnapshot(best, model);
+  stopping.RestoreBest();
+  result.best_epoch = stopping.best_epoch();
   result.val = EvaluateGraphs(model, graphs, labels, split.val, o.eval_batch);
   result.test = EvaluateGraphs(model, graphs, labels, split.test, o.eval_batch);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -1,11 +1,10 @@
 #include "train/node_trainer.h"
 
 #include <chrono>
-#include <limits>
 
 #include "engine/adam.h"
 #include "engine/allocator.h"
-#include "train/snapshot.h"
+#include "train/early_stopping.h"
 
 namespace ldpgraph {
 namespace {
@@ -29,9 +28,7 @@ Evaluation EvaluateNodes(NodeGnnModel* model, const PreparedGraph& graph, const 
   const std::vector<int> masked = Masked(labels, rows);
   Evaluation e;
   e.loss = tape.value(tape.SoftmaxCrossEntropy(logits, &masked, transition))(0, 0);
-  const Matrix& z = tape.value(logits);
-  e.probs = (z.colwise() - z.rowwise().maxCoeff()).array().exp().matrix();
-  e.probs.array().colwise() /= e.probs.rowwise().sum().array();
+  e.probs = Softmax(tape.value(logits));
   e.accuracy = Accuracy(e.probs, labels, rows);
   e.auc = RocAuc(e.probs, labels, rows);
   return e;
@@ -51,9 +48,7 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
   const std::vector<int> train_labels = Masked(labels, split.train);
 
   NodeTrainResult result;
-  double best_val = std::numeric_limits<double>::infinity();
-  Snapshot best = TakeSnapshot(model);
-  int since_best = 0;
+  EarlyStopping<NodeGnnModel> stopping(model, o.early_stop_from, o.patience, o.early_stopping);
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
     const auto epoch_start = Clock::now();
     Tape tape(true, &rng);
@@ -66,14 +61,7 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
     const double seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
     Evaluation val = EvaluateNodes(model, graph, features, labels, split.val, o.transition);
     result.epochs = epoch;
-    if (val.loss < best_val) {
-      best_val = val.loss;
-      best = TakeSnapshot(model);
-      result.best_epoch = epoch;
-      since_best = 0;
-    } else {
-      ++since_best;
-    }
+    const bool stop = stopping.Update(epoch, val.loss);
     if (on_epoch) {
       EpochReport r;
       r.epoch = epoch;
@@ -84,9 +72,10 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
       r.lr = adam.lr();
       on_epoch(r);
     }
-    if (o.early_stopping && epoch >= o.early_stop_from && since_best >= o.patience) break;
+    if (stop) break;
   }
-  RestoreSnapshot(best, model);
+  stopping.RestoreBest();
+  result.best_epoch = stopping.best_epoch();
   result.val = EvaluateNodes(model, graph, features, labels, split.val, o.transition);
   result.test = EvaluateNodes(model, graph, features, labels, split.test);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
