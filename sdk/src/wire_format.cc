@@ -369,4 +369,56 @@ Result<Report> DecodeReport(const std::uint8_t* data, std::size_t size) {
   return Decoder(data, size).Run();
 }
 
+Status EncodeBatch(const std::vector<std::vector<std::uint8_t>>& reports, std::vector<std::uint8_t>* out) {
+  if (reports.empty() || reports.size() > wire::kMaxBatchReports) {
+    return Status::InvalidArgument("a batch holds 1 to " + std::to_string(wire::kMaxBatchReports) +
+                                   " reports, not " + std::to_string(reports.size()));
+  }
+  internal::PutU8(out, wire::kMagic0);
+  internal::PutU8(out, wire::kBatchMagic1);
+  internal::PutU8(out, wire::kVersion);
+  internal::PutVarint(out, reports.size());
+  for (const auto& r : reports) {
+    internal::PutVarint(out, r.size());
+    out->insert(out->end(), r.begin(), r.end());
+  }
+  return Status::Ok();
+}
+
+bool IsBatch(const std::uint8_t* data, std::size_t size) {
+  return size >= 2 && data[0] == wire::kMagic0 && data[1] == wire::kBatchMagic1;
+}
+
+Result<std::vector<ByteRange>> SplitBatch(const std::uint8_t* data, std::size_t size) {
+  auto bad = [](std::size_t offset, const std::string& what) {
+    return Status::InvalidArgument("batch: " + what + " at byte " + std::to_string(offset));
+  };
+  internal::ByteReader in(data, size);
+  std::uint8_t m0 = 0, m1 = 0, version = 0;
+  if (!in.ReadU8(&m0) || !in.ReadU8(&m1) || m0 != wire::kMagic0 || m1 != wire::kBatchMagic1) {
+    return bad(0, "bad magic");
+  }
+  if (!in.ReadU8(&version)) return bad(in.offset(), "truncated version");
+  if (version != wire::kVersion) return bad(2, "unknown version " + std::to_string(version));
+  std::uint64_t count = 0;
+  const std::size_t count_at = in.offset();
+  if (!in.ReadVarint(&count)) return bad(count_at, "malformed count");
+  if (count == 0 || count > wire::kMaxBatchReports) {
+    return bad(count_at, "count " + std::to_string(count) + " outside [1, " +
+                             std::to_string(wire::kMaxBatchReports) + "]");
+  }
+  std::vector<ByteRange> ranges;
+  ranges.reserve(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    std::uint64_t length = 0;
+    const std::size_t at = in.offset();
+    if (!in.ReadVarint(&length)) return bad(at, "malformed length of report " + std::to_string(i));
+    if (length > in.remaining()) return bad(at, "report " + std::to_string(i) + " runs past the end");
+    ranges.push_back({in.offset(), static_cast<std::size_t>(length)});
+    if (!in.Skip(static_cast<std::size_t>(length))) return bad(at, "truncated report");
+  }
+  if (in.remaining() != 0) return bad(in.offset(), "trailing bytes");
+  return ranges;
+}
+
 }  // namespace ldpgraph

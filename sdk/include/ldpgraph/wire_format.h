@@ -28,6 +28,10 @@ constexpr std::uint32_t kMaxFeatureDims = 1u << 24;
 constexpr std::uint32_t kMaxClasses = 65536;
 constexpr std::uint32_t kMaxLocalLapResolution = 1u << 20;
 
+// A batch: 'L' 'B', version 1, varint count, then count x (varint length, report).
+constexpr std::uint8_t kBatchMagic1 = 0x42;  // 'B'
+constexpr std::size_t kMaxBatchReports = 256;
+
 }  // namespace wire
 
 // Appends the encoding of `report` to `out`. The report is checked with the
@@ -40,6 +44,23 @@ Status EncodeReport(const Report& report, std::vector<std::uint8_t>* out);
 // minimal and no byte may trail. Errors: kInvalidArgument naming the field and byte
 // offset of the first problem. Never crashes, whatever the input.
 Result<Report> DecodeReport(const std::uint8_t* data, std::size_t size);
+
+// A byte range of a larger buffer.
+struct ByteRange {
+  std::size_t offset = 0;
+  std::size_t size = 0;
+};
+
+// Appends a batch holding the already-encoded `reports` (1 to
+// kMaxBatchReports). Errors: kInvalidArgument for a count outside that range.
+Status EncodeBatch(const std::vector<std::vector<std::uint8_t>>& reports, std::vector<std::uint8_t>* out);
+
+// true when the bytes start with the batch magic (and so are no single report).
+bool IsBatch(const std::uint8_t* data, std::size_t size);
+
+// Splits untrusted batch bytes into the ranges of its reports, without
+// decoding them. Errors: kInvalidArgument naming the byte offset.
+Result<std::vector<ByteRange>> SplitBatch(const std::uint8_t* data, std::size_t size);
 
 // The same semantic checks EncodeReport applies (shared with the daemon).
 Status CheckReport(const Report& report);

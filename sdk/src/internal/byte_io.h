@@ -83,6 +83,11 @@ class ByteReader {
     return true;
   }
   // A minimal LEB128 varint of at most 64 bits.
+  bool Skip(std::size_t n) {
+    if (remaining() < n) return false;
+    pos_ += n;
+    return true;
+  }
   bool ReadVarint(std::uint64_t* v) {
     std::uint64_t r = 0;
     for (int shift = 0; shift < 64; shift += 7) {

@@ -1,0 +1,122 @@
+#include "service/admin_api.h"
+
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "service/graph_config_json.h"
+#include "service/json_response.h"
+#include "service/report_ingest.h"
+
+namespace ldpgraph {
+namespace {
+
+using nlohmann::json;
+
+HttpResponse CreateGraph(ServiceContext& ctx, const HttpRequest& request) {
+  auto config = GraphConfigFromJson(request.body);
+  if (!config.ok()) return ErrorResponse(400, "invalid_config", config.status().message());
+  Status created = ctx.graphs.Create(*config);
+  if (created.code() == StatusCode::kFailedPrecondition) return ErrorResponse(409, "exists", created.message());
+  if (!created.ok()) return ErrorResponse(503, "unavailable", created.message());
+  ctx.logger->Info("graph_created", {{"graph_id", std::to_string(config->graph_id)},
+                                     {"num_users", std::to_string(config->num_users)}});
+  return JsonResponse(201, GraphConfigToJson(*config));
+}
+
+HttpResponse ListGraphs(ServiceContext& ctx) {
+  auto counts = ctx.store->CountReports();
+  if (!counts.ok()) return ErrorResponse(503, "unavailable", counts.status().message());
+  std::map<std::uint64_t, std::uint64_t> reports;
+  for (const GraphReportCount& c : *counts) reports[c.graph_id] = c.reports;
+  json list = json::array();
+  for (const auto& g : ctx.graphs.All()) {
+    list.push_back({{"graph_id", g->graph_id},
+                    {"num_users", g->num_users},
+                    {"reports", reports[g->graph_id]},
+                    {"config", json::parse(GraphConfigToJson(*g))}});
+  }
+  return JsonResponse(200, json{{"graphs", list}}.dump());
+}
+
+HttpResponse IssueTokens(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text) {
+  std::uint64_t graph_id = 0;
+  try {
+    std::size_t used = 0;
+    graph_id = std::stoull(id_text, &used);
+    if (used != id_text.size()) throw std::invalid_argument("trailing");
+  } catch (const std::exception&) {
+    return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
+  }
+  auto graph = ctx.graphs.Find(graph_id);
+  if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
+  const json body = json::parse(request.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object()) {
+    return ErrorResponse(400, "invalid_request", "body must be a JSON object with \"users\" or \"first\"/\"count\"");
+  }
+  std::vector<std::uint64_t> users;
+  if (body.contains("users")) {
+    const json& list = body["users"];
+    if (!list.is_array() || list.size() > kMaxTokensPerRequest) {
+      return ErrorResponse(400, "invalid_request",
+                           "\"users\" must be an array of at most " + std::to_string(kMaxTokensPerRequest) + " ids");
+    }
+    for (const json& u : list) {
+      if (!u.is_number_unsigned()) return ErrorResponse(400, "invalid_request", "user ids must be unsigned integers");
+      users.push_back(u.get<std::uint64_t>());
+    }
+  } else if (body.contains("first") && body.contains("count")) {
+    if (!body["first"].is_number_unsigned() || !body["count"].is_number_unsigned()) {
+      return ErrorResponse(400, "invalid_request", "\"first\" and \"count\" must be unsigned integers");
+    }
+    const std::uint64_t first = body["first"].get<std::uint64_t>(), count = body["count"].get<std::uint64_t>();
+    if (count > kMaxTokensPerRequest) {
+      return ErrorResponse(400, "invalid_request", "at most " + std::to_string(kMaxTokensPerRequest) +
+                                                       " tokens per request");
+    }
+    for (std::uint64_t u = first; u < first + count; ++u) users.push_back(u);
+  } else {
+    return ErrorResponse(400, "invalid_request", "body needs \"users\" or \"first\" and \"count\"");
+  }
+  json tokens = json::array();
+  for (std::uint64_t u : users) {
+    if (u >= graph->num_users) {
+      return ErrorResponse(400, "out_of_range", "user id " + std::to_string(u) + " is not below the graph's n = " +
+                                                    std::to_string(graph->num_users));
+    }
+    tokens.push_back({{"user_id", u}, {"token", ctx.tokens.Issue(graph_id, static_cast<std::uint32_t>(u))}});
+  }
+  return JsonResponse(200, json{{"graph_id", graph_id}, {"tokens", tokens}}.dump());
+}
+
+}  // namespace
+
+HttpResponse HandleAdmin(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
+  const std::string token = BearerToken(request.authorization);
+  if (token.empty() || !SecretsEqual(token, ctx.admin_token)) {
+    HttpResponse r = ErrorResponse(401, "unauthenticated", "the admin bearer token is missing or wrong");
+    r.headers.emplace_back("WWW-Authenticate", "Bearer");
+    return r;
+  }
+  if (path == "/v1/admin/graphs") {
+    if (request.method == "POST") return CreateGraph(ctx, request);
+    if (request.method == "GET") return ListGraphs(ctx);
+    HttpResponse r = ErrorResponse(405, "method_not_allowed", request.method + " " + path);
+    r.headers.emplace_back("Allow", "GET, POST");
+    return r;
+  }
+  static const std::string kGraphs = "/v1/admin/graphs/";
+  static const std::string kTokens = "/tokens";
+  if (path.size() > kGraphs.size() + kTokens.size() && path.compare(0, kGraphs.size(), kGraphs) == 0 &&
+      path.compare(path.size() - kTokens.size(), kTokens.size(), kTokens) == 0) {
+    if (request.method != "POST") {
+      HttpResponse r = ErrorResponse(405, "method_not_allowed", request.method + " " + path);
+      r.headers.emplace_back("Allow", "POST");
+      return r;
+    }
+    return IssueTokens(ctx, request, path.substr(kGraphs.size(), path.size() - kGraphs.size() - kTokens.size()));
+  }
+  return ErrorResponse(404, "not_found", "no admin resource " + path);
+}
+
+}  // namespace ldpgraph

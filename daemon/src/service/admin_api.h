@@ -1,0 +1,21 @@
+// /v1/admin/...: behind the admin bearer token (compared in constant time).
+//   POST /v1/admin/graphs                 create a graph from its JSON config (201; 409 if it exists)
+//   GET  /v1/admin/graphs                 every graph with its config and report count
+//   POST /v1/admin/graphs/{id}/tokens     user tokens: {"users": [ids]} or {"first": a, "count": c}
+#ifndef LDPGRAPH_DAEMON_SERVICE_ADMIN_API_H_
+#define LDPGRAPH_DAEMON_SERVICE_ADMIN_API_H_
+
+#include "service/http_types.h"
+#include "service/service_context.h"
+
+namespace ldpgraph {
+
+// `path` is the target without the query. Answers 404/405 for what it does not serve.
+HttpResponse HandleAdmin(ServiceContext& ctx, const HttpRequest& request, const std::string& path);
+
+// Most tokens one request may ask for.
+constexpr std::uint64_t kMaxTokensPerRequest = 100000;
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_SERVICE_ADMIN_API_H_

@@ -1,0 +1,63 @@
+#include "service/api.h"
+
+#include "service/admin_api.h"
+#include "service/graph_config_json.h"
+#include "service/json_response.h"
+#include "service/report_ingest.h"
+
+namespace ldpgraph {
+namespace {
+
+HttpResponse MethodNotAllowed(const HttpRequest& request, const std::string& path, const char* allow) {
+  HttpResponse r = ErrorResponse(405, "method_not_allowed", request.method + " is not served at " + path);
+  r.headers.emplace_back("Allow", allow);
+  return r;
+}
+
+HttpResponse PublicGraph(ServiceContext& ctx, const std::string& id_text) {
+  std::uint64_t id = 0;
+  bool ok = !id_text.empty() && id_text.size() <= 20;
+  for (char c : id_text) ok = ok && c >= '0' && c <= '9';
+  if (ok) {
+    try {
+      id = std::stoull(id_text);
+    } catch (const std::exception&) {
+      ok = false;
+    }
+  }
+  if (!ok) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
+  auto graph = ctx.graphs.Find(id);
+  if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
+  return JsonResponse(200, GraphConfigToJson(*graph));
+}
+
+}  // namespace
+
+void HandleRequest(ServiceContext& ctx, const HttpRequest& request, Respond respond) {
+  const std::string path = request.target.substr(0, request.target.find('?'));
+  if (path == "/v1/reports") {
+    if (request.method != "POST") return respond(MethodNotAllowed(request, path, "POST"));
+    return IngestReports(ctx, request, std::move(respond));
+  }
+  static const std::string kGraphs = "/v1/graphs/";
+  if (path.compare(0, kGraphs.size(), kGraphs) == 0) {
+    if (request.method != "GET") return respond(MethodNotAllowed(request, path, "GET"));
+    return respond(PublicGraph(ctx, path.substr(kGraphs.size())));
+  }
+  if (path.compare(0, 10, "/v1/admin/") == 0) return respond(HandleAdmin(ctx, request, path));
+  if (path == "/healthz") {
+    if (request.method != "GET") return respond(MethodNotAllowed(request, path, "GET"));
+    if (ctx.draining.load()) return respond(JsonResponse(503, "{\"status\":\"draining\"}"));
+    return respond(JsonResponse(200, "{\"status\":\"ok\"}"));
+  }
+  if (path == "/metrics") {
+    if (request.method != "GET") return respond(MethodNotAllowed(request, path, "GET"));
+    HttpResponse r;
+    r.content_type = "text/plain; version=0.0.4";
+    r.body = ctx.metrics.RenderPrometheus();
+    return respond(std::move(r));
+  }
+  respond(ErrorResponse(404, "not_found", "nothing is served at " + path));
+}
+
+}  // namespace ldpgraph

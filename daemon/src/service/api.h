@@ -1,0 +1,20 @@
+// The daemon's HTTP API, routed. Transport-free: the network layer hands it
+// an HttpRequest; tests and the fuzzer call it directly.
+//   POST /v1/reports        report_ingest.h
+//   GET  /v1/graphs/{id}    the public graph configuration (JSON)
+//   /v1/admin/...           admin_api.h
+//   GET  /healthz           200 {"status":"ok"}; 503 while draining
+//   GET  /metrics           Prometheus text format
+#ifndef LDPGRAPH_DAEMON_SERVICE_API_H_
+#define LDPGRAPH_DAEMON_SERVICE_API_H_
+
+#include "service/http_types.h"
+#include "service/service_context.h"
+
+namespace ldpgraph {
+
+void HandleRequest(ServiceContext& ctx, const HttpRequest& request, Respond respond);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_SERVICE_API_H_

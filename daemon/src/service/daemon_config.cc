@@ -1,0 +1,200 @@
+#include "service/daemon_config.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+namespace ldpgraph {
+namespace {
+
+Status Bad(const std::string& key, const std::string& what) {
+  return Status::InvalidArgument("config: " + key + " " + what);
+}
+
+Result<std::string> ReadFile(const std::string& path, const std::string& key) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::Unavailable("config: " + key + ": cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string Resolve(const std::string& base_dir, const std::string& path) {
+  if (path.empty() || path[0] == '/' || base_dir.empty()) return path;
+  return base_dir + "/" + path;
+}
+
+// Reads [table] with typed getters that reject unknown keys and wrong types.
+class Section {
+ public:
+  Section(const toml::table& root, const char* name) : name_(name) {
+    if (const toml::node* n = root.get(name)) {
+      table_ = n->as_table();
+      if (!table_) status_ = Bad(name_, "must be a table");
+    }
+  }
+
+  Status CheckKnown(const std::set<std::string>& known) const {
+    if (!status_.ok()) return status_;
+    if (!table_) return Status::Ok();
+    for (const auto& [key, value] : *table_) {
+      (void)value;
+      if (!known.count(std::string(key.str()))) return Bad(Key(std::string(key.str())), "is not a known key");
+    }
+    return Status::Ok();
+  }
+
+  Status String(const char* key, std::string* out) const {
+    const toml::node* n = Find(key);
+    if (!n) return Status::Ok();
+    if (!n->is_string()) return Bad(Key(key), "must be a string");
+    *out = n->as_string()->get();
+    return Status::Ok();
+  }
+
+  template <typename T>
+  Status Unsigned(const char* key, T min, T max, T* out) const {
+    const toml::node* n = Find(key);
+    if (!n) return Status::Ok();
+    if (!n->is_integer()) return Bad(Key(key), "must be an integer");
+    const std::int64_t v = n->as_integer()->get();
+    if (v < static_cast<std::int64_t>(min) || static_cast<std::uint64_t>(v) > max) {
+      return Bad(Key(key), "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+    }
+    *out = static_cast<T>(v);
+    return Status::Ok();
+  }
+
+  Status NonNegative(const char* key, double* out) const {
+    const toml::node* n = Find(key);
+    if (!n) return Status::Ok();
+    if (!n->is_number()) return Bad(Key(key), "must be a number");
+    const double v = n->is_integer() ? static_cast<double>(n->as_integer()->get()) : n->as_floating_point()->get();
+    if (!(v >= 0) || v > 1e12) return Bad(Key(key), "must be a number in [0, 1e12]");
+    *out = v;
+    return Status::Ok();
+  }
+
+ private:
+  const toml::node* Find(const char* key) const { return table_ ? table_->get(key) : nullptr; }
+  std::string Key(const std::string& key) const { return name_ + "." + key; }
+
+  std::string name_;
+  const toml::table* table_ = nullptr;
+  Status status_;
+};
+
+Status ReadRateLimit(const Section& s, const char* rate_key, const char* burst_key, RateLimit* out) {
+  LDPGRAPH_RETURN_IF_ERROR(s.NonNegative(rate_key, &out->per_second));
+  LDPGRAPH_RETURN_IF_ERROR(s.NonNegative(burst_key, &out->burst));
+  if (out->per_second > 0 && out->burst < 1) {
+    return Bad(std::string("limits.") + burst_key, "must be at least 1 when the rate is limited");
+  }
+  return Status::Ok();
+}
+
+Result<std::string> SecretFromFile(const std::string& path, const char* key, std::size_t min_bytes) {
+  if (path.empty()) return Bad(std::string("auth.") + key, "is required");
+  auto text = ReadFile(path, std::string("auth.") + key);
+  if (!text.ok()) return text.status();
+  std::string secret = *text;
+  while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
+  if (secret.size() < min_bytes) {
+    return Bad(std::string("auth.") + key, "(" + path + ") must hold at least " + std::to_string(min_bytes) +
+                                                 " bytes");
+  }
+  return secret;
+}
+
+}  // namespace
+
+Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::string& base_dir) {
+  toml::table root;
+  try {
+    root = toml::parse(text);
+  } catch (const toml::parse_error& e) {
+    return Status::InvalidArgument("config: line " + std::to_string(e.source().begin.line) + ": " +
+                                   std::string(e.description()));
+  }
+  for (const auto& [key, value] : root) {
+    (void)value;
+    static const std::set<std::string> kSections = {"server", "tls", "store", "auth", "limits", "log"};
+    if (!kSections.count(std::string(key.str()))) return Bad(std::string(key.str()), "is not a known section");
+  }
+  DaemonConfig c;
+  Section server(root, "server");
+  LDPGRAPH_RETURN_IF_ERROR(server.CheckKnown({"listen_address", "listen_port", "threads", "max_body_bytes",
+                                              "request_timeout_ms", "idle_timeout_ms", "drain_timeout_ms",
+                                              "max_connections"}));
+  LDPGRAPH_RETURN_IF_ERROR(server.String("listen_address", &c.listen_address));
+  LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::uint16_t>("listen_port", 0, 65535, &c.listen_port));
+  LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<unsigned>("threads", 1, 256, &c.threads));
+  LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::size_t>("max_body_bytes", 64, 64u << 20, &c.max_body_bytes));
+  LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::uint32_t>("request_timeout_ms", 10, 600000, &c.request_timeout_ms));
+  LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::uint32_t>("idle_timeout_ms", 10, 3600000, &c.idle_timeout_ms));
+  LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::uint32_t>("drain_timeout_ms", 0, 600000, &c.drain_timeout_ms));
+  LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::size_t>("max_connections", 1, 1000000, &c.max_connections));
+
+  Section tls(root, "tls");
+  LDPGRAPH_RETURN_IF_ERROR(tls.CheckKnown({"certificate", "private_key", "client_ca"}));
+  LDPGRAPH_RETURN_IF_ERROR(tls.String("certificate", &c.certificate_file));
+  LDPGRAPH_RETURN_IF_ERROR(tls.String("private_key", &c.private_key_file));
+  LDPGRAPH_RETURN_IF_ERROR(tls.String("client_ca", &c.client_ca_file));
+  if (c.certificate_file.empty()) return Bad("tls.certificate", "is required");
+  if (c.private_key_file.empty()) return Bad("tls.private_key", "is required");
+  c.certificate_file = Resolve(base_dir, c.certificate_file);
+  c.private_key_file = Resolve(base_dir, c.private_key_file);
+  c.client_ca_file = Resolve(base_dir, c.client_ca_file);
+
+  Section store(root, "store");
+  LDPGRAPH_RETURN_IF_ERROR(store.CheckKnown({"path", "max_reports_per_commit"}));
+  LDPGRAPH_RETURN_IF_ERROR(store.String("path", &c.store_path));
+  LDPGRAPH_RETURN_IF_ERROR(
+      store.Unsigned<std::size_t>("max_reports_per_commit", 1, 1000000, &c.max_reports_per_commit));
+  if (c.store_path.empty()) return Bad("store.path", "is required");
+  c.store_path = Resolve(base_dir, c.store_path);
+
+  Section auth(root, "auth");
+  LDPGRAPH_RETURN_IF_ERROR(auth.CheckKnown({"secret_file", "admin_token_file"}));
+  std::string secret_file, admin_file;
+  LDPGRAPH_RETURN_IF_ERROR(auth.String("secret_file", &secret_file));
+  LDPGRAPH_RETURN_IF_ERROR(auth.String("admin_token_file", &admin_file));
+  auto secret = SecretFromFile(Resolve(base_dir, secret_file), "secret_file", 32);
+  if (!secret.ok()) return secret.status();
+  c.secret = *secret;
+  auto admin = SecretFromFile(Resolve(base_dir, admin_file), "admin_token_file", 16);
+  if (!admin.ok()) return admin.status();
+  c.admin_token = *admin;
+
+  Section limits(root, "limits");
+  LDPGRAPH_RETURN_IF_ERROR(limits.CheckKnown({"per_token_rate", "per_token_burst", "per_address_rate",
+                                              "per_address_burst"}));
+  LDPGRAPH_RETURN_IF_ERROR(ReadRateLimit(limits, "per_token_rate", "per_token_burst", &c.per_token));
+  LDPGRAPH_RETURN_IF_ERROR(ReadRateLimit(limits, "per_address_rate", "per_address_burst", &c.per_address));
+
+  Section log(root, "log");
+  LDPGRAPH_RETURN_IF_ERROR(log.CheckKnown({"format", "level"}));
+  LDPGRAPH_RETURN_IF_ERROR(log.String("format", &c.log_format));
+  LDPGRAPH_RETURN_IF_ERROR(log.String("level", &c.log_level));
+  if (c.log_format != "auto" && c.log_format != "json" && c.log_format != "text") {
+    return Bad("log.format", "must be auto, json or text");
+  }
+  if (c.log_level != "debug" && c.log_level != "info" && c.log_level != "warning" && c.log_level != "error") {
+    return Bad("log.level", "must be debug, info, warning or error");
+  }
+  return c;
+}
+
+Result<DaemonConfig> LoadDaemonConfig(const std::string& path) {
+  auto text = ReadFile(path, "--config");
+  if (!text.ok()) return text.status();
+  const std::size_t slash = path.rfind('/');
+  const std::string base_dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  auto config = ParseDaemonConfig(*text, base_dir);
+  if (!config.ok()) return Status(config.status().code(), path + ": " + config.status().message());
+  return config;
+}
+
+}  // namespace ldpgraph

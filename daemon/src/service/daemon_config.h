@@ -1,0 +1,56 @@
+// DaemonConfig: everything ldpgraphd reads from its TOML file
+// (docs/ldpgraphd.example.toml documents every key and its default).
+#ifndef LDPGRAPH_DAEMON_SERVICE_DAEMON_CONFIG_H_
+#define LDPGRAPH_DAEMON_SERVICE_DAEMON_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+
+struct RateLimit {
+  double per_second = 0;  // 0: unlimited
+  double burst = 0;
+};
+
+struct DaemonConfig {
+  // [server]
+  std::string listen_address = "127.0.0.1";
+  std::uint16_t listen_port = 8443;
+  unsigned threads = 2;
+  std::size_t max_body_bytes = 1 << 20;
+  std::uint32_t request_timeout_ms = 10000;  // each step: handshake, request, response
+  std::uint32_t idle_timeout_ms = 30000;     // a keep-alive connection waiting for its next request
+  std::uint32_t drain_timeout_ms = 10000;    // SIGTERM: how long in-flight requests may finish
+  std::size_t max_connections = 10000;
+  // [tls]
+  std::string certificate_file;
+  std::string private_key_file;
+  std::string client_ca_file;  // set: clients must present a certificate it signed
+  // [store]
+  std::string store_path;
+  std::size_t max_reports_per_commit = 4096;
+  // [auth]
+  std::string secret;       // the HMAC key for user tokens (from secret_file)
+  std::string admin_token;  // bearer token of /v1/admin (from admin_token_file)
+  // [limits]
+  RateLimit per_token{5, 20};
+  RateLimit per_address{2000, 4000};
+  // [log]
+  std::string log_format = "auto";  // auto (JSON unless stderr is a terminal), json, text
+  std::string log_level = "info";   // debug, info, warning, error
+};
+
+// Reads and checks the file; relative paths are taken from the file's
+// directory. Errors: kUnavailable when a file cannot be read,
+// kInvalidArgument naming the key (syntax errors name the line).
+Result<DaemonConfig> LoadDaemonConfig(const std::string& path);
+
+// The same from text; `base_dir` resolves relative paths.
+Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::string& base_dir);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_SERVICE_DAEMON_CONFIG_H_

@@ -1,0 +1,50 @@
+#include "service/graph_registry.h"
+
+#include <mutex>
+
+#include "service/graph_config_json.h"
+
+namespace ldpgraph {
+
+Status GraphRegistry::Load() {
+  auto stored = store_->ListGraphs();
+  if (!stored.ok()) return stored.status();
+  std::map<std::uint64_t, std::shared_ptr<const GraphConfig>> graphs;
+  for (const StoredGraph& g : *stored) {
+    auto config = GraphConfigFromJson(g.config_json);
+    if (!config.ok()) {
+      return Status::DataLoss("stored graph " + std::to_string(g.graph_id) + ": " + config.status().message());
+    }
+    graphs[g.graph_id] = std::make_shared<const GraphConfig>(*config);
+  }
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  graphs_ = std::move(graphs);
+  return Status::Ok();
+}
+
+Status GraphRegistry::Create(const GraphConfig& config) {
+  // Serialised with readers only for the map update; the store arbitrates
+  // between two admins creating the same id.
+  StoredGraph g;
+  g.graph_id = config.graph_id;
+  g.config_json = GraphConfigToJson(config);
+  LDPGRAPH_RETURN_IF_ERROR(store_->CreateGraph(g));
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  graphs_[config.graph_id] = std::make_shared<const GraphConfig>(config);
+  return Status::Ok();
+}
+
+std::shared_ptr<const GraphConfig> GraphRegistry::Find(std::uint64_t graph_id) const {
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  auto it = graphs_.find(graph_id);
+  return it == graphs_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<const GraphConfig>> GraphRegistry::All() const {
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  std::vector<std::shared_ptr<const GraphConfig>> all;
+  for (const auto& [id, g] : graphs_) all.push_back(g);
+  return all;
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,36 @@
+// The daemon's view of an HTTP exchange, free of any HTTP library: the
+// network layer (https_server.cc, the only Beast user) fills an HttpRequest
+// and sends back whatever HttpResponse the Api produced.
+#ifndef LDPGRAPH_DAEMON_SERVICE_HTTP_TYPES_H_
+#define LDPGRAPH_DAEMON_SERVICE_HTTP_TYPES_H_
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ldpgraph {
+
+struct HttpRequest {
+  std::string method;  // "GET", "POST", ...
+  std::string target;  // path and query
+  std::string authorization;
+  std::string content_type;
+  std::string remote_address;
+  std::string body;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+// Answers are asynchronous (a report is answered after its commit); the
+// callback may run on any thread, exactly once.
+using Respond = std::function<void(HttpResponse)>;
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_SERVICE_HTTP_TYPES_H_

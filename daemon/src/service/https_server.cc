@@ -1,0 +1,328 @@
+#include "service/https_server.h"
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <openssl/ssl.h>
+
+#include "service/api.h"
+#include "service/json_response.h"
+
+namespace ldpgraph {
+namespace {
+
+namespace net = boost::asio;
+namespace ssl = boost::asio::ssl;
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+using tcp = boost::asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint32_t kHeaderLimit = 16 * 1024;
+
+Result<std::shared_ptr<ssl::context>> MakeTlsContext(const HttpsServerOptions& o) {
+  auto ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
+  boost::system::error_code ec;
+  ctx->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use,
+                   ec);
+  SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
+  ctx->use_certificate_chain_file(o.certificate_file, ec);
+  if (ec) return Status::InvalidArgument("tls certificate " + o.certificate_file + ": " + ec.message());
+  ctx->use_private_key_file(o.private_key_file, ssl::context::pem, ec);
+  if (ec) return Status::InvalidArgument("tls private key " + o.private_key_file + ": " + ec.message());
+  if (SSL_CTX_check_private_key(ctx->native_handle()) != 1) {
+    return Status::InvalidArgument("tls private key " + o.private_key_file + " does not match the certificate");
+  }
+  if (!o.client_ca_file.empty()) {
+    ctx->load_verify_file(o.client_ca_file, ec);
+    if (ec) return Status::InvalidArgument("tls client CA " + o.client_ca_file + ": " + ec.message());
+    ctx->set_verify_mode(ssl::verify_peer | ssl::verify_fail_if_no_peer_cert);
+  }
+  return ctx;
+}
+
+class Server;
+
+// One TLS connection: handshake, then request/response until the client or
+// the server closes. Runs on its own strand.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, std::shared_ptr<ssl::context> tls, Server* server);
+  ~Session();
+  void Start();
+
+ private:
+  void OnHandshake(beast::error_code ec);
+  void ReadHeader();
+  void OnHeader(beast::error_code ec);
+  void OnBody(beast::error_code ec);
+  void Dispatch();
+  void Reply(HttpResponse response, bool keep_alive);
+  void OnWrite(beast::error_code ec, bool keep_alive);
+  void Close();
+
+  std::shared_ptr<ssl::context> tls_;  // keeps a reloaded-away context alive
+  beast::ssl_stream<beast::tcp_stream> stream_;
+  Server* server_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  http::response<http::string_body> response_;
+  std::string remote_;
+  Clock::time_point started_;
+  bool in_flight_ = false;
+};
+
+class Server final : public HttpsServer {
+ public:
+  Server(const HttpsServerOptions& options, ServiceContext* ctx, std::shared_ptr<ssl::context> tls)
+      : options_(options), ctx_(ctx), ioc_(static_cast<int>(options.threads)), acceptor_(net::make_strand(ioc_)),
+        tls_(std::move(tls)) {}
+
+  ~Server() override { Drain(std::chrono::milliseconds(0)); }
+
+  Status Listen() {
+    boost::system::error_code ec;
+    const auto address = net::ip::make_address(options_.address, ec);
+    if (ec) return Status::InvalidArgument("listen address '" + options_.address + "': " + ec.message());
+    const tcp::endpoint endpoint(address, options_.port);
+    acceptor_.open(endpoint.protocol(), ec);
+    if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(endpoint, ec);
+    if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
+    if (ec) {
+      return Status::Unavailable("cannot listen on " + options_.address + ":" + std::to_string(options_.port) +
+                                 ": " + ec.message());
+    }
+    port_ = acceptor_.local_endpoint().port();
+    Accept();
+    for (unsigned i = 0; i < options_.threads; ++i) threads_.emplace_back([this] { ioc_.run(); });
+    return Status::Ok();
+  }
+
+  std::uint16_t port() const override { return port_; }
+
+  Status ReloadCertificates() override {
+    auto tls = MakeTlsContext(options_);
+    if (!tls.ok()) return tls.status();
+    std::lock_guard<std::mutex> lock(tls_mu_);
+    tls_ = std::move(*tls);
+    return Status::Ok();
+  }
+
+  void Drain(std::chrono::milliseconds timeout) override {
+    std::lock_guard<std::mutex> lock(drain_mu_);
+    if (threads_.empty()) return;
+    ctx_->draining = true;
+    net::post(acceptor_.get_executor(), [this] {
+      boost::system::error_code ignored;
+      acceptor_.close(ignored);
+    });
+    const auto deadline = Clock::now() + timeout;
+    while (in_flight_.load() > 0 && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ioc_.stop();
+    for (std::thread& t : threads_) t.join();
+    threads_.clear();
+  }
+
+  const HttpsServerOptions& options() const { return options_; }
+  ServiceContext& ctx() { return *ctx_; }
+  std::atomic<std::int64_t>& in_flight() { return in_flight_; }
+
+ private:
+  void Accept() {
+    acceptor_.async_accept(net::make_strand(ioc_), [this](beast::error_code ec, tcp::socket socket) {
+      if (ec) {
+        if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
+        // Out of descriptors and the like: keep accepting after a breath.
+        ctx_->logger->Warning("accept_failed", {{"error", ec.message()}});
+      } else if (static_cast<std::size_t>(ctx_->metrics.open_connections.load()) >= options_.max_connections) {
+        boost::system::error_code ignored;
+        socket.close(ignored);
+      } else {
+        std::shared_ptr<ssl::context> tls;
+        {
+          std::lock_guard<std::mutex> lock(tls_mu_);
+          tls = tls_;
+        }
+        std::make_shared<Session>(std::move(socket), std::move(tls), this)->Start();
+      }
+      if (acceptor_.is_open()) Accept();
+    });
+  }
+
+  HttpsServerOptions options_;
+  ServiceContext* ctx_;
+  net::io_context ioc_;
+  tcp::acceptor acceptor_;
+  std::mutex tls_mu_;
+  std::shared_ptr<ssl::context> tls_;
+  std::vector<std::thread> threads_;
+  std::mutex drain_mu_;
+  std::atomic<std::int64_t> in_flight_{0};
+  std::uint16_t port_ = 0;
+};
+
+Session::Session(tcp::socket socket, std::shared_ptr<ssl::context> tls, Server* server)
+    : tls_(std::move(tls)), stream_(std::move(socket), *tls_), server_(server) {
+  boost::system::error_code ec;
+  const auto endpoint = beast::get_lowest_layer(stream_).socket().remote_endpoint(ec);
+  remote_ = ec ? "unknown" : endpoint.address().to_string();
+  server_->ctx().metrics.open_connections.fetch_add(1);
+  server_->ctx().metrics.connections_total.fetch_add(1);
+}
+
+Session::~Session() {
+  server_->ctx().metrics.open_connections.fetch_sub(1);
+  if (in_flight_) server_->in_flight().fetch_sub(1);
+}
+
+void Session::Start() {
+  // Run on the session's strand from the first step on.
+  net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+    beast::get_lowest_layer(self->stream_).expires_after(self->server_->options().request_timeout);
+    self->stream_.async_handshake(ssl::stream_base::server,
+                                  [self](beast::error_code ec) { self->OnHandshake(ec); });
+  });
+}
+
+void Session::OnHandshake(beast::error_code ec) {
+  if (ec) {
+    // Plain HTTP on the TLS port, a wrong client certificate, a timeout: no answer.
+    server_->ctx().metrics.tls_handshake_failures.fetch_add(1);
+    return;
+  }
+  ReadHeader();
+}
+
+void Session::ReadHeader() {
+  parser_.emplace();
+  parser_->header_limit(kHeaderLimit);
+  parser_->body_limit(server_->options().max_body_bytes);
+  // Waiting for the next request on a kept-alive connection may take the
+  // idle timeout; once it starts, the request has the request timeout.
+  beast::get_lowest_layer(stream_).expires_after(server_->options().idle_timeout);
+  http::async_read_header(stream_, buffer_, *parser_,
+                          [self = shared_from_this()](beast::error_code ec, std::size_t) { self->OnHeader(ec); });
+}
+
+void Session::OnHeader(beast::error_code ec) {
+  if (ec == http::error::end_of_stream) return Close();
+  started_ = Clock::now();
+  if (ec == http::error::body_limit) {
+    // The Content-Length says too much: refuse before reading a byte of it.
+    server_->ctx().metrics.Reject(RejectReason::kTooLarge);
+    return Reply(ErrorResponse(413, "too_large", "the body exceeds " +
+                                                     std::to_string(server_->options().max_body_bytes) + " bytes"),
+                 false);
+  }
+  if (ec) {
+    if (ec == beast::error::timeout || ec == net::error::eof || ec == ssl::error::stream_truncated ||
+        ec == net::error::operation_aborted) {
+      return;  // silent or gone: drop the connection
+    }
+    return Reply(ErrorResponse(400, "malformed", "bad HTTP request: " + ec.message()), false);
+  }
+  beast::get_lowest_layer(stream_).expires_after(server_->options().request_timeout);
+  http::async_read(stream_, buffer_, *parser_,
+                   [self = shared_from_this()](beast::error_code ec2, std::size_t) { self->OnBody(ec2); });
+}
+
+void Session::OnBody(beast::error_code ec) {
+  if (ec == http::error::body_limit) {
+    // A chunked body that grew past the limit.
+    server_->ctx().metrics.Reject(RejectReason::kTooLarge);
+    return Reply(ErrorResponse(413, "too_large", "the body exceeds " +
+                                                     std::to_string(server_->options().max_body_bytes) + " bytes"),
+                 false);
+  }
+  if (ec) {
+    if (ec == beast::error::timeout || ec == net::error::eof || ec == ssl::error::stream_truncated ||
+        ec == net::error::operation_aborted) {
+      return;
+    }
+    return Reply(ErrorResponse(400, "malformed", "bad HTTP request: " + ec.message()), false);
+  }
+  Dispatch();
+}
+
+void Session::Dispatch() {
+  auto& req = parser_->get();
+  HttpRequest request;
+  request.method = std::string(req.method_string());
+  request.target = std::string(req.target());
+  request.authorization = std::string(req[http::field::authorization]);
+  request.content_type = std::string(req[http::field::content_type]);
+  request.remote_address = remote_;
+  request.body = std::move(req.body());
+  const bool keep_alive = req.keep_alive();
+  in_flight_ = true;
+  server_->in_flight().fetch_add(1);
+  // The Api may answer from a store thread: come back to this strand to write.
+  HandleRequest(server_->ctx(), request, [self = shared_from_this(), keep_alive](HttpResponse response) {
+    net::post(self->stream_.get_executor(), [self, keep_alive, response = std::move(response)]() mutable {
+      self->Reply(std::move(response), keep_alive);
+    });
+  });
+}
+
+void Session::Reply(HttpResponse response, bool keep_alive) {
+  keep_alive = keep_alive && !server_->ctx().draining.load();
+  response_ = {};
+  response_.version(11);
+  response_.result(static_cast<unsigned>(response.status));
+  response_.set(http::field::server, "ldpgraphd");
+  response_.set(http::field::content_type, response.content_type);
+  for (auto& [name, value] : response.headers) response_.set(name, value);
+  response_.keep_alive(keep_alive);
+  response_.body() = std::move(response.body);
+  response_.prepare_payload();
+  beast::get_lowest_layer(stream_).expires_after(server_->options().request_timeout);
+  http::async_write(stream_, response_, [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
+    self->OnWrite(ec, keep_alive);
+  });
+}
+
+void Session::OnWrite(beast::error_code ec, bool keep_alive) {
+  Metrics& metrics = server_->ctx().metrics;
+  metrics.requests_total.fetch_add(1);
+  metrics.request_seconds.Observe(std::chrono::duration<double>(Clock::now() - started_).count());
+  if (in_flight_) {
+    in_flight_ = false;
+    server_->in_flight().fetch_sub(1);
+  }
+  if (ec) return;
+  if (!keep_alive) return Close();
+  ReadHeader();
+}
+
+void Session::Close() {
+  beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(1));
+  stream_.async_shutdown([self = shared_from_this()](beast::error_code) {
+    boost::system::error_code ignored;
+    beast::get_lowest_layer(self->stream_).socket().shutdown(tcp::socket::shutdown_both, ignored);
+  });
+}
+
+}  // namespace
+
+Result<std::unique_ptr<HttpsServer>> HttpsServer::Start(const HttpsServerOptions& options, ServiceContext* ctx) {
+  if (options.threads == 0) return Status::InvalidArgument("the server needs at least one thread");
+  auto tls = MakeTlsContext(options);
+  if (!tls.ok()) return tls.status();
+  auto server = std::make_unique<Server>(options, ctx, std::move(*tls));
+  LDPGRAPH_RETURN_IF_ERROR(server->Listen());
+  return std::unique_ptr<HttpsServer>(std::move(server));
+}
+
+}  // namespace ldpgraph

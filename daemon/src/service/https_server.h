@@ -1,0 +1,51 @@
+// HttpsServer: HTTP/1.1 over TLS (1.2 minimum, 1.3 preferred) on Boost.Beast,
+// feeding the Api. The only file that includes Beast; everything it needs
+// from the rest of the daemon passes through ServiceContext and HttpRequest.
+// Every network step has a deadline, so a slow or silent client is cut off;
+// I/O is asynchronous, so no client ever holds a thread.
+#ifndef LDPGRAPH_DAEMON_SERVICE_HTTPS_SERVER_H_
+#define LDPGRAPH_DAEMON_SERVICE_HTTPS_SERVER_H_
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "ldpgraph/status.h"
+#include "service/service_context.h"
+
+namespace ldpgraph {
+
+struct HttpsServerOptions {
+  std::string address = "127.0.0.1";
+  std::uint16_t port = 0;  // 0: any free port (see HttpsServer::port())
+  unsigned threads = 2;
+  std::size_t max_body_bytes = 1 << 20;
+  std::chrono::milliseconds request_timeout{10000};
+  std::chrono::milliseconds idle_timeout{30000};
+  std::size_t max_connections = 10000;
+  std::string certificate_file;  // PEM chain
+  std::string private_key_file;  // PEM
+  std::string client_ca_file;    // optional: require client certificates it signed
+};
+
+class HttpsServer {
+ public:
+  // Loads the certificates, binds, and starts serving on `threads` threads.
+  // Errors: kInvalidArgument for unusable certificate files, kUnavailable
+  // when the address cannot be bound.
+  static Result<std::unique_ptr<HttpsServer>> Start(const HttpsServerOptions& options, ServiceContext* ctx);
+  virtual ~HttpsServer() = default;
+
+  virtual std::uint16_t port() const = 0;
+  // Re-reads the certificate, key and client CA; new connections use them,
+  // open ones keep theirs. On error the old ones stay in use.
+  virtual Status ReloadCertificates() = 0;
+  // Stops accepting, lets requests in flight finish (their connections close
+  // after the answer) for at most `timeout`, then stops every thread.
+  virtual void Drain(std::chrono::milliseconds timeout) = 0;
+};
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_SERVICE_HTTPS_SERVER_H_

@@ -1,0 +1,84 @@
+#include "service/metrics.h"
+
+#include <cstdio>
+
+namespace ldpgraph {
+
+const char* RejectReasonName(RejectReason reason) {
+  switch (reason) {
+    case RejectReason::kUnauthenticated: return "unauthenticated";
+    case RejectReason::kForbidden: return "forbidden";
+    case RejectReason::kTooLarge: return "too_large";
+    case RejectReason::kMalformed: return "malformed";
+    case RejectReason::kUnknownGraph: return "unknown_graph";
+    case RejectReason::kOutOfRange: return "out_of_range";
+    case RejectReason::kPolicyMismatch: return "policy_mismatch";
+    case RejectReason::kConflict: return "conflict";
+    case RejectReason::kRateLimited: return "rate_limited";
+    case RejectReason::kUnavailable: return "unavailable";
+    case RejectReason::kCount: break;
+  }
+  return "unknown";
+}
+
+void Histogram::Observe(double seconds) {
+  std::size_t i = 0;
+  while (i < kBounds.size() && seconds > kBounds[i]) ++i;
+  counts_[i].fetch_add(1, std::memory_order_relaxed);
+  sum_micros_.fetch_add(static_cast<std::uint64_t>(seconds * 1e6), std::memory_order_relaxed);
+}
+
+void Histogram::Render(const std::string& name, const std::string& help, std::string* out) const {
+  *out += "# HELP " + name + " " + help + "\n# TYPE " + name + " histogram\n";
+  std::uint64_t cumulative = 0;
+  char line[160];
+  for (std::size_t i = 0; i <= kBounds.size(); ++i) {
+    cumulative += counts_[i].load(std::memory_order_relaxed);
+    if (i < kBounds.size()) {
+      std::snprintf(line, sizeof(line), "%s_bucket{le=\"%g\"} %llu\n", name.c_str(), kBounds[i],
+                    static_cast<unsigned long long>(cumulative));
+    } else {
+      std::snprintf(line, sizeof(line), "%s_bucket{le=\"+Inf\"} %llu\n", name.c_str(),
+                    static_cast<unsigned long long>(cumulative));
+    }
+    *out += line;
+  }
+  std::snprintf(line, sizeof(line), "%s_sum %.6f\n%s_count %llu\n", name.c_str(),
+                static_cast<double>(sum_micros_.load()) / 1e6, name.c_str(),
+                static_cast<unsigned long long>(cumulative));
+  *out += line;
+}
+
+namespace {
+void Counter(std::string* out, const char* name, const char* help, std::uint64_t value) {
+  *out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " counter\n" + name + " " +
+          std::to_string(value) + "\n";
+}
+}  // namespace
+
+std::string Metrics::RenderPrometheus() const {
+  std::string out;
+  out += "# HELP ldpgraph_reports_accepted_total Reports acknowledged, by outcome.\n"
+         "# TYPE ldpgraph_reports_accepted_total counter\n";
+  out += "ldpgraph_reports_accepted_total{outcome=\"stored\"} " + std::to_string(reports_stored.load()) + "\n";
+  out += "ldpgraph_reports_accepted_total{outcome=\"duplicate\"} " + std::to_string(reports_duplicate.load()) + "\n";
+  out += "# HELP ldpgraph_reports_rejected_total Reports refused, by reason.\n"
+         "# TYPE ldpgraph_reports_rejected_total counter\n";
+  for (int i = 0; i < static_cast<int>(RejectReason::kCount); ++i) {
+    out += std::string("ldpgraph_reports_rejected_total{reason=\"") +
+           RejectReasonName(static_cast<RejectReason>(i)) + "\"} " + std::to_string(reports_rejected[i].load()) +
+           "\n";
+  }
+  out += "# HELP ldpgraph_open_connections TLS connections open now.\n# TYPE ldpgraph_open_connections gauge\n";
+  out += "ldpgraph_open_connections " + std::to_string(open_connections.load()) + "\n";
+  Counter(&out, "ldpgraph_connections_total", "TCP connections accepted.", connections_total.load());
+  Counter(&out, "ldpgraph_tls_handshake_failures_total", "Connections whose TLS handshake failed.",
+          tls_handshake_failures.load());
+  Counter(&out, "ldpgraph_requests_total", "HTTP requests answered.", requests_total.load());
+  Counter(&out, "ldpgraph_store_commits_total", "Store transactions committed.", store_commits.load());
+  request_seconds.Render("ldpgraph_request_seconds", "Time from a request's arrival to its response.", &out);
+  commit_seconds.Render("ldpgraph_store_commit_seconds", "Time of one store commit, fsync included.", &out);
+  return out;
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,60 @@
+// Metrics: the daemon's counters, gauges and histograms, rendered in the
+// Prometheus text format at GET /metrics. Lock-free on the hot path.
+#ifndef LDPGRAPH_DAEMON_SERVICE_METRICS_H_
+#define LDPGRAPH_DAEMON_SERVICE_METRICS_H_
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+namespace ldpgraph {
+
+// Why a report was refused; each has its own counter and HTTP status.
+enum class RejectReason : int {
+  kUnauthenticated = 0,  // 401
+  kForbidden,            // 403
+  kTooLarge,             // 413
+  kMalformed,            // 400
+  kUnknownGraph,         // 404
+  kOutOfRange,           // 400
+  kPolicyMismatch,       // 422
+  kConflict,             // 409
+  kRateLimited,          // 429
+  kUnavailable,          // 503
+  kCount
+};
+const char* RejectReasonName(RejectReason reason);
+
+// A histogram with fixed upper bounds in seconds.
+class Histogram {
+ public:
+  static constexpr std::array<double, 12> kBounds = {0.0005, 0.001, 0.002, 0.005, 0.01, 0.02,
+                                                     0.05,   0.1,   0.2,   0.5,   1,    5};
+  void Observe(double seconds);
+  void Render(const std::string& name, const std::string& help, std::string* out) const;
+
+ private:
+  std::array<std::atomic<std::uint64_t>, kBounds.size() + 1> counts_{};
+  std::atomic<std::uint64_t> sum_micros_{0};
+};
+
+struct Metrics {
+  std::atomic<std::uint64_t> reports_stored{0};
+  std::atomic<std::uint64_t> reports_duplicate{0};
+  std::array<std::atomic<std::uint64_t>, static_cast<int>(RejectReason::kCount)> reports_rejected{};
+  std::atomic<std::int64_t> open_connections{0};
+  std::atomic<std::uint64_t> connections_total{0};
+  std::atomic<std::uint64_t> tls_handshake_failures{0};
+  std::atomic<std::uint64_t> requests_total{0};
+  std::atomic<std::uint64_t> store_commits{0};
+  Histogram request_seconds;
+  Histogram commit_seconds;
+
+  void Reject(RejectReason reason) { reports_rejected[static_cast<int>(reason)].fetch_add(1); }
+  std::string RenderPrometheus() const;
+};
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_SERVICE_METRICS_H_

@@ -1,0 +1,43 @@
+// ServiceContext: what every API handler shares. Owned by the Daemon (or a
+// test); handlers hold a reference.
+#ifndef LDPGRAPH_DAEMON_SERVICE_SERVICE_CONTEXT_H_
+#define LDPGRAPH_DAEMON_SERVICE_SERVICE_CONTEXT_H_
+
+#include <atomic>
+#include <string>
+
+#include "service/graph_registry.h"
+#include "service/logger.h"
+#include "service/metrics.h"
+#include "service/rate_limiter.h"
+#include "service/token_authority.h"
+#include "store/report_store.h"
+
+namespace ldpgraph {
+
+struct ServiceContext {
+  ServiceContext(ReportStore* store_in, TokenAuthority tokens_in, std::string admin_token_in, RateLimit per_token,
+                 RateLimit per_address, Metrics* metrics_in, Logger* logger_in)
+      : store(store_in),
+        graphs(store_in),
+        tokens(std::move(tokens_in)),
+        admin_token(std::move(admin_token_in)),
+        per_token_limit(per_token),
+        per_address_limit(per_address),
+        metrics(*metrics_in),
+        logger(logger_in) {}
+
+  ReportStore* store;
+  GraphRegistry graphs;
+  TokenAuthority tokens;
+  std::string admin_token;
+  RateLimiter per_token_limit;
+  RateLimiter per_address_limit;
+  Metrics& metrics;  // outlives the context: the store reports commits into it
+  Logger* logger;
+  std::atomic<bool> draining{false};  // SIGTERM: /healthz says 503, connections close after their answer
+};
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_SERVICE_SERVICE_CONTEXT_H_

@@ -1,0 +1,80 @@
+// ReportStore: where accepted reports and graph configurations live. The
+// daemon talks only to this interface; SQLite (sqlite_report_store.h) is the
+// embedded backend, and a PostgreSQL one can follow for several daemons
+// sharing one store.
+//
+// The contract every backend keeps:
+//   - one report per (graph, user): a second insert with the same report id
+//     and bytes is a duplicate (acknowledged, stored once); anything else for
+//     that pair is a conflict (it would spend the user's budget twice);
+//   - Insert()'s callback runs only after the transaction holding the report
+//     is durable, so an acknowledgement is never lost by a crash.
+#ifndef LDPGRAPH_DAEMON_STORE_REPORT_STORE_H_
+#define LDPGRAPH_DAEMON_STORE_REPORT_STORE_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ldpgraph/report.h"
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+
+struct ReportRecord {
+  std::uint64_t graph_id = 0;
+  std::uint32_t user_id = 0;
+  ReportId report_id{};
+  std::vector<std::uint8_t> bytes;  // the wire encoding, exactly as received
+};
+
+enum class InsertOutcome {
+  kStored,     // new: now durable
+  kDuplicate,  // the same report again: already durable, nothing written
+  kConflict,   // a different report for the same (graph, user): refused
+};
+const char* InsertOutcomeName(InsertOutcome outcome);
+
+struct StoredGraph {
+  std::uint64_t graph_id = 0;
+  std::string config_json;  // the public configuration, as created
+  std::int64_t created_unix = 0;
+};
+
+struct GraphReportCount {
+  std::uint64_t graph_id = 0;
+  std::uint64_t reports = 0;
+};
+
+// Called after each commit with the number of reports it made durable and
+// how long the commit took; the daemon feeds it to /metrics.
+using CommitObserver = std::function<void(std::size_t reports, double seconds)>;
+
+class ReportStore {
+ public:
+  using InsertDone = std::function<void(Result<InsertOutcome>)>;
+
+  virtual ~ReportStore() = default;
+
+  // Queues `record`; `done` runs (on a store thread) once its transaction has
+  // committed, or with kUnavailable when the store failed to commit. Many
+  // queued inserts share one transaction (group commit).
+  virtual void Insert(ReportRecord record, InsertDone done) = 0;
+
+  // Errors: kFailedPrecondition when the id exists, kUnavailable on I/O.
+  virtual Status CreateGraph(const StoredGraph& graph) = 0;
+  virtual Result<std::vector<StoredGraph>> ListGraphs() = 0;
+  virtual Result<std::vector<GraphReportCount>> CountReports() = 0;
+  // Visits the graph's reports in increasing user id.
+  virtual Status ForEachReport(std::uint64_t graph_id,
+                               const std::function<void(const ReportRecord&)>& visit) = 0;
+
+  // Commits what is queued, answers every callback, stops the store's threads.
+  // Inserts after Close() fail with kUnavailable.
+  virtual void Close() = 0;
+};
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_STORE_REPORT_STORE_H_

@@ -1,0 +1,323 @@
+#include "store/sqlite_report_store.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "store/sqlite_db.h"
+
+namespace ldpgraph {
+
+const char* InsertOutcomeName(InsertOutcome outcome) {
+  switch (outcome) {
+    case InsertOutcome::kStored: return "stored";
+    case InsertOutcome::kDuplicate: return "duplicate";
+    case InsertOutcome::kConflict: return "conflict";
+  }
+  return "unknown";
+}
+
+namespace {
+
+constexpr std::int64_t kApplicationId = 0x4C445047;  // "LDPG": marks the file as ours
+
+// Migration k takes a store from schema version k to k + 1. Append only.
+const char* const kMigrations[] = {
+    // 0 -> 1: graphs and their reports, one report per (graph, user).
+    "CREATE TABLE graphs ("
+    "  graph_id INTEGER PRIMARY KEY,"    // the uint64 id, bit-cast to int64
+    "  config_json TEXT NOT NULL,"
+    "  created_unix INTEGER NOT NULL);"
+    "CREATE TABLE reports ("
+    "  graph_id INTEGER NOT NULL,"
+    "  user_id INTEGER NOT NULL,"
+    "  report_id BLOB NOT NULL,"
+    "  body BLOB NOT NULL,"
+    "  received_unix INTEGER NOT NULL,"
+    "  PRIMARY KEY (graph_id, user_id)) WITHOUT ROWID;",
+};
+static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kStoreSchemaVersion,
+              "one migration per schema version");
+
+std::int64_t ToSql(std::uint64_t id) { return static_cast<std::int64_t>(id); }
+std::uint64_t FromSql(std::int64_t id) { return static_cast<std::uint64_t>(id); }
+
+std::int64_t NowUnix() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+Result<std::int64_t> PragmaInt(sqlite::Db& db, const char* pragma) {
+  auto stmt = sqlite::Statement::Prepare(db, pragma);
+  if (!stmt.ok()) return stmt.status();
+  auto row = stmt->Step();
+  if (!row.ok()) return row.status();
+  return *row ? stmt->ColumnInt(0) : 0;
+}
+
+// Brings the file to kStoreSchemaVersion, or refuses a file that is not ours.
+Status Migrate(sqlite::Db& db, const std::string& path) {
+  auto app = PragmaInt(db, "PRAGMA application_id");
+  if (!app.ok()) return Status::DataLoss(path + " is not an ldpgraph store: " + app.status().message());
+  auto version = PragmaInt(db, "PRAGMA user_version");
+  if (!version.ok()) return version.status();
+  auto tables = PragmaInt(db, "SELECT count(*) FROM sqlite_master");
+  if (!tables.ok()) return tables.status();
+  const bool fresh = *app == 0 && *version == 0 && *tables == 0;
+  if (!fresh && *app != kApplicationId) {
+    return Status::DataLoss(path + " is an SQLite file but not an ldpgraph store");
+  }
+  if (*version > kStoreSchemaVersion) {
+    return Status::DataLoss(path + " has schema version " + std::to_string(*version) +
+                            "; this build reads up to " + std::to_string(kStoreSchemaVersion));
+  }
+  for (std::int64_t v = *version; v < kStoreSchemaVersion; ++v) {
+    LDPGRAPH_RETURN_IF_ERROR(db.Exec("BEGIN IMMEDIATE"));
+    Status s = db.Exec(kMigrations[v]);
+    if (s.ok()) s = db.Exec("PRAGMA application_id = " + std::to_string(kApplicationId));
+    if (s.ok()) s = db.Exec("PRAGMA user_version = " + std::to_string(v + 1));
+    if (s.ok()) s = db.Exec("COMMIT");
+    if (!s.ok()) {
+      (void)db.Exec("ROLLBACK");
+      return s;
+    }
+  }
+  return Status::Ok();
+}
+
+Status Configure(sqlite::Db& db) {
+  // WAL: readers never block the writer; FULL: COMMIT returns after fsync.
+  return db.Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;");
+}
+
+class SqliteReportStore final : public ReportStore {
+ public:
+  SqliteReportStore(SqliteStoreOptions options, sqlite::Db write_db, sqlite::Db admin_db)
+      : options_(std::move(options)), write_db_(std::move(write_db)), admin_db_(std::move(admin_db)) {}
+
+  ~SqliteReportStore() override { Close(); }
+
+  Status Prepare() {
+    auto find = sqlite::Statement::Prepare(
+        write_db_, "SELECT report_id, body FROM reports WHERE graph_id = ?1 AND user_id = ?2");
+    if (!find.ok()) return find.status();
+    auto insert = sqlite::Statement::Prepare(
+        write_db_,
+        "INSERT INTO reports (graph_id, user_id, report_id, body, received_unix) VALUES (?1, ?2, ?3, ?4, ?5)");
+    if (!insert.ok()) return insert.status();
+    find_ = std::move(*find);
+    insert_ = std::move(*insert);
+    writer_ = std::thread([this] { WriterLoop(); });
+    return Status::Ok();
+  }
+
+  void Insert(ReportRecord record, InsertDone done) override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!closing_) {
+        queue_.push_back({std::move(record), std::move(done)});
+        cv_.notify_one();
+        return;
+      }
+    }
+    done(Status::Unavailable("store is closed"));
+  }
+
+  Status CreateGraph(const StoredGraph& graph) override {
+    std::lock_guard<std::mutex> lock(admin_mu_);
+    auto stmt = sqlite::Statement::Prepare(
+        admin_db_, "INSERT INTO graphs (graph_id, config_json, created_unix) VALUES (?1, ?2, ?3) "
+                   "ON CONFLICT (graph_id) DO NOTHING");
+    if (!stmt.ok()) return stmt.status();
+    stmt->BindInt(1, ToSql(graph.graph_id));
+    stmt->BindText(2, graph.config_json);
+    stmt->BindInt(3, graph.created_unix ? graph.created_unix : NowUnix());
+    auto done = stmt->Step();
+    if (!done.ok()) return done.status();
+    if (admin_db_.Changes() == 0) {
+      return Status::FailedPrecondition("graph " + std::to_string(graph.graph_id) + " already exists");
+    }
+    return Status::Ok();
+  }
+
+  Result<std::vector<StoredGraph>> ListGraphs() override {
+    std::lock_guard<std::mutex> lock(admin_mu_);
+    auto stmt = sqlite::Statement::Prepare(
+        admin_db_, "SELECT graph_id, config_json, created_unix FROM graphs ORDER BY graph_id");
+    if (!stmt.ok()) return stmt.status();
+    std::vector<StoredGraph> graphs;
+    for (;;) {
+      auto row = stmt->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) break;
+      graphs.push_back({FromSql(stmt->ColumnInt(0)), stmt->ColumnText(1), stmt->ColumnInt(2)});
+    }
+    return graphs;
+  }
+
+  Result<std::vector<GraphReportCount>> CountReports() override {
+    std::lock_guard<std::mutex> lock(admin_mu_);
+    auto stmt = sqlite::Statement::Prepare(
+        admin_db_, "SELECT graph_id, count(*) FROM reports GROUP BY graph_id ORDER BY graph_id");
+    if (!stmt.ok()) return stmt.status();
+    std::vector<GraphReportCount> counts;
+    for (;;) {
+      auto row = stmt->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) break;
+      counts.push_back({FromSql(stmt->ColumnInt(0)), static_cast<std::uint64_t>(stmt->ColumnInt(1))});
+    }
+    return counts;
+  }
+
+  Status ForEachReport(std::uint64_t graph_id,
+                       const std::function<void(const ReportRecord&)>& visit) override {
+    std::lock_guard<std::mutex> lock(admin_mu_);
+    auto stmt = sqlite::Statement::Prepare(
+        admin_db_, "SELECT user_id, report_id, body FROM reports WHERE graph_id = ?1 ORDER BY user_id");
+    if (!stmt.ok()) return stmt.status();
+    stmt->BindInt(1, ToSql(graph_id));
+    ReportRecord record;
+    record.graph_id = graph_id;
+    for (;;) {
+      auto row = stmt->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) break;
+      record.user_id = static_cast<std::uint32_t>(stmt->ColumnInt(0));
+      if (stmt->ColumnBytes(1) != record.report_id.size()) {
+        return Status::DataLoss("store: report of user " + std::to_string(record.user_id) +
+                                " has a report id of the wrong size");
+      }
+      std::memcpy(record.report_id.data(), stmt->ColumnBlob(1), record.report_id.size());
+      const std::uint8_t* body = stmt->ColumnBlob(2);
+      record.bytes.assign(body, body + stmt->ColumnBytes(2));
+      visit(record);
+    }
+    return Status::Ok();
+  }
+
+  void Close() override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      closing_ = true;
+      cv_.notify_one();
+    }
+    std::lock_guard<std::mutex> lock(join_mu_);
+    if (writer_.joinable()) writer_.join();
+  }
+
+ private:
+  struct Pending {
+    ReportRecord record;
+    InsertDone done;
+  };
+
+  void WriterLoop() {
+    std::vector<Pending> batch;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [this] { return !queue_.empty() || closing_; });
+        if (queue_.empty()) return;  // closing, nothing left
+        while (!queue_.empty() && batch.size() < options_.max_reports_per_commit) {
+          batch.push_back(std::move(queue_.front()));
+          queue_.pop_front();
+        }
+      }
+      CommitBatch(batch);
+      batch.clear();
+    }
+  }
+
+  // One transaction for the whole batch; callbacks only after COMMIT.
+  void CommitBatch(std::vector<Pending>& batch) {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<InsertOutcome> outcomes;
+    outcomes.reserve(batch.size());
+    std::size_t stored = 0;
+    Status s = write_db_.Exec("BEGIN IMMEDIATE");
+    const std::int64_t now = NowUnix();
+    for (std::size_t i = 0; s.ok() && i < batch.size(); ++i) {
+      auto outcome = InsertOne(batch[i].record, now);
+      if (!outcome.ok()) {
+        s = outcome.status();
+        break;
+      }
+      stored += *outcome == InsertOutcome::kStored;
+      outcomes.push_back(*outcome);
+    }
+    if (s.ok()) s = write_db_.Exec("COMMIT");
+    if (!s.ok()) {
+      (void)write_db_.Exec("ROLLBACK");
+      for (Pending& p : batch) p.done(Status::Unavailable("store commit failed: " + s.message()));
+      return;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (options_.on_commit) options_.on_commit(stored, seconds);
+    for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(outcomes[i]);
+  }
+
+  Result<InsertOutcome> InsertOne(const ReportRecord& r, std::int64_t now) {
+    find_.Reset();
+    find_.BindInt(1, ToSql(r.graph_id));
+    find_.BindInt(2, r.user_id);
+    auto row = find_.Step();
+    if (!row.ok()) return row.status();
+    if (*row) {
+      const bool same_id = find_.ColumnBytes(0) == r.report_id.size() &&
+                           std::memcmp(find_.ColumnBlob(0), r.report_id.data(), r.report_id.size()) == 0;
+      const bool same_bytes = find_.ColumnBytes(1) == r.bytes.size() &&
+                              std::memcmp(find_.ColumnBlob(1), r.bytes.data(), r.bytes.size()) == 0;
+      find_.Reset();
+      return same_id && same_bytes ? InsertOutcome::kDuplicate : InsertOutcome::kConflict;
+    }
+    find_.Reset();
+    insert_.Reset();
+    insert_.BindInt(1, ToSql(r.graph_id));
+    insert_.BindInt(2, r.user_id);
+    insert_.BindBlob(3, r.report_id.data(), r.report_id.size());
+    insert_.BindBlob(4, r.bytes.data(), r.bytes.size());
+    insert_.BindInt(5, now);
+    auto done = insert_.Step();
+    insert_.Reset();
+    if (!done.ok()) return done.status();
+    return InsertOutcome::kStored;
+  }
+
+  SqliteStoreOptions options_;
+  sqlite::Db write_db_;  // the writer thread's only
+  sqlite::Db admin_db_;  // graphs and reads, under admin_mu_
+  std::mutex admin_mu_;
+  sqlite::Statement find_, insert_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Pending> queue_;
+  bool closing_ = false;
+  std::mutex join_mu_;
+  std::thread writer_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<ReportStore>> OpenSqliteReportStore(const SqliteStoreOptions& options) {
+  if (options.path.empty()) return Status::InvalidArgument("store path is empty");
+  if (options.max_reports_per_commit == 0) return Status::InvalidArgument("max_reports_per_commit must be positive");
+  auto write_db = sqlite::Db::Open(options.path);
+  if (!write_db.ok()) return write_db.status();
+  LDPGRAPH_RETURN_IF_ERROR(Migrate(*write_db, options.path));
+  LDPGRAPH_RETURN_IF_ERROR(Configure(*write_db));
+  auto admin_db = sqlite::Db::Open(options.path);
+  if (!admin_db.ok()) return admin_db.status();
+  LDPGRAPH_RETURN_IF_ERROR(Configure(*admin_db));
+  auto store = std::make_unique<SqliteReportStore>(options, std::move(*write_db), std::move(*admin_db));
+  LDPGRAPH_RETURN_IF_ERROR(store->Prepare());
+  return std::unique_ptr<ReportStore>(std::move(store));
+}
+
+}  // namespace ldpgraph
