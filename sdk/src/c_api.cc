@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "internal/c_error.h"
 #include "ldpgraph/budget_ledger.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/random_source.h"
@@ -34,12 +35,19 @@ struct ldpgraph_sink {
   std::vector<std::uint8_t>* bytes;
 };
 
+namespace ldpgraph {
+namespace internal {
+std::string& LastCError() {
+  thread_local std::string message;
+  return message;
+}
+}  // namespace internal
+}  // namespace ldpgraph
+
 namespace {
 
-thread_local std::string g_last_error;
-
 ldpgraph_status Fail(ldpgraph_status code, std::string message) {
-  g_last_error = std::move(message);
+  ldpgraph::internal::LastCError() = std::move(message);
   return code;
 }
 
@@ -73,7 +81,7 @@ ldpgraph_status CheckUser(const ldpgraph_user_data* user) {
 
 extern "C" {
 
-const char* ldpgraph_last_error(void) { return g_last_error.c_str(); }
+const char* ldpgraph_last_error(void) { return ldpgraph::internal::LastCError().c_str(); }
 
 ldpgraph_status ldpgraph_rng_new_os(ldpgraph_rng** out) {
   if (out == nullptr) return NullArgument("out");

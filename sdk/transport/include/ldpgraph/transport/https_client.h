@@ -1,0 +1,66 @@
+// HttpsClient: one keep-alive HTTP/1.1 connection over TLS (OpenSSL only,
+// no other dependency, for devices). Verifies the server's certificate
+// chain and host name against the system CAs or a pinned CA file.
+// Not thread-safe: one client per thread.
+#ifndef LDPGRAPH_TRANSPORT_HTTPS_CLIENT_H_
+#define LDPGRAPH_TRANSPORT_HTTPS_CLIENT_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+namespace transport {
+
+struct ServerEndpoint {
+  std::string host;  // name or address; the certificate must match it
+  std::uint16_t port = 443;
+  std::string ca_file;  // PEM; empty: the system's CAs
+  // Optional client certificate, for daemons that require one.
+  std::string client_certificate_file;
+  std::string client_key_file;
+  std::uint32_t connect_timeout_ms = 5000;
+  std::uint32_t io_timeout_ms = 10000;  // each read or write
+};
+
+struct HttpAnswer {
+  int status = 0;
+  std::string body;
+  unsigned retry_after_seconds = 0;  // from Retry-After (delta-seconds), 0 when absent
+};
+
+class HttpsClient {
+ public:
+  // Errors: kInvalidArgument for an unreadable CA or client certificate.
+  static Result<std::unique_ptr<HttpsClient>> Create(const ServerEndpoint& endpoint);
+  ~HttpsClient();
+  HttpsClient(const HttpsClient&) = delete;
+  HttpsClient& operator=(const HttpsClient&) = delete;
+
+  // Sends one request, (re)connecting when needed, and reads the answer.
+  // `bearer` may be empty. Errors: kUnavailable for connection failures and
+  // timeouts (worth retrying); kFailedPrecondition when the server's
+  // certificate does not verify (retrying will not help).
+  Result<HttpAnswer> Request(const std::string& method, const std::string& path, const std::string& content_type,
+                             const std::string& body, const std::string& bearer);
+
+  // Completed TLS handshakes so far (reconnections included).
+  std::uint64_t handshakes() const { return handshakes_; }
+  void Disconnect();
+
+ private:
+  struct Tls;
+  explicit HttpsClient(const ServerEndpoint& endpoint);
+  Status Connect();
+
+  ServerEndpoint endpoint_;
+  std::unique_ptr<Tls> tls_;
+  std::uint64_t handshakes_ = 0;
+};
+
+}  // namespace transport
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_TRANSPORT_HTTPS_CLIENT_H_

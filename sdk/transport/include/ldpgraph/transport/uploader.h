@@ -1,0 +1,92 @@
+// Uploader: delivers reports to ldpgraphd so that each counts exactly once.
+//   - retries 5xx, 408, 429 and network failures with exponential backoff
+//     and full jitter (sleep ~ U(0, min(cap, base * 2^attempt))), waiting at
+//     least what Retry-After asks, and gives up after a total time cap;
+//   - a report is resent byte for byte (same report id), so the daemon's
+//     idempotency turns a retry after a lost answer into "duplicate";
+//   - Enqueue() keeps a report on disk until it is delivered or refused for
+//     good, across app restarts; Flush() sends what is queued, oldest first.
+// Not thread-safe: one uploader per thread (each holds one connection).
+#ifndef LDPGRAPH_TRANSPORT_UPLOADER_H_
+#define LDPGRAPH_TRANSPORT_UPLOADER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ldpgraph/random_source.h"
+#include "ldpgraph/transport/https_client.h"
+#include "ldpgraph/transport/upload_queue.h"
+
+namespace ldpgraph {
+namespace transport {
+
+struct RetryPolicy {
+  std::uint32_t initial_backoff_ms = 200;
+  std::uint32_t max_backoff_ms = 30000;
+  std::uint32_t max_total_ms = 120000;  // across all attempts of one report
+};
+
+struct UploaderOptions {
+  ServerEndpoint server;
+  RetryPolicy retry;
+  std::string queue_dir;  // empty: no on-disk queue (Send() only)
+  std::size_t max_queued_reports = 1024;
+  std::size_t max_queued_bytes = 16u << 20;
+};
+
+struct SendOutcome {
+  bool delivered = false;  // 200: stored now or earlier (duplicate)
+  int http_status = 0;     // the final answer's status
+  std::string body;        // the final answer's JSON
+  unsigned attempts = 0;
+};
+
+struct FlushSummary {
+  std::size_t delivered = 0;
+  std::size_t refused = 0;    // permanently refused (4xx): removed from the queue
+  std::size_t remaining = 0;  // still queued: the retry budget ran out
+  std::vector<SendOutcome> refusals;
+};
+
+class Uploader {
+ public:
+  // `jitter` (optional, not owned) draws the backoff; default: the OS CSPRNG.
+  // Errors: those of HttpsClient::Create and UploadQueue::Open.
+  static Result<std::unique_ptr<Uploader>> Create(const UploaderOptions& options, RandomSource* jitter = nullptr);
+
+  // Sends now, retrying as the policy allows. A permanent refusal (4xx other
+  // than 408/429) is a SendOutcome with delivered = false, not an error.
+  // Errors: kUnavailable when the retry budget ran out, kFailedPrecondition
+  // when the server's certificate does not verify.
+  Result<SendOutcome> Send(const std::string& token, const std::vector<std::uint8_t>& report);
+
+  // Durably queues a report. Errors: kFailedPrecondition without a queue
+  // directory, and UploadQueue::Push's.
+  Status Enqueue(const std::string& token, const std::vector<std::uint8_t>& report);
+  // Sends the queue, oldest first; stops at the first report whose retry
+  // budget runs out. Errors: kFailedPrecondition (certificate, no queue).
+  Result<FlushSummary> Flush();
+
+  std::size_t queued() const { return queue_.size(); }
+  std::size_t corrupt_queue_files() const { return queue_.corrupt_files(); }
+  std::uint64_t handshakes() const { return client_->handshakes(); }
+  // GET a path of the daemon (e.g. /v1/graphs/7), without retries.
+  Result<HttpAnswer> Get(const std::string& path);
+
+ private:
+  Uploader() = default;
+  unsigned BackoffMs(unsigned attempt);
+
+  UploaderOptions options_;
+  std::unique_ptr<HttpsClient> client_;
+  std::unique_ptr<RandomSource> own_jitter_;
+  RandomSource* jitter_ = nullptr;
+  bool has_queue_ = false;
+  UploadQueue queue_;
+};
+
+}  // namespace transport
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_TRANSPORT_UPLOADER_H_

@@ -1,0 +1,81 @@
+// The transport's C ABI over transport::Uploader.
+#include "ldpgraph/ldpgraph_transport.h"
+
+#include <memory>
+#include <string>
+
+#include "internal/c_error.h"
+#include "ldpgraph/transport/uploader.h"
+
+struct ldpgraph_uploader {
+  std::unique_ptr<ldpgraph::transport::Uploader> uploader;
+};
+
+namespace {
+
+ldpgraph_status Fail(ldpgraph_status code, std::string message) {
+  ldpgraph::internal::LastCError() = std::move(message);
+  return code;
+}
+
+ldpgraph_status FromStatus(const ldpgraph::Status& s) {
+  if (s.ok()) return LDPGRAPH_OK;
+  return Fail(static_cast<ldpgraph_status>(s.code()), s.message());
+}
+
+}  // namespace
+
+extern "C" {
+
+ldpgraph_status ldpgraph_uploader_new(const ldpgraph_uploader_params* p, ldpgraph_uploader** out) {
+  if (p == nullptr || out == nullptr) return Fail(LDPGRAPH_INVALID_ARGUMENT, "params and out must not be NULL");
+  if (p->host == nullptr) return Fail(LDPGRAPH_INVALID_ARGUMENT, "host must not be NULL");
+  ldpgraph::transport::UploaderOptions o;
+  o.server.host = p->host;
+  o.server.port = p->port;
+  if (p->ca_file) o.server.ca_file = p->ca_file;
+  if (p->queue_dir) o.queue_dir = p->queue_dir;
+  if (p->max_queued_reports) o.max_queued_reports = p->max_queued_reports;
+  if (p->max_queued_bytes) o.max_queued_bytes = p->max_queued_bytes;
+  if (p->max_retry_ms) o.retry.max_total_ms = p->max_retry_ms;
+  auto u = ldpgraph::transport::Uploader::Create(o);
+  if (!u.ok()) return FromStatus(u.status());
+  *out = new ldpgraph_uploader{std::move(*u)};
+  return LDPGRAPH_OK;
+}
+
+void ldpgraph_uploader_free(ldpgraph_uploader* uploader) { delete uploader; }
+
+ldpgraph_status ldpgraph_uploader_send(ldpgraph_uploader* u, const char* token, const uint8_t* report,
+                                       size_t report_len, int* http_status) {
+  if (u == nullptr || token == nullptr || report == nullptr) {
+    return Fail(LDPGRAPH_INVALID_ARGUMENT, "uploader, token and report must not be NULL");
+  }
+  auto sent = u->uploader->Send(token, std::vector<std::uint8_t>(report, report + report_len));
+  if (!sent.ok()) return FromStatus(sent.status());
+  if (http_status) *http_status = sent->http_status;
+  return LDPGRAPH_OK;
+}
+
+ldpgraph_status ldpgraph_uploader_enqueue(ldpgraph_uploader* u, const char* token, const uint8_t* report,
+                                          size_t report_len) {
+  if (u == nullptr || token == nullptr || report == nullptr) {
+    return Fail(LDPGRAPH_INVALID_ARGUMENT, "uploader, token and report must not be NULL");
+  }
+  return FromStatus(u->uploader->Enqueue(token, std::vector<std::uint8_t>(report, report + report_len)));
+}
+
+ldpgraph_status ldpgraph_uploader_flush(ldpgraph_uploader* u, size_t* delivered, size_t* refused,
+                                        size_t* remaining) {
+  if (u == nullptr) return Fail(LDPGRAPH_INVALID_ARGUMENT, "uploader must not be NULL");
+  auto summary = u->uploader->Flush();
+  if (!summary.ok()) return FromStatus(summary.status());
+  if (delivered) *delivered = summary->delivered;
+  if (refused) *refused = summary->refused;
+  if (remaining) *remaining = summary->remaining;
+  return LDPGRAPH_OK;
+}
+
+size_t ldpgraph_uploader_queued(const ldpgraph_uploader* u) { return u ? u->uploader->queued() : 0; }
+
+}  // extern "C"
