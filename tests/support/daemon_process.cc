@@ -1,0 +1,94 @@
+#include "support/daemon_process.h"
+
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace ldpgraph {
+namespace testing {
+
+DaemonProcess::DaemonProcess(std::string binary, std::string dir, DaemonSettings settings)
+    : binary_(std::move(binary)), dir_(std::move(dir)), settings_(std::move(settings)) {
+  auto pki = WriteTestPki(dir_);
+  if (pki.ok()) pki_ = *pki;
+  std::ofstream(dir_ + "/secret") << kSecret;
+  std::ofstream(dir_ + "/admin-token") << kAdminToken;
+}
+
+DaemonProcess::~DaemonProcess() {
+  if (running()) Kill();
+}
+
+void DaemonProcess::WriteConfig() {
+  std::ofstream out(dir_ + "/ldpgraphd.toml");
+  out << "[server]\nlisten_address = \"127.0.0.1\"\nlisten_port = " << port_ << "\nthreads = 2\n"
+      << settings_.extra_server << "\n[tls]\ncertificate = \"server.crt\"\nprivate_key = \"server.key\"\n";
+  if (!settings_.client_ca.empty()) out << "client_ca = \"" << settings_.client_ca << "\"\n";
+  out << "\n[store]\npath = \"store.db\"\n\n[auth]\nsecret_file = \"secret\"\nadmin_token_file = \"admin-token\"\n"
+      << "\n[limits]\n" << settings_.limits << "\n[log]\nformat = \"json\"\n";
+}
+
+std::string DaemonProcess::log() const {
+  std::ifstream in(dir_ + "/daemon.log");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool DaemonProcess::Start() {
+  WriteConfig();
+  log_offset_ = log().size();
+  const std::string config = dir_ + "/ldpgraphd.toml";
+  const std::string log_path = dir_ + "/daemon.log";
+  pid_ = ::fork();
+  if (pid_ == 0) {
+    const int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+    ::dup2(fd, STDERR_FILENO);
+    ::dup2(fd, STDOUT_FILENO);
+    ::execl(binary_.c_str(), binary_.c_str(), "--config", config.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::string text = log().substr(log_offset_);
+    const std::size_t at = text.find("\"event\":\"listening\"");
+    if (at != std::string::npos) {
+      const std::size_t p = text.find("\"port\":\"", at);
+      if (p == std::string::npos) return false;
+      port_ = static_cast<std::uint16_t>(std::stoi(text.substr(p + 8)));
+      return true;
+    }
+    int status = 0;
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+int DaemonProcess::Stop() {
+  if (!running()) return -1;
+  ::kill(pid_, SIGTERM);
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void DaemonProcess::Kill() {
+  if (!running()) return;
+  ::kill(pid_, SIGKILL);
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+}
+
+}  // namespace testing
+}  // namespace ldpgraph

@@ -1,0 +1,59 @@
+// DaemonProcess: a real ldpgraphd for integration tests. Writes a config,
+// secrets and a throwaway PKI into a directory, starts the binary, reads the
+// port it bound from its JSON log, and stops it with SIGTERM or SIGKILL.
+// Restarts keep the port and the store.
+#ifndef LDPGRAPH_TESTS_SUPPORT_DAEMON_PROCESS_H_
+#define LDPGRAPH_TESTS_SUPPORT_DAEMON_PROCESS_H_
+
+#include <cstdint>
+#include <string>
+#include <sys/types.h>
+
+#include "service/test_pki.h"
+
+namespace ldpgraph {
+namespace testing {
+
+struct DaemonSettings {
+  std::string extra_server;  // extra TOML lines for [server]
+  std::string limits = "per_token_rate = 1000\nper_token_burst = 1000\nper_address_rate = 0\n";
+  std::string client_ca;     // [tls] client_ca
+};
+
+class DaemonProcess {
+ public:
+  static constexpr const char* kAdminToken = "test-admin-token-0123456789";
+  static constexpr const char* kSecret = "test-secret-0123456789abcdef0123456789abcdef";
+
+  // `binary`: path of ldpgraphd; `dir`: an existing empty directory.
+  DaemonProcess(std::string binary, std::string dir, DaemonSettings settings = {});
+  ~DaemonProcess();
+
+  // Starts and waits until it listens (up to 20 s). false on failure (see log()).
+  bool Start();
+  // SIGTERM and wait; returns the exit status (-1 if killed by a signal).
+  int Stop();
+  // SIGKILL and wait.
+  void Kill();
+  bool running() const { return pid_ > 0; }
+
+  std::uint16_t port() const { return port_; }
+  const PkiFiles& pki() const { return pki_; }
+  std::string store_path() const { return dir_ + "/store.db"; }
+  std::string log() const;  // everything the daemon wrote to stderr
+
+ private:
+  void WriteConfig();
+
+  std::string binary_, dir_;
+  DaemonSettings settings_;
+  PkiFiles pki_;
+  pid_t pid_ = -1;
+  std::uint16_t port_ = 0;
+  std::size_t log_offset_ = 0;  // where this run's log starts
+};
+
+}  // namespace testing
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_TESTS_SUPPORT_DAEMON_PROCESS_H_
