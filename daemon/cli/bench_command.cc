@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "bench/gin_bench.h"
+#include "bench/ingest_bench.h"
 #include "bench/perturb_bench.h"
 #include "cli/commands.h"
 #include "util/flags.h"
@@ -38,14 +39,59 @@ int RunGin(const std::vector<std::string>& args) {
   return 0;
 }
 
+int RunIngest(const std::vector<std::string>& args) {
+  Result<Flags> flags =
+      Flags::Parse(args, {"connections", "reports", "degree", "epsilon", "server-threads", "handshakes", "dir"});
+  if (!flags.ok()) {
+    std::fprintf(stderr, "ldpgraph bench ingest: %s\n", flags.status().message().c_str());
+    return 2;
+  }
+  IngestBenchOptions o;
+  Result<std::uint64_t> connections = flags->Unsigned("connections", o.connections);
+  Result<std::uint64_t> reports = flags->Unsigned("reports", o.reports);
+  Result<std::uint64_t> degree = flags->Unsigned("degree", o.degree);
+  Result<double> epsilon = flags->Double("epsilon", o.epsilon);
+  Result<std::uint64_t> server_threads = flags->Unsigned("server-threads", o.server_threads);
+  Result<std::uint64_t> handshakes = flags->Unsigned("handshakes", o.handshakes);
+  for (const Status* s : {&connections.status(), &reports.status(), &degree.status(), &epsilon.status(),
+                          &server_threads.status(), &handshakes.status()}) {
+    if (!s->ok()) {
+      std::fprintf(stderr, "ldpgraph bench ingest: %s\n", s->message().c_str());
+      return 2;
+    }
+  }
+  if (*connections == 0 || *connections > 4096 || *server_threads == 0 || *server_threads > 256 ||
+      *degree > 100000 || *handshakes > 100000) {
+    std::fprintf(stderr, "ldpgraph bench ingest: need 1 <= --connections <= 4096, 1 <= --server-threads <= 256, "
+                         "--degree <= 100000, --handshakes <= 100000\n");
+    return 2;
+  }
+  o.connections = static_cast<unsigned>(*connections);
+  o.reports = *reports;
+  o.degree = static_cast<std::uint32_t>(*degree);
+  o.epsilon = *epsilon;
+  o.server_threads = static_cast<unsigned>(*server_threads);
+  o.handshakes = static_cast<unsigned>(*handshakes);
+  o.dir = flags->StringOr("dir", "");
+  Status s = RunIngestBench(o, std::cout);
+  if (!s.ok()) {
+    std::fprintf(stderr, "ldpgraph bench ingest: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int RunBenchCommand(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "gin") return RunGin({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "ingest") return RunIngest({args.begin() + 1, args.end()});
   if (args.empty() || args[0] != "perturb") {
     std::fprintf(stderr, "usage: ldpgraph bench perturb [--users N] [--degree D] [--epsilon E] "
                          "[--reports R] [--baseline-reports B]\n"
-                         "       ldpgraph bench gin --dataset PATH [--epochs E] [--threads T]\n");
+                         "       ldpgraph bench gin --dataset PATH [--epochs E] [--threads T]\n"
+                         "       ldpgraph bench ingest [--connections C] [--reports R] [--degree D] "
+                         "[--server-threads T] [--handshakes H] [--dir DIR]\n");
     return 2;
   }
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},

@@ -23,6 +23,7 @@ const char kUsage[] =
     "  bench perturb   the SDK's DPRR against a per-bit implementation\n"
     "            [--users N] [--degree D] [--epsilon E] [--reports R] [--baseline-reports B]\n"
     "  bench gin       seconds per GIN-0 training epoch on a dataset's 75% split\n"
+    "  bench ingest    reports per second through TLS, the uploader and the durable store\n"
     "            --dataset PATH [--epochs E] [--threads T]\n"
     "  generate  synthetic datasets (s2v): two kinds of community, or BA / ER graphs\n"
     "            --output PATH [--kind communities|ba|er] [--graphs N] [--min-nodes A --max-nodes B]\n"

@@ -5,9 +5,7 @@
 #include <pthread.h>
 #include <systemd/sd-daemon.h>
 
-#include "service/https_server.h"
 #include "service/logger.h"
-#include "service/service_context.h"
 #include "store/sqlite_report_store.h"
 
 namespace ldpgraph {
@@ -30,6 +28,43 @@ HttpsServerOptions ServerOptions(const DaemonConfig& c) {
 
 }  // namespace
 
+Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger* logger) {
+  std::unique_ptr<Daemon> d(new Daemon());
+  d->config_ = config;
+  SqliteStoreOptions store_options;
+  store_options.path = config.store_path;
+  store_options.max_reports_per_commit = config.max_reports_per_commit;
+  Metrics* metrics = &d->metrics_;
+  store_options.on_commit = [metrics](std::size_t, double seconds) {
+    metrics->store_commits.fetch_add(1);
+    metrics->commit_seconds.Observe(seconds);
+  };
+  auto store = OpenSqliteReportStore(store_options);
+  if (!store.ok()) return store.status();
+  d->store_ = std::move(*store);
+  auto tokens = TokenAuthority::Create(config.secret);
+  if (!tokens.ok()) return tokens.status();
+  d->ctx_ = std::make_unique<ServiceContext>(d->store_.get(), std::move(*tokens), config.admin_token,
+                                             config.per_token, config.per_address, metrics, logger);
+  LDPGRAPH_RETURN_IF_ERROR(d->ctx_->graphs.Load());
+  auto server = HttpsServer::Start(ServerOptions(config), d->ctx_.get());
+  if (!server.ok()) return server.status();
+  d->server_ = std::move(*server);
+  return d;
+}
+
+void Daemon::Stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  server_->Drain(std::chrono::milliseconds(config_.drain_timeout_ms));
+  store_->Close();
+}
+
+Daemon::~Daemon() {
+  if (server_ && store_) Stop();
+  server_.reset();  // sessions may hold the context: the server goes first
+}
+
 int RunDaemon(const DaemonConfig& config) {
   Logger logger(config.log_format, config.log_level);
   // Signals are taken synchronously by this thread only: block them before
@@ -42,41 +77,16 @@ int RunDaemon(const DaemonConfig& config) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
-  Metrics metrics;
-  SqliteStoreOptions store_options;
-  store_options.path = config.store_path;
-  store_options.max_reports_per_commit = config.max_reports_per_commit;
-  store_options.on_commit = [&metrics](std::size_t, double seconds) {
-    metrics.store_commits.fetch_add(1);
-    metrics.commit_seconds.Observe(seconds);
-  };
-  auto store = OpenSqliteReportStore(store_options);
-  if (!store.ok()) {
-    logger.Error("store_open_failed", {{"path", config.store_path}, {"error", store.status().message()}});
+  auto daemon = Daemon::Start(config, &logger);
+  if (!daemon.ok()) {
+    logger.Error("start_failed", {{"error", daemon.status().message()}});
     return 1;
   }
-  auto tokens = TokenAuthority::Create(config.secret);
-  if (!tokens.ok()) {
-    logger.Error("bad_secret", {{"error", tokens.status().message()}});
-    return 1;
-  }
-  ServiceContext ctx(store->get(), std::move(*tokens), config.admin_token, config.per_token, config.per_address,
-                     &metrics, &logger);
-  Status loaded = ctx.graphs.Load();
-  if (!loaded.ok()) {
-    logger.Error("graphs_load_failed", {{"error", loaded.message()}});
-    return 1;
-  }
-  auto server = HttpsServer::Start(ServerOptions(config), &ctx);
-  if (!server.ok()) {
-    logger.Error("listen_failed", {{"error", server.status().message()}});
-    (*store)->Close();
-    return 1;
-  }
+  Daemon& d = **daemon;
   logger.Info("listening", {{"address", config.listen_address},
-                            {"port", std::to_string((*server)->port())},
+                            {"port", std::to_string(d.port())},
                             {"store", config.store_path},
-                            {"graphs", std::to_string(ctx.graphs.All().size())},
+                            {"graphs", std::to_string(d.context().graphs.All().size())},
                             {"threads", std::to_string(config.threads)}});
   sd_notify(0, "READY=1");
 
@@ -92,7 +102,7 @@ int RunDaemon(const DaemonConfig& config) {
     }
     if (sig == SIGHUP) {
       sd_notify(0, "RELOADING=1");
-      Status reloaded = (*server)->ReloadCertificates();
+      Status reloaded = d.ReloadCertificates();
       if (reloaded.ok()) {
         logger.Info("certificates_reloaded", {{"certificate", config.certificate_file}});
       } else {
@@ -105,11 +115,9 @@ int RunDaemon(const DaemonConfig& config) {
     break;
   }
   sd_notify(0, "STOPPING=1");
-  (*server)->Drain(std::chrono::milliseconds(config.drain_timeout_ms));
-  (*store)->Close();
-  logger.Info("stopped", {{"reports_stored", std::to_string(metrics.reports_stored.load())},
-                          {"requests", std::to_string(metrics.requests_total.load())}});
-  server->reset();
+  d.Stop();
+  logger.Info("stopped", {{"reports_stored", std::to_string(d.metrics().reports_stored.load())},
+                          {"requests", std::to_string(d.metrics().requests_total.load())}});
   return 0;
 }
 

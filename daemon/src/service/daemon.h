@@ -1,13 +1,43 @@
-// RunDaemon: ldpgraphd's life. Opens the store, loads the graphs, serves
-// HTTPS, tells systemd READY=1 (and WATCHDOG=1 when asked), reloads the
-// certificates on SIGHUP, and on SIGTERM or SIGINT says STOPPING=1, stops
-// accepting, drains the requests in flight, commits, and returns 0.
+// Daemon: ldpgraphd's parts wired together (store, graph registry, token
+// authority, HTTPS server). RunDaemon() is the service's life around it:
+// READY=1 and WATCHDOG=1 for systemd, SIGHUP reloads the certificates,
+// SIGTERM or SIGINT says STOPPING=1, stops accepting, drains the requests in
+// flight, commits, and returns 0. `ldpgraph bench ingest` runs a Daemon
+// in-process.
 #ifndef LDPGRAPH_DAEMON_SERVICE_DAEMON_H_
 #define LDPGRAPH_DAEMON_SERVICE_DAEMON_H_
 
+#include <memory>
+
 #include "service/daemon_config.h"
+#include "service/https_server.h"
+#include "service/service_context.h"
 
 namespace ldpgraph {
+
+class Daemon {
+ public:
+  // Opens the store, loads the graphs and starts serving. Errors: those of
+  // the store, the token secret, the stored graphs and the server.
+  static Result<std::unique_ptr<Daemon>> Start(const DaemonConfig& config, Logger* logger);
+  ~Daemon();
+
+  std::uint16_t port() const { return server_->port(); }
+  ServiceContext& context() { return *ctx_; }
+  Metrics& metrics() { return metrics_; }
+  Status ReloadCertificates() { return server_->ReloadCertificates(); }
+  // Drains for at most drain_timeout_ms, commits what is queued, stops.
+  void Stop();
+
+ private:
+  Daemon() = default;
+  DaemonConfig config_;
+  Metrics metrics_;
+  std::unique_ptr<ReportStore> store_;
+  std::unique_ptr<ServiceContext> ctx_;
+  std::unique_ptr<HttpsServer> server_;
+  bool stopped_ = false;
+};
 
 // The process exit code: 0 after a clean stop, 1 when it could not start.
 int RunDaemon(const DaemonConfig& config);

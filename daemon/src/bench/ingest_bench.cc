@@ -1,0 +1,201 @@
+#include "bench/ingest_bench.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "ldpgraph/report_builder.h"
+#include "ldpgraph/transport/uploader.h"
+#include "ldpgraph/wire_format.h"
+#include "service/daemon.h"
+#include "service/graph_config_json.h"
+#include "service/test_pki.h"
+#include "store/sqlite_report_store.h"
+#include "util/flags.h"
+
+namespace ldpgraph {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+
+struct Prepared {
+  std::string token;
+  std::vector<std::uint8_t> bytes;
+};
+
+// One report per user, built by the SDK in parallel (seeded: the figures are repeatable).
+Status Prepare(const GraphConfig& config, const TokenAuthority& tokens, std::uint32_t degree,
+               std::vector<Prepared>* out) {
+  auto builder = ReportBuilder::Create(config);
+  if (!builder.ok()) return builder.status();
+  const std::uint32_t n = config.num_users;
+  out->assign(n, {});
+  const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> threads;
+  std::atomic<bool> failed{false};
+  for (unsigned w = 0; w < workers; ++w) {
+    threads.emplace_back([&, w] {
+      SeededRandomSource rng(1000 + w);
+      std::vector<std::uint32_t> neighbours;
+      for (std::uint32_t u = w; u < n; u += workers) {
+        neighbours.clear();
+        // Distinct ids != u: a stride walk around the ring.
+        for (std::uint32_t k = 1; k <= degree && k < n; ++k) neighbours.push_back((u + k * 7919u % (n - 1) + 1) % n);
+        std::sort(neighbours.begin(), neighbours.end());
+        neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
+        neighbours.erase(std::remove(neighbours.begin(), neighbours.end(), u), neighbours.end());
+        UserData data;
+        data.user_id = u;
+        data.neighbours = Span<const std::uint32_t>(neighbours.data(), neighbours.size());
+        auto report = (*builder)->Build(data, rng);
+        if (!report.ok() || !EncodeReport(*report, &(*out)[u].bytes).ok()) {
+          failed = true;
+          return;
+        }
+        (*out)[u].token = tokens.Issue(config.graph_id, u);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  return failed ? Status::Internal("building the benchmark's reports failed") : Status::Ok();
+}
+
+double Percentile(std::vector<double>& v, double q) {
+  if (v.empty()) return 0;
+  const std::size_t k = std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())));
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+  return v[k];
+}
+
+}  // namespace
+
+Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
+  if (o.connections == 0 || o.reports < 2 || o.reports > 0xFFFFFFFFull) {
+    return Status::InvalidArgument("need --connections >= 1 and 2 <= --reports < 2^32");
+  }
+  std::string dir = o.dir;
+  const bool own_dir = dir.empty();
+  if (own_dir) {
+    char pattern[] = "/tmp/ldpgraph_bench_ingest_XXXXXX";
+    if (!::mkdtemp(pattern)) return Status::Unavailable("cannot create a temporary directory");
+    dir = pattern;
+  }
+  auto pki = WriteTestPki(dir);
+  if (!pki.ok()) return pki.status();
+
+  DaemonConfig config;
+  config.listen_port = 0;
+  config.threads = o.server_threads;
+  config.certificate_file = pki->server_certificate;
+  config.private_key_file = pki->server_key;
+  config.store_path = dir + "/store.db";
+  config.secret = "bench-secret-0123456789abcdef0123456789";
+  config.admin_token = "bench-admin-token-0123456789";
+  config.per_address = {0, 0};  // every client is 127.0.0.1
+  config.per_token = {0, 0};
+  config.max_connections = o.connections + o.handshakes + 16;
+  Logger logger("text", "warning");
+  auto daemon = Daemon::Start(config, &logger);
+  if (!daemon.ok()) return daemon.status();
+
+  GraphConfig graph;
+  graph.graph_id = 1;
+  graph.num_users = static_cast<std::uint32_t>(o.reports);
+  graph.edges.epsilon = o.epsilon;
+  LDPGRAPH_RETURN_IF_ERROR((*daemon)->context().graphs.Create(graph));
+  std::vector<Prepared> reports;
+  auto prepare_start = Clock::now();
+  LDPGRAPH_RETURN_IF_ERROR(Prepare(graph, (*daemon)->context().tokens, o.degree, &reports));
+  out << "prepare_seconds=" << Seconds(prepare_start) << "\n";
+
+  transport::UploaderOptions uo;
+  uo.server = {"127.0.0.1", (*daemon)->port(), pki->ca_certificate, "", "", 5000, 30000};
+  uo.retry = {50, 2000, 60000};
+
+  // Full handshakes: fresh clients, one GET each, from `connections` threads.
+  {
+    std::atomic<unsigned> next{0}, failures{0};
+    const auto start = Clock::now();
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < std::min(o.connections, o.handshakes); ++t) {
+      threads.emplace_back([&] {
+        while (next.fetch_add(1) < o.handshakes) {
+          auto client = transport::HttpsClient::Create(uo.server);
+          if (!client.ok() || !(*client)->Request("GET", "/healthz", "", "", "").ok()) ++failures;
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    const double seconds = Seconds(start);
+    out << "handshakes=" << o.handshakes << "\nhandshake_failures=" << failures.load()
+        << "\nhandshakes_per_s=" << std::fixed << std::setprecision(0) << o.handshakes / seconds << "\n"
+        << std::defaultfloat << std::setprecision(6);
+  }
+
+  // The load: each connection a thread with its own uploader and users.
+  std::vector<std::vector<double>> latencies(o.connections);
+  std::atomic<std::uint64_t> acknowledged{0}, refused{0}, gave_up{0}, handshakes{0};
+  const auto start = Clock::now();
+  std::vector<std::thread> threads;
+  for (unsigned c = 0; c < o.connections; ++c) {
+    threads.emplace_back([&, c] {
+      auto uploader = transport::Uploader::Create(uo);
+      if (!uploader.ok()) {
+        ++gave_up;
+        return;
+      }
+      std::vector<double>& mine = latencies[c];
+      mine.reserve(reports.size() / o.connections + 1);
+      for (std::size_t u = c; u < reports.size(); u += o.connections) {
+        const auto t0 = Clock::now();
+        auto sent = (*uploader)->Send(reports[u].token, reports[u].bytes);
+        mine.push_back(Seconds(t0) * 1e3);
+        if (!sent.ok()) ++gave_up;
+        else if (sent->delivered) ++acknowledged;
+        else ++refused;
+      }
+      handshakes += (*uploader)->handshakes();
+    });
+  }
+  for (auto& t : threads) t.join();
+  const double seconds = Seconds(start);
+  const std::uint64_t commits = (*daemon)->metrics().store_commits.load();
+  (*daemon)->Stop();
+  daemon->reset();
+
+  // Count what is really in the file, through a fresh connection.
+  SqliteStoreOptions so;
+  so.path = config.store_path;
+  auto store = OpenSqliteReportStore(so);
+  if (!store.ok()) return store.status();
+  auto counts = (*store)->CountReports();
+  if (!counts.ok()) return counts.status();
+  const std::uint64_t stored = counts->empty() ? 0 : counts->front().reports;
+  (*store)->Close();
+
+  std::vector<double> all;
+  for (auto& v : latencies) all.insert(all.end(), v.begin(), v.end());
+  const std::uint64_t lost = acknowledged.load() > stored ? acknowledged.load() - stored : 0;
+  out << "connections=" << o.connections << "\nreports=" << o.reports << "\nacknowledged=" << acknowledged.load()
+      << "\nrefused=" << refused.load() << "\ngave_up=" << gave_up.load() << "\nstored=" << stored
+      << "\nlost=" << lost << "\nseconds=" << seconds << "\nreports_per_s=" << std::fixed << std::setprecision(0)
+      << static_cast<double>(acknowledged.load()) / seconds << std::setprecision(2)
+      << "\np50_ms=" << Percentile(all, 0.50) << "\np99_ms=" << Percentile(all, 0.99)
+      << "\nmax_ms=" << *std::max_element(all.begin(), all.end()) << std::setprecision(1)
+      << "\ncommits=" << commits << "\nreports_per_commit="
+      << (commits ? static_cast<double>(acknowledged.load()) / static_cast<double>(commits) : 0.0)
+      << "\nload_handshakes=" << handshakes.load() << std::defaultfloat << std::setprecision(4)
+      << "\nreport_bytes=" << reports[0].bytes.size() << "\npeak_rss_mb=" << PeakRssMb() << "\n";
+  if (own_dir) std::system(("rm -rf '" + dir + "'").c_str());
+  return Status::Ok();
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,33 @@
+// `ldpgraph bench ingest`: the daemon's ingest path end to end. Starts a
+// Daemon in-process on loopback (temporary store, throwaway PKI), then
+// drives it with `connections` keep-alive TLS clients, each an SDK
+// transport::Uploader on its own thread, sending one DPRR report per user.
+// Every report is durable (WAL, synchronous=FULL) before its 200.
+#ifndef LDPGRAPH_DAEMON_BENCH_INGEST_BENCH_H_
+#define LDPGRAPH_DAEMON_BENCH_INGEST_BENCH_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+
+struct IngestBenchOptions {
+  unsigned connections = 64;
+  std::uint64_t reports = 200000;  // one per user: n = reports
+  std::uint32_t degree = 10;       // true neighbours per user
+  double epsilon = 1.0;
+  unsigned server_threads = 2;
+  unsigned handshakes = 256;       // fresh full handshakes timed before the load
+  std::string dir;                 // empty: a fresh directory under /tmp, removed after
+};
+
+// Prints key=value lines: reports_per_s, p50_ms, p99_ms, handshakes_per_s,
+// lost, acknowledged, stored, commits, reports_per_commit, ...
+Status RunIngestBench(const IngestBenchOptions& options, std::ostream& out);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_BENCH_INGEST_BENCH_H_
