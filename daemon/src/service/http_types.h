@@ -4,12 +4,16 @@
 #ifndef LDPGRAPH_DAEMON_SERVICE_HTTP_TYPES_H_
 #define LDPGRAPH_DAEMON_SERVICE_HTTP_TYPES_H_
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace ldpgraph {
+
+// Request line and headers together; a longer head is refused.
+constexpr std::size_t kMaxHttpHeaderBytes = 16 * 1024;
 
 struct HttpRequest {
   std::string method;  // "GET", "POST", ...

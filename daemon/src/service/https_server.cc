@@ -28,8 +28,6 @@ namespace http = boost::beast::http;
 using tcp = boost::asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
-constexpr std::uint32_t kHeaderLimit = 16 * 1024;
-
 Result<std::shared_ptr<ssl::context>> MakeTlsContext(const HttpsServerOptions& o) {
   auto ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
   boost::system::error_code ec;
@@ -207,7 +205,7 @@ void Session::OnHandshake(beast::error_code ec) {
 
 void Session::ReadHeader() {
   parser_.emplace();
-  parser_->header_limit(kHeaderLimit);
+  parser_->header_limit(static_cast<std::uint32_t>(kMaxHttpHeaderBytes));
   parser_->body_limit(server_->options().max_body_bytes);
   // Waiting for the next request on a kept-alive connection may take the
   // idle timeout; once it starts, the request has the request timeout.

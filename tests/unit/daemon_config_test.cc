@@ -1,0 +1,120 @@
+// The daemon's TOML config and the graphs' JSON config: defaults, relative
+// paths, and a precise error for every bad key.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "service/daemon_config.h"
+#include "service/graph_config_json.h"
+#include "support/temp_dir.h"
+
+using ldpgraph::testing::TempDir;
+
+namespace {
+std::string Minimal() {
+  return "[tls]\ncertificate = \"s.crt\"\nprivate_key = \"s.key\"\n[store]\npath = \"db\"\n"
+         "[auth]\nsecret_file = \"secret\"\nadmin_token_file = \"admin\"\n";
+}
+}  // namespace
+
+TEST_CASE("DaemonConfig.DefaultsAndRelativePaths") {
+  TempDir dir;
+  dir.Write("secret", std::string(40, 's') + "\n");
+  dir.Write("admin", "admin-token-123456\n");
+  auto c = ldpgraph::ParseDaemonConfig(Minimal(), dir.path());
+  REQUIRE_MESSAGE(c.ok(), c.status().message());
+  CHECK(c->listen_port == 8443);
+  CHECK(c->store_path == dir.path() + "/db");
+  CHECK(c->certificate_file == dir.path() + "/s.crt");
+  CHECK(c->secret == std::string(40, 's'));  // the trailing newline is not part of it
+  CHECK(c->admin_token == "admin-token-123456");
+  CHECK(c->per_token.per_second == 5);
+  const std::string path = dir.Write("d.toml", Minimal() + "[server]\nlisten_port = 9000\nthreads = 4\n");
+  auto loaded = ldpgraph::LoadDaemonConfig(path);
+  REQUIRE(loaded.ok());
+  CHECK(loaded->listen_port == 9000);
+  CHECK(loaded->threads == 4);
+}
+
+TEST_CASE("DaemonConfig.EveryBadKeyIsNamed") {
+  TempDir dir;
+  dir.Write("secret", std::string(40, 's'));
+  dir.Write("short", "abc");
+  dir.Write("admin", "admin-token-123456");
+  struct Case {
+    std::string text;
+    const char* message;
+  } cases[] = {
+      {"[server\n", "line 1"},
+      {Minimal() + "[serverz]\n", "serverz is not a known section"},
+      {Minimal() + "[server]\nport = 1\n", "server.port is not a known key"},
+      {Minimal() + "[server]\nlisten_port = 70000\n", "server.listen_port must be in [0, 65535]"},
+      {Minimal() + "[server]\nthreads = \"two\"\n", "server.threads must be an integer"},
+      {Minimal() + "[server]\nthreads = 0\n", "server.threads must be in [1, 256]"},
+      {Minimal() + "[limits]\nper_token_rate = -1\n", "limits.per_token_rate must be a number in"},
+      {Minimal() + "[limits]\nper_token_rate = 3\nper_token_burst = 0\n", "limits.per_token_burst must be at least 1"},
+      {Minimal() + "[log]\nformat = \"xml\"\n", "log.format must be auto, json or text"},
+      {"[store]\npath = \"db\"\n", "tls.certificate is required"},
+      {"[tls]\ncertificate = \"a\"\nprivate_key = \"b\"\n", "store.path is required"},
+      {"[tls]\ncertificate = \"a\"\nprivate_key = \"b\"\n[store]\npath = \"db\"\n[auth]\nsecret_file = \"short\"\n"
+       "admin_token_file = \"admin\"\n",
+       "must hold at least 32 bytes"},
+      {"[tls]\ncertificate = \"a\"\nprivate_key = \"b\"\n[store]\npath = \"db\"\n[auth]\nsecret_file = \"nope\"\n"
+       "admin_token_file = \"admin\"\n",
+       "cannot read"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text);
+    auto parsed = ldpgraph::ParseDaemonConfig(c.text, dir.path());
+    REQUIRE_FALSE(parsed.ok());
+    CHECK_MESSAGE(parsed.status().message().find(c.message) != std::string::npos, parsed.status().message());
+  }
+  auto missing = ldpgraph::LoadDaemonConfig(dir.path() + "/none.toml");
+  CHECK(missing.status().code() == ldpgraph::StatusCode::kUnavailable);
+}
+
+TEST_CASE("GraphConfigJson.RoundTripsAndNamesBadFields") {
+  const char* text = R"({"graph_id": 18446744073709551615, "num_users": 50,
+      "edges": {"mechanism": "locallap", "epsilon": 2.5, "allocation": "fixed", "n_max": 80, "locallap_resolution": 8},
+      "features": {"dims": 3, "epsilon": 4, "ranges": [[0, 1], [-1, 1], [0, 10]]},
+      "label": {"classes": 5, "epsilon": 0.5}})";
+  auto c = ldpgraph::GraphConfigFromJson(text);
+  REQUIRE_MESSAGE(c.ok(), c.status().message());
+  CHECK(c->graph_id == 18446744073709551615ull);
+  CHECK(c->edges.mechanism == ldpgraph::EdgeMechanism::kLocalLap);
+  CHECK(c->edges.allocation == ldpgraph::BudgetAllocation::kFixed);
+  CHECK(c->edges.n_max == 80);
+  CHECK(c->features.params.ranges[1].lo == -1);
+  CHECK(c->label.classes == 5);
+  auto again = ldpgraph::GraphConfigFromJson(ldpgraph::GraphConfigToJson(*c));
+  REQUIRE(again.ok());
+  CHECK(ldpgraph::GraphConfigToJson(*again) == ldpgraph::GraphConfigToJson(*c));
+  auto none = ldpgraph::GraphConfigFromJson(R"({"graph_id": 1, "num_users": 5, "edges": {"mechanism": "none"}})");
+  REQUIRE(none.ok());
+  CHECK_FALSE(none->features.enabled);
+
+  struct Case {
+    const char* text;
+    const char* message;
+  } cases[] = {
+      {"[1]", "must be a JSON object"},
+      {"{", "not valid JSON"},
+      {R"({"num_users": 5, "edges": {"mechanism": "rr", "epsilon": 1}})", "graph_id is required"},
+      {R"({"graph_id": -1, "num_users": 5, "edges": {"mechanism": "rr", "epsilon": 1}})", "graph_id must be an integer"},
+      {R"({"graph_id": 1, "num_users": 5000000000, "edges": {"mechanism": "rr", "epsilon": 1}})", "num_users must be"},
+      {R"({"graph_id": 1, "num_users": 5, "edges": {"mechanism": "magic", "epsilon": 1}})", "edges.mechanism"},
+      {R"({"graph_id": 1, "num_users": 5, "edges": {"mechanism": "rr"}})", "edges.epsilon is required"},
+      {R"({"graph_id": 1, "num_users": 5, "edges": {"mechanism": "rr", "epsilon": "1"}})", "edges.epsilon must be a number"},
+      {R"({"graph_id": 1, "num_users": 5, "edges": {"mechanism": "rr", "epsilon": 1, "x": 1}})", "edges.x is not a known field"},
+      {R"({"graph_id": 1, "num_users": 5, "colour": 1, "edges": {"mechanism": "rr", "epsilon": 1}})", "colour is not a known field"},
+      {R"({"graph_id": 1, "num_users": 5, "edges": {"mechanism": "rr", "epsilon": -1}})", "epsilon"},
+      {R"({"graph_id": 1, "num_users": 5, "edges": {"mechanism": "rr", "epsilon": 1}, "features": {"dims": 2, "epsilon": 1, "ranges": [[1]]}})", "features.ranges[0]"},
+      {R"({"graph_id": 1, "num_users": 5, "edges": {"mechanism": "rr", "epsilon": 1}, "label": {"classes": 1, "epsilon": 1}})", "classes"},
+  };
+  for (const Case& k : cases) {
+    INFO(k.text);
+    auto parsed = ldpgraph::GraphConfigFromJson(k.text);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK_MESSAGE(parsed.status().message().find(k.message) != std::string::npos, parsed.status().message());
+  }
+}
