@@ -1,8 +1,11 @@
 # cmake --install lays out:
-#   bin/ldpgraph                     the CLI (when the daemon is built)
+#   bin/ldpgraph, bin/ldpgraphd      the CLI and the daemon (when the daemon is built)
+#   share/ldpgraph/                  the daemon's example config and systemd unit
 #   include/ldpgraph/*.h             the SDK's public headers (C++ and the C ABI)
+#   include/ldpgraph/transport/*.h   the uploader's (with ldpgraph_transport.h, its C ABI)
 #   lib/libldpgraph.a                the SDK
-#   lib/cmake/ldpgraph/              find_package(ldpgraph) -> ldpgraph::sdk
+#   lib/libldpgraph_transport.a      the uploader (OpenSSL)
+#   lib/cmake/ldpgraph/              find_package(ldpgraph) -> ldpgraph::sdk, ldpgraph::transport
 #   lib/pkgconfig/ldpgraph.pc        pkg-config --cflags --libs ldpgraph
 include(CMakePackageConfigHelpers)
 
@@ -12,8 +15,19 @@ install(TARGETS ldpgraph_sdk EXPORT ldpgraphTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/sdk/include/ldpgraph
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h")
+if(TARGET ldpgraph_transport)
+  install(TARGETS ldpgraph_transport EXPORT ldpgraphTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/sdk/transport/include/ldpgraph
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+    FILES_MATCHING PATTERN "*.h")
+endif()
 if(TARGET ldpgraph_cli)
-  install(TARGETS ldpgraph_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(TARGETS ldpgraph_cli ldpgraphd RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/daemon/systemd/ldpgraphd.service
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/ldpgraph/systemd)
+  install(FILES ${PROJECT_SOURCE_DIR}/docs/ldpgraphd.example.toml DESTINATION ${CMAKE_INSTALL_DATADIR}/ldpgraph)
 endif()
 
 set(LDPGRAPH_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ldpgraph)

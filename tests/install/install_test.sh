@@ -9,16 +9,19 @@ work=$(mktemp -d /tmp/ldpgraph_install_XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
-for f in bin/ldpgraph include/ldpgraph/ldpgraph.h include/ldpgraph/dprr.h lib/libldpgraph.a \
+for f in bin/ldpgraph bin/ldpgraphd include/ldpgraph/ldpgraph.h include/ldpgraph/dprr.h lib/libldpgraph.a \
+         include/ldpgraph/transport/uploader.h include/ldpgraph/ldpgraph_transport.h lib/libldpgraph_transport.a \
          lib/cmake/ldpgraph/ldpgraphConfig.cmake lib/pkgconfig/ldpgraph.pc; do
   [[ -e "$work/prefix/$f" ]] || { echo "missing after install: $f"; exit 1; }
 done
 "$work/prefix/bin/ldpgraph" version
+"$work/prefix/bin/ldpgraphd" --version
 
 # find_package
 cmake -S "$consumer" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/cmake-build" >/dev/null
 "$work/cmake-build/consumer"
+"$work/cmake-build/uploader_consumer"
 
 # pkg-config (the .pc file names the real prefix, so point at the temporary one)
 export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <iterator>
 
 #include "service/daemon_config.h"
 #include "service/graph_config_json.h"
@@ -117,4 +118,24 @@ TEST_CASE("GraphConfigJson.RoundTripsAndNamesBadFields") {
     REQUIRE_FALSE(parsed.ok());
     CHECK_MESSAGE(parsed.status().message().find(k.message) != std::string::npos, parsed.status().message());
   }
+}
+
+TEST_CASE("DaemonConfig.TheDocumentedExampleParses") {
+  std::ifstream in(LDPGRAPH_EXAMPLE_CONFIG);
+  REQUIRE(in.good());
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  TempDir dir;
+  const std::string secret = dir.Write("secret", std::string(32, 's'));
+  const std::string admin = dir.Write("admin", "admin-token-123456");
+  for (auto [from, to] : {std::pair<std::string, std::string>{"/etc/ldpgraph/secret", secret},
+                          {"/etc/ldpgraph/admin-token", admin}}) {
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+  }
+  auto c = ldpgraph::ParseDaemonConfig(text, dir.path());
+  REQUIRE_MESSAGE(c.ok(), c.status().message());
+  CHECK(c->listen_address == "0.0.0.0");
+  CHECK(c->store_path == "/var/lib/ldpgraph/store.db");
+  CHECK(c->per_address.burst == 4000);
 }
