@@ -174,6 +174,8 @@ class Server final : public HttpsServer {
 Session::Session(tcp::socket socket, std::shared_ptr<ssl::context> tls, Server* server)
     : tls_(std::move(tls)), stream_(std::move(socket), *tls_), server_(server) {
   boost::system::error_code ec;
+  // Answers are small and final: send them now, not after the client's delayed ACK.
+  beast::get_lowest_layer(stream_).socket().set_option(tcp::no_delay(true), ec);
   const auto endpoint = beast::get_lowest_layer(stream_).socket().remote_endpoint(ec);
   remote_ = ec ? "unknown" : endpoint.address().to_string();
   server_->ctx().metrics.open_connections.fetch_add(1);

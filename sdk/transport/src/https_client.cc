@@ -2,17 +2,16 @@
 
 #include <arpa/inet.h>
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <pthread.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -50,36 +49,34 @@ std::string OpenSslError() {
   return buf;
 }
 
-// A peer that closed makes write() raise SIGPIPE, which would kill the app.
-// An SDK may not change the app's signal dispositions, so SIGPIPE is blocked
-// on this thread for the call and a pipe signal it caused is consumed.
-class SigpipeGuard {
- public:
-  SigpipeGuard() {
-    sigset_t pending;
-    sigpending(&pending);
-    was_pending_ = sigismember(&pending, SIGPIPE) == 1;
-    sigset_t block;
-    sigemptyset(&block);
-    sigaddset(&block, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &block, &old_);
-  }
-  ~SigpipeGuard() {
-    if (!was_pending_) {
-      sigset_t pipe_only;
-      sigemptyset(&pipe_only);
-      sigaddset(&pipe_only, SIGPIPE);
-      const timespec zero{0, 0};
-      while (sigtimedwait(&pipe_only, nullptr, &zero) > 0) {
-      }
-    }
-    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
-  }
+// A peer that closed makes write() raise SIGPIPE, which would kill the app,
+// and an SDK may not change the app's signal dispositions. So OpenSSL writes
+// through a socket BIO whose write is send(MSG_NOSIGNAL); the rest is the
+// stock socket BIO.
+int SendNoSignal(BIO* bio, const char* data, int length) {
+  int fd = -1;
+  BIO_get_fd(bio, &fd);
+  errno = 0;
+  const ssize_t n = ::send(fd, data, static_cast<std::size_t>(length), MSG_NOSIGNAL);
+  BIO_clear_retry_flags(bio);
+  if (n <= 0 && BIO_sock_should_retry(static_cast<int>(n))) BIO_set_retry_write(bio);
+  return static_cast<int>(n);
+}
 
- private:
-  sigset_t old_;
-  bool was_pending_ = false;
-};
+const BIO_METHOD* NoSignalSocketMethod() {
+  static BIO_METHOD* method = [] {
+    const BIO_METHOD* base = BIO_s_socket();
+    BIO_METHOD* m = BIO_meth_new(BIO_TYPE_SOCKET, "socket, MSG_NOSIGNAL");
+    BIO_meth_set_write(m, SendNoSignal);
+    BIO_meth_set_read(m, BIO_meth_get_read(base));
+    BIO_meth_set_puts(m, BIO_meth_get_puts(base));
+    BIO_meth_set_ctrl(m, BIO_meth_get_ctrl(base));
+    BIO_meth_set_create(m, BIO_meth_get_create(base));
+    BIO_meth_set_destroy(m, BIO_meth_get_destroy(base));
+    return m;
+  }();
+  return method;
+}
 
 bool IsIpAddress(const std::string& host) {
   unsigned char buf[sizeof(in6_addr)];
@@ -167,6 +164,8 @@ Result<std::unique_ptr<HttpsClient>> HttpsClient::Create(const ServerEndpoint& e
                                      OpenSslError());
     }
   }
+  // Read whole TLS records (and what follows) per recv(), not header then body.
+  SSL_CTX_set_read_ahead(ctx, 1);
   // Resume sessions across reconnections: a cheaper handshake.
   SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_CLIENT);
   return client;
@@ -181,14 +180,19 @@ Status HttpsClient::Connect() {
   if (tls_->fd < 0) return Status::Unavailable(endpoint_.host + ":" + std::to_string(endpoint_.port) + ": " + error);
   SSL* ssl = SSL_new(tls_->ctx);
   tls_->ssl = ssl;
-  SSL_set_fd(ssl, tls_->fd);
+  BIO* bio = BIO_new(NoSignalSocketMethod());
+  if (!bio) {
+    tls_->Close();
+    return Status::Unavailable("TLS: " + OpenSslError());
+  }
+  BIO_set_fd(bio, tls_->fd, BIO_NOCLOSE);
+  SSL_set_bio(ssl, bio, bio);
   if (IsIpAddress(endpoint_.host)) {
     X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), endpoint_.host.c_str());
   } else {
     SSL_set_tlsext_host_name(ssl, endpoint_.host.c_str());
     SSL_set1_host(ssl, endpoint_.host.c_str());
   }
-  SigpipeGuard guard;
   if (SSL_connect(ssl) != 1) {
     const long verify = SSL_get_verify_result(ssl);
     const std::string detail = OpenSslError();
@@ -218,7 +222,6 @@ Result<HttpAnswer> HttpsClient::Request(const std::string& method, const std::st
   for (int attempt = 0; attempt < 2; ++attempt) {
     const bool reused = tls_->ssl != nullptr;
     if (!reused) LDPGRAPH_RETURN_IF_ERROR(Connect());
-    SigpipeGuard guard;
     std::size_t sent = 0;
     bool failed = false;
     while (sent < message.size()) {
