@@ -6,6 +6,9 @@
 
 #include <arpa/inet.h>
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <thread>
@@ -13,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ldpgraph/ldpgraph_transport.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
@@ -368,4 +372,66 @@ TEST_CASE("Daemon.SigtermDrainsAndExitsZero") {
   REQUIRE(d.process.Start());
   d.client->Disconnect();
   CHECK(d.StoredReports() == 1);
+}
+
+TEST_CASE("Daemon.CAbiUploaderDelivers") {
+  Daemon d;
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
+  ldpgraph_uploader_params p{};
+  p.host = "127.0.0.1";
+  p.port = d.process.port();
+  const std::string ca = d.process.pki().ca_certificate;
+  p.ca_file = ca.c_str();
+  ldpgraph_uploader* u = nullptr;
+  REQUIRE(ldpgraph_uploader_new(&p, &u) == LDPGRAPH_OK);
+  const std::string bytes = Bytes(Build(8, 1));
+  const std::string token = Token(kGraph, 8);
+  int status = 0;
+  CHECK(ldpgraph_uploader_send(u, token.c_str(), reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(),
+                               &status) == LDPGRAPH_OK);
+  CHECK(status == 200);
+  CHECK(ldpgraph_uploader_send(u, Token(kGraph, 9).c_str(), reinterpret_cast<const std::uint8_t*>(bytes.data()),
+                               bytes.size(), &status) == LDPGRAPH_OK);
+  CHECK(status == 403);  // refused for good: no retry, no error
+  ldpgraph_uploader_free(u);
+  CHECK(d.StoredReports() == 1);
+}
+
+TEST_CASE("Daemon.SighupReloadsTheCertificate") {
+  Daemon d;
+  // A new PKI replaces the files the config names; old connections keep theirs.
+  TempDir fresh;
+  auto next = ldpgraph::WriteTestPki(fresh.path(), "rotated CA");
+  REQUIRE(next.ok());
+  REQUIRE(std::system(("cp '" + next->server_certificate + "' '" + d.process.pki().server_certificate + "' && cp '" +
+                       next->server_key + "' '" + d.process.pki().server_key + "'")
+                          .c_str()) == 0);
+  auto connect = [&](const std::string& ca) {
+    lt::ServerEndpoint e;
+    e.host = "127.0.0.1";
+    e.port = d.process.port();
+    e.ca_file = ca;
+    auto c = lt::HttpsClient::Create(e);
+    REQUIRE(c.ok());
+    return (*c)->Request("GET", "/healthz", "", "", "");
+  };
+  CHECK(connect(d.process.pki().ca_certificate).ok());  // not reloaded yet
+  d.process.Signal(SIGHUP);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (d.process.log().find("certificates_reloaded") == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK(connect(next->ca_certificate).ok());
+  auto old = connect(d.process.pki().ca_certificate);
+  CHECK_FALSE(old.ok());
+  // A broken file is refused and the current certificate stays.
+  std::ofstream(d.process.pki().server_key) << "not a key";
+  d.process.Signal(SIGHUP);
+  while (d.process.log().find("certificate_reload_failed") == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK(d.process.log().find("certificate_reload_failed") != std::string::npos);
+  CHECK(connect(next->ca_certificate).ok());
 }

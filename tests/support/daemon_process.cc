@@ -82,6 +82,10 @@ int DaemonProcess::Stop() {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+void DaemonProcess::Signal(int signal) {
+  if (running()) ::kill(pid_, signal);
+}
+
 void DaemonProcess::Kill() {
   if (!running()) return;
   ::kill(pid_, SIGKILL);

@@ -35,6 +35,8 @@ class DaemonProcess {
   int Stop();
   // SIGKILL and wait.
   void Kill();
+  // Sends `signal` (e.g. SIGHUP) without waiting.
+  void Signal(int signal);
   bool running() const { return pid_ > 0; }
 
   std::uint16_t port() const { return port_; }
