@@ -27,7 +27,7 @@ namespace lt = ldpgraph::transport;
 
 namespace {
 
-constexpr std::uint32_t kUsers = 6000;
+constexpr std::uint32_t kUsers = 10000;
 constexpr int kClients = 4;
 constexpr int kMinKills = 20;
 constexpr std::size_t kReportsPerFlush = 25;
@@ -69,12 +69,11 @@ TEST_CASE("DaemonCrash.NoAcknowledgedReportIsLostOrDuplicatedAcrossSigkills") {
   DaemonProcess daemon(LDPGRAPHD, dir.path());
   REQUIRE_MESSAGE(daemon.Start(), daemon.log());
   {
-    lt::ServerEndpoint e{"127.0.0.1", daemon.port(), daemon.pki().ca_certificate, "", "", 5000, 10000};
-    auto admin = lt::HttpsClient::Create(e);
+    auto admin = lt::HttpsClient::Create(daemon.endpoint());
     REQUIRE(admin.ok());
     auto created = (*admin)->Request(
         "POST", "/v1/admin/graphs", "application/json",
-        R"({"graph_id": 1, "num_users": 6000, "edges": {"mechanism": "dprr", "epsilon": 2.0}})",
+        R"({"graph_id": 1, "num_users": 10000, "edges": {"mechanism": "dprr", "epsilon": 2.0}})",
         DaemonProcess::kAdminToken);
     REQUIRE(created.ok());
     REQUIRE(created->status == 201);
@@ -85,7 +84,9 @@ TEST_CASE("DaemonCrash.NoAcknowledgedReportIsLostOrDuplicatedAcrossSigkills") {
   std::atomic<int> rebuilds{0};
   auto client = [&](int k) {
     lt::UploaderOptions o;
-    o.server = {"127.0.0.1", daemon.port(), daemon.pki().ca_certificate, "", "", 2000, 5000};
+    o.server = daemon.endpoint();
+    o.server.connect_timeout_ms = 2000;
+    o.server.io_timeout_ms = 5000;
     o.retry = {10, 200, 60000};
     o.queue_dir = dir.path() + "/queue" + std::to_string(k);
     o.max_queued_reports = kReportsPerFlush;

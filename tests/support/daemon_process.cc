@@ -26,7 +26,7 @@ DaemonProcess::~DaemonProcess() {
 
 void DaemonProcess::WriteConfig() {
   std::ofstream out(dir_ + "/ldpgraphd.toml");
-  out << "[server]\nlisten_address = \"127.0.0.1\"\nlisten_port = " << port_ << "\nthreads = 2\n"
+  out << "[server]\nlisten_address = \"" << settings_.listen_address << "\"\nlisten_port = " << port_ << "\nthreads = 2\n"
       << settings_.extra_server << "\n[tls]\ncertificate = \"server.crt\"\nprivate_key = \"server.key\"\n";
   if (!settings_.client_ca.empty()) out << "client_ca = \"" << settings_.client_ca << "\"\n";
   out << "\n[store]\npath = \"store.db\"\n\n[auth]\nsecret_file = \"secret\"\nadmin_token_file = \"admin-token\"\n"
@@ -80,6 +80,14 @@ int DaemonProcess::Stop() {
   ::waitpid(pid_, &status, 0);
   pid_ = -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+transport::ServerEndpoint DaemonProcess::endpoint() const {
+  transport::ServerEndpoint e;
+  e.host = "127.0.0.1";
+  e.port = port_;
+  e.ca_file = pki_.ca_certificate;
+  return e;
 }
 
 void DaemonProcess::Signal(int signal) {

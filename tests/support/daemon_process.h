@@ -9,12 +9,14 @@
 #include <string>
 #include <sys/types.h>
 
+#include "ldpgraph/transport/https_client.h"
 #include "service/test_pki.h"
 
 namespace ldpgraph {
 namespace testing {
 
 struct DaemonSettings {
+  std::string listen_address = "127.0.0.1";
   std::string extra_server;  // extra TOML lines for [server]
   std::string limits = "per_token_rate = 1000\nper_token_burst = 1000\nper_address_rate = 0\n";
   std::string client_ca;     // [tls] client_ca
@@ -40,6 +42,8 @@ class DaemonProcess {
   bool running() const { return pid_ > 0; }
 
   std::uint16_t port() const { return port_; }
+  // 127.0.0.1, the port, and the throwaway CA pinned.
+  transport::ServerEndpoint endpoint() const;
   const PkiFiles& pki() const { return pki_; }
   std::string store_path() const { return dir_ + "/store.db"; }
   std::string log() const;  // everything the daemon wrote to stderr

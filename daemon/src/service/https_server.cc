@@ -65,6 +65,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void ReadHeader();
   void OnHeader(beast::error_code ec);
   void OnBody(beast::error_code ec);
+  bool ReadFailed(beast::error_code ec);
   void Dispatch();
   void Reply(HttpResponse response, bool keep_alive);
   void OnWrite(beast::error_code ec, bool keep_alive);
@@ -161,13 +162,14 @@ class Server final : public HttpsServer {
 
   HttpsServerOptions options_;
   ServiceContext* ctx_;
+  // Before ioc_: sessions still queued in ioc_ touch it when ioc_ is destroyed.
+  std::atomic<std::int64_t> in_flight_{0};
   net::io_context ioc_;
   tcp::acceptor acceptor_;
   std::mutex tls_mu_;
   std::shared_ptr<ssl::context> tls_;
   std::vector<std::thread> threads_;
   std::mutex drain_mu_;
-  std::atomic<std::int64_t> in_flight_{0};
   std::uint16_t port_ = 0;
 };
 
@@ -219,41 +221,32 @@ void Session::ReadHeader() {
 void Session::OnHeader(beast::error_code ec) {
   if (ec == http::error::end_of_stream) return Close();
   started_ = Clock::now();
-  if (ec == http::error::body_limit) {
-    // The Content-Length says too much: refuse before reading a byte of it.
-    server_->ctx().metrics.Reject(RejectReason::kTooLarge);
-    return Reply(ErrorResponse(413, "too_large", "the body exceeds " +
-                                                     std::to_string(server_->options().max_body_bytes) + " bytes"),
-                 false);
-  }
-  if (ec) {
-    if (ec == beast::error::timeout || ec == net::error::eof || ec == ssl::error::stream_truncated ||
-        ec == net::error::operation_aborted) {
-      return;  // silent or gone: drop the connection
-    }
-    return Reply(ErrorResponse(400, "malformed", "bad HTTP request: " + ec.message()), false);
-  }
+  if (ReadFailed(ec)) return;
   beast::get_lowest_layer(stream_).expires_after(server_->options().request_timeout);
   http::async_read(stream_, buffer_, *parser_,
                    [self = shared_from_this()](beast::error_code ec2, std::size_t) { self->OnBody(ec2); });
 }
 
 void Session::OnBody(beast::error_code ec) {
+  if (!ReadFailed(ec)) Dispatch();
+}
+
+// A read error ends the exchange: 413 for a body over the limit (known from
+// Content-Length before a byte of it is read, or a chunked body that grew
+// past it), 400 for a malformed request, silence for a client that is slow or
+// gone. Returns false when there was no error.
+bool Session::ReadFailed(beast::error_code ec) {
+  if (!ec) return false;
   if (ec == http::error::body_limit) {
-    // A chunked body that grew past the limit.
     server_->ctx().metrics.Reject(RejectReason::kTooLarge);
-    return Reply(ErrorResponse(413, "too_large", "the body exceeds " +
-                                                     std::to_string(server_->options().max_body_bytes) + " bytes"),
-                 false);
+    Reply(ErrorResponse(413, "too_large",
+                        "the body exceeds " + std::to_string(server_->options().max_body_bytes) + " bytes"),
+          false);
+  } else if (ec != beast::error::timeout && ec != net::error::eof && ec != ssl::error::stream_truncated &&
+             ec != net::error::operation_aborted) {
+    Reply(ErrorResponse(400, "malformed", "bad HTTP request: " + ec.message()), false);
   }
-  if (ec) {
-    if (ec == beast::error::timeout || ec == net::error::eof || ec == ssl::error::stream_truncated ||
-        ec == net::error::operation_aborted) {
-      return;
-    }
-    return Reply(ErrorResponse(400, "malformed", "bad HTTP request: " + ec.message()), false);
-  }
-  Dispatch();
+  return true;
 }
 
 void Session::Dispatch() {
