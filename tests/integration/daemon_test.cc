@@ -11,6 +11,7 @@
 #include <fstream>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <thread>
 #include <unistd.h>
 
@@ -429,4 +430,60 @@ TEST_CASE("Daemon.SighupReloadsTheCertificate") {
   }
   CHECK(d.process.log().find("certificate_reload_failed") != std::string::npos);
   CHECK(connect(next->ca_certificate).ok());
+}
+
+TEST_CASE("Daemon.UploaderWaitsWhatRetryAfterAsks") {
+  DaemonSettings settings;
+  settings.limits = "per_token_rate = 0.5\nper_token_burst = 1\nper_address_rate = 0\n";
+  Daemon d(settings);
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
+  lt::UploaderOptions o;
+  o.server = d.process.endpoint();
+  o.retry = {10, 20, 10000};  // its own backoff is tiny: any long wait is Retry-After's
+  auto uploader = lt::Uploader::Create(o);
+  REQUIRE(uploader.ok());
+  const std::string bytes = Bytes(Build(2, 1));
+  const std::vector<std::uint8_t> report(bytes.begin(), bytes.end());
+  auto first = (*uploader)->Send(Token(kGraph, 2), report);
+  REQUIRE(first.ok());
+  CHECK(first->attempts == 1);
+  const auto start = std::chrono::steady_clock::now();
+  auto second = (*uploader)->Send(Token(kGraph, 2), report);  // 429, Retry-After: 2, then a duplicate
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  REQUIRE(second.ok());
+  CHECK(second->delivered);
+  CHECK(second->attempts == 2);
+  CHECK(second->body.find("duplicate") != std::string::npos);
+  CHECK(waited >= 1.9);
+  CHECK(d.StoredReports() == 1);
+}
+
+TEST_CASE("Daemon.TellsSystemdReadyAndStopping") {
+  TempDir sock_dir;
+  const std::string path = sock_dir.path() + "/notify";
+  const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", path.c_str());
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0);
+  timeval tv{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  DaemonSettings settings;
+  settings.notify_socket = path;
+  TempDir dir;
+  DaemonProcess process(LDPGRAPHD, dir.path(), settings);
+  REQUIRE_MESSAGE(process.Start(), process.log());
+  auto receive = [&] {
+    char buf[256];
+    const ssize_t n = ::recv(fd, buf, sizeof(buf), 0);
+    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+  };
+  CHECK(receive().find("READY=1") != std::string::npos);
+  process.Signal(SIGHUP);
+  CHECK(receive().find("RELOADING=1") != std::string::npos);
+  CHECK(receive().find("READY=1") != std::string::npos);
+  CHECK(process.Stop() == 0);
+  CHECK(receive().find("STOPPING=1") != std::string::npos);
+  ::close(fd);
 }

@@ -22,7 +22,7 @@ const char kAdmin[] = "admin-token-for-tests";
 const char kSecret[] = "secret-for-tests-0123456789abcdef0123";
 
 struct Fixture {
-  Fixture() : logger("json", "error") {
+  explicit Fixture(ldpgraph::RateLimit per_address = {0, 0}) : logger("json", "error") {
     ldpgraph::SqliteStoreOptions o;
     o.path = dir.path() + "/api.db";
     auto s = ldpgraph::OpenSqliteReportStore(o);
@@ -31,7 +31,7 @@ struct Fixture {
     auto tokens = ldpgraph::TokenAuthority::Create(kSecret);
     REQUIRE(tokens.ok());
     ctx = std::make_unique<ldpgraph::ServiceContext>(store.get(), *tokens, kAdmin, ldpgraph::RateLimit{0, 0},
-                                                     ldpgraph::RateLimit{0, 0}, &metrics, &logger);
+                                                     per_address, &metrics, &logger);
   }
   ~Fixture() { store->Close(); }
 
@@ -141,4 +141,18 @@ TEST_CASE("Api.ReportsAndBatches") {
   CHECK(f.metrics.reports_duplicate.load() == 3);
   CHECK(f.metrics.reports_rejected[static_cast<int>(ldpgraph::RejectReason::kConflict)].load() == 1);
   CHECK(f.metrics.reports_rejected[static_cast<int>(ldpgraph::RejectReason::kForbidden)].load() == 1);
+}
+
+TEST_CASE("Api.PerAddressLimitAnswers429") {
+  Fixture f(ldpgraph::RateLimit{0.001, 2});
+  const std::string graph = R"({"graph_id": 2, "num_users": 10, "edges": {"mechanism": "rr", "epsilon": 3}})";
+  REQUIRE(f.Call("POST", "/v1/admin/graphs", graph, kAdmin).status == 201);
+  // Two users behind one address: the address's burst is 2, whoever sends.
+  CHECK(f.Call("POST", "/v1/reports", Report(1, 1), f.ctx->tokens.Issue(2, 1)).status == 200);
+  CHECK(f.Call("POST", "/v1/reports", Report(2, 1), f.ctx->tokens.Issue(2, 2)).status == 200);
+  auto limited = f.Call("POST", "/v1/reports", Report(3, 1), f.ctx->tokens.Issue(2, 3));
+  CHECK(limited.status == 429);
+  bool retry_after = false;
+  for (const auto& [name, value] : limited.headers) retry_after = retry_after || (name == "Retry-After" && value == "1000");
+  CHECK(retry_after);
 }
