@@ -50,7 +50,7 @@ bool DaemonProcess::Start() {
     const int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
     ::dup2(fd, STDERR_FILENO);
     ::dup2(fd, STDOUT_FILENO);
-    if (!settings_.notify_socket.empty()) ::setenv("NOTIFY_SOCKET", settings_.notify_socket.c_str(), 1);
+    for (const auto& [name, value] : settings_.env) ::setenv(name.c_str(), value.c_str(), 1);
     ::execl(binary_.c_str(), binary_.c_str(), "--config", config.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }

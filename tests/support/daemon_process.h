@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 #include <sys/types.h>
 
 #include "ldpgraph/transport/https_client.h"
@@ -20,7 +22,7 @@ struct DaemonSettings {
   std::string extra_server;  // extra TOML lines for [server]
   std::string limits = "per_token_rate = 1000\nper_token_burst = 1000\nper_address_rate = 0\n";
   std::string client_ca;     // [tls] client_ca
-  std::string notify_socket;  // NOTIFY_SOCKET for the daemon's sd_notify messages
+  std::vector<std::pair<std::string, std::string>> env;  // e.g. NOTIFY_SOCKET for sd_notify
 };
 
 class DaemonProcess {
