@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iomanip>
 #include <mutex>
+#include <sys/resource.h>
 #include <thread>
 #include <vector>
 
@@ -25,6 +26,14 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+
+// CPU seconds (user + system) of the calling thread, or of the whole process.
+double CpuSeconds(int who) {
+  rusage u{};
+  getrusage(who, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
 
 struct Prepared {
   std::string token;
@@ -143,6 +152,9 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
   // The load: each connection a thread with its own uploader and users.
   std::vector<std::vector<double>> latencies(o.connections);
   std::atomic<std::uint64_t> acknowledged{0}, refused{0}, gave_up{0}, handshakes{0};
+  std::mutex cpu_mu;
+  double client_cpu = 0;
+  const double process_cpu_before = CpuSeconds(RUSAGE_SELF);
   const auto start = Clock::now();
   std::vector<std::thread> threads;
   for (unsigned c = 0; c < o.connections; ++c) {
@@ -163,10 +175,13 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
         else ++refused;
       }
       handshakes += (*uploader)->handshakes();
+      std::lock_guard<std::mutex> lock(cpu_mu);
+      client_cpu += CpuSeconds(RUSAGE_THREAD);
     });
   }
   for (auto& t : threads) t.join();
   const double seconds = Seconds(start);
+  const double process_cpu = CpuSeconds(RUSAGE_SELF) - process_cpu_before;
   const std::uint64_t commits = (*daemon)->metrics().store_commits.load();
   (*daemon)->Stop();
   daemon->reset();
@@ -192,6 +207,8 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
       << "\nmax_ms=" << *std::max_element(all.begin(), all.end()) << std::setprecision(1)
       << "\ncommits=" << commits << "\nreports_per_commit="
       << (commits ? static_cast<double>(acknowledged.load()) / static_cast<double>(commits) : 0.0)
+      << "\nclient_cpu_us_per_report=" << 1e6 * client_cpu / static_cast<double>(o.reports)
+      << "\nserver_cpu_us_per_report=" << 1e6 * (process_cpu - client_cpu) / static_cast<double>(o.reports)
       << "\nload_handshakes=" << handshakes.load() << std::defaultfloat << std::setprecision(4)
       << "\nreport_bytes=" << reports[0].bytes.size() << "\npeak_rss_mb=" << PeakRssMb() << "\n";
   if (own_dir) std::system(("rm -rf '" + dir + "'").c_str());

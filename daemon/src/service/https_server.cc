@@ -3,6 +3,7 @@
 #include <atomic>
 #include <mutex>
 #include <optional>
+#include <pthread.h>
 #include <thread>
 #include <vector>
 
@@ -27,6 +28,10 @@ namespace beast = boost::beast;
 namespace http = boost::beast::http;
 using tcp = boost::asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
+// Concrete executor types: no type-erased any_io_executor on the hot path.
+using Strand = net::strand<net::io_context::executor_type>;
+using Socket = net::basic_stream_socket<tcp, Strand>;
+using TcpStream = beast::basic_stream<tcp, Strand, beast::unlimited_rate_policy>;
 
 Result<std::shared_ptr<ssl::context>> MakeTlsContext(const HttpsServerOptions& o) {
   auto ctx = std::make_shared<ssl::context>(ssl::context::tls_server);
@@ -56,7 +61,7 @@ class Server;
 // the server closes. Runs on its own strand.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, std::shared_ptr<ssl::context> tls, Server* server);
+  Session(Socket socket, std::shared_ptr<ssl::context> tls, Server* server);
   ~Session();
   void Start();
 
@@ -72,7 +77,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void Close();
 
   std::shared_ptr<ssl::context> tls_;  // keeps a reloaded-away context alive
-  beast::ssl_stream<beast::tcp_stream> stream_;
+  beast::ssl_stream<TcpStream> stream_;
   Server* server_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -105,7 +110,12 @@ class Server final : public HttpsServer {
     }
     port_ = acceptor_.local_endpoint().port();
     Accept();
-    for (unsigned i = 0; i < options_.threads; ++i) threads_.emplace_back([this] { ioc_.run(); });
+    for (unsigned i = 0; i < options_.threads; ++i) {
+      threads_.emplace_back([this] {
+        pthread_setname_np(pthread_self(), "ldpgraphd-io");  // for top, perf and gdb
+        ioc_.run();
+      });
+    }
     return Status::Ok();
   }
 
@@ -140,7 +150,7 @@ class Server final : public HttpsServer {
 
  private:
   void Accept() {
-    acceptor_.async_accept(net::make_strand(ioc_), [this](beast::error_code ec, tcp::socket socket) {
+    acceptor_.async_accept(net::make_strand(ioc_.get_executor()), [this](beast::error_code ec, Socket socket) {
       if (ec) {
         if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
         // Out of descriptors and the like: keep accepting after a breath.
@@ -173,7 +183,7 @@ class Server final : public HttpsServer {
   std::uint16_t port_ = 0;
 };
 
-Session::Session(tcp::socket socket, std::shared_ptr<ssl::context> tls, Server* server)
+Session::Session(Socket socket, std::shared_ptr<ssl::context> tls, Server* server)
     : tls_(std::move(tls)), stream_(std::move(socket), *tls_), server_(server) {
   boost::system::error_code ec;
   // Answers are small and final: send them now, not after the client's delayed ACK.

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <pthread.h>
 #include <thread>
 #include <utility>
 
@@ -108,11 +109,15 @@ class SqliteReportStore final : public ReportStore {
     if (!find.ok()) return find.status();
     auto insert = sqlite::Statement::Prepare(
         write_db_,
-        "INSERT INTO reports (graph_id, user_id, report_id, body, received_unix) VALUES (?1, ?2, ?3, ?4, ?5)");
+        "INSERT OR IGNORE INTO reports (graph_id, user_id, report_id, body, received_unix) "
+        "VALUES (?1, ?2, ?3, ?4, ?5)");
     if (!insert.ok()) return insert.status();
     find_ = std::move(*find);
     insert_ = std::move(*insert);
-    writer_ = std::thread([this] { WriterLoop(); });
+    writer_ = std::thread([this] {
+      pthread_setname_np(pthread_self(), "ldpgraphd-store");
+      WriterLoop();
+    });
     return Status::Ok();
   }
 
@@ -262,21 +267,9 @@ class SqliteReportStore final : public ReportStore {
     for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(outcomes[i]);
   }
 
+  // The common case, a new report, is one statement: INSERT OR IGNORE; only
+  // when the (graph, user) row exists is it read to tell a duplicate from a conflict.
   Result<InsertOutcome> InsertOne(const ReportRecord& r, std::int64_t now) {
-    find_.Reset();
-    find_.BindInt(1, ToSql(r.graph_id));
-    find_.BindInt(2, r.user_id);
-    auto row = find_.Step();
-    if (!row.ok()) return row.status();
-    if (*row) {
-      const bool same_id = find_.ColumnBytes(0) == r.report_id.size() &&
-                           std::memcmp(find_.ColumnBlob(0), r.report_id.data(), r.report_id.size()) == 0;
-      const bool same_bytes = find_.ColumnBytes(1) == r.bytes.size() &&
-                              std::memcmp(find_.ColumnBlob(1), r.bytes.data(), r.bytes.size()) == 0;
-      find_.Reset();
-      return same_id && same_bytes ? InsertOutcome::kDuplicate : InsertOutcome::kConflict;
-    }
-    find_.Reset();
     insert_.Reset();
     insert_.BindInt(1, ToSql(r.graph_id));
     insert_.BindInt(2, r.user_id);
@@ -286,7 +279,19 @@ class SqliteReportStore final : public ReportStore {
     auto done = insert_.Step();
     insert_.Reset();
     if (!done.ok()) return done.status();
-    return InsertOutcome::kStored;
+    if (write_db_.Changes() == 1) return InsertOutcome::kStored;
+    find_.Reset();
+    find_.BindInt(1, ToSql(r.graph_id));
+    find_.BindInt(2, r.user_id);
+    auto row = find_.Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return Status::Internal("store: a report neither inserted nor found");
+    const bool same_id = find_.ColumnBytes(0) == r.report_id.size() &&
+                         std::memcmp(find_.ColumnBlob(0), r.report_id.data(), r.report_id.size()) == 0;
+    const bool same_bytes = find_.ColumnBytes(1) == r.bytes.size() &&
+                            std::memcmp(find_.ColumnBlob(1), r.bytes.data(), r.bytes.size()) == 0;
+    find_.Reset();
+    return same_id && same_bytes ? InsertOutcome::kDuplicate : InsertOutcome::kConflict;
   }
 
   SqliteStoreOptions options_;
