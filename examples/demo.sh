@@ -11,7 +11,10 @@
 #   4. the edge mechanisms on the real REDDIT-BINARY dataset (if ../shared/data
 #      is beside the clone), with the degree each one leaves. LocalLap is left
 #      out here: it draws one noise value per pair of users (1.5e9 on REDDIT,
-#      minutes); run it with `ldpgraph perturb --mechanism locallap`.
+#      minutes); run it with `ldpgraph perturb --mechanism locallap`;
+#   5. the server side: ldpgraphd on loopback with a throwaway CA, 64 TLS
+#      clients (the SDK's uploader) sending 50000 DPRR reports, each durable
+#      in SQLite before its acknowledgement.
 # Installs the Debian packages it needs (run as root on a fresh Debian 12).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,5 +63,10 @@ if [[ -f "$data" ]]; then
 else
   echo "== 4. skipped: $data not found (the shared datasets sit beside the clone in CI)"
 fi
+echo
+echo "== 5. ldpgraphd: 50000 reports from 64 TLS clients through the SDK's uploader"
+"$bin/daemon/ldpgraph" bench ingest --connections 64 --reports 50000 --handshakes 64 | \
+  grep -E "^(handshakes_per_s|acknowledged|stored|lost|reports_per_s|p50_ms|p99_ms)=" | tr '\n' ' '
+echo
 echo
 echo "outputs in $out"
