@@ -209,7 +209,7 @@ TEST_CASE("Daemon.EveryBadReportGetsItsStatusAndChangesNothing") {
       {"batch with a bad count", std::string("LB\x01\x00", 4), token, 400, "malformed"},
   };
   for (const Case& c : cases) {
-    INFO(c.name);
+    INFO(std::string(c.name));
     auto answer = d.Post(c.body, c.token);
     INFO(answer.body);
     CHECK(answer.status == c.status);

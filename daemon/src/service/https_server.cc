@@ -75,6 +75,8 @@ class Session : public std::enable_shared_from_this<Session> {
   void Reply(HttpResponse response, bool keep_alive);
   void OnWrite(beast::error_code ec, bool keep_alive);
   void Close();
+  void Linger();
+  void Drain();
 
   std::shared_ptr<ssl::context> tls_;  // keeps a reloaded-away context alive
   beast::ssl_stream<TcpStream> stream_;
@@ -85,6 +87,9 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string remote_;
   Clock::time_point started_;
   bool in_flight_ = false;
+  bool request_unread_ = false;  // refused before its body was read: linger on close
+  std::unique_ptr<char[]> drain_;
+  std::size_t drained_ = 0;
 };
 
 class Server final : public HttpsServer {
@@ -247,6 +252,7 @@ void Session::OnBody(beast::error_code ec) {
 // gone. Returns false when there was no error.
 bool Session::ReadFailed(beast::error_code ec) {
   if (!ec) return false;
+  request_unread_ = true;
   if (ec == http::error::body_limit) {
     server_->ctx().metrics.Reject(RejectReason::kTooLarge);
     Reply(ErrorResponse(413, "too_large",
@@ -305,8 +311,30 @@ void Session::OnWrite(beast::error_code ec, bool keep_alive) {
     server_->in_flight().fetch_sub(1);
   }
   if (ec) return;
-  if (!keep_alive) return Close();
+  if (!keep_alive) return request_unread_ ? Linger() : Close();
   ReadHeader();
+}
+
+// After refusing a request whose body is still coming (413, 400), closing at
+// once would make the kernel answer the unread bytes with a reset, which can
+// destroy our answer in the client's receive buffer before it reads it. So:
+// FIN after the answer, then read and drop what still arrives, for at most
+// 2 s or 8 MiB (Apache's "lingering close").
+void Session::Linger() {
+  boost::system::error_code ignored;
+  beast::get_lowest_layer(stream_).socket().shutdown(tcp::socket::shutdown_send, ignored);
+  beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(2));
+  drain_.reset(new char[16384]);
+  Drain();
+}
+
+void Session::Drain() {
+  constexpr std::size_t kMaxDrained = 8u << 20;
+  beast::get_lowest_layer(stream_).async_read_some(
+      net::buffer(drain_.get(), 16384), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+        self->drained_ += n;
+        if (!ec && self->drained_ < kMaxDrained) self->Drain();
+      });
 }
 
 void Session::Close() {

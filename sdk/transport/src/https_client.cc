@@ -226,12 +226,10 @@ Result<HttpAnswer> HttpsClient::Request(const std::string& method, const std::st
     bool failed = false;
     while (sent < message.size()) {
       const int n = SSL_write(tls_->ssl, message.data() + sent, static_cast<int>(message.size() - sent));
-      if (n <= 0) {
-        failed = true;
-        break;
-      }
+      if (n <= 0) break;  // the server may have answered early (413) and closed: read on
       sent += static_cast<std::size_t>(n);
     }
+    ERR_clear_error();
     // Read the answer: head up to the blank line, then Content-Length bytes.
     std::string& in = tls_->inbuf;
     std::size_t header_end = std::string::npos;
