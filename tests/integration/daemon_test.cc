@@ -21,6 +21,7 @@
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
+#include "service/graph_config_json.h"
 #include "service/token_authority.h"
 #include "support/daemon_process.h"
 #include "support/temp_dir.h"
@@ -496,4 +497,23 @@ TEST_CASE("Daemon.TellsSystemdReadyWatchdogAndStopping") {
   CHECK(process.Stop() == 0);
   CHECK(expect("STOPPING=1"));
   ::close(fd);
+}
+
+TEST_CASE("Daemon.UploaderFetchesTheGraphConfigInBinary") {
+  Daemon d;
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
+  lt::UploaderOptions o;
+  o.server = d.process.endpoint();
+  auto uploader = lt::Uploader::Create(o);
+  REQUIRE(uploader.ok());
+  auto config = (*uploader)->FetchGraphConfig(kGraph);
+  REQUIRE_MESSAGE(config.ok(), config.status().message());
+  CHECK(ldpgraph::GraphConfigToJson(*config) == ldpgraph::GraphConfigToJson(*ldpgraph::GraphConfigFromJson(kGraphJson)));
+  // What the device fetched is what it builds reports with: they pass the daemon's checks.
+  auto builder = ldpgraph::ReportBuilder::Create(*config);
+  REQUIRE(builder.ok());
+  auto missing = (*uploader)->FetchGraphConfig(99);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().code() == ldpgraph::StatusCode::kFailedPrecondition);
+  CHECK(d.Call("GET", "/v1/graphs/7").body.front() == '{');  // JSON unless asked otherwise
 }

@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "ldpgraph/graph_config_codec.h"
 #include "ldpgraph/report_builder.h"
 
 using namespace ldpgraph;
@@ -271,4 +272,48 @@ TEST_CASE("WireFormat.HugeCountsAreRejectedBeforeAllocating") {
 TEST_CASE("WireFormat.NullInputIsAnError") {
   CHECK_FALSE(DecodeReport(nullptr, 0).ok());
   CHECK_FALSE(DecodeReport(nullptr, 5).ok());
+}
+
+TEST_CASE("GraphConfigCodec.RoundTripsAndRefusesEveryTruncation") {
+  ldpgraph::GraphConfig c;
+  c.graph_id = 0x123456789ABCull;
+  c.num_users = 5000;
+  c.edges.mechanism = ldpgraph::EdgeMechanism::kLocalLap;
+  c.edges.epsilon = 2.5;
+  c.edges.allocation = ldpgraph::BudgetAllocation::kFixed;
+  c.edges.n_max = 9000;
+  c.edges.locallap_resolution = 8;
+  c.features.enabled = true;
+  c.features.params.dims = 3;
+  c.features.params.epsilon = 4;
+  c.features.params.ranges = {{0, 1}, {-2, 2}, {0, 100}};
+  c.label.enabled = true;
+  c.label.classes = 7;
+  c.label.epsilon = 0.5;
+  std::vector<std::uint8_t> bytes;
+  REQUIRE(ldpgraph::EncodeGraphConfig(c, &bytes).ok());
+  auto back = ldpgraph::DecodeGraphConfig(bytes.data(), bytes.size());
+  REQUIRE(back.ok());
+  std::vector<std::uint8_t> again;
+  REQUIRE(ldpgraph::EncodeGraphConfig(*back, &again).ok());
+  CHECK(again == bytes);
+  CHECK(back->features.params.ranges[1].lo == -2);
+  CHECK(back->label.classes == 7);
+  for (std::size_t n = 0; n < bytes.size(); ++n) CHECK_FALSE(ldpgraph::DecodeGraphConfig(bytes.data(), n).ok());
+  std::vector<std::uint8_t> bad = bytes;
+  bad.push_back(0);
+  CHECK(ldpgraph::DecodeGraphConfig(bad.data(), bad.size()).status().message().find("trailing") != std::string::npos);
+  bad = bytes;
+  bad[2] = 2;
+  CHECK(ldpgraph::DecodeGraphConfig(bad.data(), bad.size()).status().message().find("version") != std::string::npos);
+  bad = bytes;
+  bad[3] |= 0x80;
+  CHECK(ldpgraph::DecodeGraphConfig(bad.data(), bad.size()).status().message().find("flags") != std::string::npos);
+  CHECK_FALSE(ldpgraph::DecodeGraphConfig(nullptr, 3).ok());
+
+  ldpgraph::GraphConfig invalid = c;
+  invalid.num_users = 1;
+  std::vector<std::uint8_t> none;
+  CHECK_FALSE(ldpgraph::EncodeGraphConfig(invalid, &none).ok());
+  CHECK(none.empty());
 }

@@ -1,5 +1,6 @@
 #include "service/api.h"
 
+#include "ldpgraph/graph_config_codec.h"
 #include "service/admin_api.h"
 #include "service/graph_config_json.h"
 #include "service/json_response.h"
@@ -14,7 +15,7 @@ HttpResponse MethodNotAllowed(const HttpRequest& request, const std::string& pat
   return r;
 }
 
-HttpResponse PublicGraph(ServiceContext& ctx, const std::string& id_text) {
+HttpResponse PublicGraph(ServiceContext& ctx, const std::string& id_text, const std::string& accept) {
   std::uint64_t id = 0;
   bool ok = !id_text.empty() && id_text.size() <= 20;
   for (char c : id_text) ok = ok && c >= '0' && c <= '9';
@@ -28,6 +29,16 @@ HttpResponse PublicGraph(ServiceContext& ctx, const std::string& id_text) {
   if (!ok) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
   auto graph = ctx.graphs.Find(id);
   if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
+  if (accept.find(kGraphConfigMediaType) != std::string::npos) {
+    // Devices: the SDK decodes this without a JSON parser.
+    std::vector<std::uint8_t> bytes;
+    Status encoded = EncodeGraphConfig(*graph, &bytes);
+    if (!encoded.ok()) return ErrorResponse(500, "internal", encoded.message());
+    HttpResponse r;
+    r.content_type = kGraphConfigMediaType;
+    r.body.assign(bytes.begin(), bytes.end());
+    return r;
+  }
   return JsonResponse(200, GraphConfigToJson(*graph));
 }
 
@@ -42,7 +53,7 @@ void HandleRequest(ServiceContext& ctx, const HttpRequest& request, Respond resp
   static const std::string kGraphs = "/v1/graphs/";
   if (path.compare(0, kGraphs.size(), kGraphs) == 0) {
     if (request.method != "GET") return respond(MethodNotAllowed(request, path, "GET"));
-    return respond(PublicGraph(ctx, path.substr(kGraphs.size())));
+    return respond(PublicGraph(ctx, path.substr(kGraphs.size()), request.accept));
   }
   if (path.compare(0, 10, "/v1/admin/") == 0) return respond(HandleAdmin(ctx, request, path));
   if (path == "/healthz") {

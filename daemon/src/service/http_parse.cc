@@ -23,6 +23,7 @@ Result<HttpRequest> ParseHttpRequest(const std::string& raw, std::size_t max_bod
   out.target = std::string(req.target());
   out.authorization = std::string(req[http::field::authorization]);
   out.content_type = std::string(req[http::field::content_type]);
+  out.accept = std::string(req[http::field::accept]);
   out.remote_address = "fuzz";
   out.body = std::move(req.body());
   return out;

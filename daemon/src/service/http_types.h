@@ -20,6 +20,7 @@ struct HttpRequest {
   std::string target;  // path and query
   std::string authorization;
   std::string content_type;
+  std::string accept;
   std::string remote_address;
   std::string body;
 };

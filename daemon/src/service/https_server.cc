@@ -272,6 +272,7 @@ void Session::Dispatch() {
   request.target = std::string(req.target());
   request.authorization = std::string(req[http::field::authorization]);
   request.content_type = std::string(req[http::field::content_type]);
+  request.accept = std::string(req[http::field::accept]);
   request.remote_address = remote_;
   request.body = std::move(req.body());
   const bool keep_alive = req.keep_alive();

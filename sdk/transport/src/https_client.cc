@@ -209,11 +209,12 @@ Status HttpsClient::Connect() {
 
 Result<HttpAnswer> HttpsClient::Request(const std::string& method, const std::string& path,
                                         const std::string& content_type, const std::string& body,
-                                        const std::string& bearer) {
+                                        const std::string& bearer, const std::string& accept) {
   std::string head = method + " " + path + " HTTP/1.1\r\nHost: " + endpoint_.host + ":" +
                      std::to_string(endpoint_.port) + "\r\nUser-Agent: ldpgraph-sdk\r\n";
   if (!bearer.empty()) head += "Authorization: Bearer " + bearer + "\r\n";
   if (!content_type.empty()) head += "Content-Type: " + content_type + "\r\n";
+  if (!accept.empty()) head += "Accept: " + accept + "\r\n";
   head += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
   const std::string message = head + body;
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <thread>
 
+#include "ldpgraph/graph_config_codec.h"
 #include "ldpgraph/samplers.h"
 
 namespace ldpgraph {
@@ -50,14 +51,33 @@ unsigned Uploader::BackoffMs(unsigned attempt) {
 }
 
 Result<SendOutcome> Uploader::Send(const std::string& token, const std::vector<std::uint8_t>& report) {
-  const std::string body(report.begin(), report.end());
+  return WithRetries("POST", "/v1/reports", std::string(report.begin(), report.end()), token, "");
+}
+
+Result<GraphConfig> Uploader::FetchGraphConfig(std::uint64_t graph_id) {
+  auto answer = WithRetries("GET", "/v1/graphs/" + std::to_string(graph_id), "", "", kGraphConfigMediaType);
+  if (!answer.ok()) return answer.status();
+  if (answer->http_status == 404) {
+    return Status::FailedPrecondition("the daemon has no graph " + std::to_string(graph_id));
+  }
+  if (!answer->delivered) {
+    return Status::FailedPrecondition("graph " + std::to_string(graph_id) + ": HTTP " +
+                                      std::to_string(answer->http_status) + " " + answer->body);
+  }
+  return DecodeGraphConfig(reinterpret_cast<const std::uint8_t*>(answer->body.data()), answer->body.size());
+}
+
+Result<SendOutcome> Uploader::WithRetries(const std::string& method, const std::string& path,
+                                          const std::string& body, const std::string& token,
+                                          const std::string& accept) {
+  const std::string content_type = body.empty() ? "" : "application/x-ldpgraph-report";
   const auto start = Clock::now();
   const auto budget = std::chrono::milliseconds(options_.retry.max_total_ms);
   SendOutcome outcome;
   std::string last_error;
   for (unsigned attempt = 0;; ++attempt) {
     ++outcome.attempts;
-    auto answer = client_->Request("POST", "/v1/reports", "application/x-ldpgraph-report", body, token);
+    auto answer = client_->Request(method, path, content_type, body, token, accept);
     unsigned retry_after_ms = 0;
     if (answer.ok()) {
       outcome.http_status = answer->status;

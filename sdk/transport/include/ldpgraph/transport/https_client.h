@@ -40,11 +40,11 @@ class HttpsClient {
   HttpsClient& operator=(const HttpsClient&) = delete;
 
   // Sends one request, (re)connecting when needed, and reads the answer.
-  // `bearer` may be empty. Errors: kUnavailable for connection failures and
+  // `bearer` and `accept` may be empty. Errors: kUnavailable for connection failures and
   // timeouts (worth retrying); kFailedPrecondition when the server's
   // certificate does not verify (retrying will not help).
   Result<HttpAnswer> Request(const std::string& method, const std::string& path, const std::string& content_type,
-                             const std::string& body, const std::string& bearer);
+                             const std::string& body, const std::string& bearer, const std::string& accept = "");
 
   // Completed TLS handshakes so far (reconnections included).
   std::uint64_t handshakes() const { return handshakes_; }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "ldpgraph/graph_config.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/transport/https_client.h"
 #include "ldpgraph/transport/upload_queue.h"
@@ -73,10 +74,19 @@ class Uploader {
   std::uint64_t handshakes() const { return client_->handshakes(); }
   // GET a path of the daemon (e.g. /v1/graphs/7), without retries.
   Result<HttpAnswer> Get(const std::string& path);
+  // The graph's public configuration (binary, decoded and validated), with
+  // the same retries as Send(). Errors: kFailedPrecondition for an unknown
+  // graph or certificate trouble, kUnavailable when retries ran out,
+  // kInvalidArgument when the daemon's answer does not decode.
+  Result<GraphConfig> FetchGraphConfig(std::uint64_t graph_id);
 
  private:
   Uploader() = default;
   unsigned BackoffMs(unsigned attempt);
+  // One request with the retry policy: the final answer (2xx or a final
+  // 4xx), or kUnavailable when the budget ran out.
+  Result<SendOutcome> WithRetries(const std::string& method, const std::string& path, const std::string& body,
+                                  const std::string& token, const std::string& accept);
 
   UploaderOptions options_;
   std::unique_ptr<HttpsClient> client_;
