@@ -103,6 +103,13 @@ TEST_CASE("Api.RoutesAndAdminAuth") {
   CHECK(f.Call("GET", "/v1/graphs/2?x=1").status == 200);
   CHECK(f.Call("POST", "/v1/admin/graphs/2/tokens", R"({"first": 0, "count": 100001})", kAdmin).status == 400);
   CHECK(f.Call("POST", "/v1/admin/graphs/x/tokens", R"({"users": [1]})", kAdmin).status == 400);
+  // One strict id syntax on both paths: no sign, no space, nothing past 2^64 - 1.
+  for (const char* id : {"-1", "+2", " 2", "18446744073709551616"}) {
+    INFO(id);
+    CHECK(f.Call("POST", std::string("/v1/admin/graphs/") + id + "/tokens", R"({"users": [1]})", kAdmin).status == 400);
+    CHECK(f.Call("GET", std::string("/v1/graphs/") + id).status == 400);
+  }
+  CHECK(f.Call("GET", "/v1/graphs/18446744073709551615").status == 404);
   CHECK(f.Call("GET", "/v1/admin/graphs/2/tokens", "", kAdmin).status == 405);
   CHECK(f.Call("GET", "/v1/reports").status == 405);
   f.ctx->draining = true;

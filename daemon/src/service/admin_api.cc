@@ -40,14 +40,9 @@ HttpResponse ListGraphs(ServiceContext& ctx) {
 }
 
 HttpResponse IssueTokens(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text) {
-  std::uint64_t graph_id = 0;
-  try {
-    std::size_t used = 0;
-    graph_id = std::stoull(id_text, &used);
-    if (used != id_text.size()) throw std::invalid_argument("trailing");
-  } catch (const std::exception&) {
-    return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
-  }
+  const std::optional<std::uint64_t> parsed = ParseGraphId(id_text);
+  if (!parsed) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
+  const std::uint64_t graph_id = *parsed;
   auto graph = ctx.graphs.Find(graph_id);
   if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
   const json body = json::parse(request.body, nullptr, false);

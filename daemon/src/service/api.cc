@@ -16,18 +16,9 @@ HttpResponse MethodNotAllowed(const HttpRequest& request, const std::string& pat
 }
 
 HttpResponse PublicGraph(ServiceContext& ctx, const std::string& id_text, const std::string& accept) {
-  std::uint64_t id = 0;
-  bool ok = !id_text.empty() && id_text.size() <= 20;
-  for (char c : id_text) ok = ok && c >= '0' && c <= '9';
-  if (ok) {
-    try {
-      id = std::stoull(id_text);
-    } catch (const std::exception&) {
-      ok = false;
-    }
-  }
-  if (!ok) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
-  auto graph = ctx.graphs.Find(id);
+  const std::optional<std::uint64_t> id = ParseGraphId(id_text);
+  if (!id) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
+  auto graph = ctx.graphs.Find(*id);
   if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
   if (accept.find(kGraphConfigMediaType) != std::string::npos) {
     // Devices: the SDK decodes this without a JSON parser.

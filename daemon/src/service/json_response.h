@@ -2,14 +2,22 @@
 #ifndef LDPGRAPH_DAEMON_SERVICE_JSON_RESPONSE_H_
 #define LDPGRAPH_DAEMON_SERVICE_JSON_RESPONSE_H_
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "service/http_types.h"
 
 namespace ldpgraph {
 
-// {"error": reason, "message": message} with `status`.
+// {"error": reason, "message": message}: the body of every refusal.
+std::string ErrorJson(const std::string& reason, const std::string& message);
+// That body with `status`.
 HttpResponse ErrorResponse(int status, const std::string& reason, const std::string& message);
+
+// A graph id as it appears in a path: 1 to 20 decimal digits that fit 64
+// bits, nothing else (no sign, no spaces).
+std::optional<std::uint64_t> ParseGraphId(const std::string& text);
 HttpResponse JsonResponse(int status, std::string json);
 
 }  // namespace ldpgraph

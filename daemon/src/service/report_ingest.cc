@@ -35,8 +35,7 @@ int StatusOf(RejectReason reason) {
 
 ItemResult Rejected(ServiceContext& ctx, RejectReason reason, const std::string& message) {
   ctx.metrics.Reject(reason);
-  return {StatusOf(reason), "{\"error\":\"" + std::string(RejectReasonName(reason)) + "\",\"message\":" +
-                                JsonQuote(message) + "}"};
+  return {StatusOf(reason), ErrorJson(RejectReasonName(reason), message)};
 }
 
 ItemResult Accepted(ServiceContext& ctx, InsertOutcome outcome, const ReportId& id) {
