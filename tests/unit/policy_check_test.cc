@@ -7,7 +7,6 @@
 #include "ldpgraph/report_builder.h"
 #include "service/policy_check.h"
 
-using ldpgraph::CheckReportPolicy;
 using ldpgraph::CheckReportRanges;
 using ldpgraph::GraphConfig;
 
@@ -43,6 +42,12 @@ ldpgraph::Report Build(const GraphConfig& c, std::uint32_t user = 5) {
   auto r = (*builder)->Build(d, rng);
   REQUIRE(r.ok());
   return *r;
+}
+
+ldpgraph::Status CheckReportPolicy(const ldpgraph::Report& r, const GraphConfig& c) {
+  auto expected = ldpgraph::ExpectPolicy(c);
+  REQUIRE(expected.ok());
+  return ldpgraph::CheckReportPolicy(r, c, *expected);
 }
 
 }  // namespace

@@ -30,11 +30,12 @@ HttpResponse ListGraphs(ServiceContext& ctx) {
   std::map<std::uint64_t, std::uint64_t> reports;
   for (const GraphReportCount& c : *counts) reports[c.graph_id] = c.reports;
   json list = json::array();
-  for (const auto& g : ctx.graphs.All()) {
-    list.push_back({{"graph_id", g->graph_id},
-                    {"num_users", g->num_users},
-                    {"reports", reports[g->graph_id]},
-                    {"config", json::parse(GraphConfigToJson(*g))}});
+  for (const auto& registered : ctx.graphs.All()) {
+    const GraphConfig& g = registered->config;
+    list.push_back({{"graph_id", g.graph_id},
+                    {"num_users", g.num_users},
+                    {"reports", reports[g.graph_id]},
+                    {"config", json::parse(GraphConfigToJson(g))}});
   }
   return JsonResponse(200, json{{"graphs", list}}.dump());
 }
@@ -75,9 +76,9 @@ HttpResponse IssueTokens(ServiceContext& ctx, const HttpRequest& request, const 
   }
   json tokens = json::array();
   for (std::uint64_t u : users) {
-    if (u >= graph->num_users) {
+    if (u >= graph->config.num_users) {
       return ErrorResponse(400, "out_of_range", "user id " + std::to_string(u) + " is not below the graph's n = " +
-                                                    std::to_string(graph->num_users));
+                                                    std::to_string(graph->config.num_users));
     }
     tokens.push_back({{"user_id", u}, {"token", ctx.tokens.Issue(graph_id, static_cast<std::uint32_t>(u))}});
   }

@@ -23,14 +23,14 @@ HttpResponse PublicGraph(ServiceContext& ctx, const std::string& id_text, const 
   if (accept.find(kGraphConfigMediaType) != std::string::npos) {
     // Devices: the SDK decodes this without a JSON parser.
     std::vector<std::uint8_t> bytes;
-    Status encoded = EncodeGraphConfig(*graph, &bytes);
+    Status encoded = EncodeGraphConfig(graph->config, &bytes);
     if (!encoded.ok()) return ErrorResponse(500, "internal", encoded.message());
     HttpResponse r;
     r.content_type = kGraphConfigMediaType;
     r.body.assign(bytes.begin(), bytes.end());
     return r;
   }
-  return JsonResponse(200, GraphConfigToJson(*graph));
+  return JsonResponse(200, GraphConfigToJson(graph->config));
 }
 
 }  // namespace

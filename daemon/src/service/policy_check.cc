@@ -29,7 +29,7 @@ Status Expect(const char* what, double got, double want) {
   return Close(got, want) ? Status::Ok() : Mismatch(what, got, want);
 }
 
-Status CheckEdgePolicy(const NoisyEdges& e, const GraphConfig& g) {
+Status CheckEdgePolicy(const NoisyEdges& e, const GraphConfig& g, const PolicyExpectation& want) {
   const EdgePolicy& policy = g.edges;
   if (e.mechanism != policy.mechanism) {
     return Status::InvalidArgument(std::string("edge mechanism is ") + EdgeMechanismName(e.mechanism) +
@@ -37,35 +37,48 @@ Status CheckEdgePolicy(const NoisyEdges& e, const GraphConfig& g) {
   }
   if (e.mechanism == EdgeMechanism::kNone) return Status::Ok();
   LDPGRAPH_RETURN_IF_ERROR(Expect("edge epsilon", e.epsilon, policy.epsilon));
-  if (e.mechanism == EdgeMechanism::kRr) {
-    auto rr = RandomizedResponse::Create(g.num_users, policy.epsilon);
-    if (!rr.ok()) return rr.status();
-    return Expect("p", e.p, rr->p());
-  }
+  if (e.mechanism == EdgeMechanism::kRr) return Expect("p", e.p, want.p);
   if (e.allocation != policy.allocation) {
     return Status::InvalidArgument(std::string("budget allocation is ") + BudgetAllocationName(e.allocation) +
                                    "; the graph's policy needs " + BudgetAllocationName(policy.allocation));
   }
-  const std::uint32_t n_max = policy.n_max ? policy.n_max : g.num_users;
-  auto split = AllocateBudget(policy.epsilon, policy.allocation, n_max);
-  if (!split.ok()) return split.status();
-  LDPGRAPH_RETURN_IF_ERROR(Expect("eps1", e.eps1, split->eps1));
-  LDPGRAPH_RETURN_IF_ERROR(Expect("eps2", e.eps2, split->eps2));
+  LDPGRAPH_RETURN_IF_ERROR(Expect("eps1", e.eps1, want.eps1));
+  LDPGRAPH_RETURN_IF_ERROR(Expect("eps2", e.eps2, want.eps2));
   if (e.mechanism == EdgeMechanism::kLocalLap) {
     if (e.resolution != policy.locallap_resolution) {
       return Mismatch("LocalLap resolution", e.resolution, policy.locallap_resolution);
     }
     return Status::Ok();
   }
-  auto dprr = Dprr::Create(g.num_users, policy.epsilon, policy.allocation, n_max);
-  if (!dprr.ok()) return dprr.status();
-  LDPGRAPH_RETURN_IF_ERROR(Expect("p", e.p, dprr->p()));
   // q follows from the device's noisy degree, which stays on the device: any
   // value eq. 5 can produce, i.e. anything in [0, 1] the decoder accepted.
-  return Status::Ok();
+  return Expect("p", e.p, want.p);
 }
 
 }  // namespace
+
+Result<PolicyExpectation> ExpectPolicy(const GraphConfig& g) {
+  PolicyExpectation want;
+  const EdgePolicy& policy = g.edges;
+  const std::uint32_t n_max = policy.n_max ? policy.n_max : g.num_users;
+  if (policy.mechanism == EdgeMechanism::kRr) {
+    auto rr = RandomizedResponse::Create(g.num_users, policy.epsilon);
+    if (!rr.ok()) return rr.status();
+    want.p = rr->p();
+  } else if (policy.mechanism == EdgeMechanism::kDprr || policy.mechanism == EdgeMechanism::kLocalLap) {
+    auto split = AllocateBudget(policy.epsilon, policy.allocation, n_max);
+    if (!split.ok()) return split.status();
+    want.eps1 = split->eps1;
+    want.eps2 = split->eps2;
+    if (policy.mechanism == EdgeMechanism::kDprr) {
+      auto dprr = Dprr::Create(g.num_users, policy.epsilon, policy.allocation, n_max);
+      if (!dprr.ok()) return dprr.status();
+      want.p = dprr->p();
+    }
+  }
+  if (g.features.enabled) want.sampled_feature_dims = g.features.params.SampledDims();
+  return want;
+}
 
 Status CheckReportRanges(const Report& r, const GraphConfig& g) {
   if (r.user_id >= g.num_users) {
@@ -81,23 +94,23 @@ Status CheckReportRanges(const Report& r, const GraphConfig& g) {
   return Status::Ok();
 }
 
-Status CheckReportPolicy(const Report& r, const GraphConfig& g) {
+Status CheckReportPolicy(const Report& r, const GraphConfig& g, const PolicyExpectation& want) {
   if (r.num_users != g.num_users) {
     return Status::InvalidArgument("the report was made for n = " + std::to_string(r.num_users) +
                                    "; the graph has n = " + std::to_string(g.num_users));
   }
-  LDPGRAPH_RETURN_IF_ERROR(CheckEdgePolicy(r.edges, g));
+  LDPGRAPH_RETURN_IF_ERROR(CheckEdgePolicy(r.edges, g, want));
   if (r.has_features != g.features.enabled) {
     return Status::InvalidArgument(g.features.enabled ? "the graph's policy needs features"
                                                       : "the graph's policy takes no features");
   }
   if (r.has_features) {
-    const MultiBitParams& want = g.features.params;
-    if (r.features.dims != want.dims) return Mismatch("feature dims", r.features.dims, want.dims);
-    LDPGRAPH_RETURN_IF_ERROR(Expect("feature epsilon", r.features.epsilon, want.epsilon));
-    if (r.features.encoded.size() != want.SampledDims()) {
+    const MultiBitParams& params = g.features.params;
+    if (r.features.dims != params.dims) return Mismatch("feature dims", r.features.dims, params.dims);
+    LDPGRAPH_RETURN_IF_ERROR(Expect("feature epsilon", r.features.epsilon, params.epsilon));
+    if (r.features.encoded.size() != want.sampled_feature_dims) {
       return Mismatch("number of sampled feature dims", static_cast<double>(r.features.encoded.size()),
-                      want.SampledDims());
+                      want.sampled_feature_dims);
     }
   }
   if (r.has_label != g.label.enabled) {

@@ -13,11 +13,24 @@
 
 namespace ldpgraph {
 
+// The parameters a graph's policy fixes beyond its config: derived once,
+// when the graph is registered, rather than for every report.
+struct PolicyExpectation {
+  double p = 1;     // RR and DPRR: the probability of keeping a bit
+  double eps1 = 0;  // DPRR and LocalLap: the budget split
+  double eps2 = 0;
+  std::uint32_t sampled_feature_dims = 0;  // multi-bit m
+};
+
+// Errors: those of building the graph's mechanisms (kInvalidArgument).
+Result<PolicyExpectation> ExpectPolicy(const GraphConfig& graph);
+
 // Errors: kOutOfRange naming the id.
 Status CheckReportRanges(const Report& report, const GraphConfig& graph);
 
-// Errors: kInvalidArgument naming the parameter, its value and the expected one.
-Status CheckReportPolicy(const Report& report, const GraphConfig& graph);
+// `expected` is ExpectPolicy(graph). Errors: kInvalidArgument naming the
+// parameter, its value and the expected one.
+Status CheckReportPolicy(const Report& report, const GraphConfig& graph, const PolicyExpectation& expected);
 
 }  // namespace ldpgraph
 

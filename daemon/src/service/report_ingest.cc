@@ -90,12 +90,12 @@ bool Validate(ServiceContext& ctx, const TokenSubject& subject, const std::uint8
     *rejection = Rejected(ctx, RejectReason::kMalformed, report.status().message());
     return false;
   }
-  std::shared_ptr<const GraphConfig> graph = ctx.graphs.Find(report->graph_id);
+  std::shared_ptr<const RegisteredGraph> graph = ctx.graphs.Find(report->graph_id);
   if (!graph) {
     *rejection = Rejected(ctx, RejectReason::kUnknownGraph, "no graph " + std::to_string(report->graph_id));
     return false;
   }
-  Status ranges = CheckReportRanges(*report, *graph);
+  Status ranges = CheckReportRanges(*report, graph->config);
   if (!ranges.ok()) {
     *rejection = Rejected(ctx, RejectReason::kOutOfRange, ranges.message());
     return false;
@@ -107,7 +107,7 @@ bool Validate(ServiceContext& ctx, const TokenSubject& subject, const std::uint8
                               std::to_string(report->graph_id) + " user " + std::to_string(report->user_id));
     return false;
   }
-  Status policy = CheckReportPolicy(*report, *graph);
+  Status policy = CheckReportPolicy(*report, graph->config, graph->expected);
   if (!policy.ok()) {
     *rejection = Rejected(ctx, RejectReason::kPolicyMismatch, policy.message());
     return false;
