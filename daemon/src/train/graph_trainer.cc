@@ -86,14 +86,8 @@ GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<Prepare
     result.epochs = epoch;
     const bool stop = stopping.Update(epoch, val.loss);
     if (on_epoch) {
-      EpochReport r;
-      r.epoch = epoch;
-      r.train_loss = batches ? loss_sum / static_cast<double>(batches) : 0.0;
-      r.val_loss = val.loss;
-      r.val_accuracy = val.accuracy;
-      r.seconds = train_seconds;
-      r.lr = adam.lr();
-      on_epoch(r);
+      const double train_loss = batches ? loss_sum / static_cast<double>(batches) : 0.0;
+      on_epoch(MakeEpochReport(epoch, train_loss, val, train_seconds, adam.lr()));
     }
     if (stop) break;
   }

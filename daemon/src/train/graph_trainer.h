@@ -43,6 +43,18 @@ struct Evaluation {
   Matrix probs;  // one row per evaluated graph, in the order given
 };
 
+// What both trainers tell their progress callback after an epoch.
+inline EpochReport MakeEpochReport(int epoch, double train_loss, const Evaluation& val, double seconds, float lr) {
+  EpochReport r;
+  r.epoch = epoch;
+  r.train_loss = train_loss;
+  r.val_loss = val.loss;
+  r.val_accuracy = val.accuracy;
+  r.seconds = seconds;
+  r.lr = lr;
+  return r;
+}
+
 struct GraphTrainResult {
   Evaluation val;
   Evaluation test;

@@ -62,16 +62,7 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
     Evaluation val = EvaluateNodes(model, graph, features, labels, split.val, o.transition);
     result.epochs = epoch;
     const bool stop = stopping.Update(epoch, val.loss);
-    if (on_epoch) {
-      EpochReport r;
-      r.epoch = epoch;
-      r.train_loss = train_loss;
-      r.val_loss = val.loss;
-      r.val_accuracy = val.accuracy;
-      r.seconds = seconds;
-      r.lr = adam.lr();
-      on_epoch(r);
-    }
+    if (on_epoch) on_epoch(MakeEpochReport(epoch, train_loss, val, seconds, adam.lr()));
     if (stop) break;
   }
   stopping.RestoreBest();
