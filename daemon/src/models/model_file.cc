@@ -1,11 +1,10 @@
 #include "models/model_file.h"
 
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "internal/byte_io.h"
 #include "internal/crc32.h"
+#include "internal/durable_file.h"
 
 namespace ldpgraph {
 namespace {
@@ -119,23 +118,15 @@ Status SaveModel(const AnyModel& model, const std::string& path) {
     PutWeights(model.node.get(), &out);
   }
   internal::PutFixed32(&out, internal::Crc32(out.data(), out.size()));
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size()));
-    if (!f) return Status::Unavailable("cannot write " + tmp);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return Status::Unavailable("cannot rename onto " + path);
-  return Status::Ok();
+  return internal::WriteFileDurably(path, out);
 }
 
 Result<AnyModel> LoadModel(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return Status::Unavailable("cannot open model file " + path);
-  std::ostringstream buf;
-  buf << f.rdbuf();
-  const std::string data = buf.str();
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(data.data());
+  std::vector<std::uint8_t> data;
+  bool exists = false;
+  LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(path, &data, &exists));
+  if (!exists) return Status::Unavailable("cannot open model file " + path + ": no such file");
+  const std::uint8_t* bytes = data.data();
   if (data.size() < sizeof kMagic + 4 + 1 + 4 || std::memcmp(bytes, kMagic, sizeof kMagic) != 0) {
     return Status::DataLoss(path + " is not an ldpgraph model file");
   }

@@ -1,10 +1,11 @@
 #include "service/daemon_config.h"
 
-#include <fstream>
 #include <set>
-#include <sstream>
+#include <vector>
 
 #include <toml++/toml.h>
+
+#include "internal/durable_file.h"
 
 namespace ldpgraph {
 namespace {
@@ -14,11 +15,13 @@ Status Bad(const std::string& key, const std::string& what) {
 }
 
 Result<std::string> ReadFile(const std::string& path, const std::string& key) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::Unavailable("config: " + key + ": cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::vector<std::uint8_t> bytes;
+  bool exists = false;
+  Status read = internal::ReadWholeFile(path, &bytes, &exists);
+  if (!read.ok() || !exists) {
+    return Status::Unavailable("config: " + key + ": cannot read " + path + (exists ? ": " + read.message() : ""));
+  }
+  return std::string(bytes.begin(), bytes.end());
 }
 
 std::string Resolve(const std::string& base_dir, const std::string& path) {
