@@ -130,7 +130,5 @@ Result<FlushSummary> Uploader::Flush() {
   return summary;
 }
 
-Result<HttpAnswer> Uploader::Get(const std::string& path) { return client_->Request("GET", path, "", "", ""); }
-
 }  // namespace transport
 }  // namespace ldpgraph

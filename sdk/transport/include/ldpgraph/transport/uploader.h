@@ -72,8 +72,6 @@ class Uploader {
   std::size_t queued() const { return queue_.size(); }
   std::size_t corrupt_queue_files() const { return queue_.corrupt_files(); }
   std::uint64_t handshakes() const { return client_->handshakes(); }
-  // GET a path of the daemon (e.g. /v1/graphs/7), without retries.
-  Result<HttpAnswer> Get(const std::string& path);
   // The graph's public configuration (binary, decoded and validated), with
   // the same retries as Send(). Errors: kFailedPrecondition for an unknown
   // graph or certificate trouble, kUnavailable when retries ran out,
