@@ -13,6 +13,7 @@ int RunBenchCommand(const std::vector<std::string>& args);
 int RunTrainCommand(const std::vector<std::string>& args);
 int RunPredictCommand(const std::vector<std::string>& args);
 int RunGenerateCommand(const std::vector<std::string>& args);
+int RunExperimentCommand(const std::vector<std::string>& args);
 
 }  // namespace ldpgraph
 

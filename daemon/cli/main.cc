@@ -42,13 +42,14 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   // Before anything is allocated: the allocator's settings shape the heap.
-  if (command == "train" || command == "bench" || command == "predict") ldpgraph::KeepTrainingMemoryInHeap();
+  if (command == "train" || command == "bench" || command == "predict" || command == "experiment") ldpgraph::KeepTrainingMemoryInHeap();
   std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "perturb") return ldpgraph::RunPerturbCommand(args);
   if (command == "bench") return ldpgraph::RunBenchCommand(args);
   if (command == "train") return ldpgraph::RunTrainCommand(args);
   if (command == "predict") return ldpgraph::RunPredictCommand(args);
   if (command == "generate") return ldpgraph::RunGenerateCommand(args);
+  if (command == "experiment") return ldpgraph::RunExperimentCommand(args);
   if (command == "version" || command == "--version") {
     std::printf("ldpgraph %s\n", LDPGRAPH_VERSION);
     return 0;

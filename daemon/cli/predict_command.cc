@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "cli/model_data.h"
+#include "train/task_data.h"
 #include "models/model_file.h"
 #include "train/node_trainer.h"
 #include "util/flags.h"

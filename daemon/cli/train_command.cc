@@ -6,8 +6,9 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/model_data.h"
+#include "train/task_data.h"
 #include "models/model_file.h"
+#include "train/gin_pipeline.h"
 #include "train/node_trainer.h"
 #include "util/flags.h"
 
@@ -80,29 +81,23 @@ int RunTrainCommand(const std::vector<std::string>& args) {
 
   AnyModel trained;
   if (gin) {
-    Result<GraphTaskData> data = MakeGraphTaskData(*ds, degree_cap);
-    if (!data.ok()) return Usage(data.status().message());
-    GinConfig config;
-    config.degree_cap = degree_cap;
-    config.input_dim = degree_cap + 1;
-    config.hidden = static_cast<int>(*hidden);
-    config.layers = static_cast<int>(*layers);
-    config.classes = data->classes;
-    config.dropout = static_cast<float>(*dropout);
-    config.mean_readout = readout == "mean";
-    Result<GinModel> model = GinModel::Create(config, *seed);
-    if (!model.ok()) return Usage(model.status().message());
-    const Split split = StratifiedSplit(data->labels, 0.75, 0.10, *seed);
-    GraphTrainOptions options;
-    options.max_epochs = static_cast<int>(*epochs);
-    options.batch_size = static_cast<int>(*batch);
-    options.lr = static_cast<float>(*lr);
-    options.seed = *seed;
-    GraphTrainResult r = TrainGraphClassifier(&*model, data->graphs, ds->labels, split, options,
-                                              ProgressBar(options.max_epochs));
-    PrintResult(ds->name, model_name, *seed, split, r.epochs, r.best_epoch, r.val, r.test, r.seconds);
+    GinRunOptions run_options;
+    run_options.model.degree_cap = degree_cap;
+    run_options.model.hidden = static_cast<int>(*hidden);
+    run_options.model.layers = static_cast<int>(*layers);
+    run_options.model.dropout = static_cast<float>(*dropout);
+    run_options.model.mean_readout = readout == "mean";
+    run_options.train.max_epochs = static_cast<int>(*epochs);
+    run_options.train.batch_size = static_cast<int>(*batch);
+    run_options.train.lr = static_cast<float>(*lr);
+    run_options.seed = *seed;
+    run_options.on_epoch = ProgressBar(run_options.train.max_epochs);
+    Result<GinRun> run = TrainGinOnDataset(*ds, run_options);
+    if (!run.ok()) return Usage(run.status().message());
+    const GraphTrainResult& r = run->result;
+    PrintResult(ds->name, model_name, *seed, run->split, r.epochs, r.best_epoch, r.val, r.test, r.seconds);
     trained.kind = ModelKind::kGin;
-    trained.gin = std::make_unique<GinModel>(std::move(model).value());
+    trained.gin = std::move(run->model);
   } else {
     const NodeGnnKind kind = model_name == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
     Result<NodeTaskData> data = MakeNodeTaskData(*ds, AggregationFor(kind));

@@ -77,6 +77,38 @@ Result<std::uint64_t> Flags::Unsigned(const std::string& name, std::uint64_t fal
   return static_cast<std::uint64_t>(v);
 }
 
+Result<std::vector<std::string>> Flags::StringList(const std::string& name,
+                                                  const std::vector<std::string>& fallback) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = it->second.find(',', start);
+    items.push_back(it->second.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (items.back().empty()) return Status::InvalidArgument("--" + name + " has an empty item in '" + it->second + "'");
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
+}
+
+Result<std::vector<double>> Flags::DoubleList(const std::string& name, const std::vector<double>& fallback) const {
+  Result<std::vector<std::string>> items = StringList(name, {});
+  if (!items.ok()) return items.status();
+  if (!Has(name)) return fallback;
+  std::vector<double> out;
+  for (const std::string& item : *items) {
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(item.c_str(), &end);
+    if (*end != '\0' || errno == ERANGE || std::isnan(v)) {
+      return Status::InvalidArgument("--" + name + " expects numbers, got '" + item + "'");
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
 double PeakRssMb() {
   std::ifstream status("/proc/self/status");
   std::string line;

@@ -26,6 +26,9 @@ class Flags {
   std::string StringOr(const std::string& name, const std::string& fallback) const;
   Result<double> Double(const std::string& name, double fallback) const;
   Result<std::uint64_t> Unsigned(const std::string& name, std::uint64_t fallback) const;
+  // Comma-separated lists ("0.5,1,2"; "inf" is a number). Empty items are errors.
+  Result<std::vector<std::string>> StringList(const std::string& name, const std::vector<std::string>& fallback) const;
+  Result<std::vector<double>> DoubleList(const std::string& name, const std::vector<double>& fallback) const;
 
  private:
   std::map<std::string, std::string> values_;

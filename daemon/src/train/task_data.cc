@@ -1,4 +1,4 @@
-#include "cli/model_data.h"
+#include "train/task_data.h"
 
 #include <algorithm>
 #include <map>

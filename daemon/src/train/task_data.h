@@ -1,6 +1,7 @@
-// Turning a dataset into what a model trains on, shared by train and predict.
-#ifndef LDPGRAPH_DAEMON_CLI_MODEL_DATA_H_
-#define LDPGRAPH_DAEMON_CLI_MODEL_DATA_H_
+// Turning a dataset into what a model trains on: the CLI, the experiments
+// and the daemon share it.
+#ifndef LDPGRAPH_DAEMON_TRAIN_TASK_DATA_H_
+#define LDPGRAPH_DAEMON_TRAIN_TASK_DATA_H_
 
 #include <vector>
 
@@ -30,4 +31,4 @@ Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggreg
 
 }  // namespace ldpgraph
 
-#endif  // LDPGRAPH_DAEMON_CLI_MODEL_DATA_H_
+#endif  // LDPGRAPH_DAEMON_TRAIN_TASK_DATA_H_

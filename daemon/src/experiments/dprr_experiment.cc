@@ -1,0 +1,257 @@
+#include "experiments/dprr_experiment.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sys/stat.h>
+
+#include "experiments/job_runner.h"
+#include "experiments/results_table.h"
+#include "experiments/summary.h"
+#include "experiments/svg_plot.h"
+#include "privacy/non_private_part.h"
+#include "privacy/perturb_dataset.h"
+#include "train/gin_pipeline.h"
+
+namespace ldpgraph {
+
+const char* const kDprrExperimentMechanisms = "dprr, dprr-fixed, rr, locallap, nonpriv-part, nonpriv-full";
+
+namespace {
+
+const CsvRow kColumns = {"dataset", "mechanism", "epsilon", "alpha", "split", "accuracy",
+                         "auc", "true_edges", "noisy_edges", "train_seconds"};
+constexpr std::size_t kKeyColumns = 5;
+
+// FNV-1a of the setting: the perturbation seed of one run.
+std::uint64_t SettingSeed(const std::string& setting) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : setting) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+struct Setting {
+  double epsilon;
+  double alpha;
+};
+
+// What one training produced, written once per setting it stands for.
+struct RunOutcome {
+  double accuracy = 0, auc = 0, seconds = 0;
+  std::uint64_t noisy_edges = 0;
+};
+
+class DprrRunner {
+ public:
+  DprrRunner(const GraphDataset& dataset, const DprrExperimentOptions& options, ResultsTable* table)
+      : dataset_(dataset), options_(options), table_(table) {}
+
+  CsvRow Key(const std::string& mechanism, const Setting& s, int split) const {
+    return {dataset_.name, mechanism, FormatNumber(s.epsilon), FormatNumber(s.alpha), std::to_string(split)};
+  }
+
+  // The noisy dataset a mechanism yields for one setting and split.
+  Result<GraphDataset> Noisy(const std::string& mechanism, const Setting& s, int split,
+                             std::uint64_t* noisy_edges) const {
+    const std::uint64_t seed = SettingSeed(mechanism + "|" + FormatNumber(s.epsilon) + "|" +
+                                           FormatNumber(s.alpha) + "|" + std::to_string(split));
+    if (mechanism == "nonpriv-full") {
+      *noisy_edges = dataset_.num_entries();
+      return dataset_;
+    }
+    if (mechanism == "nonpriv-part") return KeepNonPrivateUsers(dataset_, s.alpha, seed, noisy_edges);
+    PerturbOptions p;
+    p.mechanism = mechanism == "rr" ? EdgeMechanism::kRr
+                  : mechanism == "locallap" ? EdgeMechanism::kLocalLap
+                                            : EdgeMechanism::kDprr;
+    p.allocation = mechanism == "dprr-fixed" ? BudgetAllocation::kFixed : BudgetAllocation::kPaper;
+    p.epsilon = s.epsilon;
+    p.non_private_fraction = s.alpha;
+    p.seeded = true;
+    p.seed = seed;
+    PerturbSummary summary;
+    Result<GraphDataset> noisy = PerturbDataset(dataset_, p, &summary);
+    *noisy_edges = summary.noisy_edges;
+    return noisy;
+  }
+
+  // Trains on the mechanism's output for `settings[0]` and records the
+  // outcome for each of `settings` (several only for the nonpriv baselines).
+  Status Run(const std::string& mechanism, const std::vector<Setting>& settings, int split) const {
+    std::uint64_t noisy_edges = 0;
+    Result<GraphDataset> noisy = Noisy(mechanism, settings[0], split, &noisy_edges);
+    if (!noisy.ok()) return noisy.status();
+    GinRunOptions run_options;
+    run_options.model = options_.model;
+    run_options.train = options_.train;
+    run_options.seed = static_cast<std::uint64_t>(split);
+    Result<GinRun> run = TrainGinOnDataset(*noisy, run_options);
+    if (!run.ok()) return run.status();
+    for (const Setting& s : settings) {
+      CsvRow row = Key(mechanism, s, split);
+      row.push_back(FormatNumber(run->result.test.accuracy));
+      row.push_back(FormatNumber(run->result.test.auc));
+      row.push_back(std::to_string(dataset_.num_entries()));
+      row.push_back(std::to_string(noisy_edges));
+      row.push_back(FormatNumber(run->result.seconds));
+      LDPGRAPH_RETURN_IF_ERROR(table_->Append(row));
+    }
+    return Status::Ok();
+  }
+
+ private:
+  const GraphDataset& dataset_;
+  const DprrExperimentOptions& options_;
+  ResultsTable* table_;
+};
+
+std::string Label(const std::string& mechanism, const Setting& s, int split) {
+  return mechanism + " eps=" + FormatNumber(s.epsilon) + " alpha=" + FormatNumber(s.alpha) +
+         " split=" + std::to_string(split);
+}
+
+// One chart: `metric` of every mechanism against epsilon (at one alpha) or
+// against alpha (at one epsilon).
+Status PlotAgainst(const std::string& out_dir, const std::string& dataset, const std::vector<SummaryRow>& summary,
+                   const std::string& metric, std::size_t metric_index, bool vs_epsilon, const std::string& fixed) {
+  std::map<std::string, PlotSeries> by_mechanism;
+  std::vector<std::string> order;
+  for (const SummaryRow& s : summary) {
+    // setting: dataset, mechanism, epsilon, alpha
+    if (s.setting[0] != dataset || s.setting[vs_epsilon ? 3 : 2] != fixed) continue;
+    const std::string& mechanism = s.setting[1];
+    if (!by_mechanism.count(mechanism)) order.push_back(mechanism);
+    PlotSeries& series = by_mechanism[mechanism];
+    series.name = mechanism;
+    series.x.push_back(ParseNumber(s.setting[vs_epsilon ? 2 : 3]));
+    series.y.push_back(s.mean[metric_index]);
+    series.err.push_back(s.stddev[metric_index]);
+  }
+  std::vector<PlotSeries> series;
+  for (const std::string& m : order) {
+    PlotSeries s = by_mechanism[m];
+    // Points in x order, whatever order the runs finished in.
+    std::vector<std::size_t> idx(s.x.size());
+    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+    std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return s.x[a] < s.x[b]; });
+    PlotSeries sorted{s.name, {}, {}, {}};
+    for (std::size_t i : idx) {
+      sorted.x.push_back(s.x[i]);
+      sorted.y.push_back(s.y[i]);
+      sorted.err.push_back(s.err[i]);
+    }
+    series.push_back(std::move(sorted));
+  }
+  PlotSpec spec;
+  spec.title = dataset + ": " + metric + (vs_epsilon ? " vs epsilon, alpha = " + fixed
+                                                       : " vs alpha, epsilon = " + fixed);
+  spec.x_label = vs_epsilon ? "epsilon (edge LDP)" : "alpha (fraction of non-private users)";
+  spec.y_label = "test " + metric + " (mean and std over splits)";
+  spec.log_x = vs_epsilon;
+  const std::string file = out_dir + "/" + dataset + "_" + metric + (vs_epsilon ? "_vs_epsilon_alpha" : "_vs_alpha_eps") +
+                           fixed + ".svg";
+  return WriteSvg(file, spec, series);
+}
+
+}  // namespace
+
+Status SummariseDprrExperiment(const std::string& out_dir) {
+  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::Open(out_dir + "/results.csv", kColumns, kKeyColumns);
+  if (!table.ok()) return table.status();
+  const std::vector<std::string> group = {"dataset", "mechanism", "epsilon", "alpha"};
+  const std::vector<std::string> metrics = {"accuracy", "auc", "noisy_edges", "train_seconds"};
+  Result<std::vector<SummaryRow>> summary = Summarise(kColumns, (*table)->Rows(), group, metrics);
+  if (!summary.ok()) return summary.status();
+  LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/summary.csv", group, metrics, *summary));
+
+  // A chart for every fixed alpha with two or more epsilons, and every fixed
+  // epsilon with two or more alphas.
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> eps_at_alpha, alpha_at_eps;
+  for (const SummaryRow& s : *summary) {
+    eps_at_alpha[{s.setting[0], s.setting[3]}].insert(s.setting[2]);
+    alpha_at_eps[{s.setting[0], s.setting[2]}].insert(s.setting[3]);
+  }
+  for (const auto& [key, values] : eps_at_alpha) {
+    if (values.size() < 2) continue;
+    for (std::size_t m = 0; m < 2; ++m) {
+      LDPGRAPH_RETURN_IF_ERROR(PlotAgainst(out_dir, key.first, *summary, metrics[m], m, true, key.second));
+    }
+  }
+  for (const auto& [key, values] : alpha_at_eps) {
+    if (values.size() < 2) continue;
+    for (std::size_t m = 0; m < 2; ++m) {
+      LDPGRAPH_RETURN_IF_ERROR(PlotAgainst(out_dir, key.first, *summary, metrics[m], m, false, key.second));
+    }
+  }
+  return Status::Ok();
+}
+
+Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOptions& o) {
+  const std::set<std::string> known = {"dprr", "dprr-fixed", "rr", "locallap", "nonpriv-part", "nonpriv-full"};
+  if (o.mechanisms.empty()) return Status::InvalidArgument("no mechanism given");
+  for (const std::string& m : o.mechanisms) {
+    if (!known.count(m)) {
+      return Status::InvalidArgument("unknown mechanism '" + m + "' (one of " + kDprrExperimentMechanisms + ")");
+    }
+  }
+  if (o.epsilons.empty() || o.alphas.empty()) return Status::InvalidArgument("no epsilon or no alpha given");
+  for (double e : o.epsilons) {
+    if (!(e > 0) || std::isinf(e)) return Status::InvalidArgument("epsilon must be positive and finite, got " + FormatNumber(e));
+  }
+  for (double a : o.alphas) {
+    if (!(a >= 0 && a <= 1)) return Status::InvalidArgument("alpha must be in [0, 1], got " + FormatNumber(a));
+  }
+  if (o.splits < 1) return Status::InvalidArgument("at least one split is needed");
+  if (dataset.num_classes < 2) return Status::InvalidArgument("the dataset needs graph labels of at least 2 classes");
+  if (::mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    return Status::Unavailable("cannot create " + o.out_dir);
+  }
+  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::Open(o.out_dir + "/results.csv", kColumns, kKeyColumns);
+  if (!table.ok()) return table.status();
+  auto runner = std::make_shared<DprrRunner>(dataset, o, table->get());
+
+  std::vector<ExperimentJob> jobs;
+  std::size_t skipped = 0;
+  // Split by split, so an interrupted study has every setting at a few splits.
+  for (int split = 0; split < o.splits; ++split) {
+    for (const std::string& mechanism : o.mechanisms) {
+      // Groups of settings one training serves.
+      std::vector<std::vector<Setting>> groups;
+      if (mechanism == "nonpriv-full") {
+        groups.emplace_back();
+        for (double a : o.alphas)
+          for (double e : o.epsilons) groups.back().push_back({e, a});
+      } else if (mechanism == "nonpriv-part") {
+        for (double a : o.alphas) {
+          groups.emplace_back();
+          for (double e : o.epsilons) groups.back().push_back({e, a});
+        }
+      } else {
+        for (double a : o.alphas)
+          for (double e : o.epsilons) groups.push_back({{e, a}});
+      }
+      for (std::vector<Setting>& group : groups) {
+        std::vector<Setting> todo;
+        for (const Setting& s : group) {
+          if ((*table)->Has(runner->Key(mechanism, s, split))) {
+            ++skipped;
+          } else {
+            todo.push_back(s);
+          }
+        }
+        if (todo.empty()) continue;
+        jobs.push_back({Label(mechanism, todo[0], split),
+                        [runner, mechanism, todo, split] { return runner->Run(mechanism, todo, split); }});
+      }
+    }
+  }
+  LDPGRAPH_RETURN_IF_ERROR(RunJobs("experiment dprr", std::move(jobs), o.jobs, skipped));
+  return SummariseDprrExperiment(o.out_dir);
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,50 @@
+// ldpgraph experiment dprr: the DPRR paper's graph-classification study.
+// For every mechanism, epsilon, fraction alpha of non-private users and
+// split, every user's list is perturbed by the SDK's own mechanism (as her
+// device would), GIN-0 is trained with the paper's protocol, and one row is
+// appended to DIR/results.csv:
+//   dataset,mechanism,epsilon,alpha,split,accuracy,auc,true_edges,noisy_edges,train_seconds
+// Mechanisms: dprr (eq. 8 allocation), dprr-fixed (eps1 = eps/10, the
+// reference code), rr, locallap, nonpriv-part, nonpriv-full.
+// Split s seeds the 75/10/15 split, the model and (mixed with the setting)
+// the perturbation, so every number can be reproduced. nonpriv-full does not
+// depend on epsilon or alpha and nonpriv-part not on epsilon: each is
+// trained once per split (training is deterministic) and its row is written
+// for every setting, as the reference line of each plot.
+#ifndef LDPGRAPH_DAEMON_EXPERIMENTS_DPRR_EXPERIMENT_H_
+#define LDPGRAPH_DAEMON_EXPERIMENTS_DPRR_EXPERIMENT_H_
+
+#include <string>
+#include <vector>
+
+#include "dataset/graph_dataset.h"
+#include "models/gin.h"
+#include "train/graph_trainer.h"
+
+namespace ldpgraph {
+
+struct DprrExperimentOptions {
+  std::vector<std::string> mechanisms = {"dprr", "rr", "locallap", "nonpriv-part", "nonpriv-full"};
+  std::vector<double> epsilons = {1.0};
+  std::vector<double> alphas = {0.0};
+  int splits = 3;
+  std::string out_dir;
+  GinConfig model;
+  GraphTrainOptions train;
+  int jobs = 1;  // runs side by side
+};
+
+// The mechanisms' names, for usage messages.
+extern const char* const kDprrExperimentMechanisms;
+
+// Errors: kInvalidArgument for an unknown mechanism, epsilon <= 0, alpha
+// outside [0, 1] or no splits (before any work); the first failing run's
+// error otherwise (rows already written stay).
+Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOptions& options);
+
+// Rewrites DIR/summary.csv and the plots from DIR/results.csv.
+Status SummariseDprrExperiment(const std::string& out_dir);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_EXPERIMENTS_DPRR_EXPERIMENT_H_

@@ -1,0 +1,29 @@
+// Runs an experiment's independent runs on `jobs` workers, with a progress
+// line on stderr (a rewritten line on a terminal, one line per run
+// otherwise). Each worker's engine gets cores / jobs threads: several small
+// trainings side by side use the cores better than one at a time, while one
+// large training already uses them all through its own kernels.
+#ifndef LDPGRAPH_DAEMON_EXPERIMENTS_JOB_RUNNER_H_
+#define LDPGRAPH_DAEMON_EXPERIMENTS_JOB_RUNNER_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+
+struct ExperimentJob {
+  std::string label;              // what the progress line shows, e.g. "dprr eps=1 alpha=0 split=2"
+  std::function<Status()> run;    // performs the run and records its row
+};
+
+// Runs every job; the first failure stops the workers from taking new jobs
+// and is returned (runs already recorded stay recorded). `skipped` is how
+// many runs were found done already, shown in the progress line.
+Status RunJobs(const std::string& experiment, std::vector<ExperimentJob> jobs, int workers, std::size_t skipped);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_EXPERIMENTS_JOB_RUNNER_H_

@@ -1,0 +1,149 @@
+#include "experiments/results_table.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "internal/durable_file.h"
+
+namespace ldpgraph {
+namespace {
+
+Status IoError(const std::string& what, const std::string& path) {
+  return Status::Unavailable(what + " " + path + ": " + std::strerror(errno));
+}
+
+std::string JoinCsv(const CsvRow& row) {
+  std::string line;
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    if (i) line += ',';
+    line += row[i];
+  }
+  return line;
+}
+
+}  // namespace
+
+CsvRow SplitCsvLine(const std::string& line) {
+  CsvRow fields;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = line.find(',', start);
+    fields.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return fields;
+    start = comma + 1;
+  }
+}
+
+std::string FormatNumber(double value) {
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  if (std::isnan(value)) return "nan";
+  char buf[32];
+  for (int precision = 6; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, value);
+    if (std::strtod(buf, nullptr) == value) break;
+  }
+  return buf;
+}
+
+double ParseNumber(const std::string& text) {
+  if (text.empty()) return std::nan("");
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  return *end == '\0' ? v : std::nan("");
+}
+
+Result<std::unique_ptr<ResultsTable>> ResultsTable::Open(const std::string& path, const CsvRow& columns,
+                                                         std::size_t key_columns) {
+  std::unique_ptr<ResultsTable> t(new ResultsTable());
+  t->path_ = path;
+  t->columns_ = columns;
+  t->key_columns_ = key_columns;
+  std::vector<std::uint8_t> bytes;
+  bool exists = false;
+  LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(path, &bytes, &exists));
+  std::string text(bytes.begin(), bytes.end());
+  // A torn last line is the run that was being written when we died: drop it.
+  const std::size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+  const bool torn = complete != text.size();
+  text.resize(complete);
+
+  std::size_t pos = 0, line_number = 0;
+  while (pos < text.size()) {
+    const std::size_t end = text.find('\n', pos);
+    const std::string line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_number;
+    CsvRow row = SplitCsvLine(line);
+    if (line_number == 1) {
+      if (row != columns) {
+        return Status::InvalidArgument(path + ": its header is '" + line + "', expected '" + JoinCsv(columns) +
+                                       "' (results of another experiment? use another --out)");
+      }
+      continue;
+    }
+    if (row.size() != columns.size()) {
+      return Status::InvalidArgument(path + ":" + std::to_string(line_number) + ": " +
+                                     std::to_string(row.size()) + " fields, expected " +
+                                     std::to_string(columns.size()));
+    }
+    t->keys_.insert(t->KeyOf(row));
+    t->rows_.push_back(std::move(row));
+  }
+
+  if (!exists || torn) {
+    if (!exists) text = JoinCsv(columns) + "\n";
+    LDPGRAPH_RETURN_IF_ERROR(internal::WriteFileDurably(path, std::vector<std::uint8_t>(text.begin(), text.end())));
+  }
+  t->fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (t->fd_ < 0) return IoError("cannot open", path);
+  return t;
+}
+
+ResultsTable::~ResultsTable() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::string ResultsTable::KeyOf(const CsvRow& row) const {
+  std::string key;
+  for (std::size_t i = 0; i < key_columns_ && i < row.size(); ++i) key += row[i] + '\x1f';
+  return key;
+}
+
+bool ResultsTable::Has(const CsvRow& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return keys_.count(KeyOf(key)) > 0;
+}
+
+Status ResultsTable::Append(const CsvRow& row) {
+  if (row.size() != columns_.size()) {
+    return Status::InvalidArgument("a row of " + std::to_string(row.size()) + " fields for a table of " +
+                                   std::to_string(columns_.size()));
+  }
+  for (const std::string& field : row) {
+    if (field.find_first_of(",\"\r\n") != std::string::npos) {
+      return Status::InvalidArgument("the field '" + field + "' holds a comma, quote or line break");
+    }
+  }
+  const std::string line = JoinCsv(row) + "\n";
+  std::lock_guard<std::mutex> lock(mu_);
+  // One write() of one line on an O_APPEND file, then fsync: the row is whole
+  // on disk or (after a crash mid-write) cut off at the next Open().
+  const ssize_t written = ::write(fd_, line.data(), line.size());
+  if (written != static_cast<ssize_t>(line.size())) return IoError("cannot append to", path_);
+  if (::fsync(fd_) != 0) return IoError("cannot fsync", path_);
+  keys_.insert(KeyOf(row));
+  rows_.push_back(row);
+  return Status::Ok();
+}
+
+std::vector<CsvRow> ResultsTable::Rows() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return rows_;
+}
+
+}  // namespace ldpgraph

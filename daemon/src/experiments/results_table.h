@@ -1,0 +1,70 @@
+// ResultsTable: an experiment's results.csv, one row per finished run,
+// appended and fsynced as each run ends, so a killed experiment loses at
+// most the run in progress and a rerun skips every row already present.
+//
+// The first `key_columns` columns identify a run (dataset, mechanism, epsilon,
+// ..., split); the rest are its measurements. A torn last line (a crash in
+// the middle of a write) is cut off when the file is opened.
+// Thread-safety: Append() and Has() may be called from several threads.
+#ifndef LDPGRAPH_DAEMON_EXPERIMENTS_RESULTS_TABLE_H_
+#define LDPGRAPH_DAEMON_EXPERIMENTS_RESULTS_TABLE_H_
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+
+using CsvRow = std::vector<std::string>;
+
+class ResultsTable {
+ public:
+  // Opens `path`, creating it with `columns` as its header, or checks that
+  // an existing file has exactly that header. Errors: kInvalidArgument for a
+  // header that differs or a row with the wrong number of fields (with the
+  // line), kUnavailable for I/O.
+  static Result<std::unique_ptr<ResultsTable>> Open(const std::string& path, const CsvRow& columns,
+                                                    std::size_t key_columns);
+  ~ResultsTable();
+  ResultsTable(const ResultsTable&) = delete;
+  ResultsTable& operator=(const ResultsTable&) = delete;
+
+  // True if a row with this key (the first key_columns values) is present.
+  bool Has(const CsvRow& key) const;
+  // Appends and fsyncs one row. Errors: kInvalidArgument for a wrong field
+  // count or a field with a comma, quote or line break; kUnavailable for I/O.
+  Status Append(const CsvRow& row);
+  // Every row, in file order.
+  std::vector<CsvRow> Rows() const;
+  const CsvRow& columns() const { return columns_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  ResultsTable() = default;
+  std::string KeyOf(const CsvRow& row) const;
+
+  std::string path_;
+  CsvRow columns_;
+  std::size_t key_columns_ = 0;
+  int fd_ = -1;
+  mutable std::mutex mu_;
+  std::vector<CsvRow> rows_;
+  std::set<std::string> keys_;
+};
+
+// Splits one CSV line at commas (no quoting: our tables never need it).
+CsvRow SplitCsvLine(const std::string& line);
+
+// Formats a measurement for a table: shortest round-trip form of a double.
+std::string FormatNumber(double value);
+// Parses a number written by FormatNumber (also "inf"); NaN if it is not one.
+double ParseNumber(const std::string& text);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_EXPERIMENTS_RESULTS_TABLE_H_

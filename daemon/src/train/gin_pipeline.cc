@@ -1,0 +1,24 @@
+#include "train/gin_pipeline.h"
+
+#include "train/task_data.h"
+
+namespace ldpgraph {
+
+Result<GinRun> TrainGinOnDataset(const GraphDataset& dataset, const GinRunOptions& options) {
+  Result<GraphTaskData> data = MakeGraphTaskData(dataset, options.model.degree_cap);
+  if (!data.ok()) return data.status();
+  GinConfig config = options.model;
+  config.input_dim = config.degree_cap + 1;
+  config.classes = data->classes;
+  Result<GinModel> model = GinModel::Create(config, options.seed);
+  if (!model.ok()) return model.status();
+  GinRun run;
+  run.split = StratifiedSplit(data->labels, options.train_fraction, options.val_fraction, options.seed);
+  run.model = std::make_unique<GinModel>(std::move(model).value());
+  GraphTrainOptions train = options.train;
+  train.seed = options.seed;
+  run.result = TrainGraphClassifier(run.model.get(), data->graphs, dataset.labels, run.split, train, options.on_epoch);
+  return run;
+}
+
+}  // namespace ldpgraph
