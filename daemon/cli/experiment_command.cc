@@ -5,11 +5,13 @@
 //   lpgnn    node classification with private features, labels and edges
 // Every study appends to DIR/results.csv as runs finish (a rerun resumes),
 // then writes DIR/summary.csv and its SVG charts.
+#include <cmath>
 #include <cstdio>
 #include <thread>
 
 #include "cli/commands.h"
 #include "experiments/dprr_experiment.h"
+#include "experiments/lpgnn_experiment.h"
 #include "util/flags.h"
 
 namespace ldpgraph {
@@ -73,6 +75,68 @@ int RunDprr(const std::vector<std::string>& args) {
   return Finish(s);
 }
 
+std::vector<int> Steps(const std::vector<double>& values, bool* ok) {
+  std::vector<int> out;
+  *ok = true;
+  for (double v : values) {
+    if (!(v >= 0 && v <= 64) || v != std::floor(v)) *ok = false;
+    out.push_back(static_cast<int>(v));
+  }
+  return out;
+}
+
+int RunLpgnn(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(
+      args, {"dataset", "models", "feature-mechanisms", "feature-epsilons", "label-methods", "label-epsilons",
+             "edge-epsilons", "kx", "ky", "splits", "out", "epochs", "jobs", "hidden"});
+  if (!flags.ok()) return Usage(flags.status().message());
+  Result<std::string> path = flags->String("dataset");
+  Result<std::string> out = flags->String("out");
+  if (!path.ok()) return Usage(path.status().message());
+  if (!out.ok()) return Usage(out.status().message());
+  LpgnnExperimentOptions o;
+  Result<std::vector<std::string>> models = flags->StringList("models", o.models);
+  Result<std::vector<std::string>> mechanisms = flags->StringList("feature-mechanisms", {"mbm", "1bm", "laplace"});
+  Result<std::vector<std::string>> methods = flags->StringList("label-methods", {"ce", "fc", "drop"});
+  Result<std::vector<double>> feature_eps = flags->DoubleList("feature-epsilons", o.feature_epsilons);
+  Result<std::vector<double>> label_eps = flags->DoubleList("label-epsilons", o.label_epsilons);
+  Result<std::vector<double>> edge_eps = flags->DoubleList("edge-epsilons", o.edge_epsilons);
+  Result<std::vector<double>> kx = flags->DoubleList("kx", {0, 2, 4, 8, 16});
+  Result<std::vector<double>> ky = flags->DoubleList("ky", {0, 2, 4, 8, 16});
+  Result<std::uint64_t> splits = flags->Unsigned("splits", 3);
+  Result<std::uint64_t> epochs = flags->Unsigned("epochs", 500);
+  Result<std::uint64_t> jobs = flags->Unsigned("jobs", 2);
+  Result<std::uint64_t> hidden = flags->Unsigned("hidden", 16);
+  for (const Status* s : {&models.status(), &mechanisms.status(), &methods.status(), &feature_eps.status(),
+                          &label_eps.status(), &edge_eps.status(), &kx.status(), &ky.status(), &splits.status(),
+                          &epochs.status(), &jobs.status(), &hidden.status()}) {
+    if (!s->ok()) return Usage(s->message());
+  }
+  bool kx_ok = false, ky_ok = false;
+  o.kx_choices = Steps(*kx, &kx_ok);
+  o.ky_choices = Steps(*ky, &ky_ok);
+  if (!kx_ok || !ky_ok) return Usage("--kx and --ky take whole numbers of steps from 0 to 64");
+  if (*epochs < 1 || *jobs < 1 || *hidden < 1 || *splits > 1000) {
+    return Usage("--epochs, --jobs and --hidden must be positive, --splits at most 1000");
+  }
+  o.models = *models;
+  o.feature_mechanisms = *mechanisms;
+  o.label_methods = *methods;
+  o.feature_epsilons = *feature_eps;
+  o.label_epsilons = *label_eps;
+  o.edge_epsilons = *edge_eps;
+  o.splits = static_cast<int>(*splits);
+  o.out_dir = *out;
+  o.jobs = static_cast<int>(*jobs);
+  o.hidden = static_cast<int>(*hidden);
+  o.train.max_epochs = static_cast<int>(*epochs);
+  Result<GraphDataset> ds = ReadDataset(*path);
+  if (!ds.ok()) return Failure(ds.status());
+  Status s = RunLpgnnExperiment(*ds, o);
+  if (s.ok()) std::printf("results=%s/results.csv\nsummary=%s/summary.csv\n", out->c_str(), out->c_str());
+  return Finish(s);
+}
+
 }  // namespace
 
 int RunExperimentCommand(const std::vector<std::string>& args) {
@@ -81,6 +145,7 @@ int RunExperimentCommand(const std::vector<std::string>& args) {
   if (args.empty()) return Usage(usage);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "dprr") return RunDprr(rest);
+  if (args[0] == "lpgnn") return RunLpgnn(rest);
   return Usage("unknown experiment '" + args[0] + "'; " + usage);
 }
 

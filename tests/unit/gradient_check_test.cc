@@ -159,6 +159,26 @@ TEST_CASE("Gradient.SoftmaxCrossEntropyPlainAndForwardCorrected") {
   CheckGradients([&](Tape& t) { return t.SoftmaxCrossEntropy(t.Param(&z), &labels, &transition); }, {&z});
 }
 
+TEST_CASE("Gradient.DropLossPieces") {
+  // Drop's loss: softmax, forward correction by a constant T, KProp, NLL.
+  Parameter z = Random("z", 9, 3, 24, 2.0f);
+  Matrix r = Random("r", 9, 3, 25).value;
+  Matrix transition(3, 3);
+  transition << 0.7f, 0.2f, 0.1f, 0.15f, 0.7f, 0.15f, 0.1f, 0.2f, 0.7f;
+  CheckGradients([&](Tape& t) { return t.Dot(t.SoftmaxRows(t.Param(&z)), &r); }, {&z});
+  CheckGradients([&](Tape& t) { return t.Dot(t.MatMulConstant(t.Param(&z), &transition), &r); }, {&z});
+  std::vector<PreparedGraph> storage;
+  GraphBatch batch = SmallBatch(Aggregation::kMean, &storage);
+  const std::vector<int> labels = {0, 2, -1, 1, 2, 0, -1, 1, 1};
+  CheckGradients(
+      [&](Tape& t) {
+        Tape::Var p = t.MatMulConstant(t.SoftmaxRows(t.Param(&z)), &transition);
+        p = t.Aggregate(&batch.agg, &batch.agg_t, p);
+        return t.ProbabilityNll(t.Add(p, t.Constant(Matrix::Constant(9, 3, 0.05f))), &labels);
+      },
+      {&z});
+}
+
 TEST_CASE("Gradient.WholeGinModel") {
   std::vector<PreparedGraph> storage;
   GraphBatch batch = SmallBatch(Aggregation::kSumWithSelf, &storage);

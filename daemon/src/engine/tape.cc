@@ -400,4 +400,53 @@ Tape::Var Tape::SoftmaxCrossEntropy(Var logits, const std::vector<int>* labels, 
   return out;
 }
 
+Tape::Var Tape::SoftmaxRows(Var logits) {
+  Var out = Push(Softmax(value(logits)), Needs(logits));
+  nodes_[out].backward = [this, logits, out] {
+    if (!Needs(logits)) return;
+    // dz = p * (dp - <dp, p>) row by row.
+    const Matrix& p = value(out);
+    const Matrix& g = nodes_[out].grad;
+    const Eigen::VectorXf dots = (g.array() * p.array()).rowwise().sum();
+    GradOf(logits).array() += p.array() * (g.array().colwise() - dots.array());
+  };
+  return out;
+}
+
+Tape::Var Tape::MatMulConstant(Var x, const Matrix* m) {
+  Var out = Push(value(x) * *m, Needs(x));
+  nodes_[out].backward = [this, x, m, out] {
+    if (Needs(x)) GradOf(x).noalias() += nodes_[out].grad * m->transpose();
+  };
+  return out;
+}
+
+Tape::Var Tape::ProbabilityNll(Var probs, const std::vector<int>* labels) {
+  const Matrix& p = value(probs);
+  double loss = 0.0;
+  int count = 0;
+  for (Eigen::Index i = 0; i < p.rows(); ++i) {
+    const int y = (*labels)[i];
+    if (y < 0) continue;
+    loss -= std::log(std::max(p(i, y), 1e-30f));
+    ++count;
+  }
+  const float scale = count > 0 ? 1.0f / static_cast<float>(count) : 0.0f;
+  Matrix out_value(1, 1);
+  out_value(0, 0) = static_cast<float>(loss) * scale;
+  Var out = Push(std::move(out_value), Needs(probs));
+  nodes_[out].backward = [this, probs, labels, scale, out] {
+    if (!Needs(probs)) return;
+    const float upstream = nodes_[out].grad(0, 0) * scale;
+    const Matrix& q = value(probs);
+    Matrix& g = GradOf(probs);
+    for (Eigen::Index i = 0; i < q.rows(); ++i) {
+      const int y = (*labels)[i];
+      if (y < 0 || q(i, y) < 1e-30f) continue;  // clamped: no gradient
+      g(i, y) -= upstream / q(i, y);
+    }
+  };
+  return out;
+}
+
 }  // namespace ldpgraph

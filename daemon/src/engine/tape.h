@@ -72,6 +72,13 @@ class Tape {
   // softmax(z) T: forward correction for labels noised by T.
   Var SoftmaxCrossEntropy(Var logits, const std::vector<int>* labels,
                           const Matrix* transition = nullptr);
+  // The pieces of a loss taken after further transformations of the class
+  // probabilities (LPGNN's Drop: forward correction, then KProp):
+  Var SoftmaxRows(Var logits);                  // row-wise softmax
+  Var MatMulConstant(Var x, const Matrix* m);   // x m; `m` must outlive the tape
+  // Mean of -log(p[i][labels[i]]) over rows with labels[i] >= 0 (p clamped
+  // at 1e-30): the negative log-likelihood of probabilities.
+  Var ProbabilityNll(Var probs, const std::vector<int>* labels);
 
  private:
   struct Node {

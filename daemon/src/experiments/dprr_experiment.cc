@@ -2,15 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <mutex>
 #include <set>
 #include <sys/stat.h>
 
 #include "experiments/job_runner.h"
 #include "experiments/results_table.h"
+#include "experiments/setting_seed.h"
 #include "experiments/summary.h"
-#include "experiments/svg_plot.h"
+#include "experiments/summary_charts.h"
 #include "privacy/non_private_part.h"
 #include "privacy/perturb_dataset.h"
 #include "train/gin_pipeline.h"
@@ -23,17 +23,7 @@ namespace {
 
 const CsvRow kColumns = {"dataset", "mechanism", "epsilon", "alpha", "split", "accuracy",
                          "auc", "true_edges", "noisy_edges", "train_seconds"};
-constexpr std::size_t kKeyColumns = 5;
-
-// FNV-1a of the setting: the perturbation seed of one run.
-std::uint64_t SettingSeed(const std::string& setting) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : setting) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
+const std::vector<std::size_t> kKeyColumns = {0, 1, 2, 3, 4};
 
 struct Setting {
   double epsilon;
@@ -115,49 +105,6 @@ std::string Label(const std::string& mechanism, const Setting& s, int split) {
          " split=" + std::to_string(split);
 }
 
-// One chart: `metric` of every mechanism against epsilon (at one alpha) or
-// against alpha (at one epsilon).
-Status PlotAgainst(const std::string& out_dir, const std::string& dataset, const std::vector<SummaryRow>& summary,
-                   const std::string& metric, std::size_t metric_index, bool vs_epsilon, const std::string& fixed) {
-  std::map<std::string, PlotSeries> by_mechanism;
-  std::vector<std::string> order;
-  for (const SummaryRow& s : summary) {
-    // setting: dataset, mechanism, epsilon, alpha
-    if (s.setting[0] != dataset || s.setting[vs_epsilon ? 3 : 2] != fixed) continue;
-    const std::string& mechanism = s.setting[1];
-    if (!by_mechanism.count(mechanism)) order.push_back(mechanism);
-    PlotSeries& series = by_mechanism[mechanism];
-    series.name = mechanism;
-    series.x.push_back(ParseNumber(s.setting[vs_epsilon ? 2 : 3]));
-    series.y.push_back(s.mean[metric_index]);
-    series.err.push_back(s.stddev[metric_index]);
-  }
-  std::vector<PlotSeries> series;
-  for (const std::string& m : order) {
-    PlotSeries s = by_mechanism[m];
-    // Points in x order, whatever order the runs finished in.
-    std::vector<std::size_t> idx(s.x.size());
-    for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
-    std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return s.x[a] < s.x[b]; });
-    PlotSeries sorted{s.name, {}, {}, {}};
-    for (std::size_t i : idx) {
-      sorted.x.push_back(s.x[i]);
-      sorted.y.push_back(s.y[i]);
-      sorted.err.push_back(s.err[i]);
-    }
-    series.push_back(std::move(sorted));
-  }
-  PlotSpec spec;
-  spec.title = dataset + ": " + metric + (vs_epsilon ? " vs epsilon, alpha = " + fixed
-                                                       : " vs alpha, epsilon = " + fixed);
-  spec.x_label = vs_epsilon ? "epsilon (edge LDP)" : "alpha (fraction of non-private users)";
-  spec.y_label = "test " + metric + " (mean and std over splits)";
-  spec.log_x = vs_epsilon;
-  const std::string file = out_dir + "/" + dataset + "_" + metric + (vs_epsilon ? "_vs_epsilon_alpha" : "_vs_alpha_eps") +
-                           fixed + ".svg";
-  return WriteSvg(file, spec, series);
-}
-
 }  // namespace
 
 Status SummariseDprrExperiment(const std::string& out_dir) {
@@ -169,23 +116,16 @@ Status SummariseDprrExperiment(const std::string& out_dir) {
   if (!summary.ok()) return summary.status();
   LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/summary.csv", group, metrics, *summary));
 
-  // A chart for every fixed alpha with two or more epsilons, and every fixed
-  // epsilon with two or more alphas.
-  std::map<std::pair<std::string, std::string>, std::set<std::string>> eps_at_alpha, alpha_at_eps;
-  for (const SummaryRow& s : *summary) {
-    eps_at_alpha[{s.setting[0], s.setting[3]}].insert(s.setting[2]);
-    alpha_at_eps[{s.setting[0], s.setting[2]}].insert(s.setting[3]);
-  }
-  for (const auto& [key, values] : eps_at_alpha) {
-    if (values.size() < 2) continue;
-    for (std::size_t m = 0; m < 2; ++m) {
-      LDPGRAPH_RETURN_IF_ERROR(PlotAgainst(out_dir, key.first, *summary, metrics[m], m, true, key.second));
-    }
-  }
-  for (const auto& [key, values] : alpha_at_eps) {
-    if (values.size() < 2) continue;
-    for (std::size_t m = 0; m < 2; ++m) {
-      LDPGRAPH_RETURN_IF_ERROR(PlotAgainst(out_dir, key.first, *summary, metrics[m], m, false, key.second));
+  for (const char* metric : {"accuracy", "auc"}) {
+    for (bool vs_epsilon : {true, false}) {
+      ChartRequest chart;
+      chart.metric = metric;
+      chart.series_column = "mechanism";
+      chart.x_column = vs_epsilon ? "epsilon" : "alpha";
+      chart.x_label = vs_epsilon ? "epsilon (edge LDP)" : "alpha (fraction of non-private users)";
+      chart.log_x = vs_epsilon;
+      Result<std::vector<std::string>> files = WriteCharts(out_dir, group, metrics, *summary, chart);
+      if (!files.ok()) return files.status();
     }
   }
   return Status::Ok();

@@ -58,11 +58,14 @@ double ParseNumber(const std::string& text) {
 }
 
 Result<std::unique_ptr<ResultsTable>> ResultsTable::Open(const std::string& path, const CsvRow& columns,
-                                                         std::size_t key_columns) {
+                                                         std::vector<std::size_t> key_columns) {
+  for (std::size_t k : key_columns) {
+    if (k >= columns.size()) return Status::InvalidArgument("a key column beyond the header");
+  }
   std::unique_ptr<ResultsTable> t(new ResultsTable());
   t->path_ = path;
   t->columns_ = columns;
-  t->key_columns_ = key_columns;
+  t->key_columns_ = std::move(key_columns);
   std::vector<std::uint8_t> bytes;
   bool exists = false;
   LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(path, &bytes, &exists));
@@ -91,7 +94,7 @@ Result<std::unique_ptr<ResultsTable>> ResultsTable::Open(const std::string& path
                                      std::to_string(row.size()) + " fields, expected " +
                                      std::to_string(columns.size()));
     }
-    t->keys_.insert(t->KeyOf(row));
+    t->keys_.insert(t->KeyOfRow(row));
     t->rows_.push_back(std::move(row));
   }
 
@@ -108,15 +111,25 @@ ResultsTable::~ResultsTable() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-std::string ResultsTable::KeyOf(const CsvRow& row) const {
+namespace {
+
+std::string JoinKey(const CsvRow& values) {
   std::string key;
-  for (std::size_t i = 0; i < key_columns_ && i < row.size(); ++i) key += row[i] + '\x1f';
+  for (const std::string& v : values) key += v + '\x1f';
   return key;
+}
+
+}  // namespace
+
+std::string ResultsTable::KeyOfRow(const CsvRow& row) const {
+  CsvRow key;
+  for (std::size_t i : key_columns_) key.push_back(row[i]);
+  return JoinKey(key);
 }
 
 bool ResultsTable::Has(const CsvRow& key) const {
   std::lock_guard<std::mutex> lock(mu_);
-  return keys_.count(KeyOf(key)) > 0;
+  return keys_.count(JoinKey(key)) > 0;
 }
 
 Status ResultsTable::Append(const CsvRow& row) {
@@ -136,7 +149,7 @@ Status ResultsTable::Append(const CsvRow& row) {
   const ssize_t written = ::write(fd_, line.data(), line.size());
   if (written != static_cast<ssize_t>(line.size())) return IoError("cannot append to", path_);
   if (::fsync(fd_) != 0) return IoError("cannot fsync", path_);
-  keys_.insert(KeyOf(row));
+  keys_.insert(KeyOfRow(row));
   rows_.push_back(row);
   return Status::Ok();
 }

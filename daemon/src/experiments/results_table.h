@@ -2,8 +2,8 @@
 // appended and fsynced as each run ends, so a killed experiment loses at
 // most the run in progress and a rerun skips every row already present.
 //
-// The first `key_columns` columns identify a run (dataset, mechanism, epsilon,
-// ..., split); the rest are its measurements. A torn last line (a crash in
+// The key columns identify a run (dataset, mechanism, epsilon, ..., split);
+// the rest are its measurements (and choices made during the run). A torn last line (a crash in
 // the middle of a write) is cut off when the file is opened.
 // Thread-safety: Append() and Has() may be called from several threads.
 #ifndef LDPGRAPH_DAEMON_EXPERIMENTS_RESULTS_TABLE_H_
@@ -29,12 +29,13 @@ class ResultsTable {
   // header that differs or a row with the wrong number of fields (with the
   // line), kUnavailable for I/O.
   static Result<std::unique_ptr<ResultsTable>> Open(const std::string& path, const CsvRow& columns,
-                                                    std::size_t key_columns);
+                                                    std::vector<std::size_t> key_columns);
   ~ResultsTable();
   ResultsTable(const ResultsTable&) = delete;
   ResultsTable& operator=(const ResultsTable&) = delete;
 
-  // True if a row with this key (the first key_columns values) is present.
+  // True if a row with this key (the values of the key columns, in the
+  // order they were given to Open) is present.
   bool Has(const CsvRow& key) const;
   // Appends and fsyncs one row. Errors: kInvalidArgument for a wrong field
   // count or a field with a comma, quote or line break; kUnavailable for I/O.
@@ -46,11 +47,11 @@ class ResultsTable {
 
  private:
   ResultsTable() = default;
-  std::string KeyOf(const CsvRow& row) const;
+  std::string KeyOfRow(const CsvRow& row) const;
 
   std::string path_;
   CsvRow columns_;
-  std::size_t key_columns_ = 0;
+  std::vector<std::size_t> key_columns_;
   int fd_ = -1;
   mutable std::mutex mu_;
   std::vector<CsvRow> rows_;

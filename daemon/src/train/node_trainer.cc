@@ -18,6 +18,31 @@ std::vector<int> Masked(const std::vector<int>& labels, const std::vector<std::u
   return masked;
 }
 
+// The training loss of `logits` against `targets` (rows with -1 ignored).
+Tape::Var NodeLoss(Tape& tape, Tape::Var logits, const std::vector<int>* targets, const NodeTrainOptions& o) {
+  if (o.label_steps == 0) return tape.SoftmaxCrossEntropy(logits, targets, o.transition);
+  Tape::Var p = tape.SoftmaxRows(logits);
+  if (o.transition != nullptr) p = tape.MatMulConstant(p, o.transition);
+  for (int k = 0; k < o.label_steps; ++k) p = tape.Aggregate(&o.label_graph->agg, &o.label_graph->agg_t, p);
+  return tape.ProbabilityNll(p, targets);
+}
+
+// Validation: the training loss on the validation rows, accuracy against
+// the labels the server has for them.
+Evaluation EvaluateValidation(NodeGnnModel* model, const PreparedGraph& graph, const Matrix& features,
+                              const NodeLabelSets& labels, const std::vector<std::uint32_t>& rows,
+                              const NodeTrainOptions& o) {
+  Tape tape(false, nullptr);
+  Tape::Var logits = model->Forward(tape, graph, tape.Constant(features));
+  const std::vector<int> masked = Masked(*labels.val, rows);
+  Evaluation e;
+  e.loss = tape.value(NodeLoss(tape, logits, &masked, o))(0, 0);
+  e.probs = Softmax(tape.value(logits));
+  e.accuracy = Accuracy(e.probs, *labels.val_accuracy, rows);
+  e.auc = RocAuc(e.probs, *labels.val_accuracy, rows);
+  return e;
+}
+
 }  // namespace
 
 Evaluation EvaluateNodes(NodeGnnModel* model, const PreparedGraph& graph, const Matrix& features,
@@ -38,6 +63,14 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
                                     const std::vector<int>& labels, const Split& split,
                                     const NodeTrainOptions& o,
                                     const std::function<void(const EpochReport&)>& on_epoch) {
+  return TrainNodeClassifier(model, graph, features, NodeLabelSets{&labels, &labels, &labels, &labels}, split, o,
+                             on_epoch);
+}
+
+NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& graph, const Matrix& features,
+                                    const NodeLabelSets& labels, const Split& split,
+                                    const NodeTrainOptions& o,
+                                    const std::function<void(const EpochReport&)>& on_epoch) {
   const auto start = Clock::now();
   KeepTrainingMemoryInHeap();
   AdamOptions adam_options;
@@ -45,21 +78,20 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
   adam_options.weight_decay = o.weight_decay;
   Adam adam(model->Parameters(), adam_options);
   SeededRandomSource rng(o.seed ^ 0x5eedULL);
-  const std::vector<int> train_labels = Masked(labels, split.train);
+  const std::vector<int> train_targets = Masked(*labels.train, split.train);
 
   NodeTrainResult result;
   EarlyStopping<NodeGnnModel> stopping(model, o.early_stop_from, o.patience, o.early_stopping);
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
     const auto epoch_start = Clock::now();
     Tape tape(true, &rng);
-    Tape::Var loss =
-        tape.SoftmaxCrossEntropy(model->Forward(tape, graph, tape.Constant(features)), &train_labels, o.transition);
+    Tape::Var loss = NodeLoss(tape, model->Forward(tape, graph, tape.Constant(features)), &train_targets, o);
     adam.ZeroGrad();
     tape.Backward(loss);
     adam.Step();
     const double train_loss = tape.value(loss)(0, 0);
     const double seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
-    Evaluation val = EvaluateNodes(model, graph, features, labels, split.val, o.transition);
+    Evaluation val = EvaluateValidation(model, graph, features, labels, split.val, o);
     result.epochs = epoch;
     const bool stop = stopping.Update(epoch, val.loss);
     if (on_epoch) on_epoch(MakeEpochReport(epoch, train_loss, val, seconds, adam.lr()));
@@ -67,8 +99,8 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
   }
   stopping.RestoreBest();
   result.best_epoch = stopping.best_epoch();
-  result.val = EvaluateNodes(model, graph, features, labels, split.val, o.transition);
-  result.test = EvaluateNodes(model, graph, features, labels, split.test);
+  result.val = EvaluateValidation(model, graph, features, labels, split.val, o);
+  result.test = EvaluateNodes(model, graph, features, *labels.test, split.test);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

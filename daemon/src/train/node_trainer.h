@@ -23,6 +23,20 @@ struct NodeTrainOptions {
   bool early_stopping = true;
   std::uint64_t seed = 0;
   const Matrix* transition = nullptr;  // forward correction; null for clean labels
+  // LPGNN's Drop: the loss compares KProp_{label_steps}(softmax(z) T) over
+  // `label_graph` with the targets (0: the plain or corrected softmax loss).
+  int label_steps = 0;
+  const PreparedGraph* label_graph = nullptr;
+};
+
+// The labels each part of training sees, one per node (-1 unknown). With
+// noisy labels the server has only noisy ones for training and validation;
+// the experiments test against the true labels.
+struct NodeLabelSets {
+  const std::vector<int>* train = nullptr;         // loss targets on split.train
+  const std::vector<int>* val = nullptr;           // validation loss targets on split.val
+  const std::vector<int>* val_accuracy = nullptr;  // what validation accuracy counts against
+  const std::vector<int>* test = nullptr;          // test accuracy and AUC
 };
 
 struct NodeTrainResult {
@@ -41,6 +55,11 @@ Evaluation EvaluateNodes(NodeGnnModel* model, const PreparedGraph& graph, const 
 // `labels`: one per node, -1 for unknown. Trains on split.train, selects on split.val.
 NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& graph, const Matrix& features,
                                     const std::vector<int>& labels, const Split& split,
+                                    const NodeTrainOptions& options,
+                                    const std::function<void(const EpochReport&)>& on_epoch);
+// The same with a label set per part (see NodeLabelSets).
+NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& graph, const Matrix& features,
+                                    const NodeLabelSets& labels, const Split& split,
                                     const NodeTrainOptions& options,
                                     const std::function<void(const EpochReport&)>& on_epoch);
 

@@ -1,0 +1,32 @@
+// Charts from a summary: one metric against one setting column, one series
+// per value of another, one chart per combination of the remaining columns.
+#ifndef LDPGRAPH_DAEMON_EXPERIMENTS_SUMMARY_CHARTS_H_
+#define LDPGRAPH_DAEMON_EXPERIMENTS_SUMMARY_CHARTS_H_
+
+#include <string>
+#include <vector>
+
+#include "experiments/summary.h"
+
+namespace ldpgraph {
+
+struct ChartRequest {
+  std::string x_column;       // e.g. "epsilon"
+  std::string series_column;  // e.g. "mechanism"
+  std::string metric;         // one of the summary's metrics, e.g. "accuracy"
+  std::string x_label;
+  bool log_x = false;
+};
+
+// Writes OUT_DIR/<metric>_vs_<x_column>__<fixed values>.svg for every
+// combination of the other group columns with two or more finite x values
+// (mean with a standard-deviation bar per point). A series whose x is inf
+// (no privacy) is drawn as a flat reference line over the finite range.
+// Returns the file names written (relative to out_dir).
+Result<std::vector<std::string>> WriteCharts(const std::string& out_dir, const std::vector<std::string>& group,
+                                             const std::vector<std::string>& metrics,
+                                             const std::vector<SummaryRow>& summary, const ChartRequest& request);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_EXPERIMENTS_SUMMARY_CHARTS_H_
