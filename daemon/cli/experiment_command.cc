@@ -6,12 +6,15 @@
 // Every study appends to DIR/results.csv as runs finish (a rerun resumes),
 // then writes DIR/summary.csv and its SVG charts.
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <thread>
 
 #include "cli/commands.h"
 #include "experiments/dprr_experiment.h"
+#include "experiments/degree_experiment.h"
 #include "experiments/lpgnn_experiment.h"
+#include "experiments/scaling_experiment.h"
 #include "util/flags.h"
 
 namespace ldpgraph {
@@ -137,6 +140,80 @@ int RunLpgnn(const std::vector<std::string>& args) {
   return Finish(s);
 }
 
+int RunDegree(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(args, {"dataset", "mechanisms", "epsilon", "seed", "out"});
+  if (!flags.ok()) return Usage(flags.status().message());
+  Result<std::string> path = flags->String("dataset");
+  Result<std::string> out = flags->String("out");
+  if (!path.ok()) return Usage(path.status().message());
+  if (!out.ok()) return Usage(out.status().message());
+  DegreeExperimentOptions o;
+  Result<std::vector<std::string>> mechanisms = flags->StringList("mechanisms", o.mechanisms);
+  Result<double> epsilon = flags->Double("epsilon", 1.0);
+  Result<std::uint64_t> seed = flags->Unsigned("seed", 0);
+  for (const Status* s : {&mechanisms.status(), &epsilon.status(), &seed.status()}) {
+    if (!s->ok()) return Usage(s->message());
+  }
+  o.mechanisms = *mechanisms;
+  o.epsilon = *epsilon;
+  o.seed = *seed;
+  o.out_dir = *out;
+  Result<GraphDataset> ds = ReadDataset(*path);
+  if (!ds.ok()) return Failure(ds.status());
+  Status s = RunDegreeExperiment(*ds, o);
+  if (s.ok()) std::printf("degrees=%s/degrees.csv\nsummary=%s/summary.csv\n", out->c_str(), out->c_str());
+  return Finish(s);
+}
+
+Result<std::vector<std::uint32_t>> Counts(const Flags& flags, const std::string& name,
+                                          const std::vector<std::uint32_t>& fallback) {
+  std::vector<double> defaults(fallback.begin(), fallback.end());
+  Result<std::vector<double>> values = flags.DoubleList(name, defaults);
+  if (!values.ok()) return values.status();
+  std::vector<std::uint32_t> out;
+  for (double v : *values) {
+    if (!(v >= 1 && v <= 1e8) || v != std::floor(v)) {
+      return Status::InvalidArgument("--" + name + " takes whole numbers from 1 to 1e8");
+    }
+    out.push_back(static_cast<std::uint32_t>(v));
+  }
+  return out;
+}
+
+int RunScaling(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(args, {"ms", "sizes", "mechanisms", "epsilon", "graphs", "epochs",
+                                            "rr-max-nodes", "locallap-max-nodes", "out"});
+  if (!flags.ok()) return Usage(flags.status().message());
+  Result<std::string> out = flags->String("out");
+  if (!out.ok()) return Usage(out.status().message());
+  ScalingExperimentOptions o;
+  Result<std::vector<std::uint32_t>> ms = Counts(*flags, "ms", o.ms);
+  Result<std::vector<std::uint32_t>> sizes = Counts(*flags, "sizes", o.sizes);
+  Result<std::vector<std::string>> mechanisms = flags->StringList("mechanisms", o.mechanisms);
+  Result<double> epsilon = flags->Double("epsilon", o.epsilon);
+  Result<std::uint64_t> graphs = flags->Unsigned("graphs", o.graphs);
+  Result<std::uint64_t> epochs = flags->Unsigned("epochs", static_cast<std::uint64_t>(o.epochs));
+  Result<std::uint64_t> rr_max = flags->Unsigned("rr-max-nodes", o.rr_max_nodes);
+  Result<std::uint64_t> ll_max = flags->Unsigned("locallap-max-nodes", o.locallap_max_nodes);
+  for (const Status* s : {&ms.status(), &sizes.status(), &mechanisms.status(), &epsilon.status(), &graphs.status(),
+                          &epochs.status(), &rr_max.status(), &ll_max.status()}) {
+    if (!s->ok()) return Usage(s->message());
+  }
+  if (*graphs > 100000 || *epochs > 10000) return Usage("--graphs at most 100000, --epochs at most 10000");
+  o.ms = *ms;
+  o.sizes = *sizes;
+  o.mechanisms = *mechanisms;
+  o.epsilon = *epsilon;
+  o.graphs = static_cast<std::uint32_t>(*graphs);
+  o.epochs = static_cast<int>(*epochs);
+  o.rr_max_nodes = static_cast<std::uint32_t>(std::min<std::uint64_t>(*rr_max, 1u << 31));
+  o.locallap_max_nodes = static_cast<std::uint32_t>(std::min<std::uint64_t>(*ll_max, 1u << 31));
+  o.out_dir = *out;
+  Status s = RunScalingExperiment(o);
+  if (s.ok()) std::printf("results=%s/results.csv\n", out->c_str());
+  return Finish(s);
+}
+
 }  // namespace
 
 int RunExperimentCommand(const std::vector<std::string>& args) {
@@ -146,6 +223,8 @@ int RunExperimentCommand(const std::vector<std::string>& args) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "dprr") return RunDprr(rest);
   if (args[0] == "lpgnn") return RunLpgnn(rest);
+  if (args[0] == "degree") return RunDegree(rest);
+  if (args[0] == "scaling") return RunScaling(rest);
   return Usage("unknown experiment '" + args[0] + "'; " + usage);
 }
 

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <mutex>
 #include <set>
-#include <sys/stat.h>
 
 #include "experiments/job_runner.h"
 #include "experiments/results_table.h"
@@ -148,9 +147,7 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
   }
   if (o.splits < 1) return Status::InvalidArgument("at least one split is needed");
   if (dataset.num_classes < 2) return Status::InvalidArgument("the dataset needs graph labels of at least 2 classes");
-  if (::mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    return Status::Unavailable("cannot create " + o.out_dir);
-  }
+  LDPGRAPH_RETURN_IF_ERROR(MakeOutputDirectory(o.out_dir));
   Result<std::unique_ptr<ResultsTable>> table = ResultsTable::Open(o.out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();
   auto runner = std::make_shared<DprrRunner>(dataset, o, table->get());

@@ -1,13 +1,11 @@
 #include "experiments/lpgnn_experiment.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <set>
-#include <sys/stat.h>
 
 #include "experiments/job_runner.h"
 #include "experiments/results_table.h"
@@ -273,9 +271,7 @@ Status RunLpgnnExperiment(const GraphDataset& dataset, const LpgnnExperimentOpti
   }
   Result<NodeTaskData> data = MakeNodeTaskData(dataset, Aggregation::kMean);
   if (!data.ok()) return data.status();
-  if (::mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    return Status::Unavailable("cannot create " + o.out_dir);
-  }
+  LDPGRAPH_RETURN_IF_ERROR(MakeOutputDirectory(o.out_dir));
   Result<std::unique_ptr<ResultsTable>> table = ResultsTable::Open(o.out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();
   auto runner = std::make_shared<LpgnnRunner>(dataset, std::move(data).value(), o, table->get());

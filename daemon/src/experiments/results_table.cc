@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal/durable_file.h"
@@ -37,6 +38,12 @@ CsvRow SplitCsvLine(const std::string& line) {
     if (comma == std::string::npos) return fields;
     start = comma + 1;
   }
+}
+
+Status MakeOutputDirectory(const std::string& path) {
+  if (path.empty()) return Status::InvalidArgument("an empty output folder");
+  if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) return IoError("cannot create", path);
+  return Status::Ok();
 }
 
 std::string FormatNumber(double value) {

@@ -61,6 +61,9 @@ class ResultsTable {
 // Splits one CSV line at commas (no quoting: our tables never need it).
 CsvRow SplitCsvLine(const std::string& line);
 
+// Creates the experiment's output folder if it is missing (one level).
+Status MakeOutputDirectory(const std::string& path);
+
 // Formats a measurement for a table: shortest round-trip form of a double.
 std::string FormatNumber(double value);
 // Parses a number written by FormatNumber (also "inf"); NaN if it is not one.

@@ -90,6 +90,7 @@ Result<std::vector<std::string>> WriteCharts(const std::string& out_dir, const s
     spec.x_label = request.x_label;
     spec.y_label = "test " + request.metric + " (mean, std over splits)";
     spec.log_x = request.log_x;
+    spec.log_y = request.log_y;
     LDPGRAPH_RETURN_IF_ERROR(WriteSvg(out_dir + "/" + file, spec, series));
     written.push_back(file);
   }

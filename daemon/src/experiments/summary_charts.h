@@ -16,6 +16,7 @@ struct ChartRequest {
   std::string metric;         // one of the summary's metrics, e.g. "accuracy"
   std::string x_label;
   bool log_x = false;
+  bool log_y = false;
 };
 
 // Writes OUT_DIR/<metric>_vs_<x_column>__<fixed values>.svg for every
