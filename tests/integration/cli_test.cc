@@ -4,6 +4,8 @@
 #include <array>
 #include <cstdio>
 #include <string>
+#include <fstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "support/temp_dir.h"
@@ -129,4 +131,106 @@ TEST_CASE("Cli.TrainRejectsBadInputs") {
     CHECK(r.exit_code == c.code);
     CHECK(r.output.find(c.message) != std::string::npos);
   }
+}
+
+// ---- ldpgraph experiment: the fast versions CI runs (tiny synthetic data) ----
+
+namespace {
+
+// A node dataset whose two classes differ in features and in who links to
+// whom: 80 nodes, 6 binary features, a dense block per class.
+void WriteTinyNodeDataset(const TempDir& dir) {
+  std::string edges = "source,target\n", features = "node,feature,value\n", labels = "node,label\n";
+  for (int u = 0; u < 80; ++u) {
+    labels += std::to_string(u) + "," + std::to_string(u % 2) + "\n";
+    for (int f = 0; f < 6; ++f) {
+      if ((f % 2 == u % 2) || ((u * 7 + f * 3) % 11 == 0)) features += std::to_string(u) + "," + std::to_string(f) + ",1\n";
+    }
+    for (int v = u + 1; v < 80; ++v) {
+      const bool same = u % 2 == v % 2;
+      if ((same && (u * 31 + v * 17) % 9 == 0) || (!same && (u * 13 + v * 7) % 37 == 0)) {
+        edges += std::to_string(u) + "," + std::to_string(v) + "\n";
+      }
+    }
+  }
+  ::mkdir((dir.path() + "/nodes").c_str(), 0755);
+  dir.Write("nodes/edges.csv", edges);
+  dir.Write("nodes/features.csv", features);
+  dir.Write("nodes/labels.csv", labels);
+}
+
+std::size_t Lines(const std::string& path) {
+  std::ifstream in(path);
+  std::size_t n = 0;
+  std::string line;
+  while (std::getline(in, line)) ++n;
+  return n;
+}
+
+bool Exists(const std::string& path) { return std::ifstream(path).good(); }
+
+}  // namespace
+
+TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
+  TempDir dir;
+  const std::string data = dir.path() + "/communities.txt";
+  REQUIRE(Ldpgraph("generate --output " + data + " --graphs 40 --min-nodes 20 --max-nodes 30 --seed 3").exit_code == 0);
+  const std::string out = dir.path() + "/dprr";
+  const std::string args = "experiment dprr --dataset " + data + " --mechanisms dprr,rr,nonpriv-part,nonpriv-full " +
+                           "--epsilons 1,2 --alphas 0,0.5 --splits 2 --epochs 3 --jobs 2 --out " + out;
+  Run r = Ldpgraph(args);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // 4 mechanisms x 2 epsilons x 2 alphas x 2 splits, plus the header.
+  CHECK(Lines(out + "/results.csv") == 1 + 32);
+  CHECK(Lines(out + "/summary.csv") == 1 + 16);
+  CHECK(Exists(out + "/accuracy_vs_epsilon__communities_0.5.svg"));
+  CHECK(Exists(out + "/auc_vs_alpha__communities_1.svg"));
+  // A rerun finds everything done and trains nothing.
+  Run again = Ldpgraph(args);
+  CHECK(again.exit_code == 0);
+  CHECK(again.output.find("32 row(s) already in the results, 0 run(s) to do") != std::string::npos);
+  CHECK(Lines(out + "/results.csv") == 1 + 32);
+  // Bad settings are refused before any work, and change nothing.
+  for (const std::string& bad : {std::string("--mechanisms magic"), std::string("--epsilons 0"),
+                                 std::string("--alphas 1.5"), std::string("--epsilons a,b")}) {
+    Run b = Ldpgraph("experiment dprr --dataset " + data + " --out " + out + " " + bad);
+    CHECK(b.exit_code == 2);
+  }
+  CHECK(Lines(out + "/results.csv") == 1 + 32);
+}
+
+TEST_CASE("Cli.ExperimentDegreeAndScaling") {
+  TempDir dir;
+  const std::string data = dir.path() + "/communities.txt";
+  REQUIRE(Ldpgraph("generate --output " + data + " --graphs 10 --min-nodes 20 --max-nodes 30 --seed 3").exit_code == 0);
+  Run d = Ldpgraph("experiment degree --dataset " + data + " --out " + dir.path() + "/degree");
+  INFO(d.output);
+  REQUIRE(d.exit_code == 0);
+  CHECK(Lines(dir.path() + "/degree/summary.csv") == 1 + 3);
+  CHECK(Exists(dir.path() + "/degree/degree_dprr.svg"));
+  CHECK(Exists(dir.path() + "/degree/degree_binned.svg"));
+  Run s = Ldpgraph("experiment scaling --out " + dir.path() + "/scaling --ms 3 --sizes 100,200 --graphs 4 --epochs 1");
+  INFO(s.output);
+  REQUIRE(s.exit_code == 0);
+  CHECK(Lines(dir.path() + "/scaling/results.csv") == 1 + 6);
+  CHECK(Exists(dir.path() + "/scaling/train_seconds_per_epoch_vs_n__3_1_4.svg"));
+  CHECK(Ldpgraph("experiment scaling --out " + dir.path() + "/s2 --ms 300 --sizes 100").exit_code == 2);
+}
+
+TEST_CASE("Cli.ExperimentLpgnnCombinesPrivateFeaturesLabelsAndEdges") {
+  TempDir dir;
+  WriteTinyNodeDataset(dir);
+  const std::string out = dir.path() + "/lpgnn";
+  Run r = Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --feature-mechanisms mbm,1bm " +
+                   "--feature-epsilons 1,inf --label-methods ce,drop --label-epsilons 2 --edge-epsilons 1,inf " +
+                   "--kx 0,2 --ky 0,2 --splits 1 --epochs 20 --out " + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // (mbm@1, 1bm@1, none@inf) x (ce, drop) x 2 edge settings x 1 split.
+  CHECK(Lines(out + "/results.csv") == 1 + 12);
+  CHECK(Exists(out + "/summary.csv"));
+  CHECK(Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --label-methods magic --out " + out).exit_code == 2);
+  CHECK(Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --kx 1.5 --out " + out).exit_code == 2);
+  CHECK(Ldpgraph("experiment nope").exit_code == 2);
 }
