@@ -14,6 +14,7 @@
 #include "experiments/dprr_experiment.h"
 #include "experiments/degree_experiment.h"
 #include "experiments/lpgnn_experiment.h"
+#include "experiments/results_report.h"
 #include "experiments/scaling_experiment.h"
 #include "util/flags.h"
 
@@ -214,17 +215,30 @@ int RunScaling(const std::vector<std::string>& args) {
   return Finish(s);
 }
 
+// Markdown of every experiment folder under --results, to stdout.
+int RunReport(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(args, {"results", "link-prefix"});
+  if (!flags.ok()) return Usage(flags.status().message());
+  Result<std::string> results = flags->String("results");
+  if (!results.ok()) return Usage(results.status().message());
+  Result<std::string> md = RenderResultsReport(*results, flags->StringOr("link-prefix", *results));
+  if (!md.ok()) return Finish(md.status());
+  std::fputs(md->c_str(), stdout);
+  return 0;
+}
+
 }  // namespace
 
 int RunExperimentCommand(const std::vector<std::string>& args) {
   const std::string usage =
-      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn [options] (see ldpgraph help)";
+      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn|report [options] (see ldpgraph help)";
   if (args.empty()) return Usage(usage);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "dprr") return RunDprr(rest);
   if (args[0] == "lpgnn") return RunLpgnn(rest);
   if (args[0] == "degree") return RunDegree(rest);
   if (args[0] == "scaling") return RunScaling(rest);
+  if (args[0] == "report") return RunReport(rest);
   return Usage("unknown experiment '" + args[0] + "'; " + usage);
 }
 

@@ -42,6 +42,8 @@ const char kUsage[] =
     "            [--feature-epsilons LIST] [--label-methods ce,fc,drop] [--label-epsilons LIST]\n"
     "            [--edge-epsilons LIST] [--kx LIST] [--ky LIST] [--splits K] [--jobs J]\n"
     "            (inf in an epsilon list: no privacy for that part)\n"
+    "  experiment report   Markdown of every result folder (summary.csv, about.md, SVGs)\n"
+    "            --results DIR [--link-prefix PATH]\n"
     "  version   print the version\n"
     "\n"
     "Results are printed as key=value lines.\n";

@@ -1,0 +1,97 @@
+#include "experiments/results_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <dirent.h>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "experiments/results_table.h"
+
+namespace ldpgraph {
+namespace {
+
+std::vector<std::string> Entries(const std::string& dir) {
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (name != "." && name != "..") names.push_back(name);
+    }
+    ::closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool ReadText(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream s;
+  s << in.rdbuf();
+  *out = s.str();
+  return true;
+}
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A measurement for reading: 4 significant digits; counts stay whole.
+std::string Cell(const std::string& text) {
+  const double v = ParseNumber(text);
+  if (std::isnan(v) || std::isinf(v) || v == std::floor(v)) return text;
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.4g", v);
+  return buf;
+}
+
+}  // namespace
+
+Result<std::string> RenderResultsReport(const std::string& results_dir, const std::string& link_prefix) {
+  std::string md;
+  int sections = 0;
+  for (const std::string& name : Entries(results_dir)) {
+    const std::string dir = results_dir + "/" + name;
+    std::string summary;
+    if (!ReadText(dir + "/summary.csv", &summary)) continue;
+    ++sections;
+    std::string about;
+    if (ReadText(dir + "/about.md", &about)) {
+      md += about;
+      if (!EndsWith(about, "\n")) md += "\n";
+    } else {
+      md += "## " + name + "\n";
+    }
+    md += "\n";
+    std::istringstream lines(summary);
+    std::string line;
+    bool header = true;
+    while (std::getline(lines, line)) {
+      if (line.empty()) continue;
+      const CsvRow row = SplitCsvLine(line);
+      md += "|";
+      for (const std::string& cell : row) md += " " + (header ? cell : Cell(cell)) + " |";
+      md += "\n";
+      if (header) {
+        md += "|";
+        for (std::size_t i = 0; i < row.size(); ++i) md += "---|";
+        md += "\n";
+        header = false;
+      }
+    }
+    md += "\nFiles: [summary.csv](" + link_prefix + "/" + name + "/summary.csv)";
+    if (ReadText(dir + "/results.csv", &summary)) md += ", [results.csv](" + link_prefix + "/" + name + "/results.csv)";
+    md += "\n\n";
+    for (const std::string& file : Entries(dir)) {
+      if (EndsWith(file, ".svg")) md += "![" + file + "](" + link_prefix + "/" + name + "/" + file + ")\n";
+    }
+    md += "\n";
+  }
+  if (sections == 0) return Status::InvalidArgument("no experiment results (a subfolder with summary.csv) in " + results_dir);
+  return md;
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,20 @@
+// docs/results.md from a folder of experiment outputs: one section per
+// subfolder holding a summary.csv (in name order), with its about.md (what
+// was run, by which command) if present, the summary as a table and every
+// SVG chart of the subfolder linked as an image.
+#ifndef LDPGRAPH_DAEMON_EXPERIMENTS_RESULTS_REPORT_H_
+#define LDPGRAPH_DAEMON_EXPERIMENTS_RESULTS_REPORT_H_
+
+#include <string>
+
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+
+// Returns the Markdown; image and file links are relative to `link_prefix`
+// (the results folder as seen from where the Markdown will live).
+Result<std::string> RenderResultsReport(const std::string& results_dir, const std::string& link_prefix);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_EXPERIMENTS_RESULTS_REPORT_H_

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Regenerates docs/results.md and every chart it links, from ../shared/data:
+#   bash examples/reproduce-results.sh            # all studies (hours on 2 cores)
+#   bash examples/reproduce-results.sh 06 07      # only the studies whose names start so
+# Each study appends to docs/results/<study>/results.csv as its runs finish:
+# an interrupted run resumes where it stopped. Delete a study's folder to
+# redo it from scratch.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=../shared/data
+if [ ! -d "$data" ]; then
+  echo "reproduce-results: $data is missing (the shared datasets sit beside the repository)" >&2
+  exit 1
+fi
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DLDPGRAPH_BUILD_TESTS=OFF >/dev/null
+cmake --build build/release --target ldpgraph_cli >/dev/null
+ldpgraph=build/release/daemon/ldpgraph
+out=docs/results
+mkdir -p "$out"
+reddit=$data/graphs/REDDIT-BINARY.txt
+cora=$data/nodes/cora
+
+wanted() {  # is study $1 selected on the command line?
+  [ $# -gt 0 ] || return 0
+  local name=$1; shift
+  [ $# -eq 0 ] && return 0
+  for prefix in "$@"; do [[ $name == "$prefix"* ]] && return 0; done
+  return 1
+}
+
+# study NAME TITLE -- COMMAND...: runs the command with --out, then writes about.md.
+study() {
+  local name=$1 title=$2; shift 3
+  wanted "$name" "${selected[@]}" || return 0
+  echo "== $name: $title"
+  local start=$SECONDS
+  "$ldpgraph" "$@" --out "$out/$name"
+  local took=$((SECONDS - start))
+  {
+    echo "## $title"
+    echo
+    echo "\`ldpgraph $*\` (last run took ${took} s on $(nproc) cores)"
+  } >"$out/$name/about.md"
+}
+
+selected=("$@")
+study 01-reddit-alpha "REDDIT-BINARY: accuracy vs fraction alpha of non-private users (epsilon = 1)" -- \
+  experiment dprr --dataset "$reddit" --mechanisms dprr,rr,locallap,nonpriv-part,nonpriv-full \
+  --epsilons 1 --alphas 0,0.1,0.2,0.5 --splits 3
+study 02-reddit-epsilon "REDDIT-BINARY: accuracy vs epsilon (alpha = 0)" -- \
+  experiment dprr --dataset "$reddit" --mechanisms dprr,rr,locallap,nonpriv-full \
+  --epsilons 0.2,0.5,1,2 --alphas 0 --splits 3
+study 03-reddit-allocation "REDDIT-BINARY: budget allocation, eq. 8 (dprr) vs the fixed 1:9 split (dprr-fixed)" -- \
+  experiment dprr --dataset "$reddit" --mechanisms dprr,dprr-fixed --epsilons 0.1,0.2,0.5,1 --alphas 0 --splits 3
+study 04-reddit-degree "REDDIT-BINARY: true vs noisy degree of every user (epsilon = 1)" -- \
+  experiment degree --dataset "$reddit" --mechanisms dprr,rr,locallap --epsilon 1
+study 05-ba-scaling "Barabasi-Albert graphs: server time vs users per graph (epsilon = 1)" -- \
+  experiment scaling --ms 3,5 --sizes 1000,2000,3000,4000,10000,30000,100000 --graphs 10 --epochs 3
+study 06-cora-features "Cora, GraphSAGE: feature mechanisms vs feature epsilon (true labels and edges)" -- \
+  experiment lpgnn --dataset "$cora" --models sage --feature-mechanisms mbm,1bm,laplace \
+  --feature-epsilons 0.5,1,2,inf --label-methods ce --label-epsilons inf --splits 3
+study 07-cora-labels "Cora, GraphSAGE: label learning vs label epsilon (multi-bit features at epsilon 1)" -- \
+  experiment lpgnn --dataset "$cora" --models sage --feature-mechanisms mbm --feature-epsilons 1 \
+  --label-methods ce,fc,drop --label-epsilons 0.5,1,2 --splits 3
+study 08-cora-combined "Cora: edges by DPRR as well (features and labels at epsilon 1), GraphSAGE and GCN" -- \
+  experiment lpgnn --dataset "$cora" --models sage,gcn --feature-mechanisms mbm --feature-epsilons 1 \
+  --label-methods fc,drop --label-epsilons 1 --edge-epsilons 0.5,1,2,inf --splits 3
+
+{
+  cat docs/results-intro.md
+  echo
+  "$ldpgraph" experiment report --results "$out" --link-prefix results
+} >docs/results.md
+echo "wrote docs/results.md"
