@@ -359,24 +359,35 @@ Tape::Var Tape::Dot(Var x, const Matrix* weights) {
   return out;
 }
 
+namespace {
+
+// The mean of -log q[i][labels[i]] over labelled rows (q clamped at 1e-30),
+// as a 1x1 matrix; *scale = 1 / (labelled rows), 0 when there are none.
+Matrix MeanNll(const Matrix& q, const std::vector<int>& labels, float* scale) {
+  double loss = 0.0;
+  int count = 0;
+  for (Eigen::Index i = 0; i < q.rows(); ++i) {
+    const int y = labels[static_cast<std::size_t>(i)];
+    if (y < 0) continue;
+    loss -= std::log(std::max(q(i, y), 1e-30f));
+    ++count;
+  }
+  *scale = count > 0 ? 1.0f / static_cast<float>(count) : 0.0f;
+  Matrix out(1, 1);
+  out(0, 0) = static_cast<float>(loss) * *scale;
+  return out;
+}
+
+}  // namespace
+
 Tape::Var Tape::SoftmaxCrossEntropy(Var logits, const std::vector<int>* labels, const Matrix* transition) {
   const Matrix& z = value(logits);
   auto probs = std::make_shared<Matrix>(Softmax(z));
   auto corrected = std::make_shared<Matrix>();
   if (transition != nullptr) *corrected = *probs * *transition;
   const Matrix& q = transition != nullptr ? *corrected : *probs;
-  double loss = 0.0;
-  int count = 0;
-  for (Eigen::Index i = 0; i < z.rows(); ++i) {
-    const int y = (*labels)[i];
-    if (y < 0) continue;
-    loss -= std::log(std::max(q(i, y), 1e-30f));
-    ++count;
-  }
-  const float scale = count > 0 ? 1.0f / static_cast<float>(count) : 0.0f;
-  Matrix out_value(1, 1);
-  out_value(0, 0) = static_cast<float>(loss) * scale;
-  Var out = Push(std::move(out_value), Needs(logits));
+  float scale = 0.0f;
+  Var out = Push(MeanNll(q, *labels, &scale), Needs(logits));
   nodes_[out].backward = [this, logits, labels, transition, probs, corrected, scale, out] {
     if (!Needs(logits)) return;
     const float upstream = nodes_[out].grad(0, 0) * scale;
@@ -422,19 +433,8 @@ Tape::Var Tape::MatMulConstant(Var x, const Matrix* m) {
 }
 
 Tape::Var Tape::ProbabilityNll(Var probs, const std::vector<int>* labels) {
-  const Matrix& p = value(probs);
-  double loss = 0.0;
-  int count = 0;
-  for (Eigen::Index i = 0; i < p.rows(); ++i) {
-    const int y = (*labels)[i];
-    if (y < 0) continue;
-    loss -= std::log(std::max(p(i, y), 1e-30f));
-    ++count;
-  }
-  const float scale = count > 0 ? 1.0f / static_cast<float>(count) : 0.0f;
-  Matrix out_value(1, 1);
-  out_value(0, 0) = static_cast<float>(loss) * scale;
-  Var out = Push(std::move(out_value), Needs(probs));
+  float scale = 0.0f;
+  Var out = Push(MeanNll(value(probs), *labels, &scale), Needs(probs));
   nodes_[out].backward = [this, probs, labels, scale, out] {
     if (!Needs(probs)) return;
     const float upstream = nodes_[out].grad(0, 0) * scale;

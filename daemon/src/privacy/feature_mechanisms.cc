@@ -5,16 +5,10 @@
 
 #include "ldpgraph/multibit.h"
 #include "ldpgraph/samplers.h"
+#include "util/seed_mix.h"
 
 namespace ldpgraph {
 namespace {
-
-std::uint64_t NodeSeed(std::uint64_t seed, std::uint64_t node) {
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (node + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 Result<Matrix> MultiBit(const Matrix& x, double epsilon, std::uint64_t seed) {
   MultiBitParams params;
@@ -29,7 +23,7 @@ Result<Matrix> MultiBit(const Matrix& x, double epsilon, std::uint64_t seed) {
   std::vector<EncodedFeature> encoded;
   for (Eigen::Index i = 0; i < x.rows(); ++i) {
     for (Eigen::Index j = 0; j < x.cols(); ++j) row[static_cast<std::size_t>(j)] = x(i, j);
-    SeededRandomSource rng(NodeSeed(seed, static_cast<std::uint64_t>(i)));
+    SeededRandomSource rng(MixSeed(seed, static_cast<std::uint64_t>(i)));
     LDPGRAPH_RETURN_IF_ERROR(encoder->Encode(row, rng, &encoded));
     LDPGRAPH_RETURN_IF_ERROR(rectifier->Rectify(encoded, &estimate));
     for (Eigen::Index j = 0; j < x.cols(); ++j) out(i, j) = static_cast<float>(estimate[static_cast<std::size_t>(j)]);
@@ -42,7 +36,7 @@ Matrix OneBit(const Matrix& x, double epsilon, std::uint64_t seed) {
   const double e = std::exp(epsilon / static_cast<double>(x.cols()));
   Matrix out(x.rows(), x.cols());
   for (Eigen::Index i = 0; i < x.rows(); ++i) {
-    SeededRandomSource rng(NodeSeed(seed, static_cast<std::uint64_t>(i)));
+    SeededRandomSource rng(MixSeed(seed, static_cast<std::uint64_t>(i)));
     for (Eigen::Index j = 0; j < x.cols(); ++j) {
       const double p = 1.0 / (e + 1.0) + x(i, j) * (e - 1.0) / (e + 1.0);
       const double t = Bernoulli(rng, p) ? 1.0 : 0.0;
@@ -56,7 +50,7 @@ Matrix Laplace(const Matrix& x, double epsilon, std::uint64_t seed) {
   const double scale = static_cast<double>(x.cols()) / epsilon;
   Matrix out(x.rows(), x.cols());
   for (Eigen::Index i = 0; i < x.rows(); ++i) {
-    SeededRandomSource rng(NodeSeed(seed, static_cast<std::uint64_t>(i)));
+    SeededRandomSource rng(MixSeed(seed, static_cast<std::uint64_t>(i)));
     for (Eigen::Index j = 0; j < x.cols(); ++j) {
       // Inverse CDF of Lap(scale) from u in (-1/2, 1/2).
       const double u = UniformUnit(rng) - 0.5;

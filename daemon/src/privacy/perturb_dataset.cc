@@ -7,16 +7,10 @@
 #include "ldpgraph/non_private.h"
 #include "ldpgraph/samplers.h"
 #include "privacy/local_lap_server.h"
+#include "util/seed_mix.h"
 
 namespace ldpgraph {
 namespace {
-
-std::uint64_t MixSeed(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 // The policy every device of a graph runs under these options.
 EdgePolicy PolicyOf(const PerturbOptions& options, std::uint32_t n_max) {
