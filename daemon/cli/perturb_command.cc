@@ -36,18 +36,9 @@ int RunPerturbCommand(const std::vector<std::string>& args) {
   if (!mechanism_name.ok()) return UsageError(mechanism_name.status());
 
   PerturbOptions options;
-  if (*mechanism_name == "dprr-fixed") {
-    options.mechanism = EdgeMechanism::kDprr;
-    options.allocation = BudgetAllocation::kFixed;
-  } else {
-    Result<EdgeMechanism> m = ParseEdgeMechanism(*mechanism_name);
-    if (!m.ok()) {
-      return UsageError(Status::InvalidArgument("unknown --mechanism '" + *mechanism_name +
-                                                "' (dprr, dprr-fixed, rr, locallap, none)"));
-    }
-    options.mechanism = *m;
-    // LocalLap as the paper defines it: eps1 = eps / 10.
-    if (*m == EdgeMechanism::kLocalLap) options.allocation = BudgetAllocation::kFixed;
+  if (!ParsePerturbMechanism(*mechanism_name, &options).ok()) {
+    return UsageError(Status::InvalidArgument("unknown --mechanism '" + *mechanism_name +
+                                              "' (dprr, dprr-fixed, rr, locallap, none)"));
   }
   if (options.mechanism != EdgeMechanism::kNone && !flags->Has("epsilon")) {
     return UsageError(Status::InvalidArgument("--epsilon is required for --mechanism " + *mechanism_name));

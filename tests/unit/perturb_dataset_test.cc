@@ -120,3 +120,23 @@ TEST_CASE("LocalLap.RejectsOtherMechanisms") {
   SeededRandomSource rng(1);
   CHECK(AssembleLocalLap(reports, rng).status().code() == StatusCode::kInvalidArgument);
 }
+
+TEST_CASE("PerturbDataset.MechanismNamesSetTheAllocationTheirDefinitionsUse") {
+  PerturbOptions o;
+  REQUIRE(ParsePerturbMechanism("dprr", &o).ok());
+  CHECK(o.mechanism == EdgeMechanism::kDprr);
+  CHECK(o.allocation == BudgetAllocation::kPaper);
+  REQUIRE(ParsePerturbMechanism("dprr-fixed", &o).ok());
+  CHECK(o.mechanism == EdgeMechanism::kDprr);
+  CHECK(o.allocation == BudgetAllocation::kFixed);
+  REQUIRE(ParsePerturbMechanism("locallap", &o).ok());  // the paper's LocalLap: eps1 = eps / 10
+  CHECK(o.mechanism == EdgeMechanism::kLocalLap);
+  CHECK(o.allocation == BudgetAllocation::kFixed);
+  REQUIRE(ParsePerturbMechanism("rr", &o).ok());
+  CHECK(o.mechanism == EdgeMechanism::kRr);
+  REQUIRE(ParsePerturbMechanism("none", &o).ok());
+  CHECK(o.mechanism == EdgeMechanism::kNone);
+  Status bad = ParsePerturbMechanism("magic", &o);
+  CHECK(bad.code() == StatusCode::kInvalidArgument);
+  CHECK(bad.message().find("magic") != std::string::npos);
+}

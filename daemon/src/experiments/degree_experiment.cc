@@ -52,15 +52,8 @@ Status RunDegreeExperiment(const GraphDataset& dataset, const DegreeExperimentOp
   std::vector<PerturbOptions> settings;
   for (const std::string& m : o.mechanisms) {
     PerturbOptions p;
-    if (m == "dprr-fixed") {
-      p.mechanism = EdgeMechanism::kDprr;
-      p.allocation = BudgetAllocation::kFixed;
-    } else {
-      Result<EdgeMechanism> parsed = ParseEdgeMechanism(m);
-      if (!parsed.ok() || *parsed == EdgeMechanism::kNone) {
-        return Status::InvalidArgument("unknown mechanism '" + m + "' (dprr, dprr-fixed, rr or locallap)");
-      }
-      p.mechanism = *parsed;
+    if (!ParsePerturbMechanism(m, &p).ok() || p.mechanism == EdgeMechanism::kNone) {
+      return Status::InvalidArgument("unknown mechanism '" + m + "' (dprr, dprr-fixed, rr or locallap)");
     }
     p.epsilon = o.epsilon;
     p.seeded = true;

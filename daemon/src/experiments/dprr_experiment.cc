@@ -55,10 +55,7 @@ class DprrRunner {
     }
     if (mechanism == "nonpriv-part") return KeepNonPrivateUsers(dataset_, s.alpha, seed, noisy_edges);
     PerturbOptions p;
-    p.mechanism = mechanism == "rr" ? EdgeMechanism::kRr
-                  : mechanism == "locallap" ? EdgeMechanism::kLocalLap
-                                            : EdgeMechanism::kDprr;
-    p.allocation = mechanism == "dprr-fixed" ? BudgetAllocation::kFixed : BudgetAllocation::kPaper;
+    LDPGRAPH_RETURN_IF_ERROR(ParsePerturbMechanism(mechanism, &p));
     p.epsilon = s.epsilon;
     p.non_private_fraction = s.alpha;
     p.seeded = true;

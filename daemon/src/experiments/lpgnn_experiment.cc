@@ -78,11 +78,18 @@ std::vector<int> PropagatedTargets(const std::vector<int>& noisy, const std::vec
   return targets;
 }
 
+std::vector<int> Increasing(std::vector<int> values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
+}
+
 class LpgnnRunner {
  public:
   LpgnnRunner(const GraphDataset& dataset, NodeTaskData data, const LpgnnExperimentOptions& options,
               ResultsTable* table)
-      : dataset_(dataset), data_(std::move(data)), options_(options), table_(table) {
+      : dataset_(dataset), data_(std::move(data)), options_(options), table_(table),
+        kx_choices_(Increasing(options.kx_choices)) {
     ScaleColumnsToUnit(&data_.features);
   }
 
@@ -190,7 +197,7 @@ class LpgnnRunner {
     Matrix x = features, next;
     Matrix best_x = features;
     int done_steps = 0;
-    for (int kx : options_.kx_choices) {
+    for (int kx : kx_choices_) {
       for (; done_steps < kx; ++done_steps) {
         SpMM(prop_graph.agg, x, &next);
         x.swap(next);
@@ -221,6 +228,8 @@ class LpgnnRunner {
   NodeTaskData data_;
   const LpgnnExperimentOptions& options_;
   ResultsTable* table_;
+  // Increasing: features are propagated step by step from one choice to the next.
+  std::vector<int> kx_choices_;
 };
 
 }  // namespace

@@ -41,9 +41,7 @@ Status RunOne(const ScalingExperimentOptions& o, std::uint32_t m, std::uint32_t 
               ResultsTable* table) {
   const GraphDataset ds = BaDataset(o.graphs, n, m, SettingSeed("ba " + std::to_string(m) + " " + std::to_string(n)));
   PerturbOptions p;
-  p.mechanism = mechanism == "rr" ? EdgeMechanism::kRr
-                : mechanism == "locallap" ? EdgeMechanism::kLocalLap
-                                          : EdgeMechanism::kDprr;
+  LDPGRAPH_RETURN_IF_ERROR(ParsePerturbMechanism(mechanism, &p));
   p.epsilon = o.epsilon;
   p.seeded = true;
   p.seed = SettingSeed(mechanism + " " + std::to_string(m) + " " + std::to_string(n));

@@ -66,6 +66,19 @@ Result<CsrGraph> PerturbGraph(const CsrGraph& graph, const PerturbOptions& optio
 
 }  // namespace
 
+Status ParsePerturbMechanism(const std::string& name, PerturbOptions* options) {
+  if (name == "dprr-fixed") {
+    options->mechanism = EdgeMechanism::kDprr;
+    options->allocation = BudgetAllocation::kFixed;
+    return Status::Ok();
+  }
+  Result<EdgeMechanism> m = ParseEdgeMechanism(name);
+  if (!m.ok()) return Status::InvalidArgument("unknown mechanism '" + name + "' (dprr, dprr-fixed, rr, locallap, none)");
+  options->mechanism = *m;
+  options->allocation = *m == EdgeMechanism::kLocalLap ? BudgetAllocation::kFixed : BudgetAllocation::kPaper;
+  return Status::Ok();
+}
+
 Result<GraphDataset> PerturbDataset(const GraphDataset& input, const PerturbOptions& options,
                                     PerturbSummary* summary) {
   if (!(options.non_private_fraction >= 0.0 && options.non_private_fraction <= 1.0)) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "dataset/graph_dataset.h"
 #include "ldpgraph/edge_mechanism.h"
@@ -24,6 +25,13 @@ struct PerturbOptions {
   // Called after each graph with (graphs done, graphs total).
   std::function<void(std::size_t, std::size_t)> progress;
 };
+
+// Sets options->mechanism and options->allocation from a mechanism's name,
+// the one place these names are read: "none", "dprr" (eq. 8), "dprr-fixed"
+// (eps1 = epsilon / 10, the reference code), "rr", "locallap" (eps1 =
+// epsilon / 10, as the paper defines LocalLap).
+// Errors: kInvalidArgument naming the unknown mechanism and the choices.
+Status ParsePerturbMechanism(const std::string& name, PerturbOptions* options);
 
 struct PerturbSummary {
   std::uint64_t graphs = 0;
