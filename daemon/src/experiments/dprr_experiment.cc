@@ -1,8 +1,6 @@
 #include "experiments/dprr_experiment.h"
 
-#include <algorithm>
 #include <cmath>
-#include <mutex>
 #include <set>
 
 #include "experiments/job_runner.h"
@@ -27,12 +25,6 @@ const std::vector<std::size_t> kKeyColumns = {0, 1, 2, 3, 4};
 struct Setting {
   double epsilon;
   double alpha;
-};
-
-// What one training produced, written once per setting it stands for.
-struct RunOutcome {
-  double accuracy = 0, auc = 0, seconds = 0;
-  std::uint64_t noisy_edges = 0;
 };
 
 class DprrRunner {

@@ -21,7 +21,7 @@ struct ExperimentJob {
 
 // Runs every job; the first failure stops the workers from taking new jobs
 // and is returned (runs already recorded stay recorded). `skipped` is how
-// many runs were found done already, shown in the progress line.
+// many result rows were found present already, shown in the progress line.
 Status RunJobs(const std::string& experiment, std::vector<ExperimentJob> jobs, int workers, std::size_t skipped);
 
 }  // namespace ldpgraph

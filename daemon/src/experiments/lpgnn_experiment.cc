@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <set>
 
@@ -47,9 +45,6 @@ struct Choice {
   int kx = 0, ky = 0;
   double val_accuracy = -1, test_accuracy = 0;
   void Offer(int x, int y, const NodeTrainResult& r) {
-    if (std::getenv("LDPGRAPH_DEBUG_SELECTION") != nullptr) {
-      std::fprintf(stderr, "  kx=%d ky=%d val=%.4f test=%.4f epochs=%d\n", x, y, r.val.accuracy, r.test.accuracy, r.epochs);
-    }
     if (r.val.accuracy > val_accuracy) *this = Choice{x, y, r.val.accuracy, r.test.accuracy};
   }
 };
@@ -129,13 +124,15 @@ class LpgnnRunner {
     const PreparedGraph prop_graph = PrepareGraph(graph, Aggregation::kMean);
 
     // Features: each node's vector through the mechanism.
-    Matrix features = data_.features;
+    Matrix features;
     if (std::isfinite(s.feature_epsilon)) {
       Result<FeatureMechanism> m = ParseFeatureMechanism(s.feature_mechanism);
       if (!m.ok()) return m.status();
       Result<Matrix> noisy = PerturbFeatures(data_.features, *m, s.feature_epsilon, feature_seed);
       if (!noisy.ok()) return noisy.status();
       features = std::move(noisy).value();
+    } else {
+      features = data_.features;
     }
 
     // Labels: k-ary randomized response on every labelled node.

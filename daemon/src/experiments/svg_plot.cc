@@ -10,7 +10,7 @@
 namespace ldpgraph {
 namespace {
 
-// Plot area inside a 720 x 440 canvas; the legend sits to the right.
+// Plot area inside a 760 x 460 canvas; the legend sits to the right.
 constexpr double kWidth = 760, kHeight = 460;
 constexpr double kLeft = 70, kRight = 560, kTop = 40, kBottom = 390;
 
