@@ -16,14 +16,31 @@ struct SparseMatrix {
   std::int64_t cols = 0;
   std::vector<std::int64_t> offsets = {0};  // rows + 1
   std::vector<std::int32_t> indices;
+  // One weight per index, or empty: every weight is 1 (GIN's sum
+  // aggregation), which halves the bytes a product reads.
   std::vector<float> values;
 
   std::int64_t nnz() const { return static_cast<std::int64_t>(indices.size()); }
+  bool unit_weights() const { return values.empty(); }
   SparseMatrix Transposed() const;
+};
+
+// A block-diagonal matrix made of existing matrices, not copies of them: a
+// batch of graphs costs nothing to assemble however dense its graphs are.
+// Block b covers rows and columns [offsets[b], offsets[b+1]); the blocks must
+// be square and outlive the view.
+struct BlockDiagonal {
+  std::vector<const SparseMatrix*> blocks;
+  std::vector<std::int64_t> offsets = {0};
+
+  void Append(const SparseMatrix* block);
+  std::int64_t rows() const { return offsets.back(); }
 };
 
 // y = A x (y is resized). Requires x.rows() == A.cols.
 void SpMM(const SparseMatrix& a, const Matrix& x, Matrix* y);
+// y = A x for a block-diagonal A. Requires x.rows() == a.rows().
+void SpMM(const BlockDiagonal& a, const Matrix& x, Matrix* y);
 
 }  // namespace ldpgraph
 

@@ -294,19 +294,30 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
 }
 
 Tape::Var Tape::Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x) {
+  BlockDiagonal whole, whole_t;
+  whole.Append(a);
+  whole_t.Append(a_t);
+  return AggregateBlocks(std::move(whole), std::move(whole_t), x);
+}
+
+Tape::Var Tape::Aggregate(const BlockDiagonal* a, const BlockDiagonal* a_t, Var x) {
+  return AggregateBlocks(*a, *a_t, x);
+}
+
+Tape::Var Tape::AggregateBlocks(BlockDiagonal a, BlockDiagonal a_t, Var x) {
   Matrix y;
-  SpMM(*a, value(x), &y);
+  SpMM(a, value(x), &y);
   Var out = Push(std::move(y), Needs(x));
-  nodes_[out].backward = [this, a_t, x, out] {
+  nodes_[out].backward = [this, a_t = std::move(a_t), x, out] {
     if (!Needs(x)) return;
     bool fresh = false;
     Matrix& slot = GradSlot(x, &fresh);
     if (fresh) {
-      SpMM(*a_t, nodes_[out].grad, &slot);
+      SpMM(a_t, nodes_[out].grad, &slot);
       return;
     }
     Matrix gx;
-    SpMM(*a_t, nodes_[out].grad, &gx);
+    SpMM(a_t, nodes_[out].grad, &gx);
     slot += gx;
   };
   return out;

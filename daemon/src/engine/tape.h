@@ -63,6 +63,9 @@ class Tape {
   // a * x; `a_t` must be a's transpose (used for the gradient). Both must
   // outlive the tape.
   Var Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x);
+  // The same for a batch of graphs; the views are copied, their blocks must
+  // outlive the tape.
+  Var Aggregate(const BlockDiagonal* a, const BlockDiagonal* a_t, Var x);
   // Row segments [offsets[g], offsets[g+1]) summed (or averaged) into row g.
   Var Pool(const std::vector<std::int64_t>* offsets, Var x, bool mean);
   // The scalar sum of x * weights (elementwise); `weights` must outlive the tape.
@@ -89,6 +92,7 @@ class Tape {
     std::function<void()> backward;
   };
   Var Push(Matrix value, bool needs_grad);
+  Var AggregateBlocks(BlockDiagonal a, BlockDiagonal a_t, Var x);
   Matrix& GradOf(Var v);  // zero-initialised on first use
   // The gradient buffer of v, allocated but NOT zeroed when it is new
   // (*fresh = true): the caller assigns instead of accumulating, saving a

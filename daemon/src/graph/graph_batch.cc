@@ -4,19 +4,6 @@
 #include <cmath>
 
 namespace ldpgraph {
-namespace {
-
-void Append(const SparseMatrix& part, std::int64_t offset, SparseMatrix* whole) {
-  const std::int64_t base = whole->nnz();
-  for (std::int64_t r = 0; r < part.rows; ++r) whole->offsets.push_back(base + part.offsets[r + 1]);
-  for (auto c : part.indices) whole->indices.push_back(static_cast<std::int32_t>(c + offset));
-  whole->values.insert(whole->values.end(), part.values.begin(), part.values.end());
-  whole->rows += part.rows;
-  whole->cols += part.cols;
-}
-
-}  // namespace
-
 PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int degree_cap) {
   // The report rows as a matrix R (R[u][v] = 1 if u listed v); aggregation uses R^T.
   const std::int64_t n = graph.num_nodes();
@@ -24,10 +11,10 @@ PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int d
   rows.rows = rows.cols = n;
   rows.offsets.assign(graph.offsets().begin(), graph.offsets().end());
   rows.indices.assign(graph.targets().begin(), graph.targets().end());
-  rows.values.assign(graph.targets().size(), 1.0f);
   SparseMatrix in = rows.Transposed();  // row v: the users who listed v
 
   const bool self = aggregation == Aggregation::kSumWithSelf || aggregation == Aggregation::kGcn;
+  const bool unit = aggregation == Aggregation::kSumWithSelf;  // no weights stored
   SparseMatrix a;
   a.rows = a.cols = n;
   a.offsets.assign(1, 0);
@@ -51,7 +38,7 @@ PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int d
         w = inv_sqrt_deg[v] * inv_sqrt_deg[u];
       }
       a.indices.push_back(u);
-      a.values.push_back(w);
+      if (!unit) a.values.push_back(w);
     };
     for (std::int64_t k = begin; k < end; ++k) {
       if (!self_done && in.indices[k] > v) {
@@ -80,25 +67,16 @@ PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int d
 GraphBatch MakeBatch(const std::vector<PreparedGraph>& graphs, const std::vector<std::uint32_t>& ids,
                      const std::vector<std::uint32_t>& labels) {
   GraphBatch b;
-  std::int64_t nnz = 0, nodes = 0;
-  for (auto id : ids) {
-    nnz += graphs[id].agg.nnz();
-    nodes += graphs[id].num_nodes();
-  }
-  for (SparseMatrix* m : {&b.agg, &b.agg_t}) {
-    m->rows = m->cols = 0;
-    m->offsets.reserve(static_cast<std::size_t>(nodes) + 1);
-    m->indices.reserve(static_cast<std::size_t>(nnz));
-    m->values.reserve(static_cast<std::size_t>(nnz));
-  }
+  std::int64_t nodes = 0;
+  for (auto id : ids) nodes += graphs[id].num_nodes();
   const Eigen::Index width = ids.empty() ? 1 : graphs[ids[0]].inputs.cols();
   b.inputs.resize(nodes, width);
   for (auto id : ids) {
     const PreparedGraph& g = graphs[id];
     const std::int64_t offset = b.offsets.back();
     b.inputs.middleRows(offset, g.num_nodes()) = g.inputs;
-    Append(g.agg, offset, &b.agg);
-    Append(g.agg_t, offset, &b.agg_t);
+    b.agg.Append(&g.agg);
+    b.agg_t.Append(&g.agg_t);
     b.offsets.push_back(offset + g.num_nodes());
     b.labels.push_back(labels.empty() ? -1 : static_cast<int>(labels[id]));
   }

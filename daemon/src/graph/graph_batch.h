@@ -3,7 +3,7 @@
 // Aggregation follows the report direction: node v sums the states of the
 // users who listed v (in-edges), A^T h, as the papers' code does; for a
 // symmetric graph that is A h. Each graph's local matrices are built once
-// (PreparedGraph); a batch only concatenates them with offsets.
+// (PreparedGraph); a batch only points at them, so the graphs must outlive it.
 #ifndef LDPGRAPH_DAEMON_GRAPH_GRAPH_BATCH_H_
 #define LDPGRAPH_DAEMON_GRAPH_GRAPH_BATCH_H_
 
@@ -35,14 +35,14 @@ struct PreparedGraph {
 PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int degree_cap = 0);
 
 struct GraphBatch {
-  SparseMatrix agg;
-  SparseMatrix agg_t;
+  BlockDiagonal agg;
+  BlockDiagonal agg_t;
   std::vector<std::int64_t> offsets = {0};  // node range of each graph
   std::vector<int> labels;                  // one per graph (-1: unknown)
   Matrix inputs;                            // node inputs, stacked
 };
 
-// Concatenates the graphs `ids` of `graphs` (labels from `labels`, may be empty).
+// Stacks the graphs `ids` of `graphs` (labels from `labels`, may be empty).
 GraphBatch MakeBatch(const std::vector<PreparedGraph>& graphs, const std::vector<std::uint32_t>& ids,
                      const std::vector<std::uint32_t>& labels);
 

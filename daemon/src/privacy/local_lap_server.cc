@@ -7,7 +7,7 @@
 
 namespace ldpgraph {
 
-Result<CsrGraph> AssembleLocalLap(const std::vector<NoisyEdges>& reports, RandomSource& rng) {
+Result<CsrGraph> AssembleLocalLap(Span<const NoisyEdges> reports, RandomSource& rng) {
   const auto n = static_cast<std::uint32_t>(reports.size());
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
   std::vector<bool> is_private(n);

@@ -16,6 +16,7 @@
 #include "graph/csr_graph.h"
 #include "ldpgraph/edge_mechanism.h"
 #include "ldpgraph/random_source.h"
+#include "ldpgraph/span.h"
 
 namespace ldpgraph {
 
@@ -24,7 +25,7 @@ namespace ldpgraph {
 // Memory O(p^2) for p private users, as the mechanism itself is.
 // Errors: kInvalidArgument if a report has another mechanism or a wrong
 // number of values.
-Result<CsrGraph> AssembleLocalLap(const std::vector<NoisyEdges>& reports, RandomSource& rng);
+Result<CsrGraph> AssembleLocalLap(Span<const NoisyEdges> reports, RandomSource& rng);
 
 }  // namespace ldpgraph
 
