@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "bench/assemble_bench.h"
 #include "bench/gin_bench.h"
 #include "bench/ingest_bench.h"
 #include "bench/perturb_bench.h"
@@ -81,17 +82,54 @@ int RunIngest(const std::vector<std::string>& args) {
   return 0;
 }
 
+int RunAssemble(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(args, {"users", "degree", "epsilon", "symmetrise", "dir"});
+  if (!flags.ok()) {
+    std::fprintf(stderr, "ldpgraph bench assemble: %s\n", flags.status().message().c_str());
+    return 2;
+  }
+  AssembleBenchOptions o;
+  Result<std::uint64_t> users = flags->Unsigned("users", o.users);
+  Result<std::uint64_t> degree = flags->Unsigned("degree", o.degree);
+  Result<double> epsilon = flags->Double("epsilon", o.epsilon);
+  Result<Symmetrisation> rule = ParseSymmetrisation(flags->StringOr("symmetrise", "none"));
+  for (const Status* s : {&users.status(), &degree.status(), &epsilon.status(), &rule.status()}) {
+    if (!s->ok()) {
+      std::fprintf(stderr, "ldpgraph bench assemble: %s\n", s->message().c_str());
+      return 2;
+    }
+  }
+  if (*users < 2 || *users > 0xFFFFFFFFull || *degree >= *users) {
+    std::fprintf(stderr, "ldpgraph bench assemble: need 2 <= --users < 2^32 and --degree < --users\n");
+    return 2;
+  }
+  o.users = static_cast<std::uint32_t>(*users);
+  o.degree = static_cast<std::uint32_t>(*degree);
+  o.epsilon = *epsilon;
+  o.rule = *rule;
+  o.dir = flags->StringOr("dir", "");
+  Status s = RunAssembleBench(o, std::cout);
+  if (!s.ok()) {
+    std::fprintf(stderr, "ldpgraph bench assemble: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int RunBenchCommand(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "gin") return RunGin({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "ingest") return RunIngest({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "assemble") return RunAssemble({args.begin() + 1, args.end()});
   if (args.empty() || args[0] != "perturb") {
     std::fprintf(stderr, "usage: ldpgraph bench perturb [--users N] [--degree D] [--epsilon E] "
                          "[--reports R] [--baseline-reports B]\n"
                          "       ldpgraph bench gin --dataset PATH [--epochs E] [--threads T]\n"
                          "       ldpgraph bench ingest [--connections C] [--reports R] [--degree D] "
-                         "[--server-threads T] [--handshakes H] [--dir DIR]\n");
+                         "[--server-threads T] [--handshakes H] [--dir DIR]\n"
+                         "       ldpgraph bench assemble [--users N] [--degree D] [--epsilon E] "
+                         "[--symmetrise none|or|and] [--dir DIR]\n");
     return 2;
   }
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},

@@ -1,0 +1,118 @@
+#include "assembly/graph_assembler.h"
+
+#include <chrono>
+#include <string>
+
+#include "ldpgraph/wire_format.h"
+#include "privacy/local_lap_server.h"
+
+namespace ldpgraph {
+namespace {
+
+// Why user `user`'s stored report cannot be used.
+Status Corrupt(std::uint32_t user, const std::string& why) {
+  return Status::DataLoss("stored report of user " + std::to_string(user) + ": " + why);
+}
+
+// Checks what ingest already checked: a failure means the store was altered.
+Status CheckBelongs(const Report& r, const GraphConfig& config, std::uint32_t stored_user) {
+  if (r.graph_id != config.graph_id || r.num_users != config.num_users || r.user_id != stored_user) {
+    return Corrupt(stored_user, "it names graph " + std::to_string(r.graph_id) + ", user " + std::to_string(r.user_id));
+  }
+  const auto& list = r.edges.neighbours;
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    if (list[k] >= config.num_users || list[k] == stored_user || (k > 0 && list[k] <= list[k - 1])) {
+      return Corrupt(stored_user, "its neighbour list is out of range, unsorted or lists the user");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* store, Symmetrisation rule,
+                                     RandomSource& rng) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::uint32_t n = config.num_users;
+  const bool local_lap = config.edges.mechanism == EdgeMechanism::kLocalLap;
+  AssembledGraph out;
+  out.graph_id = config.graph_id;
+  out.labels.assign(n, -1);
+
+  MultiBitRectifier rectifier;
+  if (config.features.enabled) {
+    Result<MultiBitRectifier> created = MultiBitRectifier::Create(config.features.params);
+    if (!created.ok()) return created.status();
+    rectifier = *created;
+    const auto& p = config.features.params;
+    out.features.resize(n, p.dims);
+    for (std::uint32_t j = 0; j < p.dims; ++j) {  // no report: the midpoint, what knowing nothing estimates
+      out.features.col(j).setConstant(static_cast<float>((p.RangeOf(j).lo + p.RangeOf(j).hi) / 2));
+    }
+  }
+
+  std::vector<NoisyEdges> lap_reports(local_lap ? n : 0);  // LocalLap: every user's values at once
+  std::uint32_t next_row = 0;  // rows before it are appended
+  std::vector<double> rectified;
+  Status failure;
+  Status visit = store->ForEachReport(config.graph_id, [&](const ReportRecord& record) {
+    if (!failure.ok()) return;
+    const std::uint32_t u = record.user_id;
+    if (u >= n || u < next_row) {
+      failure = Corrupt(u, "user id out of range or out of order");
+      return;
+    }
+    Result<Report> report = DecodeReport(record.bytes.data(), record.bytes.size());
+    if (!report.ok()) {
+      failure = Corrupt(u, report.status().message());
+      return;
+    }
+    if (Status s = CheckBelongs(*report, config, u); !s.ok()) {
+      failure = s;
+      return;
+    }
+    if (local_lap) {
+      lap_reports[u] = std::move(report->edges);
+    } else {
+      for (; next_row < u; ++next_row) out.adjacency.AppendRow({});
+      out.adjacency.AppendRow(report->edges.neighbours);
+      ++next_row;
+    }
+    out.reported_entries += report->edges.neighbours.size();
+    if (config.features.enabled && report->has_features) {
+      if (Status s = rectifier.Rectify(report->features.encoded, &rectified); !s.ok()) {
+        failure = Corrupt(u, s.message());
+        return;
+      }
+      for (std::size_t j = 0; j < rectified.size(); ++j) out.features(u, static_cast<Eigen::Index>(j)) = static_cast<float>(rectified[j]);
+    }
+    if (config.label.enabled && report->has_label) {
+      if (report->label.value >= config.label.classes) {
+        failure = Corrupt(u, "label out of range");
+        return;
+      }
+      out.labels[u] = static_cast<int>(report->label.value);
+    }
+    ++out.reporters;
+  });
+  if (!visit.ok()) return visit;
+  if (!failure.ok()) return failure;
+
+  if (local_lap) {
+    // Users who sent nothing count as non-private users with no friends:
+    // isolated, and no pair involving them is an edge.
+    for (NoisyEdges& r : lap_reports) {
+      if (r.mechanism != EdgeMechanism::kLocalLap) r = NoisyEdges{};
+    }
+    Result<CsrGraph> assembled = AssembleLocalLap(Span<const NoisyEdges>(lap_reports.data(), n), rng);
+    if (!assembled.ok()) return assembled.status();
+    out.adjacency = std::move(assembled).value();  // already undirected
+  } else {
+    for (; next_row < n; ++next_row) out.adjacency.AppendRow({});
+    out.adjacency = Symmetrise(out.adjacency, rule);
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace ldpgraph

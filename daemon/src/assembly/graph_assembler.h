@@ -1,0 +1,44 @@
+// Graph assembly: the daemon's view of one graph, built from the reports it
+// has stored. Rows are the noisy lists as the users reported them (then
+// symmetrised by the graph's rule), features are the multi-bit rectifier's
+// unbiased estimates, labels the randomized ones. A user who sent nothing is
+// an isolated node with no label and the features' midpoint. The server
+// never sees anything but reports, so nothing here touches a true edge.
+//
+// Cost: one pass over the stored reports, linear in reports plus edges; the
+// report bytes are decoded one at a time and never held together (except
+// LocalLap's, whose server step needs every user's n - 1 values at once).
+#ifndef LDPGRAPH_DAEMON_ASSEMBLY_GRAPH_ASSEMBLER_H_
+#define LDPGRAPH_DAEMON_ASSEMBLY_GRAPH_ASSEMBLER_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/matrix.h"
+#include "graph/csr_graph.h"
+#include "graph/symmetrise.h"
+#include "ldpgraph/graph_config.h"
+#include "ldpgraph/random_source.h"
+#include "store/report_store.h"
+
+namespace ldpgraph {
+
+struct AssembledGraph {
+  std::uint64_t graph_id = 0;
+  CsrGraph adjacency;             // num_users rows
+  Matrix features;                // num_users x dims; 0 columns without a feature policy
+  std::vector<int> labels;        // one per user; -1: no report or no label
+  std::uint32_t reporters = 0;    // users with a stored report
+  std::uint64_t reported_entries = 0;  // neighbour entries as reported, before symmetrising
+  double seconds = 0;
+};
+
+// Errors: kDataLoss naming the user when a stored report does not decode or
+// does not belong to this graph (the store held something ingest never
+// accepted); the store's own errors.
+Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* store, Symmetrisation rule,
+                                     RandomSource& rng);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_ASSEMBLY_GRAPH_ASSEMBLER_H_
