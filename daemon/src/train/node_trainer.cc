@@ -93,6 +93,10 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
     const double seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
     Evaluation val = EvaluateValidation(model, graph, features, labels, split.val, o);
     result.epochs = epoch;
+    if (o.noisy_train_labels != nullptr &&
+        Accuracy(val.probs, *o.noisy_train_labels, split.train) > o.noisy_accuracy_ceiling) {
+      break;  // fitting the randomized labels themselves
+    }
     const bool stop = stopping.Update(epoch, val.loss);
     if (on_epoch) on_epoch(MakeEpochReport(epoch, train_loss, val, seconds, adam.lr()));
     if (stop) break;

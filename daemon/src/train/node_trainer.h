@@ -27,6 +27,12 @@ struct NodeTrainOptions {
   // `label_graph` with the targets (0: the plain or corrected softmax loss).
   int label_steps = 0;
   const PreparedGraph* label_graph = nullptr;
+  // LPGNN's stopping rule for randomized-response labels: a model whose
+  // accuracy against the noisy training labels exceeds what randomized
+  // response lets a perfect model reach (Acc* = e^eps / (e^eps + c - 1)) is
+  // fitting the noise; training stops before such an epoch counts. Null: off.
+  const std::vector<int>* noisy_train_labels = nullptr;
+  double noisy_accuracy_ceiling = 1.0;
 };
 
 // The labels each part of training sees, one per node (-1 unknown). With
