@@ -6,6 +6,7 @@
 
 #include "service/graph_config_json.h"
 #include "service/json_response.h"
+#include "service/learning_api.h"
 #include "service/report_ingest.h"
 
 namespace ldpgraph {
@@ -94,6 +95,7 @@ HttpResponse HandleAdmin(ServiceContext& ctx, const HttpRequest& request, const 
     r.headers.emplace_back("WWW-Authenticate", "Bearer");
     return r;
   }
+  if (std::optional<HttpResponse> learning = HandleLearning(ctx, request, path)) return *learning;
   if (path == "/v1/admin/graphs") {
     if (request.method == "POST") return CreateGraph(ctx, request);
     if (request.method == "GET") return ListGraphs(ctx);

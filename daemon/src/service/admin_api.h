@@ -2,6 +2,7 @@
 //   POST /v1/admin/graphs                 create a graph from its JSON config (201; 409 if it exists)
 //   GET  /v1/admin/graphs                 every graph with its config and report count
 //   POST /v1/admin/graphs/{id}/tokens     user tokens: {"users": [ids]} or {"first": a, "count": c}
+// and the learning resources of learning_api.h (labels, training jobs, models).
 #ifndef LDPGRAPH_DAEMON_SERVICE_ADMIN_API_H_
 #define LDPGRAPH_DAEMON_SERVICE_ADMIN_API_H_
 

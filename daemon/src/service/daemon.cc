@@ -47,6 +47,12 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   d->ctx_ = std::make_unique<ServiceContext>(d->store_.get(), std::move(*tokens), config.admin_token,
                                              config.per_token, config.per_address, metrics, logger);
   LDPGRAPH_RETURN_IF_ERROR(d->ctx_->graphs.Load());
+  auto models = ModelRegistry::Open(config.models_dir);
+  if (!models.ok()) return models.status();
+  d->models_ = std::move(*models);
+  d->jobs_ = std::make_unique<TrainingJobs>(d->store_.get(), d->models_.get(), logger);
+  d->ctx_->models = d->models_.get();
+  d->ctx_->jobs = d->jobs_.get();
   auto server = HttpsServer::Start(ServerOptions(config), d->ctx_.get());
   if (!server.ok()) return server.status();
   d->server_ = std::move(*server);
@@ -57,6 +63,7 @@ void Daemon::Stop() {
   if (stopped_) return;
   stopped_ = true;
   server_->Drain(std::chrono::milliseconds(config_.drain_timeout_ms));
+  jobs_.reset();  // cancels a running training between two epochs
   store_->Close();
 }
 

@@ -34,6 +34,8 @@ class Daemon {
   DaemonConfig config_;
   Metrics metrics_;
   std::unique_ptr<ReportStore> store_;
+  std::unique_ptr<ModelRegistry> models_;
+  std::unique_ptr<TrainingJobs> jobs_;
   std::unique_ptr<ServiceContext> ctx_;
   std::unique_ptr<HttpsServer> server_;
   bool stopped_ = false;

@@ -29,6 +29,12 @@ std::string Resolve(const std::string& base_dir, const std::string& path) {
   return base_dir + "/" + path;
 }
 
+// Beside the store file: <store dir>/models.
+std::string DefaultModelsDir(const std::string& store_path) {
+  const std::size_t slash = store_path.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : store_path.substr(0, slash)) + "/models";
+}
+
 // Reads [table] with typed getters that reject unknown keys and wrong types.
 class Section {
  public:
@@ -152,12 +158,14 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
   c.client_ca_file = Resolve(base_dir, c.client_ca_file);
 
   Section store(root, "store");
-  LDPGRAPH_RETURN_IF_ERROR(store.CheckKnown({"path", "max_reports_per_commit"}));
+  LDPGRAPH_RETURN_IF_ERROR(store.CheckKnown({"path", "max_reports_per_commit", "models_dir"}));
   LDPGRAPH_RETURN_IF_ERROR(store.String("path", &c.store_path));
+  LDPGRAPH_RETURN_IF_ERROR(store.String("models_dir", &c.models_dir));
   LDPGRAPH_RETURN_IF_ERROR(
       store.Unsigned<std::size_t>("max_reports_per_commit", 1, 1000000, &c.max_reports_per_commit));
   if (c.store_path.empty()) return Bad("store.path", "is required");
   c.store_path = Resolve(base_dir, c.store_path);
+  c.models_dir = c.models_dir.empty() ? DefaultModelsDir(c.store_path) : Resolve(base_dir, c.models_dir);
 
   Section auth(root, "auth");
   LDPGRAPH_RETURN_IF_ERROR(auth.CheckKnown({"secret_file", "admin_token_file"}));

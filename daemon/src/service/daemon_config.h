@@ -32,6 +32,7 @@ struct DaemonConfig {
   // [store]
   std::string store_path;
   std::size_t max_reports_per_commit = 4096;
+  std::string models_dir;  // trained model versions; default <store dir>/models
   // [auth]
   std::string secret;       // the HMAC key for user tokens (from secret_file)
   std::string admin_token;  // bearer token of /v1/admin (from admin_token_file)

@@ -9,8 +9,10 @@
 #include "service/graph_registry.h"
 #include "service/logger.h"
 #include "service/metrics.h"
+#include "service/model_registry.h"
 #include "service/rate_limiter.h"
 #include "service/token_authority.h"
+#include "service/training_jobs.h"
 #include "store/report_store.h"
 
 namespace ldpgraph {
@@ -35,7 +37,9 @@ struct ServiceContext {
   RateLimiter per_address_limit;
   Metrics& metrics;  // outlives the context: the store reports commits into it
   Logger* logger;
-  std::atomic<bool> draining{false};  // SIGTERM: /healthz says 503, connections close after their answer
+  std::atomic<bool> draining{false};
+  ModelRegistry* models = nullptr;  // trained model versions (set by the Daemon)
+  TrainingJobs* jobs = nullptr;     // background training (set by the Daemon)  // SIGTERM: /healthz says 503, connections close after their answer
 };
 
 }  // namespace ldpgraph

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,10 @@ class ReportStore {
   virtual Status CreateGraph(const StoredGraph& graph) = 0;
   virtual Result<std::vector<StoredGraph>> ListGraphs() = 0;
   virtual Result<std::vector<GraphReportCount>> CountReports() = 0;
+  // Graph classification: the class of a whole graph, set by an admin (a
+  // second call replaces it). Errors: kFailedPrecondition for an unknown graph.
+  virtual Status SetGraphLabel(std::uint64_t graph_id, std::uint32_t label) = 0;
+  virtual Result<std::map<std::uint64_t, std::uint32_t>> GraphLabels() = 0;
   // Visits the graph's reports in increasing user id.
   virtual Status ForEachReport(std::uint64_t graph_id,
                                const std::function<void(const ReportRecord&)>& visit) = 0;

@@ -40,6 +40,11 @@ const char* const kMigrations[] = {
     "  body BLOB NOT NULL,"
     "  received_unix INTEGER NOT NULL,"
     "  PRIMARY KEY (graph_id, user_id)) WITHOUT ROWID;",
+    // 1 -> 2: the class an admin attached to a whole graph (graph classification).
+    "CREATE TABLE graph_labels ("
+    "  graph_id INTEGER PRIMARY KEY REFERENCES graphs (graph_id),"
+    "  label INTEGER NOT NULL,"
+    "  set_unix INTEGER NOT NULL);",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kStoreSchemaVersion,
               "one migration per schema version");
@@ -163,6 +168,36 @@ class SqliteReportStore final : public ReportStore {
       graphs.push_back({FromSql(stmt->ColumnInt(0)), stmt->ColumnText(1), stmt->ColumnInt(2)});
     }
     return graphs;
+  }
+
+  Status SetGraphLabel(std::uint64_t graph_id, std::uint32_t label) override {
+    std::lock_guard<std::mutex> lock(admin_mu_);
+    auto stmt = sqlite::Statement::Prepare(
+        admin_db_, "INSERT INTO graph_labels (graph_id, label, set_unix) SELECT ?1, ?2, ?3 "
+                   "WHERE EXISTS (SELECT 1 FROM graphs WHERE graph_id = ?1) "
+                   "ON CONFLICT (graph_id) DO UPDATE SET label = excluded.label, set_unix = excluded.set_unix");
+    if (!stmt.ok()) return stmt.status();
+    stmt->BindInt(1, ToSql(graph_id));
+    stmt->BindInt(2, label);
+    stmt->BindInt(3, NowUnix());
+    auto done = stmt->Step();
+    if (!done.ok()) return done.status();
+    if (admin_db_.Changes() == 0) return Status::FailedPrecondition("no graph " + std::to_string(graph_id));
+    return Status::Ok();
+  }
+
+  Result<std::map<std::uint64_t, std::uint32_t>> GraphLabels() override {
+    std::lock_guard<std::mutex> lock(admin_mu_);
+    auto stmt = sqlite::Statement::Prepare(admin_db_, "SELECT graph_id, label FROM graph_labels");
+    if (!stmt.ok()) return stmt.status();
+    std::map<std::uint64_t, std::uint32_t> labels;
+    for (;;) {
+      auto row = stmt->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) break;
+      labels[FromSql(stmt->ColumnInt(0))] = static_cast<std::uint32_t>(stmt->ColumnInt(1));
+    }
+    return labels;
   }
 
   Result<std::vector<GraphReportCount>> CountReports() override {

@@ -90,6 +90,10 @@ GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<Prepare
       on_epoch(MakeEpochReport(epoch, train_loss, val, train_seconds, adam.lr()));
     }
     if (stop) break;
+    if (o.cancel != nullptr && o.cancel->load()) {
+      result.cancelled = true;
+      break;
+    }
   }
   stopping.RestoreBest();
   result.best_epoch = stopping.best_epoch();

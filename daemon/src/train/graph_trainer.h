@@ -5,6 +5,7 @@
 #ifndef LDPGRAPH_DAEMON_TRAIN_GRAPH_TRAINER_H_
 #define LDPGRAPH_DAEMON_TRAIN_GRAPH_TRAINER_H_
 
+#include <atomic>
 #include <functional>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct GraphTrainOptions {
   bool early_stopping = true;
   int eval_batch = 64;
   std::uint64_t seed = 0;
+  // Set by another thread to stop after the current epoch (a cancelled
+  // training job); the best model so far is still restored.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct EpochReport {
@@ -60,6 +64,7 @@ struct GraphTrainResult {
   Evaluation test;
   int best_epoch = 0;
   int epochs = 0;
+  bool cancelled = false;
   double seconds = 0;
   std::vector<double> epoch_seconds;
 };

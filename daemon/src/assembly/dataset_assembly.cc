@@ -1,0 +1,34 @@
+#include "assembly/dataset_assembly.h"
+
+#include "util/seed_mix.h"
+
+namespace ldpgraph {
+
+Result<GraphDataset> AssembleGraphDataset(const std::vector<GraphConfig>& configs,
+                                          const std::vector<std::int64_t>& raw_labels, ReportStore* store,
+                                          Symmetrisation rule, std::uint64_t seed, DatasetAssemblyStats* stats,
+                                          const std::function<void(std::size_t, std::size_t)>& progress) {
+  if (raw_labels.size() != configs.size()) return Status::Internal("one label per graph is needed");
+  *stats = DatasetAssemblyStats{};
+  GraphDataset ds;
+  ds.format = DatasetFormat::kS2v;
+  ds.name = "daemon";
+  for (std::size_t g = 0; g < configs.size(); ++g) {
+    SeededRandomSource rng(MixSeed(seed, configs[g].graph_id));
+    Result<AssembledGraph> assembled = AssembleGraph(configs[g], store, rule, rng);
+    if (!assembled.ok()) {
+      return Status(assembled.status().code(),
+                    "graph " + std::to_string(configs[g].graph_id) + ": " + assembled.status().message());
+    }
+    stats->users += assembled->adjacency.num_nodes();
+    stats->reporters += assembled->reporters;
+    stats->edges += assembled->adjacency.num_entries();
+    ds.graphs.push_back(std::move(assembled->adjacency));
+    ds.raw_labels.push_back(raw_labels[g]);
+    if (progress) progress(g + 1, configs.size());
+  }
+  MapLabels(&ds);
+  return ds;
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,234 @@
+#include "service/learning_api.h"
+
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "assembly/dataset_assembly.h"
+#include "graph/graph_batch.h"
+#include "service/json_response.h"
+#include "train/graph_trainer.h"
+
+namespace ldpgraph {
+namespace {
+
+using nlohmann::json;
+
+HttpResponse MethodNotAllowed(const HttpRequest& request, const std::string& path, const char* allow) {
+  HttpResponse r = ErrorResponse(405, "method_not_allowed", request.method + " " + path);
+  r.headers.emplace_back("Allow", allow);
+  return r;
+}
+
+bool StartsWith(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+
+json JobJson(const JobStatus& s) {
+  json j = {{"job_id", s.id},
+            {"state", JobStateName(s.state)},
+            {"graphs", s.graphs},
+            {"graphs_assembled", s.graphs_assembled},
+            {"epoch", s.epoch},
+            {"max_epochs", s.max_epochs},
+            {"val_accuracy", s.val_accuracy},
+            {"seconds", s.seconds}};
+  if (s.state == JobState::kSucceeded) {
+    j["test_accuracy"] = s.test_accuracy;
+    j["test_auc"] = s.test_auc;
+    j["model_version"] = s.model_version;
+  }
+  if (!s.error.empty()) j["error"] = s.error;
+  return j;
+}
+
+// The graph ids of `body[key]`: every id must be a registered graph.
+std::optional<HttpResponse> ReadGraphIds(ServiceContext& ctx, const json& body, const char* key, std::size_t max,
+                                         std::vector<GraphConfig>* out) {
+  const json& list = body[key];
+  if (!list.is_array() || list.empty() || list.size() > max) {
+    return ErrorResponse(400, "invalid_request",
+                         std::string("\"") + key + "\" must be a non-empty array of at most " + std::to_string(max) +
+                             " graph ids");
+  }
+  for (const json& id : list) {
+    if (!id.is_number_unsigned()) return ErrorResponse(400, "invalid_request", "graph ids must be unsigned integers");
+    auto graph = ctx.graphs.Find(id.get<std::uint64_t>());
+    if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + id.dump());
+    out->push_back(graph->config);
+  }
+  return std::nullopt;
+}
+
+HttpResponse SetLabel(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text) {
+  const std::optional<std::uint64_t> id = ParseGraphId(id_text);
+  if (!id) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
+  if (!ctx.graphs.Find(*id)) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
+  const json body = json::parse(request.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object() || !body.contains("label") || !body["label"].is_number_unsigned() ||
+      body["label"].get<std::uint64_t>() > 0xFFFFFFFFull) {
+    return ErrorResponse(400, "invalid_request", "body must be {\"label\": k} with k an unsigned 32-bit integer");
+  }
+  Status s = ctx.store->SetGraphLabel(*id, body["label"].get<std::uint32_t>());
+  if (!s.ok()) return ErrorResponse(503, "unavailable", s.message());
+  return JsonResponse(200, json{{"graph_id", *id}, {"label", body["label"]}}.dump());
+}
+
+HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
+  json body = request.body.empty() ? json::object() : json::parse(request.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object()) return ErrorResponse(400, "invalid_request", "body must be a JSON object");
+  for (const auto& [key, value] : body.items()) {
+    static const std::set<std::string> kKnown = {"graphs", "epochs", "seed", "symmetrise", "hidden", "layers"};
+    if (!kKnown.count(key)) return ErrorResponse(400, "invalid_request", "unknown field \"" + key + "\"");
+  }
+  auto labels = ctx.store->GraphLabels();
+  if (!labels.ok()) return ErrorResponse(503, "unavailable", labels.status().message());
+  GraphJobRequest job;
+  std::vector<GraphConfig> chosen;
+  if (body.contains("graphs")) {
+    if (auto bad = ReadGraphIds(ctx, body, "graphs", 1000000, &chosen)) return *bad;
+  } else {
+    for (const auto& registered : ctx.graphs.All()) {
+      if (labels->count(registered->config.graph_id)) chosen.push_back(registered->config);
+    }
+  }
+  for (const GraphConfig& g : chosen) {
+    auto label = labels->find(g.graph_id);
+    if (label == labels->end()) {
+      return ErrorResponse(422, "unlabelled_graph", "graph " + std::to_string(g.graph_id) + " has no label");
+    }
+    job.graphs.push_back(g);
+    job.labels.push_back(label->second);
+  }
+  auto read_int = [&](const char* key, int lo, int hi, int* out) -> bool {
+    if (!body.contains(key)) return true;
+    if (!body[key].is_number_integer() || body[key].get<std::int64_t>() < lo || body[key].get<std::int64_t>() > hi) return false;
+    *out = body[key].get<int>();
+    return true;
+  };
+  if (!read_int("epochs", 1, 100000, &job.max_epochs) || !read_int("hidden", 1, 4096, &job.hidden) ||
+      !read_int("layers", 2, 64, &job.layers)) {
+    return ErrorResponse(400, "invalid_request", "epochs must be in [1, 100000], hidden in [1, 4096], layers in [2, 64]");
+  }
+  if (body.contains("seed")) {
+    if (!body["seed"].is_number_unsigned()) return ErrorResponse(400, "invalid_request", "seed must be an unsigned integer");
+    job.seed = body["seed"].get<std::uint64_t>();
+  }
+  if (body.contains("symmetrise")) {
+    Result<Symmetrisation> rule =
+        ParseSymmetrisation(body["symmetrise"].is_string() ? body["symmetrise"].get<std::string>() : "");
+    if (!rule.ok()) return ErrorResponse(400, "invalid_request", rule.status().message());
+    job.rule = *rule;
+  }
+  Result<std::uint64_t> id = ctx.jobs->Start(std::move(job));
+  if (!id.ok()) return ErrorResponse(422, "cannot_train", id.status().message());
+  ctx.logger->Info("job_queued", {{"job_id", std::to_string(*id)}});
+  HttpResponse r = JsonResponse(202, JobJson(*ctx.jobs->Get(*id)).dump());
+  r.headers.emplace_back("Location", "/v1/admin/jobs/" + std::to_string(*id));
+  return r;
+}
+
+HttpResponse Job(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text, const std::string& path) {
+  const std::optional<std::uint64_t> id = ParseGraphId(id_text);
+  if (!id) return ErrorResponse(400, "invalid_request", "job id '" + id_text + "' is not an unsigned integer");
+  if (request.method == "GET") {
+    auto status = ctx.jobs->Get(*id);
+    if (!status) return ErrorResponse(404, "unknown_job", "no job " + id_text);
+    return JsonResponse(200, JobJson(*status).dump());
+  }
+  if (request.method == "DELETE") {
+    if (!ctx.jobs->Get(*id)) return ErrorResponse(404, "unknown_job", "no job " + id_text);
+    if (!ctx.jobs->Cancel(*id)) return ErrorResponse(409, "job_over", "job " + id_text + " has already finished");
+    return JsonResponse(202, JobJson(*ctx.jobs->Get(*id)).dump());
+  }
+  return MethodNotAllowed(request, path, "GET, DELETE");
+}
+
+HttpResponse ListModels(ServiceContext& ctx) {
+  json list = json::array();
+  for (const auto& [version, about] : ctx.models->List()) {
+    json entry = json::parse(about, nullptr, false);
+    if (entry.is_discarded()) entry = json::object();
+    entry["version"] = version;
+    list.push_back(entry);
+  }
+  return JsonResponse(200, json{{"models", list}}.dump());
+}
+
+HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std::string& version_text) {
+  const std::optional<std::uint64_t> version = ParseGraphId(version_text);
+  if (!version) return ErrorResponse(400, "invalid_request", "model version '" + version_text + "' is not an unsigned integer");
+  const auto all = ctx.models->List();
+  auto about_it = all.find(*version);
+  if (about_it == all.end()) return ErrorResponse(404, "unknown_model", "no model version " + version_text);
+  const json about = json::parse(about_it->second, nullptr, false);
+  const json body = json::parse(request.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object() || !body.contains("graphs")) {
+    return ErrorResponse(400, "invalid_request", "body must be {\"graphs\": [ids]}");
+  }
+  std::vector<GraphConfig> graphs;
+  if (auto bad = ReadGraphIds(ctx, body, "graphs", kMaxPredictGraphs, &graphs)) return *bad;
+  Result<AnyModel> model = ctx.models->Load(*version);
+  if (!model.ok()) return ErrorResponse(503, "unavailable", model.status().message());
+  if (model->kind != ModelKind::kGin) return ErrorResponse(422, "wrong_task", "model " + version_text + " is not a graph classifier");
+  Symmetrisation rule = Symmetrisation::kNone;
+  if (!about.is_discarded() && about.contains("symmetrise")) {
+    Result<Symmetrisation> parsed = ParseSymmetrisation(about["symmetrise"].get<std::string>());
+    if (parsed.ok()) rule = *parsed;
+  }
+  DatasetAssemblyStats stats;
+  const std::vector<std::int64_t> no_labels(graphs.size(), 0);
+  Result<GraphDataset> ds = AssembleGraphDataset(graphs, no_labels, ctx.store, rule, 0, &stats);
+  if (!ds.ok()) return ErrorResponse(503, "unavailable", ds.status().message());
+  std::vector<PreparedGraph> prepared;
+  std::vector<std::uint32_t> ids;
+  for (std::size_t g = 0; g < ds->graphs.size(); ++g) {
+    prepared.push_back(PrepareGraph(ds->graphs[g], Aggregation::kSumWithSelf, model->gin->config().degree_cap));
+    ids.push_back(static_cast<std::uint32_t>(g));
+  }
+  const Evaluation e = EvaluateGraphs(model->gin.get(), prepared, {}, ids, 64);
+  const json classes = !about.is_discarded() && about.contains("classes") ? about["classes"] : json::array();
+  json out = json::array();
+  for (std::size_t g = 0; g < graphs.size(); ++g) {
+    Eigen::Index best = 0;
+    e.probs.row(static_cast<Eigen::Index>(g)).maxCoeff(&best);
+    json probs = json::array();
+    for (Eigen::Index c = 0; c < e.probs.cols(); ++c) probs.push_back(e.probs(static_cast<Eigen::Index>(g), c));
+    out.push_back({{"graph_id", graphs[g].graph_id},
+                   {"class", static_cast<std::size_t>(best) < classes.size() ? classes[best] : json(best)},
+                   {"probabilities", probs}});
+  }
+  return JsonResponse(200, json{{"model_version", *version}, {"classes", classes}, {"predictions", out}}.dump());
+}
+
+}  // namespace
+
+std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
+  static const std::string kGraphs = "/v1/admin/graphs/", kLabel = "/label";
+  static const std::string kJobs = "/v1/admin/jobs", kModels = "/v1/admin/models";
+  static const std::string kPredict = "/predict";
+  if (ctx.jobs == nullptr || ctx.models == nullptr) return std::nullopt;
+  if (StartsWith(path, kGraphs) && path.size() > kGraphs.size() + kLabel.size() &&
+      path.compare(path.size() - kLabel.size(), kLabel.size(), kLabel) == 0) {
+    if (request.method != "PUT") return MethodNotAllowed(request, path, "PUT");
+    return SetLabel(ctx, request, path.substr(kGraphs.size(), path.size() - kGraphs.size() - kLabel.size()));
+  }
+  if (path == kJobs) {
+    if (request.method == "POST") return StartJob(ctx, request);
+    if (request.method != "GET") return MethodNotAllowed(request, path, "GET, POST");
+    json list = json::array();
+    for (const JobStatus& s : ctx.jobs->All()) list.push_back(JobJson(s));
+    return JsonResponse(200, json{{"jobs", list}}.dump());
+  }
+  if (StartsWith(path, kJobs + "/")) return Job(ctx, request, path.substr(kJobs.size() + 1), path);
+  if (path == kModels) {
+    if (request.method != "GET") return MethodNotAllowed(request, path, "GET");
+    return ListModels(ctx);
+  }
+  if (StartsWith(path, kModels + "/") && path.size() > kModels.size() + 1 + kPredict.size() &&
+      path.compare(path.size() - kPredict.size(), kPredict.size(), kPredict) == 0) {
+    if (request.method != "POST") return MethodNotAllowed(request, path, "POST");
+    return Predict(ctx, request, path.substr(kModels.size() + 1, path.size() - kModels.size() - 1 - kPredict.size()));
+  }
+  return std::nullopt;
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,29 @@
+// /v1/admin/... for learning, behind the admin token (checked by HandleAdmin):
+//   PUT    /v1/admin/graphs/{id}/label    {"label": k}: the class of a whole graph
+//   POST   /v1/admin/jobs                 start training GIN-0 on labelled graphs (202)
+//          {"graphs": [ids] (default: every labelled graph), "epochs": 500,
+//           "seed": 0, "symmetrise": "none"|"or"|"and", "hidden": 64, "layers": 5}
+//   GET    /v1/admin/jobs                 every job; GET /v1/admin/jobs/{id}: one
+//   DELETE /v1/admin/jobs/{id}            cancel (202), 409 when already over
+//   GET    /v1/admin/models               every model version and what it was trained on
+//   POST   /v1/admin/models/{v}/predict   {"graphs": [ids]}: class and probabilities per graph
+#ifndef LDPGRAPH_DAEMON_SERVICE_LEARNING_API_H_
+#define LDPGRAPH_DAEMON_SERVICE_LEARNING_API_H_
+
+#include <optional>
+#include <string>
+
+#include "service/http_types.h"
+#include "service/service_context.h"
+
+namespace ldpgraph {
+
+// The answer for `path` when it is a learning resource; nullopt otherwise.
+std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpRequest& request, const std::string& path);
+
+// Most graphs one prediction request may name.
+constexpr std::size_t kMaxPredictGraphs = 10000;
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_SERVICE_LEARNING_API_H_

@@ -1,0 +1,176 @@
+#include "service/training_jobs.h"
+
+#include <chrono>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "assembly/dataset_assembly.h"
+#include "train/gin_pipeline.h"
+
+namespace ldpgraph {
+
+const char* JobStateName(JobState state) {
+  switch (state) {
+    case JobState::kQueued: return "queued";
+    case JobState::kAssembling: return "assembling";
+    case JobState::kTraining: return "training";
+    case JobState::kSucceeded: return "succeeded";
+    case JobState::kFailed: return "failed";
+    case JobState::kCancelled: return "cancelled";
+  }
+  return "unknown";
+}
+
+TrainingJobs::TrainingJobs(ReportStore* store, ModelRegistry* models, Logger* logger)
+    : store_(store), models_(models), logger_(logger), worker_([this] { WorkerLoop(); }) {}
+
+TrainingJobs::~TrainingJobs() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+    for (auto& [id, job] : jobs_) job->cancel = true;
+    cv_.notify_all();
+  }
+  worker_.join();
+}
+
+Result<std::uint64_t> TrainingJobs::Start(GraphJobRequest request) {
+  if (request.graphs.size() < 2 || request.labels.size() != request.graphs.size()) {
+    return Status::InvalidArgument("a training job needs at least 2 graphs, each with a label");
+  }
+  if (std::set<std::int64_t>(request.labels.begin(), request.labels.end()).size() < 2) {
+    return Status::InvalidArgument("the graphs' labels must hold at least 2 classes");
+  }
+  if (request.max_epochs < 1 || request.hidden < 1 || request.layers < 2) {
+    return Status::InvalidArgument("need epochs >= 1, hidden >= 1 and layers >= 2");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  auto job = std::make_unique<Job>();
+  job->status.id = next_id_++;
+  job->status.graphs = request.graphs.size();
+  job->status.max_epochs = request.max_epochs;
+  job->request = std::move(request);
+  queue_.push_back(job.get());
+  const std::uint64_t id = job->status.id;
+  jobs_[id] = std::move(job);
+  cv_.notify_all();
+  return id;
+}
+
+std::optional<JobStatus> TrainingJobs::Get(std::uint64_t id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return std::nullopt;
+  return it->second->status;
+}
+
+std::vector<JobStatus> TrainingJobs::All() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<JobStatus> all;
+  for (const auto& [id, job] : jobs_) all.push_back(job->status);
+  return all;
+}
+
+bool TrainingJobs::Cancel(std::uint64_t id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return false;
+  JobStatus& s = it->second->status;
+  if (s.state == JobState::kSucceeded || s.state == JobState::kFailed || s.state == JobState::kCancelled) return false;
+  it->second->cancel = true;
+  if (s.state == JobState::kQueued) s.state = JobState::kCancelled;  // the worker skips it
+  return true;
+}
+
+void TrainingJobs::Update(Job* job, const std::function<void(JobStatus&)>& change) {
+  std::lock_guard<std::mutex> lock(mu_);
+  change(job->status);
+}
+
+void TrainingJobs::WorkerLoop() {
+  for (;;) {
+    Job* job = nullptr;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      job = queue_.front();
+      queue_.pop_front();
+      if (job->status.state == JobState::kCancelled) continue;
+      job->status.state = JobState::kAssembling;
+    }
+    Run(job);
+  }
+}
+
+void TrainingJobs::Run(Job* job) {
+  const auto start = std::chrono::steady_clock::now();
+  const GraphJobRequest& r = job->request;
+  const std::string id = std::to_string(job->status.id);
+  logger_->Info("job_started", {{"job_id", id}, {"graphs", std::to_string(r.graphs.size())}});
+  auto finish = [&](JobState state, const std::string& error) {
+    Update(job, [&](JobStatus& s) {
+      s.state = state;
+      s.error = error;
+      s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    });
+    logger_->Info("job_finished", {{"job_id", id}, {"state", JobStateName(state)}, {"error", error}});
+  };
+
+  DatasetAssemblyStats stats;
+  Result<GraphDataset> dataset =
+      AssembleGraphDataset(r.graphs, r.labels, store_, r.rule, r.seed, &stats, [&](std::size_t done, std::size_t) {
+        Update(job, [&](JobStatus& s) { s.graphs_assembled = done; });
+      });
+  if (!dataset.ok()) return finish(JobState::kFailed, dataset.status().ToString());
+  if (job->cancel) return finish(JobState::kCancelled, "");
+  Update(job, [](JobStatus& s) { s.state = JobState::kTraining; });
+
+  GinRunOptions o;
+  o.model.hidden = r.hidden;
+  o.model.layers = r.layers;
+  o.train.max_epochs = r.max_epochs;
+  o.train.cancel = &job->cancel;
+  o.seed = r.seed;
+  o.on_epoch = [&](const EpochReport& e) {
+    Update(job, [&](JobStatus& s) {
+      s.epoch = e.epoch;
+      s.val_accuracy = e.val_accuracy;
+    });
+  };
+  Result<GinRun> run = TrainGinOnDataset(*dataset, o);
+  if (!run.ok()) return finish(JobState::kFailed, run.status().ToString());
+  if (run->result.cancelled) return finish(JobState::kCancelled, "");
+
+  nlohmann::json about = {{"job_id", job->status.id},
+                          {"task", "graph"},
+                          {"model", "gin"},
+                          {"symmetrise", SymmetrisationName(r.rule)},
+                          {"seed", r.seed},
+                          {"epochs", run->result.epochs},
+                          {"best_epoch", run->result.best_epoch},
+                          {"test_accuracy", run->result.test.accuracy},
+                          {"test_auc", run->result.test.auc},
+                          {"users", stats.users},
+                          {"reporters", stats.reporters},
+                          {"edges", stats.edges}};
+  nlohmann::json graph_ids = nlohmann::json::array(), classes = nlohmann::json::array();
+  for (const GraphConfig& g : r.graphs) graph_ids.push_back(g.graph_id);
+  for (std::int64_t c : std::set<std::int64_t>(r.labels.begin(), r.labels.end())) classes.push_back(c);
+  about["graphs"] = graph_ids;
+  about["classes"] = classes;  // class k of the model is classes[k]
+  AnyModel model;
+  model.kind = ModelKind::kGin;
+  model.gin = std::move(run->model);
+  Result<std::uint64_t> version = models_->Add(model, about.dump());
+  if (!version.ok()) return finish(JobState::kFailed, version.status().ToString());
+  Update(job, [&](JobStatus& s) {
+    s.test_accuracy = run->result.test.accuracy;
+    s.test_auc = run->result.test.auc;
+    s.model_version = *version;
+  });
+  finish(JobState::kSucceeded, "");
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,98 @@
+// TrainingJobs: graph-classification training in the background. A job
+// assembles the chosen graphs from their reports, trains GIN-0 through the
+// one pipeline the CLI and the experiments use (TrainGinOnDataset), and on
+// success adds a model version. One job runs at a time (training uses every
+// core); the others wait in order. A job can be cancelled while it waits or
+// between two epochs.
+// Thread-safety: every method may be called from any thread.
+#ifndef LDPGRAPH_DAEMON_SERVICE_TRAINING_JOBS_H_
+#define LDPGRAPH_DAEMON_SERVICE_TRAINING_JOBS_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "graph/symmetrise.h"
+#include "ldpgraph/graph_config.h"
+#include "service/logger.h"
+#include "service/metrics.h"
+#include "service/model_registry.h"
+#include "store/report_store.h"
+
+namespace ldpgraph {
+
+struct GraphJobRequest {
+  std::vector<GraphConfig> graphs;       // what to train on, each with a label
+  std::vector<std::int64_t> labels;      // one per graph
+  Symmetrisation rule = Symmetrisation::kNone;
+  int max_epochs = 500;
+  std::uint64_t seed = 0;
+  int hidden = 64;
+  int layers = 5;
+};
+
+enum class JobState { kQueued, kAssembling, kTraining, kSucceeded, kFailed, kCancelled };
+const char* JobStateName(JobState state);
+
+struct JobStatus {
+  std::uint64_t id = 0;
+  JobState state = JobState::kQueued;
+  std::size_t graphs = 0;
+  std::size_t graphs_assembled = 0;
+  int epoch = 0;
+  int max_epochs = 0;
+  double val_accuracy = 0;  // of the last epoch
+  double test_accuracy = 0;
+  double test_auc = 0;
+  std::uint64_t model_version = 0;  // 0 until succeeded
+  std::string error;
+  double seconds = 0;
+};
+
+class TrainingJobs {
+ public:
+  TrainingJobs(ReportStore* store, ModelRegistry* models, Logger* logger);
+  ~TrainingJobs();  // cancels what runs, drops what waits, joins
+  TrainingJobs(const TrainingJobs&) = delete;
+  TrainingJobs& operator=(const TrainingJobs&) = delete;
+
+  // Queues a job. Errors: kInvalidArgument for fewer than 2 graphs or 2 classes.
+  Result<std::uint64_t> Start(GraphJobRequest request);
+  std::optional<JobStatus> Get(std::uint64_t id) const;
+  std::vector<JobStatus> All() const;
+  // false when the job is unknown or already over.
+  bool Cancel(std::uint64_t id);
+
+ private:
+  struct Job {
+    JobStatus status;
+    GraphJobRequest request;
+    std::atomic<bool> cancel{false};
+  };
+  void WorkerLoop();
+  void Run(Job* job);
+  void Update(Job* job, const std::function<void(JobStatus&)>& change);
+
+  ReportStore* store_;
+  ModelRegistry* models_;
+  Logger* logger_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::uint64_t, std::unique_ptr<Job>> jobs_;
+  std::deque<Job*> queue_;
+  std::uint64_t next_id_ = 1;
+  bool stopping_ = false;
+  std::thread worker_;
+};
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_SERVICE_TRAINING_JOBS_H_

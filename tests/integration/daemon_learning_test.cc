@@ -1,0 +1,189 @@
+// The daemon's learning loop on a real ldpgraphd: devices report (DPRR edges
+// built by the SDK), an admin labels the graphs, a background job assembles
+// and trains GIN-0, and the new model version predicts. The online pipeline
+// must give exactly the accuracy `ldpgraph train` gives offline on the same
+// noisy graphs and seed: one pipeline, not two.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "dataset/graph_dataset.h"
+#include "graph/generators.h"
+#include "ldpgraph/report_builder.h"
+#include "ldpgraph/wire_format.h"
+#include "service/token_authority.h"
+#include "support/daemon_process.h"
+#include "support/temp_dir.h"
+
+using ldpgraph::testing::DaemonProcess;
+using ldpgraph::testing::TempDir;
+using nlohmann::json;
+namespace lt = ldpgraph::transport;
+
+namespace {
+
+struct Daemon {
+  Daemon() : process(LDPGRAPHD, dir.path()) {
+    REQUIRE_MESSAGE(process.Start(), process.log());
+    auto c = lt::HttpsClient::Create(process.endpoint());
+    REQUIRE(c.ok());
+    client = std::move(*c);
+  }
+  lt::HttpAnswer Call(const std::string& method, const std::string& path, const std::string& body,
+                      const std::string& bearer) {
+    auto answer = client->Request(method, path, body.empty() ? "" : "application/json", body, bearer);
+    REQUIRE_MESSAGE(answer.ok(), answer.status().message());
+    return *answer;
+  }
+  lt::HttpAnswer Admin(const std::string& method, const std::string& path, const std::string& body = "") {
+    return Call(method, path, body, DaemonProcess::kAdminToken);
+  }
+  // Polls a job until it is over.
+  json Wait(std::uint64_t job) {
+    for (int i = 0; i < 1200; ++i) {
+      const json s = json::parse(Admin("GET", "/v1/admin/jobs/" + std::to_string(job)).body);
+      const std::string state = s["state"];
+      if (state == "succeeded" || state == "failed" || state == "cancelled") return s;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    FAIL("job " << job << " did not finish");
+    return {};
+  }
+
+  TempDir dir;
+  DaemonProcess process;
+  std::unique_ptr<lt::HttpsClient> client;
+};
+
+// Runs `command`, returns its standard output.
+std::string Run(const std::string& command) {
+  std::string out;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  CHECK(pclose(pipe) == 0);
+  return out;
+}
+
+std::string Value(const std::string& key_values, const std::string& key) {
+  const std::size_t at = key_values.find("\n" + key + "=");
+  REQUIRE(at != std::string::npos);
+  const std::size_t begin = at + key.size() + 2;
+  return key_values.substr(begin, key_values.find('\n', begin) - begin);
+}
+
+}  // namespace
+
+TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
+  Daemon d;
+  auto authority = ldpgraph::TokenAuthority::Create(DaemonProcess::kSecret);
+  REQUIRE(authority.ok());
+  ldpgraph::SeededRandomSource rng(5);
+  ldpgraph::SyntheticSpec spec;
+  spec.graphs = 40;
+  spec.min_nodes = 20;
+  spec.max_nodes = 30;
+  const ldpgraph::GraphDataset truth = ldpgraph::SyntheticCommunities(spec, rng);
+
+  // Every user of every graph reports through the API; the noisy rows she
+  // sent are kept to train on offline.
+  ldpgraph::GraphDataset noisy = truth;
+  for (std::size_t g = 0; g < truth.graphs.size(); ++g) {
+    const std::uint64_t id = 100 + g;
+    const std::uint32_t n = truth.graphs[g].num_nodes();
+    ldpgraph::GraphConfig config;
+    config.graph_id = id;
+    config.num_users = n;
+    config.edges.epsilon = 2.0;
+    config.edges.n_max = 64;
+    const json create = {{"graph_id", id}, {"num_users", n},
+                         {"edges", {{"mechanism", "dprr"}, {"epsilon", 2.0}, {"n_max", 64}}}};
+    REQUIRE(d.Admin("POST", "/v1/admin/graphs", create.dump()).status == 201);
+    auto builder = ldpgraph::ReportBuilder::Create(config);
+    REQUIRE(builder.ok());
+    ldpgraph::CsrGraph rows;
+    for (std::uint32_t u = 0; u < n; ++u) {
+      ldpgraph::UserData data;
+      data.user_id = u;
+      data.neighbours = truth.graphs[g].neighbours(u);
+      auto report = (*builder)->Build(data, rng);
+      REQUIRE(report.ok());
+      std::vector<std::uint8_t> bytes;
+      REQUIRE(ldpgraph::EncodeReport(*report, &bytes).ok());
+      auto answer = d.Call("POST", "/v1/reports", std::string(bytes.begin(), bytes.end()), authority->Issue(id, u));
+      REQUIRE_MESSAGE(answer.status == 200, answer.body);
+      rows.AppendRow(report->edges.neighbours);
+    }
+    noisy.graphs[g] = std::move(rows);
+    const json label = {{"label", truth.raw_labels[g]}};
+    REQUIRE(d.Admin("PUT", "/v1/admin/graphs/" + std::to_string(id) + "/label", label.dump()).status == 200);
+  }
+
+  // Bad requests change nothing.
+  CHECK(d.Admin("PUT", "/v1/admin/graphs/999/label", R"({"label": 1})").status == 404);
+  CHECK(d.Admin("PUT", "/v1/admin/graphs/100/label", R"({"label": -1})").status == 400);
+  CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"epochs": 0})").status == 400);
+  CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"learning_rate": 1})").status == 400);
+  CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"graphs": [100]})").status == 422);  // one graph, one class
+  CHECK(d.Admin("GET", "/v1/admin/jobs/77").status == 404);
+  CHECK(d.Call("POST", "/v1/admin/jobs", "{}", "").status == 401);
+  CHECK(json::parse(d.Admin("GET", "/v1/admin/jobs").body)["jobs"].empty());
+
+  // A job that is cancelled leaves no model.
+  auto cancelled = d.Admin("POST", "/v1/admin/jobs", R"({"epochs": 100000, "seed": 1})");
+  REQUIRE(cancelled.status == 202);
+  const std::uint64_t cancel_id = json::parse(cancelled.body)["job_id"];
+  CHECK(d.Admin("DELETE", "/v1/admin/jobs/" + std::to_string(cancel_id)).status == 202);
+  CHECK(d.Wait(cancel_id)["state"] == "cancelled");
+  CHECK(d.Admin("DELETE", "/v1/admin/jobs/" + std::to_string(cancel_id)).status == 409);
+  CHECK(json::parse(d.Admin("GET", "/v1/admin/models").body)["models"].empty());
+
+  auto started = d.Admin("POST", "/v1/admin/jobs", R"({"epochs": 60, "seed": 3})");
+  REQUIRE(started.status == 202);
+  const json done = d.Wait(json::parse(started.body)["job_id"]);
+  REQUIRE_MESSAGE(done["state"] == "succeeded", done.dump());
+  CHECK(done["graphs"] == 40);
+  CHECK(done["model_version"] == 1);
+
+  // Offline: the same noisy graphs, the same seed, the CLI.
+  TempDir offline;
+  REQUIRE(ldpgraph::WriteDataset(noisy, offline.path() + "/noisy.txt").ok());
+  const std::string printed = Run(std::string(LDPGRAPH_CLI) + " train --dataset " + offline.path() +
+                                  "/noisy.txt --model gin --epochs 60 --seed 3");
+  // The CLI prints 6 significant digits.
+  CHECK(std::stod(Value("\n" + printed, "test_accuracy")) == doctest::Approx(done["test_accuracy"].get<double>()).epsilon(1e-5));
+  CHECK(std::stod(Value("\n" + printed, "test_auc")) == doctest::Approx(done["test_auc"].get<double>()).epsilon(1e-5));
+  CHECK(std::stoi(Value("\n" + printed, "epochs")) == 60);
+
+  const json models = json::parse(d.Admin("GET", "/v1/admin/models").body)["models"];
+  REQUIRE(models.size() == 1);
+  CHECK(models[0]["version"] == 1);
+  CHECK(models[0]["classes"].size() == 2);
+
+  auto predicted = d.Admin("POST", "/v1/admin/models/1/predict", R"({"graphs": [100, 101, 139]})");
+  REQUIRE_MESSAGE(predicted.status == 200, predicted.body);
+  const json p = json::parse(predicted.body);
+  REQUIRE(p["predictions"].size() == 3);
+  for (const json& one : p["predictions"]) {
+    double sum = 0;
+    for (const json& q : one["probabilities"]) sum += q.get<double>();
+    CHECK(sum == doctest::Approx(1.0).epsilon(1e-5));
+    CHECK((one["class"] == p["classes"][0] || one["class"] == p["classes"][1]));
+    CHECK(one["probabilities"].size() == 2);
+  }
+  CHECK(d.Admin("POST", "/v1/admin/models/2/predict", R"({"graphs": [100]})").status == 404);
+  CHECK(d.Admin("POST", "/v1/admin/models/1/predict", R"({"graphs": [5]})").status == 404);
+  CHECK(d.Admin("POST", "/v1/admin/models/1/predict", R"({"graphs": []})").status == 400);
+
+  // Model versions survive a restart.
+  CHECK(d.process.Stop() == 0);
+  REQUIRE(d.process.Start());
+  d.client->Disconnect();
+  CHECK(json::parse(d.Admin("GET", "/v1/admin/models").body)["models"].size() == 1);
+}
