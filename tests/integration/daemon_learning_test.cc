@@ -181,6 +181,15 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
   CHECK(d.Admin("POST", "/v1/admin/models/1/predict", R"({"graphs": [5]})").status == 404);
   CHECK(d.Admin("POST", "/v1/admin/models/1/predict", R"({"graphs": []})").status == 400);
 
+  const std::string metrics = d.Call("GET", "/metrics", "", "").body;
+  CHECK(metrics.find("ldpgraph_training_jobs_total{outcome=\"succeeded\"} 1") != std::string::npos);
+  CHECK(metrics.find("ldpgraph_training_jobs_total{outcome=\"cancelled\"} 1") != std::string::npos);
+  // 40 trained on and 3 predicted, plus 40 if the cancelled job got to assemble.
+  const std::size_t line = metrics.find("\nldpgraph_graphs_assembled_total ");
+  REQUIRE(line != std::string::npos);
+  const long count = std::stol(metrics.substr(line + 33));
+  CHECK((count == 43 || count == 83));
+
   // Model versions survive a restart.
   CHECK(d.process.Stop() == 0);
   REQUIRE(d.process.Start());

@@ -50,7 +50,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   auto models = ModelRegistry::Open(config.models_dir);
   if (!models.ok()) return models.status();
   d->models_ = std::move(*models);
-  d->jobs_ = std::make_unique<TrainingJobs>(d->store_.get(), d->models_.get(), logger);
+  d->jobs_ = std::make_unique<TrainingJobs>(d->store_.get(), d->models_.get(), metrics, logger);
   d->ctx_->models = d->models_.get();
   d->ctx_->jobs = d->jobs_.get();
   auto server = HttpsServer::Start(ServerOptions(config), d->ctx_.get());

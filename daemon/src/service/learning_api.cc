@@ -178,6 +178,7 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
   const std::vector<std::int64_t> no_labels(graphs.size(), 0);
   Result<GraphDataset> ds = AssembleGraphDataset(graphs, no_labels, ctx.store, rule, 0, &stats);
   if (!ds.ok()) return ErrorResponse(503, "unavailable", ds.status().message());
+  CountAssembly(ctx.metrics, graphs.size(), stats);
   std::vector<PreparedGraph> prepared;
   std::vector<std::uint32_t> ids;
   for (std::size_t g = 0; g < ds->graphs.size(); ++g) {

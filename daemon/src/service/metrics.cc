@@ -76,6 +76,20 @@ std::string Metrics::RenderPrometheus() const {
           tls_handshake_failures.load());
   Counter(&out, "ldpgraph_requests_total", "HTTP requests answered.", requests_total.load());
   Counter(&out, "ldpgraph_store_commits_total", "Store transactions committed.", store_commits.load());
+  Counter(&out, "ldpgraph_graphs_assembled_total", "Graphs assembled from their reports.", graphs_assembled.load());
+  Counter(&out, "ldpgraph_assembled_users_total", "Users in assembled graphs, silent ones included.",
+          assembled_users.load());
+  Counter(&out, "ldpgraph_assembled_reporters_total", "Users in assembled graphs who had reported.",
+          assembled_reporters.load());
+  Counter(&out, "ldpgraph_assembled_edges_total", "Adjacency entries of assembled graphs.", assembled_edges.load());
+  out += "# HELP ldpgraph_training_jobs_total Training jobs that ended, by outcome.\n"
+         "# TYPE ldpgraph_training_jobs_total counter\n";
+  out += "ldpgraph_training_jobs_total{outcome=\"succeeded\"} " + std::to_string(jobs_succeeded.load()) + "\n";
+  out += "ldpgraph_training_jobs_total{outcome=\"failed\"} " + std::to_string(jobs_failed.load()) + "\n";
+  out += "ldpgraph_training_jobs_total{outcome=\"cancelled\"} " + std::to_string(jobs_cancelled.load()) + "\n";
+  out += "# HELP ldpgraph_training_jobs_running Training jobs assembling or training now.\n"
+         "# TYPE ldpgraph_training_jobs_running gauge\n";
+  out += "ldpgraph_training_jobs_running " + std::to_string(jobs_running.load()) + "\n";
   request_seconds.Render("ldpgraph_request_seconds", "Time from a request's arrival to its response.", &out);
   commit_seconds.Render("ldpgraph_store_commit_seconds", "Time of one store commit, fsync included.", &out);
   return out;

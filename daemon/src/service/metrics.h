@@ -50,6 +50,16 @@ struct Metrics {
   std::atomic<std::uint64_t> store_commits{0};
   Histogram request_seconds;
   Histogram commit_seconds;
+  // Graph assembly (training jobs and predictions): totals over every assembly.
+  std::atomic<std::uint64_t> graphs_assembled{0};
+  std::atomic<std::uint64_t> assembled_users{0};      // nodes, silent users included
+  std::atomic<std::uint64_t> assembled_reporters{0};  // nodes with a stored report
+  std::atomic<std::uint64_t> assembled_edges{0};      // row entries after symmetrising
+  // Training jobs by how they ended, and how many run now.
+  std::atomic<std::uint64_t> jobs_succeeded{0};
+  std::atomic<std::uint64_t> jobs_failed{0};
+  std::atomic<std::uint64_t> jobs_cancelled{0};
+  std::atomic<std::int64_t> jobs_running{0};
 
   void Reject(RejectReason reason) { reports_rejected[static_cast<int>(reason)].fetch_add(1); }
   std::string RenderPrometheus() const;

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "assembly/dataset_assembly.h"
+
 #include "train/gin_pipeline.h"
 
 namespace ldpgraph {
@@ -22,8 +22,15 @@ const char* JobStateName(JobState state) {
   return "unknown";
 }
 
-TrainingJobs::TrainingJobs(ReportStore* store, ModelRegistry* models, Logger* logger)
-    : store_(store), models_(models), logger_(logger), worker_([this] { WorkerLoop(); }) {}
+void CountAssembly(Metrics& metrics, std::size_t graphs, const DatasetAssemblyStats& stats) {
+  metrics.graphs_assembled.fetch_add(graphs);
+  metrics.assembled_users.fetch_add(stats.users);
+  metrics.assembled_reporters.fetch_add(stats.reporters);
+  metrics.assembled_edges.fetch_add(stats.edges);
+}
+
+TrainingJobs::TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* metrics, Logger* logger)
+    : store_(store), models_(models), metrics_(metrics), logger_(logger), worker_([this] { WorkerLoop(); }) {}
 
 TrainingJobs::~TrainingJobs() {
   {
@@ -100,7 +107,9 @@ void TrainingJobs::WorkerLoop() {
       if (job->status.state == JobState::kCancelled) continue;
       job->status.state = JobState::kAssembling;
     }
+    metrics_->jobs_running.fetch_add(1);
     Run(job);
+    metrics_->jobs_running.fetch_sub(1);
   }
 }
 
@@ -110,6 +119,10 @@ void TrainingJobs::Run(Job* job) {
   const std::string id = std::to_string(job->status.id);
   logger_->Info("job_started", {{"job_id", id}, {"graphs", std::to_string(r.graphs.size())}});
   auto finish = [&](JobState state, const std::string& error) {
+    (state == JobState::kSucceeded ? metrics_->jobs_succeeded
+     : state == JobState::kFailed  ? metrics_->jobs_failed
+                                   : metrics_->jobs_cancelled)
+        .fetch_add(1);
     Update(job, [&](JobStatus& s) {
       s.state = state;
       s.error = error;
@@ -124,6 +137,7 @@ void TrainingJobs::Run(Job* job) {
         Update(job, [&](JobStatus& s) { s.graphs_assembled = done; });
       });
   if (!dataset.ok()) return finish(JobState::kFailed, dataset.status().ToString());
+  CountAssembly(*metrics_, r.graphs.size(), stats);
   if (job->cancel) return finish(JobState::kCancelled, "");
   Update(job, [](JobStatus& s) { s.state = JobState::kTraining; });
 

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "assembly/dataset_assembly.h"
 #include "graph/symmetrise.h"
 #include "ldpgraph/graph_config.h"
 #include "service/logger.h"
@@ -42,6 +43,9 @@ struct GraphJobRequest {
 enum class JobState { kQueued, kAssembling, kTraining, kSucceeded, kFailed, kCancelled };
 const char* JobStateName(JobState state);
 
+// Adds one assembly of `graphs` graphs to the /metrics totals.
+void CountAssembly(Metrics& metrics, std::size_t graphs, const DatasetAssemblyStats& stats);
+
 struct JobStatus {
   std::uint64_t id = 0;
   JobState state = JobState::kQueued;
@@ -59,7 +63,8 @@ struct JobStatus {
 
 class TrainingJobs {
  public:
-  TrainingJobs(ReportStore* store, ModelRegistry* models, Logger* logger);
+  // `metrics` counts assemblies and job outcomes.
+  TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* metrics, Logger* logger);
   ~TrainingJobs();  // cancels what runs, drops what waits, joins
   TrainingJobs(const TrainingJobs&) = delete;
   TrainingJobs& operator=(const TrainingJobs&) = delete;
@@ -83,6 +88,7 @@ class TrainingJobs {
 
   ReportStore* store_;
   ModelRegistry* models_;
+  Metrics* metrics_;
   Logger* logger_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
