@@ -14,6 +14,7 @@ int RunTrainCommand(const std::vector<std::string>& args);
 int RunPredictCommand(const std::vector<std::string>& args);
 int RunGenerateCommand(const std::vector<std::string>& args);
 int RunExperimentCommand(const std::vector<std::string>& args);
+int RunDaemonCommand(const std::vector<std::string>& args);
 
 }  // namespace ldpgraph
 

@@ -44,6 +44,11 @@ const char kUsage[] =
     "            (inf in an epsilon list: no privacy for that part)\n"
     "  experiment report   Markdown of every result folder (summary.csv, about.md, SVGs)\n"
     "            --results DIR [--link-prefix PATH]\n"
+    "  bench assemble  graph assembly from a real SQLite store (10^6 users by default)\n"
+    "            [--users N] [--degree D] [--epsilon E] [--symmetrise none|or|and]\n"
+    "  daemon    a running ldpgraphd's admin API: graphs, create-graph, label, train,\n"
+    "            job, cancel, models, predict (ldpgraph daemon --help)\n"
+    "            --daemon https://HOST:PORT [--ca FILE] [--admin-token-file FILE]\n"
     "  version   print the version\n"
     "\n"
     "Results are printed as key=value lines.\n";
@@ -66,6 +71,7 @@ int main(int argc, char** argv) {
   if (command == "predict") return ldpgraph::RunPredictCommand(args);
   if (command == "generate") return ldpgraph::RunGenerateCommand(args);
   if (command == "experiment") return ldpgraph::RunExperimentCommand(args);
+  if (command == "daemon") return ldpgraph::RunDaemonCommand(args);
   if (command == "version" || command == "--version") {
     std::printf("ldpgraph %s\n", LDPGRAPH_VERSION);
     return 0;

@@ -1,0 +1,259 @@
+// ldpgraph daemon <action>: the admin API of a running ldpgraphd from the
+// command line, over TLS with the server certificate verified.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "ldpgraph/transport/https_client.h"
+#include "util/flags.h"
+
+namespace ldpgraph {
+namespace {
+
+using nlohmann::json;
+
+const char kDaemonUsage[] =
+    "usage: ldpgraph daemon <action> --daemon https://HOST:PORT [--ca FILE] [--admin-token-file FILE]\n"
+    "  (the admin token is read from --admin-token-file or $LDPGRAPH_ADMIN_TOKEN)\n"
+    "actions:\n"
+    "  graphs                                  every graph with its report count\n"
+    "  create-graph --config FILE              a graph from its JSON configuration\n"
+    "  label --graph ID --label K              the class of a whole graph\n"
+    "  train [--graphs ID,ID,...] [--epochs N] [--seed S] [--symmetrise none|or|and] [--wait]\n"
+    "                                          a training job (with --wait: progress, then its result)\n"
+    "  job --id N | cancel --id N              a job's state, or cancel it\n"
+    "  models                                  every model version\n"
+    "  predict --model V --graphs ID,ID,...    class and probabilities per graph\n";
+
+int Usage(const std::string& why) {
+  std::fprintf(stderr, "ldpgraph daemon: %s\n\n%s", why.c_str(), kDaemonUsage);
+  return 2;
+}
+
+int Failure(const std::string& why) {
+  std::fprintf(stderr, "ldpgraph daemon: %s\n", why.c_str());
+  return 1;
+}
+
+// https://host:port -> endpoint.
+bool ParseUrl(const std::string& url, transport::ServerEndpoint* out) {
+  static const std::string kScheme = "https://";
+  if (url.compare(0, kScheme.size(), kScheme) != 0) return false;
+  std::string rest = url.substr(kScheme.size());
+  while (!rest.empty() && rest.back() == '/') rest.pop_back();
+  const std::size_t colon = rest.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    out->host = rest;
+    out->port = 443;
+    return !rest.empty();
+  }
+  out->host = rest.substr(0, colon);
+  const std::string port = rest.substr(colon + 1);
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) return false;
+  const unsigned long p = std::stoul(port);
+  if (p == 0 || p > 65535) return false;
+  out->port = static_cast<std::uint16_t>(p);
+  return true;
+}
+
+std::string ReadText(const std::string& path, bool* ok) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  *ok = static_cast<bool>(in) || in.eof();
+  std::string s = text.str();
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// Prints a JSON object's scalar fields as key=value lines (nested values as JSON).
+void PrintKeyValues(const json& j, const std::string& prefix = "") {
+  for (const auto& [key, value] : j.items()) {
+    std::cout << prefix << key << "=" << (value.is_string() ? value.get<std::string>() : value.dump()) << "\n";
+  }
+}
+
+class Client {
+ public:
+  Client(std::unique_ptr<transport::HttpsClient> client, std::string token)
+      : client_(std::move(client)), token_(std::move(token)) {}
+
+  // The answer's JSON when its status is `expected`; otherwise prints the error.
+  bool Call(const std::string& method, const std::string& path, const std::string& body, int expected, json* out) {
+    auto answer = client_->Request(method, path, body.empty() ? "" : "application/json", body, token_);
+    if (!answer.ok()) {
+      std::fprintf(stderr, "ldpgraph daemon: %s\n", answer.status().ToString().c_str());
+      return false;
+    }
+    const json parsed = json::parse(answer->body, nullptr, false);
+    if (answer->status != expected) {
+      const std::string message = parsed.is_object() && parsed.contains("message")
+                                      ? parsed["message"].get<std::string>()
+                                      : answer->body;
+      std::fprintf(stderr, "ldpgraph daemon: %s %s: HTTP %d: %s\n", method.c_str(), path.c_str(), answer->status,
+                   message.c_str());
+      return false;
+    }
+    *out = parsed;
+    return true;
+  }
+
+ private:
+  std::unique_ptr<transport::HttpsClient> client_;
+  std::string token_;
+};
+
+Result<json> IdList(const std::string& text) {
+  json ids = json::array();
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 19) {
+      return Status::InvalidArgument("'" + item + "' is not a graph id");
+    }
+    ids.push_back(std::stoull(item));
+  }
+  if (ids.empty()) return Status::InvalidArgument("an empty id list");
+  return ids;
+}
+
+int WaitForJob(Client& client, std::uint64_t id) {
+  const bool tty = isatty(STDERR_FILENO);
+  json status;
+  for (;;) {
+    if (!client.Call("GET", "/v1/admin/jobs/" + std::to_string(id), "", 200, &status)) return 1;
+    const std::string state = status["state"];
+    if (tty) {
+      std::fprintf(stderr, "\rjob %llu: %s, graphs %s/%s, epoch %s/%s, val acc %.3f   ",
+                   static_cast<unsigned long long>(id), state.c_str(), status["graphs_assembled"].dump().c_str(),
+                   status["graphs"].dump().c_str(), status["epoch"].dump().c_str(), status["max_epochs"].dump().c_str(),
+                   status["val_accuracy"].get<double>());
+    }
+    if (state == "succeeded" || state == "failed" || state == "cancelled") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  if (tty) std::fputc('\n', stderr);
+  PrintKeyValues(status);
+  return status["state"] == "succeeded" ? 0 : 1;
+}
+
+}  // namespace
+
+int RunDaemonCommand(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "--help") return Usage("an action is needed");
+  const std::string action = args[0];
+  Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},
+                                     {"daemon", "ca", "admin-token-file", "config", "graph", "label", "graphs",
+                                      "epochs", "seed", "symmetrise", "id", "model"},
+                                     {"wait"});
+  if (!flags.ok()) return Usage(flags.status().message());
+  transport::ServerEndpoint endpoint;
+  if (!ParseUrl(flags->StringOr("daemon", ""), &endpoint)) return Usage("--daemon https://HOST:PORT is required");
+  endpoint.ca_file = flags->StringOr("ca", "");
+  std::string token;
+  if (flags->Has("admin-token-file")) {
+    bool ok = false;
+    token = ReadText(flags->StringOr("admin-token-file", ""), &ok);
+    if (!ok || token.empty()) return Failure("cannot read the admin token from " + flags->StringOr("admin-token-file", ""));
+  } else if (const char* env = std::getenv("LDPGRAPH_ADMIN_TOKEN")) {
+    token = env;
+  } else {
+    return Usage("the admin token: --admin-token-file FILE or $LDPGRAPH_ADMIN_TOKEN");
+  }
+  auto https = transport::HttpsClient::Create(endpoint);
+  if (!https.ok()) return Failure(https.status().ToString());
+  Client client(std::move(*https), token);
+  json out;
+
+  if (action == "graphs") {
+    if (!client.Call("GET", "/v1/admin/graphs", "", 200, &out)) return 1;
+    for (const json& g : out["graphs"]) {
+      std::cout << "graph_id=" << g["graph_id"] << " num_users=" << g["num_users"] << " reports=" << g["reports"] << "\n";
+    }
+    return 0;
+  }
+  if (action == "create-graph") {
+    bool ok = false;
+    const std::string config = ReadText(flags->StringOr("config", ""), &ok);
+    if (!ok || config.empty()) return Usage("--config FILE (a graph's JSON configuration) is required");
+    if (!client.Call("POST", "/v1/admin/graphs", config, 201, &out)) return 1;
+    std::cout << "graph_id=" << out["graph_id"] << "\n";
+    return 0;
+  }
+  if (action == "label") {
+    Result<std::uint64_t> graph = flags->Unsigned("graph", 0);
+    Result<std::uint64_t> label = flags->Unsigned("label", 0);
+    if (!flags->Has("graph") || !flags->Has("label") || !graph.ok() || !label.ok()) {
+      return Usage("--graph ID and --label K are required");
+    }
+    if (!client.Call("PUT", "/v1/admin/graphs/" + std::to_string(*graph) + "/label", json{{"label", *label}}.dump(), 200,
+                     &out)) {
+      return 1;
+    }
+    PrintKeyValues(out);
+    return 0;
+  }
+  if (action == "train") {
+    json body = json::object();
+    if (flags->Has("graphs")) {
+      Result<json> ids = IdList(flags->StringOr("graphs", ""));
+      if (!ids.ok()) return Usage(ids.status().message());
+      body["graphs"] = *ids;
+    }
+    for (const char* key : {"epochs", "seed"}) {
+      if (!flags->Has(key)) continue;
+      Result<std::uint64_t> v = flags->Unsigned(key, 0);
+      if (!v.ok()) return Usage(v.status().message());
+      body[key] = *v;
+    }
+    if (flags->Has("symmetrise")) body["symmetrise"] = flags->StringOr("symmetrise", "");
+    if (!client.Call("POST", "/v1/admin/jobs", body.dump(), 202, &out)) return 1;
+    const std::uint64_t id = out["job_id"];
+    if (!flags->Has("wait")) {
+      std::cout << "job_id=" << id << "\n";
+      return 0;
+    }
+    return WaitForJob(client, id);
+  }
+  if (action == "job" || action == "cancel") {
+    Result<std::uint64_t> id = flags->Unsigned("id", 0);
+    if (!flags->Has("id") || !id.ok()) return Usage("--id N is required");
+    const std::string path = "/v1/admin/jobs/" + std::to_string(*id);
+    if (!client.Call(action == "job" ? "GET" : "DELETE", path, "", action == "job" ? 200 : 202, &out)) return 1;
+    PrintKeyValues(out);
+    return 0;
+  }
+  if (action == "models") {
+    if (!client.Call("GET", "/v1/admin/models", "", 200, &out)) return 1;
+    for (const json& m : out["models"]) {
+      std::cout << "version=" << m["version"] << " task=" << m.value("task", "?") << " test_accuracy="
+                << m.value("test_accuracy", 0.0) << " graphs=" << m.value("graphs", json::array()).size() << "\n";
+    }
+    return 0;
+  }
+  if (action == "predict") {
+    Result<std::uint64_t> model = flags->Unsigned("model", 0);
+    Result<json> ids = IdList(flags->StringOr("graphs", ""));
+    if (!flags->Has("model") || !model.ok() || !ids.ok()) return Usage("--model V and --graphs ID,ID,... are required");
+    if (!client.Call("POST", "/v1/admin/models/" + std::to_string(*model) + "/predict", json{{"graphs", *ids}}.dump(),
+                     200, &out)) {
+      return 1;
+    }
+    for (const json& p : out["predictions"]) {
+      std::cout << "graph_id=" << p["graph_id"] << " class=" << p["class"] << " probabilities=" << p["probabilities"]
+                << "\n";
+    }
+    return 0;
+  }
+  return Usage("unknown action '" + action + "'");
+}
+
+}  // namespace ldpgraph
