@@ -31,7 +31,8 @@ const char kDaemonUsage[] =
     "                                          a training job (with --wait: progress, then its result)\n"
     "  job --id N | cancel --id N              a job's state, or cancel it\n"
     "  models                                  every model version\n"
-    "  predict --model V --graphs ID,ID,...    class and probabilities per graph\n";
+    "  predict --model V --graphs ID,ID,...    class and probabilities per graph\n"
+    "  metrics                                 the daemon's Prometheus metrics\n";
 
 int Usage(const std::string& why) {
   std::fprintf(stderr, "ldpgraph daemon: %s\n\n%s", why.c_str(), kDaemonUsage);
@@ -170,9 +171,16 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
   }
   auto https = transport::HttpsClient::Create(endpoint);
   if (!https.ok()) return Failure(https.status().ToString());
-  Client client(std::move(*https), token);
   json out;
 
+  if (action == "metrics") {
+    auto answer = https.value()->Request("GET", "/metrics", "", "", "");
+    if (!answer.ok()) return Failure(answer.status().ToString());
+    if (answer->status != 200) return Failure("GET /metrics: HTTP " + std::to_string(answer->status));
+    std::cout << answer->body;
+    return 0;
+  }
+  Client client(std::move(*https), token);
   if (action == "graphs") {
     if (!client.Call("GET", "/v1/admin/graphs", "", 200, &out)) return 1;
     for (const json& g : out["graphs"]) {
