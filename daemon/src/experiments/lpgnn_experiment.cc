@@ -14,6 +14,7 @@
 #include "models/node_gnn.h"
 #include "privacy/feature_mechanisms.h"
 #include "privacy/perturb_dataset.h"
+#include "train/lpgnn_pipeline.h"
 #include "train/task_data.h"
 
 namespace ldpgraph {
@@ -40,51 +41,11 @@ struct LpgnnSetting {
   }
 };
 
-// The best of several trainings on the validation split.
-struct Choice {
-  int kx = 0, ky = 0;
-  double val_accuracy = -1, test_accuracy = 0;
-  void Offer(int x, int y, const NodeTrainResult& r) {
-    if (r.val.accuracy > val_accuracy) *this = Choice{x, y, r.val.accuracy, r.test.accuracy};
-  }
-};
-
-// Drop's training targets: the argmax of KProp_ky of the one-hot noisy
-// labels, the rows of test nodes zeroed first (their labels are not used);
-// -1 where nothing propagated.
-std::vector<int> PropagatedTargets(const std::vector<int>& noisy, const std::vector<std::uint32_t>& test,
-                                   const PreparedGraph& graph, int steps, int classes) {
-  if (steps == 0) return noisy;
-  Matrix y = Matrix::Zero(static_cast<Eigen::Index>(noisy.size()), classes);
-  for (std::size_t i = 0; i < noisy.size(); ++i) {
-    if (noisy[i] >= 0) y(static_cast<Eigen::Index>(i), noisy[i]) = 1.0f;
-  }
-  for (std::uint32_t t : test) y.row(t).setZero();
-  Matrix next;
-  for (int k = 0; k < steps; ++k) {
-    SpMM(graph.agg, y, &next);
-    y.swap(next);
-  }
-  std::vector<int> targets(noisy.size(), -1);
-  for (Eigen::Index i = 0; i < y.rows(); ++i) {
-    Eigen::Index best = 0;
-    if (y.row(i).maxCoeff(&best) > 0) targets[static_cast<std::size_t>(i)] = static_cast<int>(best);
-  }
-  return targets;
-}
-
-std::vector<int> Increasing(std::vector<int> values) {
-  std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
-  return values;
-}
-
 class LpgnnRunner {
  public:
   LpgnnRunner(const GraphDataset& dataset, NodeTaskData data, const LpgnnExperimentOptions& options,
               ResultsTable* table)
-      : dataset_(dataset), data_(std::move(data)), options_(options), table_(table),
-        kx_choices_(Increasing(options.kx_choices)) {
+      : dataset_(dataset), data_(std::move(data)), options_(options), table_(table) {
     ScaleColumnsToUnit(&data_.features);
   }
 
@@ -119,17 +80,6 @@ class LpgnnRunner {
       if (!noisy.ok()) return noisy.status();
       graph = std::move(noisy->graphs[0]);
     }
-    const NodeGnnKind kind = s.model == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
-    const PreparedGraph model_graph = PrepareGraph(graph, AggregationFor(kind));
-    // KProp: features by the mean over neighbours; labels (and Drop's
-    // propagated predictions) by D^-1/2 A D^-1/2 as LPGNN's code does. On
-    // Cora at label epsilon 1 the latter recovers more labels (argmax after 8
-    // steps right for 64% of training nodes vs 59% with the mean) and Drop's
-    // test accuracy follows (0.68 vs 0.62 on split 0); for features the mean
-    // did as well or better.
-    const PreparedGraph prop_graph = PrepareGraph(graph, Aggregation::kMean);
-    const PreparedGraph label_graph = PrepareGraph(graph, Aggregation::kSymNoSelf);
-
     // Features: each node's vector through the mechanism.
     Matrix features;
     if (std::isfinite(s.feature_epsilon)) {
@@ -144,9 +94,7 @@ class LpgnnRunner {
 
     // Labels: k-ary randomized response on every labelled node.
     std::vector<int> noisy_labels = data_.labels;
-    Matrix transition;
-    const bool private_labels = std::isfinite(s.label_epsilon);
-    if (private_labels) {
+    if (std::isfinite(s.label_epsilon)) {
       Result<LabelRandomizer> rr = LabelRandomizer::Create(static_cast<std::uint32_t>(data_.classes), s.label_epsilon);
       if (!rr.ok()) return rr.status();
       SeededRandomSource rng(label_seed);
@@ -156,79 +104,32 @@ class LpgnnRunner {
         if (!out.ok()) return out.status();
         y = static_cast<int>(*out);
       }
-      transition.resize(data_.classes, data_.classes);
-      for (int a = 0; a < data_.classes; ++a) {
-        for (int b = 0; b < data_.classes; ++b) {
-          transition(a, b) = static_cast<float>(
-              rr->TransitionProbability(static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b)));
-        }
-      }
     }
-    const Split split_sets = StratifiedSplit(data_.labels, 0.50, 0.25, static_cast<std::uint64_t>(split));
-    const bool corrected = private_labels && s.label_method != "ce";
-    const bool drop = s.label_method == "drop";
-    // Validation accuracy counts against the labels the server has: with
-    // private labels, the noisy ones denoised by the longest label KProp.
-    // Raw randomized-response labels (31% correct at epsilon 1 on Cora) rank
-    // the candidates almost at random; the denoised ones are far cleaner and
-    // are a post-processing of what the server holds, for every method alike.
-    int longest_ky = 0;
-    for (int ky : options_.ky_choices) longest_ky = std::max(longest_ky, ky);
-    const std::vector<int> val_reference =
-        private_labels ? PropagatedTargets(noisy_labels, split_sets.test, label_graph, longest_ky, data_.classes)
-                               : noisy_labels;
 
-    auto train = [&](const Matrix& x, int ky) -> Result<NodeTrainResult> {
-      NodeGnnConfig config;
-      config.kind = kind;
-      config.input_dim = static_cast<int>(x.cols());
-      config.hidden = options_.hidden;
-      config.classes = data_.classes;
-      NodeTrainOptions o = options_.train;
-      Result<NodeGnnModel> model = NodeGnnModel::Create(config, static_cast<std::uint64_t>(split));
-      if (!model.ok()) return model.status();
-      o.seed = static_cast<std::uint64_t>(split);
-      o.transition = corrected ? &transition : nullptr;
-      o.label_steps = ky;
-      if (private_labels && ky > 0) {  // Drop's stopping rule (Acc*)
-        o.noisy_train_labels = &noisy_labels;
-        const double e = std::exp(s.label_epsilon);
-        o.noisy_accuracy_ceiling = e / (e + data_.classes - 1);
-      }
-      o.label_graph = &label_graph;
-      const std::vector<int> targets = PropagatedTargets(noisy_labels, split_sets.test, label_graph, ky, data_.classes);
-      NodeLabelSets sets{&targets, &targets, &val_reference, &data_.labels};
-      return TrainNodeClassifier(&*model, model_graph, x, sets, split_sets, o, {});
-    };
-
-    // KProp on the features: kx chosen on validation, ky = 0.
-    Choice choice;
-    Matrix x = features, next;
-    Matrix best_x = features;
-    int done_steps = 0;
-    for (int kx : kx_choices_) {
-      for (; done_steps < kx; ++done_steps) {
-        SpMM(prop_graph.agg, x, &next);
-        x.swap(next);
-      }
-      Result<NodeTrainResult> r = train(x, 0);
-      if (!r.ok()) return r.status();
-      const double before = choice.val_accuracy;
-      choice.Offer(kx, 0, *r);
-      if (choice.val_accuracy != before) best_x = x;
-    }
-    // Drop: then the label propagation steps ky, with the chosen kx.
-    if (drop) {
-      for (int ky : options_.ky_choices) {
-        if (ky == 0) continue;  // trained above
-        Result<NodeTrainResult> r = train(best_x, ky);
-        if (!r.ok()) return r.status();
-        choice.Offer(choice.kx, ky, *r);
-      }
-    }
+    // What the server holds, through the one LPGNN pipeline.
+    LpgnnInputs in;
+    in.graph = &graph;
+    in.features = &features;
+    in.labels = &noisy_labels;
+    in.classes = data_.classes;
+    in.label_epsilon = s.label_epsilon;
+    in.split = StratifiedSplit(data_.labels, 0.50, 0.25, static_cast<std::uint64_t>(split));
+    in.test_labels = &data_.labels;
+    LpgnnOptions o;
+    o.kind = s.model == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
+    Result<LabelMethod> method = ParseLabelMethod(s.label_method);
+    if (!method.ok()) return method.status();
+    o.label_method = *method;
+    o.kx_choices = options_.kx_choices;
+    o.ky_choices = options_.ky_choices;
+    o.hidden = options_.hidden;
+    o.train = options_.train;
+    o.seed = static_cast<std::uint64_t>(split);
+    Result<LpgnnRun> run = TrainLpgnn(in, o);
+    if (!run.ok()) return run.status();
     CsvRow row = Key(s, split);
-    row.insert(row.begin() + 7, {std::to_string(choice.kx), std::to_string(choice.ky)});
-    row.push_back(FormatNumber(choice.test_accuracy));
+    row.insert(row.begin() + 7, {std::to_string(run->kx), std::to_string(run->ky)});
+    row.push_back(FormatNumber(run->test_accuracy));
     return table_->Append(row);
   }
 
@@ -237,8 +138,6 @@ class LpgnnRunner {
   NodeTaskData data_;
   const LpgnnExperimentOptions& options_;
   ResultsTable* table_;
-  // Increasing: features are propagated step by step from one choice to the next.
-  std::vector<int> kx_choices_;
 };
 
 }  // namespace
@@ -270,9 +169,8 @@ Status RunLpgnnExperiment(const GraphDataset& dataset, const LpgnnExperimentOpti
     if (!parsed.ok()) return parsed.status();
   }
   for (const std::string& m : o.label_methods) {
-    if (m != "ce" && m != "fc" && m != "drop") {
-      return Status::InvalidArgument("unknown label method '" + m + "' (ce, fc or drop)");
-    }
+    Result<LabelMethod> parsed = ParseLabelMethod(m);
+    if (!parsed.ok()) return parsed.status();
   }
   for (const auto* list : {&o.feature_epsilons, &o.label_epsilons, &o.edge_epsilons}) {
     if (list->empty()) return Status::InvalidArgument("an empty epsilon list");

@@ -1,0 +1,72 @@
+// The one way an LPGNN node classifier is trained from what a server holds:
+// the experiments (`ldpgraph experiment lpgnn`) and the daemon's node jobs
+// both call TrainLpgnn, so their numbers agree for the same data and seed.
+//
+// Given a graph (true or noisy edges), features (true or rectified) and
+// labels (true or randomized), it chooses the feature KProp steps kx on the
+// validation split, then for Drop the label steps ky with that kx, and
+// returns the best model by validation accuracy. Validation accuracy counts
+// against the labels the server has; with randomized labels, against those
+// labels denoised by the longest label KProp (a post-processing of what the
+// server holds, the same for every method).
+#ifndef LDPGRAPH_DAEMON_TRAIN_LPGNN_PIPELINE_H_
+#define LDPGRAPH_DAEMON_TRAIN_LPGNN_PIPELINE_H_
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "graph/csr_graph.h"
+#include "models/node_gnn.h"
+#include "train/node_trainer.h"
+#include "train/splits.h"
+
+namespace ldpgraph {
+
+enum class LabelMethod {
+  kCrossEntropy,        // "ce": plain softmax cross-entropy on the labels as they are
+  kForwardCorrection,   // "fc": through the randomized-response transition matrix
+  kDrop,                // "drop": LPGNN's label denoising with propagation
+};
+const char* LabelMethodName(LabelMethod method);
+Result<LabelMethod> ParseLabelMethod(const std::string& name);  // "ce", "fc", "drop"
+
+struct LpgnnInputs {
+  const CsrGraph* graph = nullptr;
+  const Matrix* features = nullptr;        // nodes x dims, as the server has them
+  const std::vector<int>* labels = nullptr;  // per node as the server has them; -1 unknown
+  int classes = 2;
+  // The labels' randomized response; infinity: the labels are true.
+  double label_epsilon = INFINITY;
+  Split split;                             // training, validation and test nodes
+  // What test accuracy counts against (the experiments' true labels); null: `labels`.
+  const std::vector<int>* test_labels = nullptr;
+};
+
+struct LpgnnOptions {
+  NodeGnnKind kind = NodeGnnKind::kSage;
+  LabelMethod label_method = LabelMethod::kDrop;
+  std::vector<int> kx_choices = {0, 2, 4, 8, 16};
+  std::vector<int> ky_choices = {0, 2, 4, 8, 16};
+  int hidden = 16;
+  NodeTrainOptions train;
+  std::uint64_t seed = 0;  // weights and dropout
+};
+
+struct LpgnnRun {
+  int kx = 0, ky = 0;
+  double val_accuracy = 0, test_accuracy = 0;
+  std::unique_ptr<NodeGnnModel> model;  // the chosen one, on features propagated kx steps
+};
+
+// Feature KProp as the pipeline does it (the mean over neighbours), `steps` times.
+Matrix PropagateFeatures(const CsrGraph& graph, const Matrix& features, int steps);
+
+// Errors: kInvalidArgument for missing inputs or sizes that disagree; the
+// trainer's.
+Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& inputs, const LpgnnOptions& options);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_TRAIN_LPGNN_PIPELINE_H_
