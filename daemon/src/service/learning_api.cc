@@ -8,6 +8,7 @@
 #include "graph/graph_batch.h"
 #include "service/json_response.h"
 #include "train/graph_trainer.h"
+#include "train/lpgnn_pipeline.h"
 
 namespace ldpgraph {
 namespace {
@@ -76,21 +77,41 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
   json body = request.body.empty() ? json::object() : json::parse(request.body, nullptr, false);
   if (body.is_discarded() || !body.is_object()) return ErrorResponse(400, "invalid_request", "body must be a JSON object");
   for (const auto& [key, value] : body.items()) {
-    static const std::set<std::string> kKnown = {"graphs", "epochs", "seed", "symmetrise", "hidden", "layers"};
+    static const std::set<std::string> kKnown = {"task",   "graphs", "graph",  "model",     "label_method",
+                                                 "epochs", "seed",   "symmetrise", "hidden", "layers"};
     if (!kKnown.count(key)) return ErrorResponse(400, "invalid_request", "unknown field \"" + key + "\"");
+  }
+  GraphJobRequest job;
+  const std::string task = body.value("task", "graph");
+  if (task != "graph" && task != "node") return ErrorResponse(400, "invalid_request", "task must be \"graph\" or \"node\"");
+  if (task == "node") {
+    job.task = JobTask::kNode;
+    if (!body.contains("graph") || !body["graph"].is_number_unsigned()) {
+      return ErrorResponse(400, "invalid_request", "a node job needs \"graph\": the id of the graph to train on");
+    }
+    auto graph = ctx.graphs.Find(body["graph"].get<std::uint64_t>());
+    if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + body["graph"].dump());
+    job.graphs.push_back(graph->config);
+    const std::string model = body.value("model", "sage");
+    if (model != "sage" && model != "gcn") return ErrorResponse(400, "invalid_request", "model must be \"sage\" or \"gcn\"");
+    job.node_model = model == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
+    Result<LabelMethod> method = ParseLabelMethod(body.value("label_method", "drop"));
+    if (!method.ok()) return ErrorResponse(400, "invalid_request", method.status().message());
+    job.label_method = *method;
   }
   auto labels = ctx.store->GraphLabels();
   if (!labels.ok()) return ErrorResponse(503, "unavailable", labels.status().message());
-  GraphJobRequest job;
   std::vector<GraphConfig> chosen;
-  if (body.contains("graphs")) {
+  if (job.task == JobTask::kNode) {
+    // chosen above: one graph, its users' own labels
+  } else if (body.contains("graphs")) {
     if (auto bad = ReadGraphIds(ctx, body, "graphs", 1000000, &chosen)) return *bad;
   } else {
     for (const auto& registered : ctx.graphs.All()) {
       if (labels->count(registered->config.graph_id)) chosen.push_back(registered->config);
     }
   }
-  for (const GraphConfig& g : chosen) {
+  for (const GraphConfig& g : chosen) {  // empty for a node job
     auto label = labels->find(g.graph_id);
     if (label == labels->end()) {
       return ErrorResponse(422, "unlabelled_graph", "graph " + std::to_string(g.graph_id) + " has no label");
@@ -153,6 +174,44 @@ HttpResponse ListModels(ServiceContext& ctx) {
   return JsonResponse(200, json{{"models", list}}.dump());
 }
 
+// Node models: class and probabilities of users of the graph the model was
+// trained on, the graph assembled now (reports that arrived since count).
+HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t version, const json& body) {
+  if (body.is_discarded() || !body.is_object() || !body.contains("nodes") || !body["nodes"].is_array() ||
+      body["nodes"].empty() || body["nodes"].size() > kMaxPredictGraphs * 100) {
+    return ErrorResponse(400, "invalid_request", "body must be {\"nodes\": [user ids]} for a node model");
+  }
+  auto graph = ctx.graphs.Find(about["graphs"][0].get<std::uint64_t>());
+  if (!graph) return ErrorResponse(404, "unknown_graph", "the model's graph is gone");
+  std::vector<std::uint32_t> rows;
+  for (const json& u : body["nodes"]) {
+    if (!u.is_number_unsigned() || u.get<std::uint64_t>() >= graph->config.num_users) {
+      return ErrorResponse(400, "out_of_range", "user ids must be below the graph's n = " +
+                                                    std::to_string(graph->config.num_users));
+    }
+    rows.push_back(u.get<std::uint32_t>());
+  }
+  Result<AnyModel> model = ctx.models->Load(version);
+  if (!model.ok()) return ErrorResponse(503, "unavailable", model.status().message());
+  Result<Symmetrisation> rule = ParseSymmetrisation(about.value("symmetrise", "none"));
+  SeededRandomSource rng(about.value("seed", std::uint64_t{0}));
+  Result<AssembledGraph> assembled = AssembleGraph(graph->config, ctx.store, rule.ok() ? *rule : Symmetrisation::kNone, rng);
+  if (!assembled.ok()) return ErrorResponse(503, "unavailable", assembled.status().message());
+  CountAssembly(ctx.metrics, 1, {assembled->adjacency.num_nodes(), assembled->reporters, assembled->adjacency.num_entries()});
+  const Matrix x = PropagateFeatures(assembled->adjacency, assembled->features, about.value("kx", 0));
+  const PreparedGraph prepared = PrepareGraph(assembled->adjacency, AggregationFor(model->node->config().kind));
+  const Evaluation e = EvaluateNodes(model->node.get(), prepared, x, assembled->labels, rows);
+  json out = json::array();
+  for (std::uint32_t u : rows) {
+    Eigen::Index best = 0;
+    e.probs.row(u).maxCoeff(&best);
+    json probs = json::array();
+    for (Eigen::Index c = 0; c < e.probs.cols(); ++c) probs.push_back(e.probs(u, c));
+    out.push_back({{"node", u}, {"class", best}, {"probabilities", probs}});
+  }
+  return JsonResponse(200, json{{"model_version", version}, {"classes", about["classes"]}, {"predictions", out}}.dump());
+}
+
 HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std::string& version_text) {
   const std::optional<std::uint64_t> version = ParseGraphId(version_text);
   if (!version) return ErrorResponse(400, "invalid_request", "model version '" + version_text + "' is not an unsigned integer");
@@ -161,6 +220,7 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
   if (about_it == all.end()) return ErrorResponse(404, "unknown_model", "no model version " + version_text);
   const json about = json::parse(about_it->second, nullptr, false);
   const json body = json::parse(request.body, nullptr, false);
+  if (!about.is_discarded() && about.value("task", "graph") == "node") return PredictNodes(ctx, about, *version, body);
   if (body.is_discarded() || !body.is_object() || !body.contains("graphs")) {
     return ErrorResponse(400, "invalid_request", "body must be {\"graphs\": [ids]}");
   }

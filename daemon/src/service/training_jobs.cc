@@ -43,10 +43,19 @@ TrainingJobs::~TrainingJobs() {
 }
 
 Result<std::uint64_t> TrainingJobs::Start(GraphJobRequest request) {
-  if (request.graphs.size() < 2 || request.labels.size() != request.graphs.size()) {
+  if (request.task == JobTask::kNode) {
+    if (request.graphs.size() != 1) return Status::InvalidArgument("a node job trains on exactly one graph");
+    const GraphConfig& g = request.graphs[0];
+    if (!g.features.enabled || !g.label.enabled) {
+      return Status::InvalidArgument("graph " + std::to_string(g.graph_id) +
+                                     " collects no features or no labels: node classification needs both");
+    }
+    request.labels.assign(1, 0);
+  } else if (request.graphs.size() < 2 || request.labels.size() != request.graphs.size()) {
     return Status::InvalidArgument("a training job needs at least 2 graphs, each with a label");
   }
-  if (std::set<std::int64_t>(request.labels.begin(), request.labels.end()).size() < 2) {
+  if (request.task == JobTask::kGraph &&
+      std::set<std::int64_t>(request.labels.begin(), request.labels.end()).size() < 2) {
     return Status::InvalidArgument("the graphs' labels must hold at least 2 classes");
   }
   if (request.max_epochs < 1 || request.hidden < 1 || request.layers < 2) {
@@ -86,13 +95,31 @@ bool TrainingJobs::Cancel(std::uint64_t id) {
   JobStatus& s = it->second->status;
   if (s.state == JobState::kSucceeded || s.state == JobState::kFailed || s.state == JobState::kCancelled) return false;
   it->second->cancel = true;
-  if (s.state == JobState::kQueued) s.state = JobState::kCancelled;  // the worker skips it
+  if (s.state == JobState::kQueued) {  // the worker skips it
+    s.state = JobState::kCancelled;
+    metrics_->jobs_cancelled.fetch_add(1);
+  }
   return true;
 }
 
 void TrainingJobs::Update(Job* job, const std::function<void(JobStatus&)>& change) {
   std::lock_guard<std::mutex> lock(mu_);
   change(job->status);
+}
+
+void TrainingJobs::Finish(Job* job, std::chrono::steady_clock::time_point start, JobState state,
+                          const std::string& error) {
+  (state == JobState::kSucceeded ? metrics_->jobs_succeeded
+   : state == JobState::kFailed  ? metrics_->jobs_failed
+                                 : metrics_->jobs_cancelled)
+      .fetch_add(1);
+  Update(job, [&](JobStatus& s) {
+    s.state = state;
+    s.error = error;
+    s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  });
+  logger_->Info("job_finished",
+                {{"job_id", std::to_string(job->status.id)}, {"state", JobStateName(state)}, {"error", error}});
 }
 
 void TrainingJobs::WorkerLoop() {
@@ -114,22 +141,12 @@ void TrainingJobs::WorkerLoop() {
 }
 
 void TrainingJobs::Run(Job* job) {
+  if (job->request.task == JobTask::kNode) return RunNodeJob(job);
   const auto start = std::chrono::steady_clock::now();
   const GraphJobRequest& r = job->request;
   const std::string id = std::to_string(job->status.id);
   logger_->Info("job_started", {{"job_id", id}, {"graphs", std::to_string(r.graphs.size())}});
-  auto finish = [&](JobState state, const std::string& error) {
-    (state == JobState::kSucceeded ? metrics_->jobs_succeeded
-     : state == JobState::kFailed  ? metrics_->jobs_failed
-                                   : metrics_->jobs_cancelled)
-        .fetch_add(1);
-    Update(job, [&](JobStatus& s) {
-      s.state = state;
-      s.error = error;
-      s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    });
-    logger_->Info("job_finished", {{"job_id", id}, {"state", JobStateName(state)}, {"error", error}});
-  };
+  auto finish = [&](JobState state, const std::string& error) { Finish(job, start, state, error); };
 
   DatasetAssemblyStats stats;
   Result<GraphDataset> dataset =
@@ -182,6 +199,80 @@ void TrainingJobs::Run(Job* job) {
   Update(job, [&](JobStatus& s) {
     s.test_accuracy = run->result.test.accuracy;
     s.test_auc = run->result.test.auc;
+    s.model_version = *version;
+  });
+  finish(JobState::kSucceeded, "");
+}
+
+}  // namespace ldpgraph
+
+namespace ldpgraph {
+
+void TrainingJobs::RunNodeJob(Job* job) {
+  const auto start = std::chrono::steady_clock::now();
+  const GraphJobRequest& r = job->request;
+  const GraphConfig& config = r.graphs[0];
+  const std::string id = std::to_string(job->status.id);
+  logger_->Info("job_started", {{"job_id", id}, {"task", "node"}, {"graph_id", std::to_string(config.graph_id)}});
+  auto finish = [&](JobState state, const std::string& error) { Finish(job, start, state, error); };
+
+  SeededRandomSource rng(r.seed);
+  Result<AssembledGraph> graph = AssembleGraph(config, store_, r.rule, rng);
+  if (!graph.ok()) return finish(JobState::kFailed, graph.status().ToString());
+  DatasetAssemblyStats stats{graph->adjacency.num_nodes(), graph->reporters, graph->adjacency.num_entries()};
+  CountAssembly(*metrics_, 1, stats);
+  Update(job, [](JobStatus& s) {
+    s.graphs_assembled = 1;
+    s.state = JobState::kTraining;
+  });
+  if (job->cancel) return finish(JobState::kCancelled, "");
+
+  LpgnnInputs in;
+  in.graph = &graph->adjacency;
+  in.features = &graph->features;
+  in.labels = &graph->labels;
+  in.classes = static_cast<int>(config.label.classes);
+  in.label_epsilon = config.label.epsilon;
+  in.split = StratifiedSplit(graph->labels, 0.50, 0.25, r.seed);
+  if (in.split.train.empty() || in.split.val.empty() || in.split.test.empty()) {
+    return finish(JobState::kFailed, "too few users with a label to split them 50/25/25");
+  }
+  LpgnnOptions o;
+  o.kind = r.node_model;
+  o.label_method = r.label_method;
+  o.hidden = r.hidden == 64 ? 16 : r.hidden;  // LPGNN's hidden size unless asked otherwise
+  o.train.max_epochs = r.max_epochs;
+  o.seed = r.seed;
+  Result<LpgnnRun> run = TrainLpgnn(in, o);
+  if (!run.ok()) return finish(JobState::kFailed, run.status().ToString());
+  if (job->cancel) return finish(JobState::kCancelled, "");
+
+  nlohmann::json classes = nlohmann::json::array();
+  for (std::uint32_t c = 0; c < config.label.classes; ++c) classes.push_back(c);
+  const nlohmann::json about = {{"job_id", job->status.id},
+                                {"task", "node"},
+                                {"model", r.node_model == NodeGnnKind::kGcn ? "gcn" : "sage"},
+                                {"label_method", LabelMethodName(r.label_method)},
+                                {"graphs", nlohmann::json::array({config.graph_id})},
+                                {"classes", classes},
+                                {"symmetrise", SymmetrisationName(r.rule)},
+                                {"seed", r.seed},
+                                {"kx", run->kx},
+                                {"ky", run->ky},
+                                {"val_accuracy", run->val_accuracy},
+                                // Against the labels the server has: randomized ones under label privacy.
+                                {"test_accuracy", run->test_accuracy},
+                                {"users", stats.users},
+                                {"reporters", stats.reporters},
+                                {"edges", stats.edges}};
+  AnyModel model;
+  model.kind = r.node_model == NodeGnnKind::kGcn ? ModelKind::kGcn : ModelKind::kSage;
+  model.node = std::move(run->model);
+  Result<std::uint64_t> version = models_->Add(model, about.dump());
+  if (!version.ok()) return finish(JobState::kFailed, version.status().ToString());
+  Update(job, [&](JobStatus& s) {
+    s.val_accuracy = run->val_accuracy;
+    s.test_accuracy = run->test_accuracy;
     s.model_version = *version;
   });
   finish(JobState::kSucceeded, "");

@@ -1,7 +1,10 @@
-// TrainingJobs: graph-classification training in the background. A job
-// assembles the chosen graphs from their reports, trains GIN-0 through the
-// one pipeline the CLI and the experiments use (TrainGinOnDataset), and on
-// success adds a model version. One job runs at a time (training uses every
+// TrainingJobs: training in the background. A graph-classification job
+// assembles the chosen graphs from their reports and trains GIN-0 through the
+// one pipeline the CLI and the experiments use (TrainGinOnDataset); a
+// node-classification job assembles one graph with its users' rectified
+// features and randomized labels and trains GraphSAGE or GCN with LPGNN
+// (TrainLpgnn, as `ldpgraph experiment lpgnn` does). On success a job adds a
+// model version. One job runs at a time (training uses every
 // core); the others wait in order. A job can be cancelled while it waits or
 // between two epochs.
 // Thread-safety: every method may be called from any thread.
@@ -9,6 +12,7 @@
 #define LDPGRAPH_DAEMON_SERVICE_TRAINING_JOBS_H_
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -23,6 +27,7 @@
 #include "assembly/dataset_assembly.h"
 #include "graph/symmetrise.h"
 #include "ldpgraph/graph_config.h"
+#include "train/lpgnn_pipeline.h"
 #include "service/logger.h"
 #include "service/metrics.h"
 #include "service/model_registry.h"
@@ -30,9 +35,16 @@
 
 namespace ldpgraph {
 
+enum class JobTask { kGraph, kNode };
+
 struct GraphJobRequest {
-  std::vector<GraphConfig> graphs;       // what to train on, each with a label
-  std::vector<std::int64_t> labels;      // one per graph
+  JobTask task = JobTask::kGraph;
+  // kGraph: what to train on, each with a label (one per graph in `labels`).
+  // kNode: exactly one graph; its users' own noisy labels are used.
+  std::vector<GraphConfig> graphs;
+  std::vector<std::int64_t> labels;
+  NodeGnnKind node_model = NodeGnnKind::kSage;    // kNode
+  LabelMethod label_method = LabelMethod::kDrop;  // kNode
   Symmetrisation rule = Symmetrisation::kNone;
   int max_epochs = 500;
   std::uint64_t seed = 0;
@@ -69,7 +81,8 @@ class TrainingJobs {
   TrainingJobs(const TrainingJobs&) = delete;
   TrainingJobs& operator=(const TrainingJobs&) = delete;
 
-  // Queues a job. Errors: kInvalidArgument for fewer than 2 graphs or 2 classes.
+  // Queues a job. Errors: kInvalidArgument for fewer than 2 graphs or 2
+  // classes (graph task), a graph without features or labels (node task).
   Result<std::uint64_t> Start(GraphJobRequest request);
   std::optional<JobStatus> Get(std::uint64_t id) const;
   std::vector<JobStatus> All() const;
@@ -84,6 +97,8 @@ class TrainingJobs {
   };
   void WorkerLoop();
   void Run(Job* job);
+  void RunNodeJob(Job* job);
+  void Finish(Job* job, std::chrono::steady_clock::time_point start, JobState state, const std::string& error);
   void Update(Job* job, const std::function<void(JobStatus&)>& change);
 
   ReportStore* store_;
