@@ -28,10 +28,14 @@ const char kDaemonUsage[] =
     "  create-graph --config FILE              a graph from its JSON configuration\n"
     "  label --graph ID --label K              the class of a whole graph\n"
     "  train [--graphs ID,ID,...] [--epochs N] [--seed S] [--symmetrise none|or|and] [--wait]\n"
-    "                                          a training job (with --wait: progress, then its result)\n"
+    "                                          graph classification on labelled graphs (with --wait:\n"
+    "                                          progress, then its result)\n"
+    "  train --graph ID [--model sage|gcn] [--label-method drop|fc|ce] [...]\n"
+    "                                          node classification on one graph's noisy labels\n"
     "  job --id N | cancel --id N              a job's state, or cancel it\n"
     "  models                                  every model version\n"
     "  predict --model V --graphs ID,ID,...    class and probabilities per graph\n"
+    "  predict --model V --nodes U,U,...       the same per user, for a node model\n"
     "  metrics                                 the daemon's Prometheus metrics\n";
 
 int Usage(const std::string& why) {
@@ -153,7 +157,7 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
   const std::string action = args[0];
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},
                                      {"daemon", "ca", "admin-token-file", "config", "graph", "label", "graphs",
-                                      "epochs", "seed", "symmetrise", "id", "model"},
+                                      "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method"},
                                      {"wait"});
   if (!flags.ok()) return Usage(flags.status().message());
   transport::ServerEndpoint endpoint;
@@ -211,6 +215,16 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
   }
   if (action == "train") {
     json body = json::object();
+    if (flags->Has("graph")) {  // node classification
+      Result<std::uint64_t> graph = flags->Unsigned("graph", 0);
+      if (!graph.ok()) return Usage(graph.status().message());
+      body["task"] = "node";
+      body["graph"] = *graph;
+      body["model"] = flags->StringOr("model", "sage");
+      body["label_method"] = flags->StringOr("label-method", "drop");
+    } else if (flags->Has("model") || flags->Has("label-method")) {
+      return Usage("--model and --label-method are for node jobs (--graph ID)");
+    }
     if (flags->Has("graphs")) {
       Result<json> ids = IdList(flags->StringOr("graphs", ""));
       if (!ids.ok()) return Usage(ids.status().message());
@@ -249,15 +263,18 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
   }
   if (action == "predict") {
     Result<std::uint64_t> model = flags->Unsigned("model", 0);
-    Result<json> ids = IdList(flags->StringOr("graphs", ""));
-    if (!flags->Has("model") || !model.ok() || !ids.ok()) return Usage("--model V and --graphs ID,ID,... are required");
-    if (!client.Call("POST", "/v1/admin/models/" + std::to_string(*model) + "/predict", json{{"graphs", *ids}}.dump(),
-                     200, &out)) {
+    const char* what = flags->Has("nodes") ? "nodes" : "graphs";
+    Result<json> ids = IdList(flags->StringOr(what, ""));
+    if (!flags->Has("model") || !model.ok() || !ids.ok()) {
+      return Usage("--model V and --graphs ID,ID,... (or --nodes U,U,... for a node model) are required");
+    }
+    if (!client.Call("POST", "/v1/admin/models/" + std::to_string(*model) + "/predict", json{{what, *ids}}.dump(), 200,
+                     &out)) {
       return 1;
     }
     for (const json& p : out["predictions"]) {
-      std::cout << "graph_id=" << p["graph_id"] << " class=" << p["class"] << " probabilities=" << p["probabilities"]
-                << "\n";
+      std::cout << (p.contains("node") ? "node=" + p["node"].dump() : "graph_id=" + p["graph_id"].dump())
+                << " class=" << p["class"] << " probabilities=" << p["probabilities"] << "\n";
     }
     return 0;
   }
