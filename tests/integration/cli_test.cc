@@ -90,6 +90,19 @@ TEST_CASE("Cli.BenchPerturbPrintsKeyValues") {
   }
 }
 
+TEST_CASE("Cli.BenchAssembleFromARealStore") {
+  Run r = Ldpgraph("bench assemble --users 5000 --degree 8 --symmetrise or");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("reporters=5000\n") != std::string::npos);
+  CHECK(r.output.find("labelled=5000\n") != std::string::npos);
+  for (const char* key : {"reported_entries=", "edges=", "assemble_seconds=", "peak_rss_mb="}) {
+    CHECK(r.output.find(key) != std::string::npos);
+  }
+  CHECK(Ldpgraph("bench assemble --users 1").exit_code == 2);
+  CHECK(Ldpgraph("bench assemble --symmetrise both").exit_code == 2);
+}
+
 TEST_CASE("Cli.TrainAndPredictRoundTrip") {
   TempDir dir;
   const auto data = dir.path() + "/communities.txt";

@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "assembly/graph_assembler.h"
+#include "bench/ring_neighbours.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/wire_format.h"
 #include "service/graph_config_json.h"
@@ -53,11 +54,7 @@ Status FillStore(const AssembleBenchOptions& o, const std::string& path) {
   std::vector<std::uint32_t> neighbours;
   const std::uint32_t n = o.users;
   for (std::uint32_t u = 0; u < n; ++u) {
-    neighbours.clear();
-    for (std::uint32_t k = 1; k <= o.degree && k < n; ++k) neighbours.push_back((u + k * 7919u % (n - 1) + 1) % n);
-    std::sort(neighbours.begin(), neighbours.end());
-    neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
-    neighbours.erase(std::remove(neighbours.begin(), neighbours.end(), u), neighbours.end());
+    RingNeighbours(u, n, o.degree, &neighbours);
     UserData data;
     data.user_id = u;
     data.neighbours = Span<const std::uint32_t>(neighbours.data(), neighbours.size());

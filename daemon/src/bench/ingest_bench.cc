@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/ring_neighbours.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
@@ -55,12 +56,7 @@ Status Prepare(const GraphConfig& config, const TokenAuthority& tokens, std::uin
       SeededRandomSource rng(1000 + w);
       std::vector<std::uint32_t> neighbours;
       for (std::uint32_t u = w; u < n; u += workers) {
-        neighbours.clear();
-        // Distinct ids != u: a stride walk around the ring.
-        for (std::uint32_t k = 1; k <= degree && k < n; ++k) neighbours.push_back((u + k * 7919u % (n - 1) + 1) % n);
-        std::sort(neighbours.begin(), neighbours.end());
-        neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
-        neighbours.erase(std::remove(neighbours.begin(), neighbours.end(), u), neighbours.end());
+        RingNeighbours(u, n, degree, &neighbours);
         UserData data;
         data.user_id = u;
         data.neighbours = Span<const std::uint32_t>(neighbours.data(), neighbours.size());
