@@ -27,6 +27,7 @@ const char kDaemonUsage[] =
     "  graphs                                  every graph with its report count\n"
     "  create-graph --config FILE              a graph from its JSON configuration\n"
     "  label --graph ID --label K              the class of a whole graph\n"
+    "  symmetrise --graph ID --rule none|or|and  how the graph's noisy rows are made undirected\n"
     "  train [--graphs ID,ID,...] [--epochs N] [--seed S] [--symmetrise none|or|and] [--wait]\n"
     "                                          graph classification on labelled graphs (with --wait:\n"
     "                                          progress, then its result)\n"
@@ -157,7 +158,7 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
   const std::string action = args[0];
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},
                                      {"daemon", "ca", "admin-token-file", "config", "graph", "label", "graphs",
-                                      "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method"},
+                                      "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method", "rule"},
                                      {"wait"});
   if (!flags.ok()) return Usage(flags.status().message());
   transport::ServerEndpoint endpoint;
@@ -188,7 +189,9 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
   if (action == "graphs") {
     if (!client.Call("GET", "/v1/admin/graphs", "", 200, &out)) return 1;
     for (const json& g : out["graphs"]) {
-      std::cout << "graph_id=" << g["graph_id"] << " num_users=" << g["num_users"] << " reports=" << g["reports"] << "\n";
+      std::cout << "graph_id=" << g["graph_id"] << " num_users=" << g["num_users"] << " reports=" << g["reports"]
+                << " symmetrise=" << g.value("symmetrise", "none")
+                << " label=" << (g.contains("label") ? g["label"].dump() : "none") << "\n";
     }
     return 0;
   }
@@ -208,6 +211,16 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
     }
     if (!client.Call("PUT", "/v1/admin/graphs/" + std::to_string(*graph) + "/label", json{{"label", *label}}.dump(), 200,
                      &out)) {
+      return 1;
+    }
+    PrintKeyValues(out);
+    return 0;
+  }
+  if (action == "symmetrise") {
+    Result<std::uint64_t> graph = flags->Unsigned("graph", 0);
+    if (!flags->Has("graph") || !graph.ok() || !flags->Has("rule")) return Usage("--graph ID and --rule none|or|and are required");
+    if (!client.Call("PUT", "/v1/admin/graphs/" + std::to_string(*graph) + "/symmetrise",
+                     json{{"rule", flags->StringOr("rule", "")}}.dump(), 200, &out)) {
       return 1;
     }
     PrintKeyValues(out);

@@ -166,6 +166,18 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
   const json models = json::parse(d.Admin("GET", "/v1/admin/models").body)["models"];
   REQUIRE(models.size() == 1);
   CHECK(models[0]["version"] == 1);
+  CHECK(models[0]["symmetrise"] == "per-graph");
+
+  // A graph's symmetrisation policy: refused when unknown, listed once set.
+  CHECK(d.Admin("PUT", "/v1/admin/graphs/139/symmetrise", R"({"rule": "both"})").status == 400);
+  CHECK(d.Admin("PUT", "/v1/admin/graphs/139/symmetrise", R"({"rule": 1})").status == 400);
+  CHECK(d.Admin("PUT", "/v1/admin/graphs/999/symmetrise", R"({"rule": "or"})").status == 404);
+  CHECK(d.Admin("GET", "/v1/admin/graphs/139/symmetrise").status == 405);
+  CHECK(d.Admin("PUT", "/v1/admin/graphs/139/symmetrise", R"({"rule": "or"})").status == 200);
+  for (const json& g : json::parse(d.Admin("GET", "/v1/admin/graphs").body)["graphs"]) {
+    CHECK(g["symmetrise"] == (g["graph_id"] == 139 ? "or" : "none"));
+    CHECK(g["label"] == truth.raw_labels[g["graph_id"].get<std::size_t>() - 100]);
+  }
   CHECK(models[0]["classes"].size() == 2);
 
   auto predicted = d.Admin("POST", "/v1/admin/models/1/predict", R"({"graphs": [100, 101, 139]})");

@@ -6,16 +6,19 @@ namespace ldpgraph {
 
 Result<GraphDataset> AssembleGraphDataset(const std::vector<GraphConfig>& configs,
                                           const std::vector<std::int64_t>& raw_labels, ReportStore* store,
-                                          Symmetrisation rule, std::uint64_t seed, DatasetAssemblyStats* stats,
+                                          const std::vector<Symmetrisation>& rules, std::uint64_t seed,
+                                          DatasetAssemblyStats* stats,
                                           const std::function<void(std::size_t, std::size_t)>& progress) {
-  if (raw_labels.size() != configs.size()) return Status::Internal("one label per graph is needed");
+  if (raw_labels.size() != configs.size() || rules.size() != configs.size()) {
+    return Status::Internal("one label and one symmetrisation rule per graph are needed");
+  }
   *stats = DatasetAssemblyStats{};
   GraphDataset ds;
   ds.format = DatasetFormat::kS2v;
   ds.name = "daemon";
   for (std::size_t g = 0; g < configs.size(); ++g) {
     SeededRandomSource rng(MixSeed(seed, configs[g].graph_id));
-    Result<AssembledGraph> assembled = AssembleGraph(configs[g], store, rule, rng);
+    Result<AssembledGraph> assembled = AssembleGraph(configs[g], store, rules[g], rng);
     if (!assembled.ok()) {
       return Status(assembled.status().code(),
                     "graph " + std::to_string(configs[g].graph_id) + ": " + assembled.status().message());

@@ -19,13 +19,15 @@ struct DatasetAssemblyStats {
   std::uint64_t edges = 0;  // row entries after symmetrising
 };
 
-// Graph g of the dataset is configs[g] assembled from `store`, with raw label
-// raw_labels[g] (labels are mapped to 0..C-1 in sorted order, as readers do).
+// Graph g of the dataset is configs[g] assembled from `store` under rules[g],
+// with raw label raw_labels[g] (labels are mapped to 0..C-1 in sorted order,
+// as readers do).
 // LocalLap's tie-breaks draw from a stream seeded by `seed` and the graph id.
 // `progress(done, total)` after each graph when set. Errors: AssembleGraph's.
 Result<GraphDataset> AssembleGraphDataset(const std::vector<GraphConfig>& configs,
                                           const std::vector<std::int64_t>& raw_labels, ReportStore* store,
-                                          Symmetrisation rule, std::uint64_t seed, DatasetAssemblyStats* stats,
+                                          const std::vector<Symmetrisation>& rules, std::uint64_t seed,
+                                          DatasetAssemblyStats* stats,
                                           const std::function<void(std::size_t, std::size_t)>& progress = {});
 
 }  // namespace ldpgraph

@@ -30,13 +30,19 @@ HttpResponse ListGraphs(ServiceContext& ctx) {
   if (!counts.ok()) return ErrorResponse(503, "unavailable", counts.status().message());
   std::map<std::uint64_t, std::uint64_t> reports;
   for (const GraphReportCount& c : *counts) reports[c.graph_id] = c.reports;
+  auto labels = ctx.store->GraphLabels();
+  auto rules = ctx.store->GraphSymmetrisations();
+  if (!labels.ok() || !rules.ok()) return ErrorResponse(503, "unavailable", "the store cannot be read");
   json list = json::array();
   for (const auto& registered : ctx.graphs.All()) {
     const GraphConfig& g = registered->config;
-    list.push_back({{"graph_id", g.graph_id},
-                    {"num_users", g.num_users},
-                    {"reports", reports[g.graph_id]},
-                    {"config", json::parse(GraphConfigToJson(g))}});
+    json entry = {{"graph_id", g.graph_id},
+                  {"num_users", g.num_users},
+                  {"reports", reports[g.graph_id]},
+                  {"symmetrise", rules->count(g.graph_id) ? (*rules)[g.graph_id] : "none"},
+                  {"config", json::parse(GraphConfigToJson(g))}};
+    if (labels->count(g.graph_id)) entry["label"] = (*labels)[g.graph_id];
+    list.push_back(entry);
   }
   return JsonResponse(200, json{{"graphs", list}}.dump());
 }

@@ -59,6 +59,35 @@ std::optional<HttpResponse> ReadGraphIds(ServiceContext& ctx, const json& body, 
   return std::nullopt;
 }
 
+// Each graph's symmetrisation policy as its admin set it ("none" by default).
+Result<std::vector<Symmetrisation>> PolicyRules(ServiceContext& ctx, const std::vector<GraphConfig>& graphs) {
+  auto stored = ctx.store->GraphSymmetrisations();
+  if (!stored.ok()) return stored.status();
+  std::vector<Symmetrisation> rules;
+  for (const GraphConfig& g : graphs) {
+    auto it = stored->find(g.graph_id);
+    Result<Symmetrisation> rule = ParseSymmetrisation(it == stored->end() ? "none" : it->second);
+    if (!rule.ok()) return Status::DataLoss("graph " + std::to_string(g.graph_id) + ": " + rule.status().message());
+    rules.push_back(*rule);
+  }
+  return rules;
+}
+
+HttpResponse SetSymmetrisation(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text) {
+  const std::optional<std::uint64_t> id = ParseGraphId(id_text);
+  if (!id) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
+  if (!ctx.graphs.Find(*id)) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
+  const json body = json::parse(request.body, nullptr, false);
+  Result<Symmetrisation> rule = Status::InvalidArgument("body must be {\"rule\": \"none\" | \"or\" | \"and\"}");
+  if (!body.is_discarded() && body.is_object() && body.contains("rule") && body["rule"].is_string()) {
+    rule = ParseSymmetrisation(body["rule"].get<std::string>());
+  }
+  if (!rule.ok()) return ErrorResponse(400, "invalid_request", rule.status().message());
+  Status s = ctx.store->SetGraphSymmetrisation(*id, SymmetrisationName(*rule));
+  if (!s.ok()) return ErrorResponse(503, "unavailable", s.message());
+  return JsonResponse(200, json{{"graph_id", *id}, {"rule", SymmetrisationName(*rule)}}.dump());
+}
+
 HttpResponse SetLabel(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text) {
   const std::optional<std::uint64_t> id = ParseGraphId(id_text);
   if (!id) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
@@ -133,11 +162,17 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
     if (!body["seed"].is_number_unsigned()) return ErrorResponse(400, "invalid_request", "seed must be an unsigned integer");
     job.seed = body["seed"].get<std::uint64_t>();
   }
+  // Each graph's own symmetrisation policy, unless the job imposes one.
   if (body.contains("symmetrise")) {
     Result<Symmetrisation> rule =
         ParseSymmetrisation(body["symmetrise"].is_string() ? body["symmetrise"].get<std::string>() : "");
     if (!rule.ok()) return ErrorResponse(400, "invalid_request", rule.status().message());
-    job.rule = *rule;
+    job.rules.assign(job.graphs.size(), *rule);
+    job.rule_name = SymmetrisationName(*rule);
+  } else {
+    Result<std::vector<Symmetrisation>> rules = PolicyRules(ctx, job.graphs);
+    if (!rules.ok()) return ErrorResponse(503, "unavailable", rules.status().message());
+    job.rules = std::move(rules).value();
   }
   Result<std::uint64_t> id = ctx.jobs->Start(std::move(job));
   if (!id.ok()) return ErrorResponse(422, "cannot_train", id.status().message());
@@ -229,14 +264,15 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
   Result<AnyModel> model = ctx.models->Load(*version);
   if (!model.ok()) return ErrorResponse(503, "unavailable", model.status().message());
   if (model->kind != ModelKind::kGin) return ErrorResponse(422, "wrong_task", "model " + version_text + " is not a graph classifier");
-  Symmetrisation rule = Symmetrisation::kNone;
-  if (!about.is_discarded() && about.contains("symmetrise")) {
-    Result<Symmetrisation> parsed = ParseSymmetrisation(about["symmetrise"].get<std::string>());
-    if (parsed.ok()) rule = *parsed;
-  }
+  // The rule the model was trained under, or each graph's policy now.
+  Result<Symmetrisation> imposed = ParseSymmetrisation(about.is_discarded() ? "" : about.value("symmetrise", ""));
+  Result<std::vector<Symmetrisation>> rules =
+      imposed.ok() ? Result<std::vector<Symmetrisation>>(std::vector<Symmetrisation>(graphs.size(), *imposed))
+                   : PolicyRules(ctx, graphs);
+  if (!rules.ok()) return ErrorResponse(503, "unavailable", rules.status().message());
   DatasetAssemblyStats stats;
   const std::vector<std::int64_t> no_labels(graphs.size(), 0);
-  Result<GraphDataset> ds = AssembleGraphDataset(graphs, no_labels, ctx.store, rule, 0, &stats);
+  Result<GraphDataset> ds = AssembleGraphDataset(graphs, no_labels, ctx.store, *rules, 0, &stats);
   if (!ds.ok()) return ErrorResponse(503, "unavailable", ds.status().message());
   CountAssembly(ctx.metrics, graphs.size(), stats);
   std::vector<PreparedGraph> prepared;
@@ -263,7 +299,7 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
 }  // namespace
 
 std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
-  static const std::string kGraphs = "/v1/admin/graphs/", kLabel = "/label";
+  static const std::string kGraphs = "/v1/admin/graphs/", kLabel = "/label", kSymmetrise = "/symmetrise";
   static const std::string kJobs = "/v1/admin/jobs", kModels = "/v1/admin/models";
   static const std::string kPredict = "/predict";
   if (ctx.jobs == nullptr || ctx.models == nullptr) return std::nullopt;
@@ -271,6 +307,12 @@ std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpReques
       path.compare(path.size() - kLabel.size(), kLabel.size(), kLabel) == 0) {
     if (request.method != "PUT") return MethodNotAllowed(request, path, "PUT");
     return SetLabel(ctx, request, path.substr(kGraphs.size(), path.size() - kGraphs.size() - kLabel.size()));
+  }
+  if (StartsWith(path, kGraphs) && path.size() > kGraphs.size() + kSymmetrise.size() &&
+      path.compare(path.size() - kSymmetrise.size(), kSymmetrise.size(), kSymmetrise) == 0) {
+    if (request.method != "PUT") return MethodNotAllowed(request, path, "PUT");
+    return SetSymmetrisation(ctx, request,
+                             path.substr(kGraphs.size(), path.size() - kGraphs.size() - kSymmetrise.size()));
   }
   if (path == kJobs) {
     if (request.method == "POST") return StartJob(ctx, request);

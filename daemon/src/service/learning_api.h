@@ -1,8 +1,10 @@
 // /v1/admin/... for learning, behind the admin token (checked by HandleAdmin):
 //   PUT    /v1/admin/graphs/{id}/label    {"label": k}: the class of a whole graph
+//   PUT    /v1/admin/graphs/{id}/symmetrise  {"rule": "none"|"or"|"and"}: how its noisy rows
+//                                         are made undirected (default "none": as reported)
 //   POST   /v1/admin/jobs                 start training GIN-0 on labelled graphs (202)
 //          {"graphs": [ids] (default: every labelled graph), "epochs": 500,
-//           "seed": 0, "symmetrise": "none"|"or"|"and", "hidden": 64, "layers": 5}
+//           "seed": 0, "symmetrise": (default: each graph's policy), "hidden": 64, "layers": 5}
 //   GET    /v1/admin/jobs                 every job; GET /v1/admin/jobs/{id}: one
 //   DELETE /v1/admin/jobs/{id}            cancel (202), 409 when already over
 //   GET    /v1/admin/models               every model version and what it was trained on

@@ -58,6 +58,9 @@ Result<std::uint64_t> TrainingJobs::Start(GraphJobRequest request) {
       std::set<std::int64_t>(request.labels.begin(), request.labels.end()).size() < 2) {
     return Status::InvalidArgument("the graphs' labels must hold at least 2 classes");
   }
+  if (request.rules.size() != request.graphs.size()) {
+    return Status::InvalidArgument("one symmetrisation rule per graph is needed");
+  }
   if (request.max_epochs < 1 || request.hidden < 1 || request.layers < 2) {
     return Status::InvalidArgument("need epochs >= 1, hidden >= 1 and layers >= 2");
   }
@@ -150,7 +153,7 @@ void TrainingJobs::Run(Job* job) {
 
   DatasetAssemblyStats stats;
   Result<GraphDataset> dataset =
-      AssembleGraphDataset(r.graphs, r.labels, store_, r.rule, r.seed, &stats, [&](std::size_t done, std::size_t) {
+      AssembleGraphDataset(r.graphs, r.labels, store_, r.rules, r.seed, &stats, [&](std::size_t done, std::size_t) {
         Update(job, [&](JobStatus& s) { s.graphs_assembled = done; });
       });
   if (!dataset.ok()) return finish(JobState::kFailed, dataset.status().ToString());
@@ -177,7 +180,7 @@ void TrainingJobs::Run(Job* job) {
   nlohmann::json about = {{"job_id", job->status.id},
                           {"task", "graph"},
                           {"model", "gin"},
-                          {"symmetrise", SymmetrisationName(r.rule)},
+                          {"symmetrise", r.rule_name},
                           {"seed", r.seed},
                           {"epochs", run->result.epochs},
                           {"best_epoch", run->result.best_epoch},
@@ -217,7 +220,7 @@ void TrainingJobs::RunNodeJob(Job* job) {
   auto finish = [&](JobState state, const std::string& error) { Finish(job, start, state, error); };
 
   SeededRandomSource rng(r.seed);
-  Result<AssembledGraph> graph = AssembleGraph(config, store_, r.rule, rng);
+  Result<AssembledGraph> graph = AssembleGraph(config, store_, r.rules[0], rng);
   if (!graph.ok()) return finish(JobState::kFailed, graph.status().ToString());
   DatasetAssemblyStats stats{graph->adjacency.num_nodes(), graph->reporters, graph->adjacency.num_entries()};
   CountAssembly(*metrics_, 1, stats);
@@ -255,7 +258,7 @@ void TrainingJobs::RunNodeJob(Job* job) {
                                 {"label_method", LabelMethodName(r.label_method)},
                                 {"graphs", nlohmann::json::array({config.graph_id})},
                                 {"classes", classes},
-                                {"symmetrise", SymmetrisationName(r.rule)},
+                                {"symmetrise", SymmetrisationName(r.rules[0])},
                                 {"seed", r.seed},
                                 {"kx", run->kx},
                                 {"ky", run->ky},

@@ -45,7 +45,9 @@ struct GraphJobRequest {
   std::vector<std::int64_t> labels;
   NodeGnnKind node_model = NodeGnnKind::kSage;    // kNode
   LabelMethod label_method = LabelMethod::kDrop;  // kNode
-  Symmetrisation rule = Symmetrisation::kNone;
+  // One per graph: each graph's own policy, or one rule the job imposes.
+  std::vector<Symmetrisation> rules;
+  std::string rule_name = "per-graph";  // what the model remembers: a rule, or "per-graph"
   int max_epochs = 500;
   std::uint64_t seed = 0;
   int hidden = 64;

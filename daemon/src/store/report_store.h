@@ -71,6 +71,10 @@ class ReportStore {
   // second call replaces it). Errors: kFailedPrecondition for an unknown graph.
   virtual Status SetGraphLabel(std::uint64_t graph_id, std::uint32_t label) = 0;
   virtual Result<std::map<std::uint64_t, std::uint32_t>> GraphLabels() = 0;
+  // A graph's symmetrisation policy ("none", "or", "and"; checked by the
+  // caller), set by an admin. Errors: kFailedPrecondition for an unknown graph.
+  virtual Status SetGraphSymmetrisation(std::uint64_t graph_id, const std::string& rule) = 0;
+  virtual Result<std::map<std::uint64_t, std::string>> GraphSymmetrisations() = 0;
   // Visits the graph's reports in increasing user id.
   virtual Status ForEachReport(std::uint64_t graph_id,
                                const std::function<void(const ReportRecord&)>& visit) = 0;

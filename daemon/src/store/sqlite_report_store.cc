@@ -45,6 +45,11 @@ const char* const kMigrations[] = {
     "  graph_id INTEGER PRIMARY KEY REFERENCES graphs (graph_id),"
     "  label INTEGER NOT NULL,"
     "  set_unix INTEGER NOT NULL);",
+    // 2 -> 3: how each graph's directed noisy rows are made undirected ("none", "or", "and").
+    "CREATE TABLE graph_symmetrisation ("
+    "  graph_id INTEGER PRIMARY KEY REFERENCES graphs (graph_id),"
+    "  rule TEXT NOT NULL,"
+    "  set_unix INTEGER NOT NULL);",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kStoreSchemaVersion,
               "one migration per schema version");
@@ -198,6 +203,36 @@ class SqliteReportStore final : public ReportStore {
       labels[FromSql(stmt->ColumnInt(0))] = static_cast<std::uint32_t>(stmt->ColumnInt(1));
     }
     return labels;
+  }
+
+  Status SetGraphSymmetrisation(std::uint64_t graph_id, const std::string& rule) override {
+    std::lock_guard<std::mutex> lock(admin_mu_);
+    auto stmt = sqlite::Statement::Prepare(
+        admin_db_, "INSERT INTO graph_symmetrisation (graph_id, rule, set_unix) SELECT ?1, ?2, ?3 "
+                   "WHERE EXISTS (SELECT 1 FROM graphs WHERE graph_id = ?1) "
+                   "ON CONFLICT (graph_id) DO UPDATE SET rule = excluded.rule, set_unix = excluded.set_unix");
+    if (!stmt.ok()) return stmt.status();
+    stmt->BindInt(1, ToSql(graph_id));
+    stmt->BindText(2, rule);
+    stmt->BindInt(3, NowUnix());
+    auto done = stmt->Step();
+    if (!done.ok()) return done.status();
+    if (admin_db_.Changes() == 0) return Status::FailedPrecondition("no graph " + std::to_string(graph_id));
+    return Status::Ok();
+  }
+
+  Result<std::map<std::uint64_t, std::string>> GraphSymmetrisations() override {
+    std::lock_guard<std::mutex> lock(admin_mu_);
+    auto stmt = sqlite::Statement::Prepare(admin_db_, "SELECT graph_id, rule FROM graph_symmetrisation");
+    if (!stmt.ok()) return stmt.status();
+    std::map<std::uint64_t, std::string> rules;
+    for (;;) {
+      auto row = stmt->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) break;
+      rules[FromSql(stmt->ColumnInt(0))] = stmt->ColumnText(1);
+    }
+    return rules;
   }
 
   Result<std::vector<GraphReportCount>> CountReports() override {
