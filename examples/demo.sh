@@ -5,7 +5,8 @@
 #   2. makes a throwaway CA, a server certificate, secrets and a config, and
 #      starts ldpgraphd on loopback with its embedded SQLite store;
 #   3. generates 300 graphs of two kinds of community whose structure differs
-#      (hubs vs two dense groups) and creates one graph on the daemon for each;
+#      (hubs vs two dense groups) and creates one graph on the daemon for each,
+#      with its label and its symmetrisation policy ("or", see 5);
 #   4. replays every user as her own device: her own TLS connection through
 #      the SDK's uploader, 256 devices at a time, the friend list randomized
 #      by DPRR at epsilon 1 on the device;
@@ -79,13 +80,13 @@ echo
 
 echo
 echo "== 3. every user a device: own TLS connection, DPRR at epsilon 1 on the device, 256 at a time"
-"$bin/examples/fleet_simulator" "${admin[@]}" --dataset "$out/communities.txt" --epsilon 1 --clients 256 \
+"$bin/examples/fleet_simulator" "${admin[@]}" --dataset "$out/communities.txt" --epsilon 1 --clients 256 --symmetrise or \
   | tee "$out/fleet.txt" | grep -E "^(graphs|devices|clients|delivered|handshakes|seconds|reports_per_s)=" | tr '\n' ' '
 echo
 
 echo
 echo "== 4. GIN-0 trained by the daemon on the noisy graphs it assembled (OR-symmetrised)"
-"$ldpgraph" daemon train "${admin[@]}" --seed 0 --symmetrise or --wait | tee "$out/job.txt" \
+"$ldpgraph" daemon train "${admin[@]}" --seed 0 --wait | tee "$out/job.txt" \
   | grep -E "^(state|graphs|epoch|test_accuracy|test_auc|model_version|seconds)=" | tr '\n' ' '
 echo
 private_acc=$(grep '^test_accuracy=' "$out/job.txt" | cut -d= -f2)

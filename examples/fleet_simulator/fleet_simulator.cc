@@ -4,10 +4,13 @@
 // her own TLS connection (the SDK's Uploader, server certificate verified),
 // the graph's public configuration fetched from the daemon, her friend list
 // randomized on the device by the SDK (ReportBuilder), and one upload.
-// --clients devices run at once. Prints key=value lines.
+// --clients devices run at once. Prints key=value lines. With --symmetrise,
+// it also sets each graph's symmetrisation policy (how the daemon makes the
+// directed noisy rows undirected).
 //
 //   fleet_simulator --daemon https://127.0.0.1:8443 --ca ca.crt --admin-token-file admin-token
 //                   --dataset communities.txt [--epsilon 1] [--clients 256] [--first-graph-id 1]
+//                   [--symmetrise none|or|and]   (each graph's symmetrisation policy)
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -66,7 +69,8 @@ struct Device {
 
 int main(int argc, char** argv) {
   auto flags = ldpgraph::Flags::Parse({argv + 1, argv + argc}, {"daemon", "ca", "admin-token-file", "dataset",
-                                                                 "epsilon", "clients", "first-graph-id", "seed"});
+                                                                 "epsilon", "clients", "first-graph-id", "seed",
+                                                                 "symmetrise"});
   if (!flags.ok()) return Fail(flags.status().message());
   const std::string url = flags->StringOr("daemon", "");
   lt::ServerEndpoint endpoint;
@@ -109,6 +113,11 @@ int main(int argc, char** argv) {
     auto labelled = admin.Call("PUT", "/v1/admin/graphs/" + std::to_string(id) + "/label",
                                {{"label", dataset->raw_labels[g]}}, 200);
     if (!labelled.ok()) return Fail(labelled.status().message());
+    if (flags->Has("symmetrise")) {
+      auto policy = admin.Call("PUT", "/v1/admin/graphs/" + std::to_string(id) + "/symmetrise",
+                               {{"rule", flags->StringOr("symmetrise", "")}}, 200);
+      if (!policy.ok()) return Fail(policy.status().message());
+    }
     auto tokens = admin.Call("POST", "/v1/admin/graphs/" + std::to_string(id) + "/tokens",
                              {{"first", 0}, {"count", n}}, 200);
     if (!tokens.ok()) return Fail(tokens.status().message());
