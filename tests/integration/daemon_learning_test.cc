@@ -174,7 +174,8 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
   CHECK(d.Admin("PUT", "/v1/admin/graphs/999/symmetrise", R"({"rule": "or"})").status == 404);
   CHECK(d.Admin("GET", "/v1/admin/graphs/139/symmetrise").status == 405);
   CHECK(d.Admin("PUT", "/v1/admin/graphs/139/symmetrise", R"({"rule": "or"})").status == 200);
-  for (const json& g : json::parse(d.Admin("GET", "/v1/admin/graphs").body)["graphs"]) {
+  const json listed = json::parse(d.Admin("GET", "/v1/admin/graphs").body);
+  for (const json& g : listed["graphs"]) {
     CHECK(g["symmetrise"] == (g["graph_id"] == 139 ? "or" : "none"));
     CHECK(g["label"] == truth.raw_labels[g["graph_id"].get<std::size_t>() - 100]);
   }
