@@ -23,9 +23,7 @@ Result<GraphDataset> AssembleGraphDataset(const std::vector<GraphConfig>& config
       return Status(assembled.status().code(),
                     "graph " + std::to_string(configs[g].graph_id) + ": " + assembled.status().message());
     }
-    stats->users += assembled->adjacency.num_nodes();
-    stats->reporters += assembled->reporters;
-    stats->edges += assembled->adjacency.num_entries();
+    stats->Add(*assembled);
     ds.graphs.push_back(std::move(assembled->adjacency));
     ds.raw_labels.push_back(raw_labels[g]);
     if (progress) progress(g + 1, configs.size());

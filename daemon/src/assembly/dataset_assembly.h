@@ -13,10 +13,19 @@
 
 namespace ldpgraph {
 
+// Totals over assembled graphs (what /metrics counts).
 struct DatasetAssemblyStats {
+  std::uint64_t graphs = 0;
   std::uint64_t users = 0;
   std::uint64_t reporters = 0;
   std::uint64_t edges = 0;  // row entries after symmetrising
+
+  void Add(const AssembledGraph& graph) {
+    ++graphs;
+    users += graph.adjacency.num_nodes();
+    reporters += graph.reporters;
+    edges += graph.adjacency.num_entries();
+  }
 };
 
 // Graph g of the dataset is configs[g] assembled from `store` under rules[g],

@@ -109,7 +109,7 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
     out.adjacency = std::move(assembled).value();  // already undirected
   } else {
     for (; next_row < n; ++next_row) out.adjacency.AppendRow({});
-    out.adjacency = Symmetrise(out.adjacency, rule);
+    if (rule != Symmetrisation::kNone) out.adjacency = Symmetrise(out.adjacency, rule);
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

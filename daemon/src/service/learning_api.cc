@@ -232,7 +232,9 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
   SeededRandomSource rng(about.value("seed", std::uint64_t{0}));
   Result<AssembledGraph> assembled = AssembleGraph(graph->config, ctx.store, rule.ok() ? *rule : Symmetrisation::kNone, rng);
   if (!assembled.ok()) return ErrorResponse(503, "unavailable", assembled.status().message());
-  CountAssembly(ctx.metrics, 1, {assembled->adjacency.num_nodes(), assembled->reporters, assembled->adjacency.num_entries()});
+  DatasetAssemblyStats stats;
+  stats.Add(*assembled);
+  CountAssembly(ctx.metrics, stats);
   const Matrix x = PropagateFeatures(assembled->adjacency, assembled->features, about.value("kx", 0));
   const PreparedGraph prepared = PrepareGraph(assembled->adjacency, AggregationFor(model->node->config().kind));
   const Evaluation e = EvaluateNodes(model->node.get(), prepared, x, assembled->labels, rows);
@@ -274,7 +276,7 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
   const std::vector<std::int64_t> no_labels(graphs.size(), 0);
   Result<GraphDataset> ds = AssembleGraphDataset(graphs, no_labels, ctx.store, *rules, 0, &stats);
   if (!ds.ok()) return ErrorResponse(503, "unavailable", ds.status().message());
-  CountAssembly(ctx.metrics, graphs.size(), stats);
+  CountAssembly(ctx.metrics, stats);
   std::vector<PreparedGraph> prepared;
   std::vector<std::uint32_t> ids;
   for (std::size_t g = 0; g < ds->graphs.size(); ++g) {

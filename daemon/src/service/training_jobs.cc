@@ -22,8 +22,8 @@ const char* JobStateName(JobState state) {
   return "unknown";
 }
 
-void CountAssembly(Metrics& metrics, std::size_t graphs, const DatasetAssemblyStats& stats) {
-  metrics.graphs_assembled.fetch_add(graphs);
+void CountAssembly(Metrics& metrics, const DatasetAssemblyStats& stats) {
+  metrics.graphs_assembled.fetch_add(stats.graphs);
   metrics.assembled_users.fetch_add(stats.users);
   metrics.assembled_reporters.fetch_add(stats.reporters);
   metrics.assembled_edges.fetch_add(stats.edges);
@@ -157,7 +157,7 @@ void TrainingJobs::Run(Job* job) {
         Update(job, [&](JobStatus& s) { s.graphs_assembled = done; });
       });
   if (!dataset.ok()) return finish(JobState::kFailed, dataset.status().ToString());
-  CountAssembly(*metrics_, r.graphs.size(), stats);
+  CountAssembly(*metrics_, stats);
   if (job->cancel) return finish(JobState::kCancelled, "");
   Update(job, [](JobStatus& s) { s.state = JobState::kTraining; });
 
@@ -222,8 +222,9 @@ void TrainingJobs::RunNodeJob(Job* job) {
   SeededRandomSource rng(r.seed);
   Result<AssembledGraph> graph = AssembleGraph(config, store_, r.rules[0], rng);
   if (!graph.ok()) return finish(JobState::kFailed, graph.status().ToString());
-  DatasetAssemblyStats stats{graph->adjacency.num_nodes(), graph->reporters, graph->adjacency.num_entries()};
-  CountAssembly(*metrics_, 1, stats);
+  DatasetAssemblyStats stats;
+  stats.Add(*graph);
+  CountAssembly(*metrics_, stats);
   Update(job, [](JobStatus& s) {
     s.graphs_assembled = 1;
     s.state = JobState::kTraining;

@@ -57,8 +57,8 @@ struct GraphJobRequest {
 enum class JobState { kQueued, kAssembling, kTraining, kSucceeded, kFailed, kCancelled };
 const char* JobStateName(JobState state);
 
-// Adds one assembly of `graphs` graphs to the /metrics totals.
-void CountAssembly(Metrics& metrics, std::size_t graphs, const DatasetAssemblyStats& stats);
+// Adds assembled graphs to the /metrics totals.
+void CountAssembly(Metrics& metrics, const DatasetAssemblyStats& stats);
 
 struct JobStatus {
   std::uint64_t id = 0;
