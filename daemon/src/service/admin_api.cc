@@ -105,20 +105,11 @@ HttpResponse HandleAdmin(ServiceContext& ctx, const HttpRequest& request, const 
   if (path == "/v1/admin/graphs") {
     if (request.method == "POST") return CreateGraph(ctx, request);
     if (request.method == "GET") return ListGraphs(ctx);
-    HttpResponse r = ErrorResponse(405, "method_not_allowed", request.method + " " + path);
-    r.headers.emplace_back("Allow", "GET, POST");
-    return r;
+    return MethodNotAllowed(request, path, "GET, POST");
   }
-  static const std::string kGraphs = "/v1/admin/graphs/";
-  static const std::string kTokens = "/tokens";
-  if (path.size() > kGraphs.size() + kTokens.size() && path.compare(0, kGraphs.size(), kGraphs) == 0 &&
-      path.compare(path.size() - kTokens.size(), kTokens.size(), kTokens) == 0) {
-    if (request.method != "POST") {
-      HttpResponse r = ErrorResponse(405, "method_not_allowed", request.method + " " + path);
-      r.headers.emplace_back("Allow", "POST");
-      return r;
-    }
-    return IssueTokens(ctx, request, path.substr(kGraphs.size(), path.size() - kGraphs.size() - kTokens.size()));
+  if (std::optional<std::string> id = PathParameter(path, "/v1/admin/graphs/", "/tokens")) {
+    if (request.method != "POST") return MethodNotAllowed(request, path, "POST");
+    return IssueTokens(ctx, request, *id);
   }
   return ErrorResponse(404, "not_found", "no admin resource " + path);
 }

@@ -9,12 +9,6 @@
 namespace ldpgraph {
 namespace {
 
-HttpResponse MethodNotAllowed(const HttpRequest& request, const std::string& path, const char* allow) {
-  HttpResponse r = ErrorResponse(405, "method_not_allowed", request.method + " is not served at " + path);
-  r.headers.emplace_back("Allow", allow);
-  return r;
-}
-
 HttpResponse PublicGraph(ServiceContext& ctx, const std::string& id_text, const std::string& accept) {
   const std::optional<std::uint64_t> id = ParseGraphId(id_text);
   if (!id) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");

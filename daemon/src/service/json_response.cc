@@ -24,6 +24,21 @@ std::optional<std::uint64_t> ParseGraphId(const std::string& text) {
   return id;
 }
 
+HttpResponse MethodNotAllowed(const HttpRequest& request, const std::string& path, const char* allow) {
+  HttpResponse r = ErrorResponse(405, "method_not_allowed", request.method + " is not served at " + path);
+  r.headers.emplace_back("Allow", allow);
+  return r;
+}
+
+std::optional<std::string> PathParameter(const std::string& path, const std::string& prefix,
+                                         const std::string& suffix) {
+  if (path.size() <= prefix.size() + suffix.size() || path.compare(0, prefix.size(), prefix) != 0 ||
+      path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return std::nullopt;
+  }
+  return path.substr(prefix.size(), path.size() - prefix.size() - suffix.size());
+}
+
 HttpResponse JsonResponse(int status, std::string json) {
   HttpResponse r;
   r.status = status;

@@ -1,4 +1,4 @@
-// Small helpers for the API's JSON answers.
+// Small helpers for the API's answers and routes.
 #ifndef LDPGRAPH_DAEMON_SERVICE_JSON_RESPONSE_H_
 #define LDPGRAPH_DAEMON_SERVICE_JSON_RESPONSE_H_
 
@@ -19,6 +19,12 @@ HttpResponse ErrorResponse(int status, const std::string& reason, const std::str
 // bits, nothing else (no sign, no spaces).
 std::optional<std::uint64_t> ParseGraphId(const std::string& text);
 HttpResponse JsonResponse(int status, std::string json);
+// 405 with the Allow header naming what `path` serves.
+HttpResponse MethodNotAllowed(const HttpRequest& request, const std::string& path, const char* allow);
+// X when `path` is prefix + X + suffix with X non-empty (an id in a route
+// such as /v1/admin/graphs/{id}/label); nullopt otherwise.
+std::optional<std::string> PathParameter(const std::string& path, const std::string& prefix,
+                                         const std::string& suffix);
 
 }  // namespace ldpgraph
 

@@ -15,13 +15,18 @@ namespace {
 
 using nlohmann::json;
 
-HttpResponse MethodNotAllowed(const HttpRequest& request, const std::string& path, const char* allow) {
-  HttpResponse r = ErrorResponse(405, "method_not_allowed", request.method + " " + path);
-  r.headers.emplace_back("Allow", allow);
-  return r;
-}
-
 bool StartsWith(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+
+// One prediction: the class (by name in `classes` when it has one) and the
+// probabilities of row `row`.
+json Prediction(const Matrix& probs, Eigen::Index row, const json& classes) {
+  Eigen::Index best = 0;
+  probs.row(row).maxCoeff(&best);
+  json p = json::array();
+  for (Eigen::Index c = 0; c < probs.cols(); ++c) p.push_back(probs(row, c));
+  return {{"class", static_cast<std::size_t>(best) < classes.size() ? classes[best] : json(best)},
+          {"probabilities", p}};
+}
 
 json JobJson(const JobStatus& s) {
   json j = {{"job_id", s.id},
@@ -128,25 +133,25 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
     if (!method.ok()) return ErrorResponse(400, "invalid_request", method.status().message());
     job.label_method = *method;
   }
-  auto labels = ctx.store->GraphLabels();
-  if (!labels.ok()) return ErrorResponse(503, "unavailable", labels.status().message());
-  std::vector<GraphConfig> chosen;
-  if (job.task == JobTask::kNode) {
-    // chosen above: one graph, its users' own labels
-  } else if (body.contains("graphs")) {
-    if (auto bad = ReadGraphIds(ctx, body, "graphs", 1000000, &chosen)) return *bad;
-  } else {
-    for (const auto& registered : ctx.graphs.All()) {
-      if (labels->count(registered->config.graph_id)) chosen.push_back(registered->config);
+  if (job.task == JobTask::kGraph) {  // a node job's graph is chosen above; its users bring the labels
+    auto labels = ctx.store->GraphLabels();
+    if (!labels.ok()) return ErrorResponse(503, "unavailable", labels.status().message());
+    std::vector<GraphConfig> chosen;
+    if (body.contains("graphs")) {
+      if (auto bad = ReadGraphIds(ctx, body, "graphs", 1000000, &chosen)) return *bad;
+    } else {
+      for (const auto& registered : ctx.graphs.All()) {
+        if (labels->count(registered->config.graph_id)) chosen.push_back(registered->config);
+      }
     }
-  }
-  for (const GraphConfig& g : chosen) {  // empty for a node job
-    auto label = labels->find(g.graph_id);
-    if (label == labels->end()) {
-      return ErrorResponse(422, "unlabelled_graph", "graph " + std::to_string(g.graph_id) + " has no label");
+    for (const GraphConfig& g : chosen) {
+      auto label = labels->find(g.graph_id);
+      if (label == labels->end()) {
+        return ErrorResponse(422, "unlabelled_graph", "graph " + std::to_string(g.graph_id) + " has no label");
+      }
+      job.graphs.push_back(g);
+      job.labels.push_back(label->second);
     }
-    job.graphs.push_back(g);
-    job.labels.push_back(label->second);
   }
   auto read_int = [&](const char* key, int lo, int hi, int* out) -> bool {
     if (!body.contains(key)) return true;
@@ -213,7 +218,7 @@ HttpResponse ListModels(ServiceContext& ctx) {
 // trained on, the graph assembled now (reports that arrived since count).
 HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t version, const json& body) {
   if (body.is_discarded() || !body.is_object() || !body.contains("nodes") || !body["nodes"].is_array() ||
-      body["nodes"].empty() || body["nodes"].size() > kMaxPredictGraphs * 100) {
+      body["nodes"].empty() || body["nodes"].size() > kMaxPredictNodes) {
     return ErrorResponse(400, "invalid_request", "body must be {\"nodes\": [user ids]} for a node model");
   }
   auto graph = ctx.graphs.Find(about["graphs"][0].get<std::uint64_t>());
@@ -240,11 +245,9 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
   const Evaluation e = EvaluateNodes(model->node.get(), prepared, x, assembled->labels, rows);
   json out = json::array();
   for (std::uint32_t u : rows) {
-    Eigen::Index best = 0;
-    e.probs.row(u).maxCoeff(&best);
-    json probs = json::array();
-    for (Eigen::Index c = 0; c < e.probs.cols(); ++c) probs.push_back(e.probs(u, c));
-    out.push_back({{"node", u}, {"class", best}, {"probabilities", probs}});
+    json one = Prediction(e.probs, u, about["classes"]);
+    one["node"] = u;
+    out.push_back(std::move(one));
   }
   return JsonResponse(200, json{{"model_version", version}, {"classes", about["classes"]}, {"predictions", out}}.dump());
 }
@@ -252,10 +255,9 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
 HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std::string& version_text) {
   const std::optional<std::uint64_t> version = ParseGraphId(version_text);
   if (!version) return ErrorResponse(400, "invalid_request", "model version '" + version_text + "' is not an unsigned integer");
-  const auto all = ctx.models->List();
-  auto about_it = all.find(*version);
-  if (about_it == all.end()) return ErrorResponse(404, "unknown_model", "no model version " + version_text);
-  const json about = json::parse(about_it->second, nullptr, false);
+  const std::optional<std::string> about_text = ctx.models->About(*version);
+  if (!about_text) return ErrorResponse(404, "unknown_model", "no model version " + version_text);
+  const json about = json::parse(*about_text, nullptr, false);
   const json body = json::parse(request.body, nullptr, false);
   if (!about.is_discarded() && about.value("task", "graph") == "node") return PredictNodes(ctx, about, *version, body);
   if (body.is_discarded() || !body.is_object() || !body.contains("graphs")) {
@@ -287,13 +289,9 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
   const json classes = !about.is_discarded() && about.contains("classes") ? about["classes"] : json::array();
   json out = json::array();
   for (std::size_t g = 0; g < graphs.size(); ++g) {
-    Eigen::Index best = 0;
-    e.probs.row(static_cast<Eigen::Index>(g)).maxCoeff(&best);
-    json probs = json::array();
-    for (Eigen::Index c = 0; c < e.probs.cols(); ++c) probs.push_back(e.probs(static_cast<Eigen::Index>(g), c));
-    out.push_back({{"graph_id", graphs[g].graph_id},
-                   {"class", static_cast<std::size_t>(best) < classes.size() ? classes[best] : json(best)},
-                   {"probabilities", probs}});
+    json one = Prediction(e.probs, static_cast<Eigen::Index>(g), classes);
+    one["graph_id"] = graphs[g].graph_id;
+    out.push_back(std::move(one));
   }
   return JsonResponse(200, json{{"model_version", *version}, {"classes", classes}, {"predictions", out}}.dump());
 }
@@ -301,20 +299,16 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
 }  // namespace
 
 std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
-  static const std::string kGraphs = "/v1/admin/graphs/", kLabel = "/label", kSymmetrise = "/symmetrise";
+  static const std::string kGraphs = "/v1/admin/graphs/";
   static const std::string kJobs = "/v1/admin/jobs", kModels = "/v1/admin/models";
-  static const std::string kPredict = "/predict";
   if (ctx.jobs == nullptr || ctx.models == nullptr) return std::nullopt;
-  if (StartsWith(path, kGraphs) && path.size() > kGraphs.size() + kLabel.size() &&
-      path.compare(path.size() - kLabel.size(), kLabel.size(), kLabel) == 0) {
+  if (std::optional<std::string> id = PathParameter(path, kGraphs, "/label")) {
     if (request.method != "PUT") return MethodNotAllowed(request, path, "PUT");
-    return SetLabel(ctx, request, path.substr(kGraphs.size(), path.size() - kGraphs.size() - kLabel.size()));
+    return SetLabel(ctx, request, *id);
   }
-  if (StartsWith(path, kGraphs) && path.size() > kGraphs.size() + kSymmetrise.size() &&
-      path.compare(path.size() - kSymmetrise.size(), kSymmetrise.size(), kSymmetrise) == 0) {
+  if (std::optional<std::string> id = PathParameter(path, kGraphs, "/symmetrise")) {
     if (request.method != "PUT") return MethodNotAllowed(request, path, "PUT");
-    return SetSymmetrisation(ctx, request,
-                             path.substr(kGraphs.size(), path.size() - kGraphs.size() - kSymmetrise.size()));
+    return SetSymmetrisation(ctx, request, *id);
   }
   if (path == kJobs) {
     if (request.method == "POST") return StartJob(ctx, request);
@@ -328,10 +322,9 @@ std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpReques
     if (request.method != "GET") return MethodNotAllowed(request, path, "GET");
     return ListModels(ctx);
   }
-  if (StartsWith(path, kModels + "/") && path.size() > kModels.size() + 1 + kPredict.size() &&
-      path.compare(path.size() - kPredict.size(), kPredict.size(), kPredict) == 0) {
+  if (std::optional<std::string> version = PathParameter(path, kModels + "/", "/predict")) {
     if (request.method != "POST") return MethodNotAllowed(request, path, "POST");
-    return Predict(ctx, request, path.substr(kModels.size() + 1, path.size() - kModels.size() - 1 - kPredict.size()));
+    return Predict(ctx, request, *version);
   }
   return std::nullopt;
 }

@@ -23,8 +23,9 @@ namespace ldpgraph {
 // The answer for `path` when it is a learning resource; nullopt otherwise.
 std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpRequest& request, const std::string& path);
 
-// Most graphs one prediction request may name.
+// Most graphs, or users of a node model's graph, one prediction request may name.
 constexpr std::size_t kMaxPredictGraphs = 10000;
+constexpr std::size_t kMaxPredictNodes = 1000000;
 
 }  // namespace ldpgraph
 

@@ -49,6 +49,13 @@ Result<AnyModel> ModelRegistry::Load(std::uint64_t version) const {
   return LoadModel(PathOf(version, ".model"));
 }
 
+std::optional<std::string> ModelRegistry::About(std::uint64_t version) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = about_.find(version);
+  if (it == about_.end()) return std::nullopt;
+  return it->second;
+}
+
 std::map<std::uint64_t, std::string> ModelRegistry::List() const {
   std::lock_guard<std::mutex> lock(mu_);
   return about_;

@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ class ModelRegistry {
   Result<AnyModel> Load(std::uint64_t version) const;
   // version -> about_json, increasing.
   std::map<std::uint64_t, std::string> List() const;
+  // One version's about_json; nullopt for an unknown version.
+  std::optional<std::string> About(std::uint64_t version) const;
 
  private:
   explicit ModelRegistry(std::string dir) : dir_(std::move(dir)) {}

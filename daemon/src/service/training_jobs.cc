@@ -5,7 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-
 #include "train/gin_pipeline.h"
 
 namespace ldpgraph {
@@ -61,8 +60,8 @@ Result<std::uint64_t> TrainingJobs::Start(GraphJobRequest request) {
   if (request.rules.size() != request.graphs.size()) {
     return Status::InvalidArgument("one symmetrisation rule per graph is needed");
   }
-  if (request.max_epochs < 1 || request.hidden < 1 || request.layers < 2) {
-    return Status::InvalidArgument("need epochs >= 1, hidden >= 1 and layers >= 2");
+  if (request.max_epochs < 1 || request.hidden < 0 || request.layers < 2) {
+    return Status::InvalidArgument("need epochs >= 1, hidden >= 1 (or 0: the model's default) and layers >= 2");
   }
   std::lock_guard<std::mutex> lock(mu_);
   auto job = std::make_unique<Job>();
@@ -162,7 +161,7 @@ void TrainingJobs::Run(Job* job) {
   Update(job, [](JobStatus& s) { s.state = JobState::kTraining; });
 
   GinRunOptions o;
-  o.model.hidden = r.hidden;
+  if (r.hidden > 0) o.model.hidden = r.hidden;
   o.model.layers = r.layers;
   o.train.max_epochs = r.max_epochs;
   o.train.cancel = &job->cancel;
@@ -207,10 +206,6 @@ void TrainingJobs::Run(Job* job) {
   finish(JobState::kSucceeded, "");
 }
 
-}  // namespace ldpgraph
-
-namespace ldpgraph {
-
 void TrainingJobs::RunNodeJob(Job* job) {
   const auto start = std::chrono::steady_clock::now();
   const GraphJobRequest& r = job->request;
@@ -244,18 +239,20 @@ void TrainingJobs::RunNodeJob(Job* job) {
   LpgnnOptions o;
   o.kind = r.node_model;
   o.label_method = r.label_method;
-  o.hidden = r.hidden == 64 ? 16 : r.hidden;  // LPGNN's hidden size unless asked otherwise
+  if (r.hidden > 0) o.hidden = r.hidden;
   o.train.max_epochs = r.max_epochs;
   o.seed = r.seed;
   Result<LpgnnRun> run = TrainLpgnn(in, o);
   if (!run.ok()) return finish(JobState::kFailed, run.status().ToString());
   if (job->cancel) return finish(JobState::kCancelled, "");
 
+  AnyModel model;
+  model.kind = r.node_model == NodeGnnKind::kGcn ? ModelKind::kGcn : ModelKind::kSage;
   nlohmann::json classes = nlohmann::json::array();
   for (std::uint32_t c = 0; c < config.label.classes; ++c) classes.push_back(c);
   const nlohmann::json about = {{"job_id", job->status.id},
                                 {"task", "node"},
-                                {"model", r.node_model == NodeGnnKind::kGcn ? "gcn" : "sage"},
+                                {"model", ModelKindName(model.kind)},
                                 {"label_method", LabelMethodName(r.label_method)},
                                 {"graphs", nlohmann::json::array({config.graph_id})},
                                 {"classes", classes},
@@ -269,8 +266,6 @@ void TrainingJobs::RunNodeJob(Job* job) {
                                 {"users", stats.users},
                                 {"reporters", stats.reporters},
                                 {"edges", stats.edges}};
-  AnyModel model;
-  model.kind = r.node_model == NodeGnnKind::kGcn ? ModelKind::kGcn : ModelKind::kSage;
   model.node = std::move(run->model);
   Result<std::uint64_t> version = models_->Add(model, about.dump());
   if (!version.ok()) return finish(JobState::kFailed, version.status().ToString());

@@ -50,7 +50,7 @@ struct GraphJobRequest {
   std::string rule_name = "per-graph";  // what the model remembers: a rule, or "per-graph"
   int max_epochs = 500;
   std::uint64_t seed = 0;
-  int hidden = 64;
+  int hidden = 0;  // 0: the model's own default (GIN-0: 64, LPGNN: 16)
   int layers = 5;
 };
 
