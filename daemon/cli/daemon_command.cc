@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "ldpgraph/transport/https_client.h"
 #include "util/flags.h"
+#include "util/https_url.h"
 
 namespace ldpgraph {
 namespace {
@@ -47,27 +48,6 @@ int Usage(const std::string& why) {
 int Failure(const std::string& why) {
   std::fprintf(stderr, "ldpgraph daemon: %s\n", why.c_str());
   return 1;
-}
-
-// https://host:port -> endpoint.
-bool ParseUrl(const std::string& url, transport::ServerEndpoint* out) {
-  static const std::string kScheme = "https://";
-  if (url.compare(0, kScheme.size(), kScheme) != 0) return false;
-  std::string rest = url.substr(kScheme.size());
-  while (!rest.empty() && rest.back() == '/') rest.pop_back();
-  const std::size_t colon = rest.rfind(':');
-  if (colon == std::string::npos || colon == 0) {
-    out->host = rest;
-    out->port = 443;
-    return !rest.empty();
-  }
-  out->host = rest.substr(0, colon);
-  const std::string port = rest.substr(colon + 1);
-  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) return false;
-  const unsigned long p = std::stoul(port);
-  if (p == 0 || p > 65535) return false;
-  out->port = static_cast<std::uint16_t>(p);
-  return true;
 }
 
 std::string ReadText(const std::string& path, bool* ok) {
@@ -161,8 +141,11 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
                                       "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method", "rule"},
                                      {"wait"});
   if (!flags.ok()) return Usage(flags.status().message());
+  const std::optional<HttpsUrl> url = ParseHttpsUrl(flags->StringOr("daemon", ""));
+  if (!url) return Usage("--daemon https://HOST:PORT is required");
   transport::ServerEndpoint endpoint;
-  if (!ParseUrl(flags->StringOr("daemon", ""), &endpoint)) return Usage("--daemon https://HOST:PORT is required");
+  endpoint.host = url->host;
+  endpoint.port = url->port;
   endpoint.ca_file = flags->StringOr("ca", "");
   std::string token;
   if (flags->Has("admin-token-file")) {

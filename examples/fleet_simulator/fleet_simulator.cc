@@ -28,6 +28,7 @@
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
 #include "util/flags.h"
+#include "util/https_url.h"
 
 namespace lt = ldpgraph::transport;
 using nlohmann::json;
@@ -72,14 +73,11 @@ int main(int argc, char** argv) {
                                                                  "epsilon", "clients", "first-graph-id", "seed",
                                                                  "symmetrise"});
   if (!flags.ok()) return Fail(flags.status().message());
-  const std::string url = flags->StringOr("daemon", "");
+  const std::optional<ldpgraph::HttpsUrl> url = ldpgraph::ParseHttpsUrl(flags->StringOr("daemon", ""));
+  if (!url || !url->port_given) return Fail("--daemon https://HOST:PORT is required");
   lt::ServerEndpoint endpoint;
-  const std::size_t colon = url.rfind(':');
-  if (url.rfind("https://", 0) != 0 || colon == std::string::npos || colon < 8) {
-    return Fail("--daemon https://HOST:PORT is required");
-  }
-  endpoint.host = url.substr(8, colon - 8);
-  endpoint.port = static_cast<std::uint16_t>(std::stoul(url.substr(colon + 1)));
+  endpoint.host = url->host;
+  endpoint.port = url->port;
   endpoint.ca_file = flags->StringOr("ca", "");
   std::ifstream token_file(flags->StringOr("admin-token-file", ""));
   std::string admin_token;
