@@ -176,62 +176,28 @@ class SqliteReportStore final : public ReportStore {
   }
 
   Status SetGraphLabel(std::uint64_t graph_id, std::uint32_t label) override {
-    std::lock_guard<std::mutex> lock(admin_mu_);
-    auto stmt = sqlite::Statement::Prepare(
-        admin_db_, "INSERT INTO graph_labels (graph_id, label, set_unix) SELECT ?1, ?2, ?3 "
-                   "WHERE EXISTS (SELECT 1 FROM graphs WHERE graph_id = ?1) "
-                   "ON CONFLICT (graph_id) DO UPDATE SET label = excluded.label, set_unix = excluded.set_unix");
-    if (!stmt.ok()) return stmt.status();
-    stmt->BindInt(1, ToSql(graph_id));
-    stmt->BindInt(2, label);
-    stmt->BindInt(3, NowUnix());
-    auto done = stmt->Step();
-    if (!done.ok()) return done.status();
-    if (admin_db_.Changes() == 0) return Status::FailedPrecondition("no graph " + std::to_string(graph_id));
-    return Status::Ok();
+    return SetForGraph(graph_id, "graph_labels", "label", [&](sqlite::Statement& s) { s.BindInt(2, label); });
   }
 
   Result<std::map<std::uint64_t, std::uint32_t>> GraphLabels() override {
-    std::lock_guard<std::mutex> lock(admin_mu_);
-    auto stmt = sqlite::Statement::Prepare(admin_db_, "SELECT graph_id, label FROM graph_labels");
-    if (!stmt.ok()) return stmt.status();
     std::map<std::uint64_t, std::uint32_t> labels;
-    for (;;) {
-      auto row = stmt->Step();
-      if (!row.ok()) return row.status();
-      if (!*row) break;
-      labels[FromSql(stmt->ColumnInt(0))] = static_cast<std::uint32_t>(stmt->ColumnInt(1));
-    }
+    Status s = ForEachRow("SELECT graph_id, label FROM graph_labels", [&](sqlite::Statement& row) {
+      labels[FromSql(row.ColumnInt(0))] = static_cast<std::uint32_t>(row.ColumnInt(1));
+    });
+    if (!s.ok()) return s;
     return labels;
   }
 
   Status SetGraphSymmetrisation(std::uint64_t graph_id, const std::string& rule) override {
-    std::lock_guard<std::mutex> lock(admin_mu_);
-    auto stmt = sqlite::Statement::Prepare(
-        admin_db_, "INSERT INTO graph_symmetrisation (graph_id, rule, set_unix) SELECT ?1, ?2, ?3 "
-                   "WHERE EXISTS (SELECT 1 FROM graphs WHERE graph_id = ?1) "
-                   "ON CONFLICT (graph_id) DO UPDATE SET rule = excluded.rule, set_unix = excluded.set_unix");
-    if (!stmt.ok()) return stmt.status();
-    stmt->BindInt(1, ToSql(graph_id));
-    stmt->BindText(2, rule);
-    stmt->BindInt(3, NowUnix());
-    auto done = stmt->Step();
-    if (!done.ok()) return done.status();
-    if (admin_db_.Changes() == 0) return Status::FailedPrecondition("no graph " + std::to_string(graph_id));
-    return Status::Ok();
+    return SetForGraph(graph_id, "graph_symmetrisation", "rule", [&](sqlite::Statement& s) { s.BindText(2, rule); });
   }
 
   Result<std::map<std::uint64_t, std::string>> GraphSymmetrisations() override {
-    std::lock_guard<std::mutex> lock(admin_mu_);
-    auto stmt = sqlite::Statement::Prepare(admin_db_, "SELECT graph_id, rule FROM graph_symmetrisation");
-    if (!stmt.ok()) return stmt.status();
     std::map<std::uint64_t, std::string> rules;
-    for (;;) {
-      auto row = stmt->Step();
-      if (!row.ok()) return row.status();
-      if (!*row) break;
-      rules[FromSql(stmt->ColumnInt(0))] = stmt->ColumnText(1);
-    }
+    Status s = ForEachRow("SELECT graph_id, rule FROM graph_symmetrisation", [&](sqlite::Statement& row) {
+      rules[FromSql(row.ColumnInt(0))] = row.ColumnText(1);
+    });
+    if (!s.ok()) return s;
     return rules;
   }
 
@@ -287,6 +253,40 @@ class SqliteReportStore final : public ReportStore {
   }
 
  private:
+  // Sets `column` (bound as ?2 by `bind_value`) of graph_id's row in a
+  // per-graph admin table, replacing an earlier value. kFailedPrecondition
+  // when the graph does not exist.
+  Status SetForGraph(std::uint64_t graph_id, const char* table, const char* column,
+                     const std::function<void(sqlite::Statement&)>& bind_value) {
+    const std::string sql = std::string("INSERT INTO ") + table + " (graph_id, " + column +
+                            ", set_unix) SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM graphs WHERE graph_id = ?1) "
+                            "ON CONFLICT (graph_id) DO UPDATE SET " + column + " = excluded." + column +
+                            ", set_unix = excluded.set_unix";
+    std::lock_guard<std::mutex> lock(admin_mu_);
+    auto stmt = sqlite::Statement::Prepare(admin_db_, sql.c_str());
+    if (!stmt.ok()) return stmt.status();
+    stmt->BindInt(1, ToSql(graph_id));
+    bind_value(*stmt);
+    stmt->BindInt(3, NowUnix());
+    auto done = stmt->Step();
+    if (!done.ok()) return done.status();
+    if (admin_db_.Changes() == 0) return Status::FailedPrecondition("no graph " + std::to_string(graph_id));
+    return Status::Ok();
+  }
+
+  // Runs an admin query and hands each row to `visit`.
+  Status ForEachRow(const char* sql, const std::function<void(sqlite::Statement&)>& visit) {
+    std::lock_guard<std::mutex> lock(admin_mu_);
+    auto stmt = sqlite::Statement::Prepare(admin_db_, sql);
+    if (!stmt.ok()) return stmt.status();
+    for (;;) {
+      auto row = stmt->Step();
+      if (!row.ok()) return row.status();
+      if (!*row) return Status::Ok();
+      visit(*stmt);
+    }
+  }
+
   struct Pending {
     ReportRecord record;
     InsertDone done;
