@@ -51,11 +51,22 @@ selected=("$@")
 study 01-reddit-alpha "REDDIT-BINARY: accuracy vs fraction alpha of non-private users (epsilon = 1)" -- \
   experiment dprr --dataset "$reddit" --mechanisms dprr,locallap,nonpriv-part,nonpriv-full,rr \
   --epsilons 1 --alphas 0,0.1,0.2,0.5 --splits 3 --jobs 2
+# The REDDIT studies share settings (e.g. DPRR at epsilon 1, alpha 0): each
+# copies the rows another has finished instead of training them again.
+reddit_reuse() {  # --reuse with the other REDDIT studies that have results
+  local dirs=()
+  for d in "$out"/0[123]-reddit-*; do
+    [ -f "$d/results.csv" ] && [ "$(basename "$d")" != "$1" ] && dirs+=("$d")
+  done
+  [ ${#dirs[@]} -gt 0 ] && (IFS=,; echo "--reuse ${dirs[*]}")
+  return 0
+}
+study 03-reddit-allocation "REDDIT-BINARY: budget allocation, eq. 8 (dprr) vs the fixed 1:9 split (dprr-fixed)" -- \
+  experiment dprr --dataset "$reddit" --mechanisms dprr,dprr-fixed --epsilons 0.1,0.2,0.5,1 --alphas 0 --splits 3 --jobs 2 \
+  $(reddit_reuse 03-reddit-allocation)
 study 02-reddit-epsilon "REDDIT-BINARY: accuracy vs epsilon (alpha = 0)" -- \
   experiment dprr --dataset "$reddit" --mechanisms dprr,locallap,nonpriv-full,rr \
-  --epsilons 0.2,0.5,1,2 --alphas 0 --splits 3 --jobs 2
-study 03-reddit-allocation "REDDIT-BINARY: budget allocation, eq. 8 (dprr) vs the fixed 1:9 split (dprr-fixed)" -- \
-  experiment dprr --dataset "$reddit" --mechanisms dprr,dprr-fixed --epsilons 0.1,0.2,0.5,1 --alphas 0 --splits 3 --jobs 2
+  --epsilons 0.2,0.5,1,2 --alphas 0 --splits 3 --jobs 2 $(reddit_reuse 02-reddit-epsilon)
 study 04-reddit-degree "REDDIT-BINARY: true vs noisy degree of every user (epsilon = 1)" -- \
   experiment degree --dataset "$reddit" --mechanisms dprr,rr,locallap --epsilon 1
 study 05-ba-scaling "Barabasi-Albert graphs: server time vs users per graph (epsilon = 1)" -- \

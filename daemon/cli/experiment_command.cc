@@ -39,7 +39,7 @@ int Finish(const Status& s) {
 
 int RunDprr(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "mechanisms", "epsilons", "alphas", "splits", "out",
-                                            "epochs", "jobs", "hidden", "layers", "batch-size"});
+                                            "epochs", "jobs", "hidden", "layers", "batch-size", "reuse"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   Result<std::string> out = flags->String("out");
@@ -55,8 +55,10 @@ int RunDprr(const std::vector<std::string>& args) {
   Result<std::uint64_t> hidden = flags->Unsigned("hidden", 64);
   Result<std::uint64_t> layers = flags->Unsigned("layers", 5);
   Result<std::uint64_t> batch = flags->Unsigned("batch-size", 32);
+  Result<std::vector<std::string>> reuse = flags->StringList("reuse", {});
   for (const Status* s : {&mechanisms.status(), &epsilons.status(), &alphas.status(), &splits.status(),
-                          &epochs.status(), &jobs.status(), &hidden.status(), &layers.status(), &batch.status()}) {
+                          &epochs.status(), &jobs.status(), &hidden.status(), &layers.status(), &batch.status(),
+                          &reuse.status()}) {
     if (!s->ok()) return Usage(s->message());
   }
   if (*epochs < 1 || *jobs < 1 || *batch < 1 || *splits > 1000) {
@@ -72,6 +74,7 @@ int RunDprr(const std::vector<std::string>& args) {
   o.model.layers = static_cast<int>(*layers);
   o.train.max_epochs = static_cast<int>(*epochs);
   o.train.batch_size = static_cast<int>(*batch);
+  o.reuse_dirs = *reuse;
   Result<GraphDataset> ds = ReadDataset(*path);
   if (!ds.ok()) return Failure(ds.status());
   Status s = RunDprrExperiment(*ds, o);
@@ -92,7 +95,7 @@ std::vector<int> Steps(const std::vector<double>& values, bool* ok) {
 int RunLpgnn(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(
       args, {"dataset", "models", "feature-mechanisms", "feature-epsilons", "label-methods", "label-epsilons",
-             "edge-epsilons", "kx", "ky", "splits", "out", "epochs", "jobs", "hidden"});
+             "edge-epsilons", "kx", "ky", "splits", "out", "epochs", "jobs", "hidden", "weight-decay", "dropout"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   Result<std::string> out = flags->String("out");
@@ -111,9 +114,12 @@ int RunLpgnn(const std::vector<std::string>& args) {
   Result<std::uint64_t> epochs = flags->Unsigned("epochs", 500);
   Result<std::uint64_t> jobs = flags->Unsigned("jobs", 2);
   Result<std::uint64_t> hidden = flags->Unsigned("hidden", 16);
+  Result<double> weight_decay = flags->Double("weight-decay", o.train.weight_decay);
+  Result<double> dropout = flags->Double("dropout", o.dropout);
   for (const Status* s : {&models.status(), &mechanisms.status(), &methods.status(), &feature_eps.status(),
                           &label_eps.status(), &edge_eps.status(), &kx.status(), &ky.status(), &splits.status(),
-                          &epochs.status(), &jobs.status(), &hidden.status()}) {
+                          &epochs.status(), &jobs.status(), &hidden.status(), &weight_decay.status(),
+                          &dropout.status()}) {
     if (!s->ok()) return Usage(s->message());
   }
   bool kx_ok = false, ky_ok = false;
@@ -123,6 +129,11 @@ int RunLpgnn(const std::vector<std::string>& args) {
   if (*epochs < 1 || *jobs < 1 || *hidden < 1 || *splits > 1000) {
     return Usage("--epochs, --jobs and --hidden must be positive, --splits at most 1000");
   }
+  if (!(*weight_decay >= 0 && *weight_decay < 1) || !(*dropout >= 0 && *dropout < 1)) {
+    return Usage("--weight-decay and --dropout take values in [0, 1)");
+  }
+  o.train.weight_decay = static_cast<float>(*weight_decay);
+  o.dropout = static_cast<float>(*dropout);
   o.models = *models;
   o.feature_mechanisms = *mechanisms;
   o.label_methods = *methods;

@@ -182,6 +182,16 @@ std::size_t Lines(const std::string& path) {
 
 bool Exists(const std::string& path) { return std::ifstream(path).good(); }
 
+// The first line of the file that starts with `prefix` ("" if none).
+std::string LineStarting(const std::string& path, const std::string& prefix) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(prefix, 0) == 0) return line;
+  }
+  return "";
+}
+
 }  // namespace
 
 TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
@@ -211,6 +221,23 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
     CHECK(b.exit_code == 2);
   }
   CHECK(Lines(out + "/results.csv") == 1 + 32);
+
+  // Another study reuses the finished settings and trains only the new
+  // ones: epsilon 4 for dprr and nothing for nonpriv-full (one training
+  // serves every epsilon). The copied rows are the original ones.
+  const std::string second = dir.path() + "/second";
+  Run reused = Ldpgraph("experiment dprr --dataset " + data + " --mechanisms dprr,nonpriv-full --epsilons 2,4 " +
+                        "--alphas 0 --splits 1 --epochs 3 --reuse " + out + " --out " + second);
+  INFO(reused.output);
+  REQUIRE(reused.exit_code == 0);
+  CHECK(reused.output.find("3 rows copied from finished trainings") != std::string::npos);
+  CHECK(reused.output.find("1 run(s) to do") != std::string::npos);
+  const std::string copied = LineStarting(second + "/results.csv", "communities,dprr,2,0,0,");
+  CHECK(!copied.empty());
+  CHECK(copied == LineStarting(out + "/results.csv", "communities,dprr,2,0,0,"));
+  CHECK(Lines(second + "/results.csv") == 1 + 4);
+  CHECK(Ldpgraph("experiment dprr --dataset " + data + " --reuse " + dir.path() + "/nowhere --out " + second)
+            .exit_code == 2);
 }
 
 TEST_CASE("Cli.ExperimentDegreeAndScaling") {

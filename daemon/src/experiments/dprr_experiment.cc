@@ -1,6 +1,10 @@
 #include "experiments/dprr_experiment.h"
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
+#include <optional>
 #include <set>
 
 #include "experiments/job_runner.h"
@@ -140,9 +144,31 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
   Result<std::unique_ptr<ResultsTable>> table = ResultsTable::Open(o.out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();
   auto runner = std::make_shared<DprrRunner>(dataset, o, table->get());
+  std::vector<std::unique_ptr<ResultsTable>> reused_tables;
+  for (const std::string& dir : o.reuse_dirs) {
+    const std::string path = dir + "/results.csv";
+    if (::access(path.c_str(), R_OK) != 0) return Status::InvalidArgument("nothing to reuse: no " + path);
+    Result<std::unique_ptr<ResultsTable>> other = ResultsTable::Open(path, kColumns, kKeyColumns);
+    if (!other.ok()) return other.status();
+    reused_tables.push_back(std::move(other).value());
+  }
+  // A finished row for any setting of `group`, which one training serves:
+  // from this study, or else from a reused one.
+  auto finished = [&](const std::string& mechanism, const std::vector<Setting>& group,
+                      int split) -> std::optional<CsvRow> {
+    for (const Setting& s : group) {
+      if (std::optional<CsvRow> row = (*table)->Find(runner->Key(mechanism, s, split))) return row;
+    }
+    for (const Setting& s : group) {
+      for (const auto& other : reused_tables) {
+        if (std::optional<CsvRow> row = other->Find(runner->Key(mechanism, s, split))) return row;
+      }
+    }
+    return std::nullopt;
+  };
 
   std::vector<ExperimentJob> jobs;
-  std::size_t skipped = 0;
+  std::size_t skipped = 0, copied = 0;
   // Split by split, so an interrupted study has every setting at a few splits.
   for (int split = 0; split < o.splits; ++split) {
     for (const std::string& mechanism : o.mechanisms) {
@@ -162,10 +188,16 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
           for (double e : o.epsilons) groups.push_back({{e, a}});
       }
       for (std::vector<Setting>& group : groups) {
+        const std::optional<CsvRow> done = finished(mechanism, group, split);
         std::vector<Setting> todo;
         for (const Setting& s : group) {
-          if ((*table)->Has(runner->Key(mechanism, s, split))) {
+          CsvRow key = runner->Key(mechanism, s, split);
+          if ((*table)->Has(key)) {
             ++skipped;
+          } else if (done) {  // the same training: copy its measurements
+            key.insert(key.end(), done->begin() + static_cast<std::ptrdiff_t>(kKeyColumns.size()), done->end());
+            LDPGRAPH_RETURN_IF_ERROR((*table)->Append(key));
+            ++copied;
           } else {
             todo.push_back(s);
           }
@@ -176,7 +208,8 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
       }
     }
   }
-  LDPGRAPH_RETURN_IF_ERROR(RunJobs("experiment dprr", std::move(jobs), o.jobs, skipped));
+  if (copied > 0) std::fprintf(stderr, "experiment dprr: %zu rows copied from finished trainings\n", copied);
+  LDPGRAPH_RETURN_IF_ERROR(RunJobs("experiment dprr", std::move(jobs), o.jobs, skipped + copied));
   return SummariseDprrExperiment(o.out_dir);
 }
 

@@ -32,6 +32,11 @@ struct DprrExperimentOptions {
   GinConfig model;
   GraphTrainOptions train;
   int jobs = 1;  // runs side by side
+  // Other studies' folders whose results.csv rows for the same settings are
+  // copied instead of retrained (the REDDIT studies share many settings).
+  // They must have been run with the same training options: a run's seeds
+  // depend only on its setting and split, so the row would be the same.
+  std::vector<std::string> reuse_dirs;
 };
 
 // The mechanisms' names, for usage messages.

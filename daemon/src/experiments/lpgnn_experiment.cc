@@ -123,6 +123,7 @@ class LpgnnRunner {
     o.kx_choices = options_.kx_choices;
     o.ky_choices = options_.ky_choices;
     o.hidden = options_.hidden;
+    o.dropout = options_.dropout;
     o.train = options_.train;
     o.seed = static_cast<std::uint64_t>(split);
     Result<LpgnnRun> run = TrainLpgnn(in, o);

@@ -34,6 +34,7 @@ struct LpgnnExperimentOptions {
   std::vector<int> ky_choices = {0, 2, 4, 8, 16};
   int splits = 3;
   int hidden = 16;
+  float dropout = 0.5f;
   std::string out_dir;
   NodeTrainOptions train;
   int jobs = 1;

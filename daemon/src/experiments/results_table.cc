@@ -42,6 +42,11 @@ CsvRow SplitCsvLine(const std::string& line) {
 
 Status MakeOutputDirectory(const std::string& path) {
   if (path.empty()) return Status::InvalidArgument("an empty output folder");
+  // Like mkdir -p: every missing folder on the way, then the folder itself.
+  for (std::size_t slash = path.find('/', 1); slash != std::string::npos; slash = path.find('/', slash + 1)) {
+    const std::string parent = path.substr(0, slash);
+    if (::mkdir(parent.c_str(), 0755) != 0 && errno != EEXIST) return IoError("cannot create", parent);
+  }
   if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) return IoError("cannot create", path);
   return Status::Ok();
 }
@@ -101,7 +106,7 @@ Result<std::unique_ptr<ResultsTable>> ResultsTable::Open(const std::string& path
                                      std::to_string(row.size()) + " fields, expected " +
                                      std::to_string(columns.size()));
     }
-    t->keys_.insert(t->KeyOfRow(row));
+    t->keys_[t->KeyOfRow(row)] = t->rows_.size();
     t->rows_.push_back(std::move(row));
   }
 
@@ -139,6 +144,13 @@ bool ResultsTable::Has(const CsvRow& key) const {
   return keys_.count(JoinKey(key)) > 0;
 }
 
+std::optional<CsvRow> ResultsTable::Find(const CsvRow& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = keys_.find(JoinKey(key));
+  if (it == keys_.end()) return std::nullopt;
+  return rows_[it->second];
+}
+
 Status ResultsTable::Append(const CsvRow& row) {
   if (row.size() != columns_.size()) {
     return Status::InvalidArgument("a row of " + std::to_string(row.size()) + " fields for a table of " +
@@ -156,7 +168,7 @@ Status ResultsTable::Append(const CsvRow& row) {
   const ssize_t written = ::write(fd_, line.data(), line.size());
   if (written != static_cast<ssize_t>(line.size())) return IoError("cannot append to", path_);
   if (::fsync(fd_) != 0) return IoError("cannot fsync", path_);
-  keys_.insert(KeyOfRow(row));
+  keys_[KeyOfRow(row)] = rows_.size();
   rows_.push_back(row);
   return Status::Ok();
 }

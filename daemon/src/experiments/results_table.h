@@ -5,14 +5,15 @@
 // The key columns identify a run (dataset, mechanism, epsilon, ..., split);
 // the rest are its measurements (and choices made during the run). A torn last line (a crash in
 // the middle of a write) is cut off when the file is opened.
-// Thread-safety: Append() and Has() may be called from several threads.
+// Thread-safety: Append(), Has() and Find() may be called from several threads.
 #ifndef LDPGRAPH_DAEMON_EXPERIMENTS_RESULTS_TABLE_H_
 #define LDPGRAPH_DAEMON_EXPERIMENTS_RESULTS_TABLE_H_
 
 #include <cstddef>
 #include <memory>
+#include <map>
 #include <mutex>
-#include <set>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,8 @@ class ResultsTable {
   // True if a row with this key (the values of the key columns, in the
   // order they were given to Open) is present.
   bool Has(const CsvRow& key) const;
+  // The row with this key, if present.
+  std::optional<CsvRow> Find(const CsvRow& key) const;
   // Appends and fsyncs one row. Errors: kInvalidArgument for a wrong field
   // count or a field with a comma, quote or line break; kUnavailable for I/O.
   Status Append(const CsvRow& row);
@@ -55,13 +58,13 @@ class ResultsTable {
   int fd_ = -1;
   mutable std::mutex mu_;
   std::vector<CsvRow> rows_;
-  std::set<std::string> keys_;
+  std::map<std::string, std::size_t> keys_;  // key -> index in rows_
 };
 
 // Splits one CSV line at commas (no quoting: our tables never need it).
 CsvRow SplitCsvLine(const std::string& line);
 
-// Creates the experiment's output folder if it is missing (one level).
+// Creates the experiment's output folder and its parents if they are missing.
 Status MakeOutputDirectory(const std::string& path);
 
 // Formats a measurement for a table: shortest round-trip form of a double.

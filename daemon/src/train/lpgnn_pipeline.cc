@@ -117,6 +117,7 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
     config.kind = o.kind;
     config.input_dim = static_cast<int>(x.cols());
     config.hidden = o.hidden;
+    config.dropout = o.dropout;
     config.classes = in.classes;
     Result<NodeGnnModel> model = NodeGnnModel::Create(config, o.seed);
     if (!model.ok()) return model.status();

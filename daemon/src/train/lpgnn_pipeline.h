@@ -50,6 +50,7 @@ struct LpgnnOptions {
   std::vector<int> kx_choices = {0, 2, 4, 8, 16};
   std::vector<int> ky_choices = {0, 2, 4, 8, 16};
   int hidden = 16;
+  float dropout = 0.5f;
   NodeTrainOptions train;
   std::uint64_t seed = 0;  // weights and dropout
 };
