@@ -6,12 +6,56 @@
 #include <vector>
 
 #include "engine/parallel.h"
+#include "engine/tall_gemm.h"
 #include "ldpgraph/samplers.h"
 
 namespace ldpgraph {
 namespace {
 constexpr float kSeluScale = 1.0507009873554805f;
 constexpr float kSeluAlpha = 1.6732632423543772f;
+
+// BatchNorm's per-row passes over raw rows; __restrict lets the compiler
+// vectorise them (Eigen's dynamic-size row expressions cost more in set-up
+// than the 64 multiply-adds they do).
+void AddSquaredDeviation(const float* __restrict row, const float* __restrict mean, float* __restrict acc,
+                         Eigen::Index f) {
+  for (Eigen::Index c = 0; c < f; ++c) acc[c] += (row[c] - mean[c]) * (row[c] - mean[c]);
+}
+
+template <bool kRelu>
+void NormaliseRow(const float* __restrict row, const float* __restrict mean, const float* __restrict invstd,
+                  const float* __restrict gamma, const float* __restrict beta, float* __restrict xhat,
+                  float* __restrict out, Eigen::Index f) {
+  for (Eigen::Index c = 0; c < f; ++c) {
+    xhat[c] = (row[c] - mean[c]) * invstd[c];
+    const float v = xhat[c] * gamma[c] + beta[c];
+    out[c] = kRelu ? std::max(v, 0.0f) : v;
+  }
+}
+
+// Zeroes the gradient where the fused ReLU clipped (kRelu), then adds it and
+// its product with xhat to the column sums.
+template <bool kRelu>
+void GradientSums(float* __restrict grad, const float* __restrict out, const float* __restrict xhat,
+                  float* __restrict sum_g, float* __restrict sum_gx, Eigen::Index f) {
+  for (Eigen::Index c = 0; c < f; ++c) {
+    const float g = kRelu && !(out[c] > 0.0f) ? 0.0f : grad[c];
+    grad[c] = g;
+    sum_g[c] += g;
+    sum_gx[c] += g * xhat[c];
+  }
+}
+
+template <bool kFresh>
+void InputGradientRow(const float* __restrict grad, const float* __restrict xhat, const float* __restrict mean_g,
+                      const float* __restrict mean_gx, const float* __restrict k, float* __restrict out,
+                      Eigen::Index f) {
+  for (Eigen::Index c = 0; c < f; ++c) {
+    const float d = (grad[c] - mean_g[c] - xhat[c] * mean_gx[c]) * k[c];
+    out[c] = kFresh ? d : out[c] + d;
+  }
+}
+
 }  // namespace
 
 Matrix Softmax(const Matrix& logits) {
@@ -66,11 +110,12 @@ Tape::Var Tape::Linear(Var x, Var w, Var b) {
   const Matrix& in = value(x);
   const Matrix& weight = value(w);
   const RowVector bias = value(b).row(0);
-  Matrix y(in.rows(), weight.cols());
+  const Eigen::Index in_dim = in.cols(), out_dim = weight.cols();
+  Matrix y(in.rows(), out_dim);
   ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
-    auto block = y.middleRows(begin, end - begin);
-    block.noalias() = in.middleRows(begin, end - begin) * weight;
-    block.rowwise() += bias;
+    TallGemm({in.data() + begin * in_dim, in_dim, 1, weight.data(), out_dim, y.data() + begin * out_dim, out_dim},
+             end - begin, out_dim, in_dim, false);
+    y.middleRows(begin, end - begin).rowwise() += bias;
   });
   Var out = Push(std::move(y), Needs(x) || Needs(w) || Needs(b));
   nodes_[out].backward = [this, x, w, b, out] {
@@ -80,21 +125,21 @@ Tape::Var Tape::Linear(Var x, Var w, Var b) {
     const bool need_x = Needs(x), need_w = Needs(w), need_b = Needs(b);
     bool fresh_x = false;
     Matrix* gx = need_x ? &GradSlot(x, &fresh_x) : nullptr;
+    const Eigen::Index k = in2.cols(), m = weight2.cols();
+    const Matrix weight_t = need_x ? Matrix(weight2.transpose()) : Matrix();
     // Per-thread partial weight and bias gradients, summed after.
     std::vector<Matrix> gw(static_cast<std::size_t>(EngineThreads()));
     std::vector<RowVector> gb(gw.size());
     ForEachRowBlock(g.rows(), [&](int t, Eigen::Index begin, Eigen::Index end) {
-      const auto gblock = g.middleRows(begin, end - begin);
-      if (need_x) {
-        auto out_rows = gx->middleRows(begin, end - begin);
-        if (fresh_x) {
-          out_rows.noalias() = gblock * weight2.transpose();
-        } else {
-          out_rows.noalias() += gblock * weight2.transpose();
-        }
+      const float* gblock = g.data() + begin * m;
+      if (need_x) {  // dX = G W^T
+        TallGemm({gblock, m, 1, weight_t.data(), k, gx->data() + begin * k, k}, end - begin, k, m, !fresh_x);
       }
-      if (need_w) gw[t].noalias() = in2.middleRows(begin, end - begin).transpose() * gblock;
-      if (need_b) gb[t] = gblock.colwise().sum();
+      if (need_w) {  // dW = X^T G: A = X^T addressed in place (row stride 1, inner stride k)
+        gw[t].resize(k, m);
+        TallGemm({in2.data() + begin * k, 1, k, gblock, m, gw[t].data(), m}, k, m, end - begin, false);
+      }
+      if (need_b) gb[t] = g.middleRows(begin, end - begin).colwise().sum();
     });
     for (std::size_t t = 0; t < gw.size(); ++t) {
       if (need_w && gw[t].size() != 0) GradOf(w) += gw[t];
@@ -212,8 +257,10 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
     for (const auto& p : partial) mean += p;
     mean /= static_cast<float>(n);
     ForEachRowBlock(n, [&](int t, Eigen::Index begin, Eigen::Index end) {
-      partial[t].setZero();
-      for (Eigen::Index r = begin; r < end; ++r) partial[t] += (in.row(r) - mean).array().square().matrix();
+      float* acc = partial[t].data();
+      const float* mu = mean.data();
+      std::fill_n(acc, f, 0.0f);
+      for (Eigen::Index r = begin; r < end; ++r) AddSquaredDeviation(in.data() + r * f, mu, acc, f);
     });
     RowVector var = RowVector::Zero(f);
     for (const auto& p : partial) var += p;
@@ -233,13 +280,10 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
   Matrix y(n, f);
   const RowVector scale = invstd->cwiseProduct(g);
   ForEachRowBlock(n, [&](int, Eigen::Index begin, Eigen::Index end) {
+    const auto normalise = relu ? NormaliseRow<true> : NormaliseRow<false>;
     for (Eigen::Index r = begin; r < end; ++r) {
-      xhat->row(r) = (in.row(r) - mean).cwiseProduct(*invstd);
-      if (relu) {
-        y.row(r) = (xhat->row(r).cwiseProduct(g) + b).cwiseMax(0.0f);
-      } else {
-        y.row(r) = xhat->row(r).cwiseProduct(g) + b;
-      }
+      normalise(in.data() + r * f, mean.data(), invstd->data(), g.data(), b.data(), xhat->data() + r * f,
+                y.data() + r * f, f);
     }
   });
   Var out = Push(std::move(y), Needs(x) || Needs(gamma) || Needs(beta));
@@ -253,10 +297,10 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
     const std::size_t threads = static_cast<std::size_t>(EngineThreads());
     std::vector<RowVector> part_g(threads, RowVector::Zero(cols)), part_gx(threads, RowVector::Zero(cols));
     ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
+      const auto sums = relu ? GradientSums<true> : GradientSums<false>;
       for (Eigen::Index r = begin; r < end; ++r) {
-        if (relu) gy.row(r) = (yv.row(r).array() > 0.0f).select(gy.row(r).array(), 0.0f).matrix();
-        part_g[t] += gy.row(r);
-        part_gx[t] += gy.row(r).cwiseProduct(xhat->row(r));
+        sums(gy.data() + r * cols, yv.data() + r * cols, xhat->data() + r * cols, part_g[t].data(),
+             part_gx[t].data(), cols);
       }
     });
     RowVector sum_g = RowVector::Zero(cols), sum_gx = RowVector::Zero(cols);
@@ -280,13 +324,10 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
     const RowVector mean_g = sum_g / static_cast<float>(rows);
     const RowVector mean_gx = sum_gx / static_cast<float>(rows);
     ForEachRowBlock(rows, [&](int, Eigen::Index begin, Eigen::Index end) {
+      const auto input_gradient = fresh ? InputGradientRow<true> : InputGradientRow<false>;
       for (Eigen::Index r = begin; r < end; ++r) {
-        const RowVector d = (gy.row(r) - mean_g - xhat->row(r).cwiseProduct(mean_gx)).cwiseProduct(k);
-        if (fresh) {
-          gx.row(r) = d;
-        } else {
-          gx.row(r) += d;
-        }
+        input_gradient(gy.data() + r * cols, xhat->data() + r * cols, mean_g.data(), mean_gx.data(), k.data(),
+                       gx.data() + r * cols, cols);
       }
     });
   };
