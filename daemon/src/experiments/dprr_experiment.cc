@@ -12,13 +12,15 @@
 #include "experiments/setting_seed.h"
 #include "experiments/summary.h"
 #include "experiments/summary_charts.h"
+#include "graph/symmetrise.h"
 #include "privacy/non_private_part.h"
 #include "privacy/perturb_dataset.h"
 #include "train/gin_pipeline.h"
 
 namespace ldpgraph {
 
-const char* const kDprrExperimentMechanisms = "dprr, dprr-fixed, rr, locallap, nonpriv-part, nonpriv-full";
+const char* const kDprrExperimentMechanisms =
+    "dprr, dprr-or, dprr-fixed, rr, locallap, nonpriv-part, nonpriv-full";
 
 namespace {
 
@@ -50,6 +52,17 @@ class DprrRunner {
       return dataset_;
     }
     if (mechanism == "nonpriv-part") return KeepNonPrivateUsers(dataset_, s.alpha, seed, noisy_edges);
+    if (mechanism == "dprr-or") {
+      // DPRR's reports (the same draws as "dprr"), then the server's OR rule.
+      Result<GraphDataset> noisy = Noisy("dprr", s, split, noisy_edges);
+      if (!noisy.ok()) return noisy;
+      *noisy_edges = 0;
+      for (CsrGraph& g : noisy->graphs) {
+        g = Symmetrise(g, Symmetrisation::kOr);
+        *noisy_edges += g.num_entries();
+      }
+      return noisy;
+    }
     PerturbOptions p;
     LDPGRAPH_RETURN_IF_ERROR(ParsePerturbMechanism(mechanism, &p));
     p.epsilon = s.epsilon;
@@ -124,7 +137,8 @@ Status SummariseDprrExperiment(const std::string& out_dir) {
 }
 
 Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOptions& o) {
-  const std::set<std::string> known = {"dprr", "dprr-fixed", "rr", "locallap", "nonpriv-part", "nonpriv-full"};
+  const std::set<std::string> known = {"dprr",     "dprr-or",      "dprr-fixed",  "rr",
+                                       "locallap", "nonpriv-part", "nonpriv-full"};
   if (o.mechanisms.empty()) return Status::InvalidArgument("no mechanism given");
   for (const std::string& m : o.mechanisms) {
     if (!known.count(m)) {

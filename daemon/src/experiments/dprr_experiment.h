@@ -4,8 +4,10 @@
 // device would), GIN-0 is trained with the paper's protocol, and one row is
 // appended to DIR/results.csv:
 //   dataset,mechanism,epsilon,alpha,split,accuracy,auc,true_edges,noisy_edges,train_seconds
-// Mechanisms: dprr (eq. 8 allocation), dprr-fixed (eps1 = eps/10, the
-// reference code), rr, locallap, nonpriv-part, nonpriv-full.
+// Mechanisms: dprr (eq. 8 allocation), dprr-or (the same reports, then the
+// server keeps an edge when either end listed the other: post-processing,
+// beyond the paper), dprr-fixed (eps1 = eps/10, the reference code), rr,
+// locallap, nonpriv-part, nonpriv-full.
 // Split s seeds the 75/10/15 split, the model and (mixed with the setting)
 // the perturbation, so every number can be reproduced. nonpriv-full does not
 // depend on epsilon or alpha and nonpriv-part not on epsilon: each is
