@@ -90,6 +90,18 @@ TEST_CASE("Cli.BenchPerturbPrintsKeyValues") {
   }
 }
 
+TEST_CASE("Cli.BenchIngestRunsItsOwnDaemon") {
+  // A small run of the real thing: daemon, TLS, uploader and SQLite.
+  Run r = Ldpgraph("bench ingest --connections 4 --reports 400 --handshakes 10");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("lost=0\n") != std::string::npos);
+  for (const char* key : {"reports_per_s=", "p50_ms=", "p99_ms=", "handshakes_per_s="}) {
+    CHECK(r.output.find(key) != std::string::npos);
+  }
+  CHECK(Ldpgraph("bench ingest --connections 0").exit_code == 2);
+}
+
 TEST_CASE("Cli.BenchAssembleFromARealStore") {
   Run r = Ldpgraph("bench assemble --users 5000 --degree 8 --symmetrise or");
   INFO(r.output);

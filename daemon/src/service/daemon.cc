@@ -47,7 +47,9 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   d->ctx_ = std::make_unique<ServiceContext>(d->store_.get(), std::move(*tokens), config.admin_token,
                                              config.per_token, config.per_address, metrics, logger);
   LDPGRAPH_RETURN_IF_ERROR(d->ctx_->graphs.Load());
-  auto models = ModelRegistry::Open(config.models_dir);
+  // A config built in code (the benchmarks) may leave the folder unnamed.
+  auto models = ModelRegistry::Open(config.models_dir.empty() ? DefaultModelsDir(config.store_path)
+                                                              : config.models_dir);
   if (!models.ok()) return models.status();
   d->models_ = std::move(*models);
   d->jobs_ = std::make_unique<TrainingJobs>(d->store_.get(), d->models_.get(), metrics, logger);

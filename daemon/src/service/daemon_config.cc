@@ -30,10 +30,6 @@ std::string Resolve(const std::string& base_dir, const std::string& path) {
 }
 
 // Beside the store file: <store dir>/models.
-std::string DefaultModelsDir(const std::string& store_path) {
-  const std::size_t slash = store_path.rfind('/');
-  return (slash == std::string::npos ? std::string(".") : store_path.substr(0, slash)) + "/models";
-}
 
 // Reads [table] with typed getters that reject unknown keys and wrong types.
 class Section {
@@ -206,6 +202,11 @@ Result<DaemonConfig> LoadDaemonConfig(const std::string& path) {
   auto config = ParseDaemonConfig(*text, base_dir);
   if (!config.ok()) return Status(config.status().code(), path + ": " + config.status().message());
   return config;
+}
+
+std::string DefaultModelsDir(const std::string& store_path) {
+  const std::size_t slash = store_path.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : store_path.substr(0, slash)) + "/models";
 }
 
 }  // namespace ldpgraph

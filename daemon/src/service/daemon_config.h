@@ -32,7 +32,7 @@ struct DaemonConfig {
   // [store]
   std::string store_path;
   std::size_t max_reports_per_commit = 4096;
-  std::string models_dir;  // trained model versions; default <store dir>/models
+  std::string models_dir;  // trained model versions; empty: DefaultModelsDir(store_path)
   // [auth]
   std::string secret;       // the HMAC key for user tokens (from secret_file)
   std::string admin_token;  // bearer token of /v1/admin (from admin_token_file)
@@ -47,6 +47,9 @@ struct DaemonConfig {
 // Reads and checks the file; relative paths are taken from the file's
 // directory. Errors: kUnavailable when a file cannot be read,
 // kInvalidArgument naming the key (syntax errors name the line).
+// Where model versions go when the config names no folder: <store dir>/models.
+std::string DefaultModelsDir(const std::string& store_path);
+
 Result<DaemonConfig> LoadDaemonConfig(const std::string& path);
 
 // The same from text; `base_dir` resolves relative paths.
