@@ -59,6 +59,24 @@ TEST_CASE("ResultsTable.CutsATornLastLine") {
   CHECK(ReadAll(path) == "mechanism,split,accuracy\ndprr,0,0.8\nrr,0,0.6\n");
 }
 
+TEST_CASE("ResultsTable.ReadOnlyLeavesTheFileAsItIs") {
+  // A reader (summary, report, --reuse) may look while a study writes: it
+  // skips the line being written, never repairs or creates the file.
+  TempDir dir;
+  const std::string text = "mechanism,split,accuracy\ndprr,0,0.8\nrr,0,0.";
+  const std::string path = dir.Write("results.csv", text);
+  auto t = ResultsTable::OpenReadOnly(path, kColumns, {0, 1});
+  REQUIRE(t.ok());
+  CHECK((*t)->Rows().size() == 1);
+  CHECK((*t)->Find({"dprr", "0"}) == CsvRow{"dprr", "0", "0.8"});
+  CHECK_FALSE((*t)->Find({"rr", "0"}).has_value());
+  CHECK((*t)->Append({"rr", "1", "0.6"}).code() == StatusCode::kFailedPrecondition);
+  CHECK(ReadAll(path) == text);
+  CHECK(ResultsTable::OpenReadOnly(dir.path() + "/none.csv", kColumns, {0}).status().code() ==
+        StatusCode::kInvalidArgument);
+  CHECK_FALSE(std::ifstream(dir.path() + "/none.csv").good());
+}
+
 TEST_CASE("ResultsTable.RefusesAnotherHeaderBadRowsAndBadFields") {
   TempDir dir;
   const std::string other = dir.Write("other.csv", "a,b\n1,2\n");

@@ -1,7 +1,5 @@
 #include "experiments/dprr_experiment.h"
 
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -113,7 +111,7 @@ std::string Label(const std::string& mechanism, const Setting& s, int split) {
 }  // namespace
 
 Status SummariseDprrExperiment(const std::string& out_dir) {
-  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::Open(out_dir + "/results.csv", kColumns, kKeyColumns);
+  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();
   const std::vector<std::string> group = {"dataset", "mechanism", "epsilon", "alpha"};
   const std::vector<std::string> metrics = {"accuracy", "auc", "noisy_edges", "train_seconds"};
@@ -160,9 +158,7 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
   auto runner = std::make_shared<DprrRunner>(dataset, o, table->get());
   std::vector<std::unique_ptr<ResultsTable>> reused_tables;
   for (const std::string& dir : o.reuse_dirs) {
-    const std::string path = dir + "/results.csv";
-    if (::access(path.c_str(), R_OK) != 0) return Status::InvalidArgument("nothing to reuse: no " + path);
-    Result<std::unique_ptr<ResultsTable>> other = ResultsTable::Open(path, kColumns, kKeyColumns);
+    Result<std::unique_ptr<ResultsTable>> other = ResultsTable::OpenReadOnly(dir + "/results.csv", kColumns, kKeyColumns);
     if (!other.ok()) return other.status();
     reused_tables.push_back(std::move(other).value());
   }

@@ -144,7 +144,7 @@ class LpgnnRunner {
 }  // namespace
 
 Status SummariseLpgnnExperiment(const std::string& out_dir) {
-  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::Open(out_dir + "/results.csv", kColumns, kKeyColumns);
+  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();
   Result<std::vector<SummaryRow>> summary = Summarise(kColumns, (*table)->Rows(), kGroup, kMetrics);
   if (!summary.ok()) return summary.status();

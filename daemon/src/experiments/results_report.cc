@@ -8,7 +8,10 @@
 #include <sstream>
 #include <vector>
 
+#include "experiments/dprr_experiment.h"
+#include "experiments/lpgnn_experiment.h"
 #include "experiments/results_table.h"
+#include "experiments/scaling_experiment.h"
 
 namespace ldpgraph {
 namespace {
@@ -48,6 +51,20 @@ std::string Cell(const std::string& text) {
   return buf;
 }
 
+// Rewrites a study's summary.csv and charts from its results.csv, so a study
+// stopped midway (or resumed by hand) shows every run it has. The kind of
+// study is told by its results' header; folders without results.csv (the
+// degree study writes its summary directly) are left as they are.
+Status RefreshSummary(const std::string& dir) {
+  std::ifstream in(dir + "/results.csv");
+  std::string header;
+  if (!in || !std::getline(in, header)) return Status::Ok();
+  if (header.rfind("dataset,mechanism,epsilon,alpha,", 0) == 0) return SummariseDprrExperiment(dir);
+  if (header.rfind("dataset,model,feature_mechanism,", 0) == 0) return SummariseLpgnnExperiment(dir);
+  if (header.rfind("m,n,mechanism,", 0) == 0) return SummariseScalingExperiment(dir);
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<std::string> RenderResultsReport(const std::string& results_dir, const std::string& link_prefix) {
@@ -55,6 +72,7 @@ Result<std::string> RenderResultsReport(const std::string& results_dir, const st
   int sections = 0;
   for (const std::string& name : Entries(results_dir)) {
     const std::string dir = results_dir + "/" + name;
+    LDPGRAPH_RETURN_IF_ERROR(RefreshSummary(dir));
     std::string summary;
     if (!ReadText(dir + "/summary.csv", &summary)) continue;
     ++sections;

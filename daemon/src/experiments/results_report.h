@@ -1,5 +1,7 @@
 // docs/results.md from a folder of experiment outputs: one section per
-// subfolder holding a summary.csv (in name order), with its about.md (what
+// subfolder holding a summary.csv (in name order; first rewritten, with the
+// charts, from the subfolder's results.csv, so a study stopped midway shows
+// every run it finished), with its about.md (what
 // was run, by which command) if present, the summary as a table and every
 // SVG chart of the subfolder linked as an image.
 #ifndef LDPGRAPH_DAEMON_EXPERIMENTS_RESULTS_REPORT_H_

@@ -69,8 +69,9 @@ double ParseNumber(const std::string& text) {
   return *end == '\0' ? v : std::nan("");
 }
 
-Result<std::unique_ptr<ResultsTable>> ResultsTable::Open(const std::string& path, const CsvRow& columns,
-                                                         std::vector<std::size_t> key_columns) {
+Result<std::unique_ptr<ResultsTable>> ResultsTable::Load(const std::string& path, const CsvRow& columns,
+                                                         std::vector<std::size_t> key_columns, bool* exists,
+                                                         bool* torn, std::string* complete_text) {
   for (std::size_t k : key_columns) {
     if (k >= columns.size()) return Status::InvalidArgument("a key column beyond the header");
   }
@@ -79,12 +80,13 @@ Result<std::unique_ptr<ResultsTable>> ResultsTable::Open(const std::string& path
   t->columns_ = columns;
   t->key_columns_ = std::move(key_columns);
   std::vector<std::uint8_t> bytes;
-  bool exists = false;
-  LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(path, &bytes, &exists));
-  std::string text(bytes.begin(), bytes.end());
-  // A torn last line is the run that was being written when we died: drop it.
+  LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(path, &bytes, exists));
+  std::string& text = *complete_text;
+  text.assign(bytes.begin(), bytes.end());
+  // A torn last line is the run that was being written when we died (or is
+  // being written now, for a reader): leave it out.
   const std::size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
-  const bool torn = complete != text.size();
+  *torn = complete != text.size();
   text.resize(complete);
 
   std::size_t pos = 0, line_number = 0;
@@ -109,7 +111,25 @@ Result<std::unique_ptr<ResultsTable>> ResultsTable::Open(const std::string& path
     t->keys_[t->KeyOfRow(row)] = t->rows_.size();
     t->rows_.push_back(std::move(row));
   }
+  return t;
+}
 
+Result<std::unique_ptr<ResultsTable>> ResultsTable::OpenReadOnly(const std::string& path, const CsvRow& columns,
+                                                                 std::vector<std::size_t> key_columns) {
+  bool exists = false, torn = false;
+  std::string text;
+  Result<std::unique_ptr<ResultsTable>> t = Load(path, columns, std::move(key_columns), &exists, &torn, &text);
+  if (t.ok() && !exists) return Status::InvalidArgument("no results at " + path);
+  return t;
+}
+
+Result<std::unique_ptr<ResultsTable>> ResultsTable::Open(const std::string& path, const CsvRow& columns,
+                                                         std::vector<std::size_t> key_columns) {
+  bool exists = false, torn = false;
+  std::string text;
+  Result<std::unique_ptr<ResultsTable>> loaded = Load(path, columns, std::move(key_columns), &exists, &torn, &text);
+  if (!loaded.ok()) return loaded.status();
+  std::unique_ptr<ResultsTable> t = std::move(loaded).value();
   if (!exists || torn) {
     if (!exists) text = JoinCsv(columns) + "\n";
     LDPGRAPH_RETURN_IF_ERROR(internal::WriteFileDurably(path, std::vector<std::uint8_t>(text.begin(), text.end())));
@@ -161,6 +181,7 @@ Status ResultsTable::Append(const CsvRow& row) {
       return Status::InvalidArgument("the field '" + field + "' holds a comma, quote or line break");
     }
   }
+  if (fd_ < 0) return Status::FailedPrecondition(path_ + " was opened read-only");
   const std::string line = JoinCsv(row) + "\n";
   std::lock_guard<std::mutex> lock(mu_);
   // One write() of one line on an O_APPEND file, then fsync: the row is whole

@@ -31,6 +31,12 @@ class ResultsTable {
   // line), kUnavailable for I/O.
   static Result<std::unique_ptr<ResultsTable>> Open(const std::string& path, const CsvRow& columns,
                                                     std::vector<std::size_t> key_columns);
+  // The rows of an existing file, without creating, repairing or appending
+  // (a torn last line is left out): for summaries, reports and --reuse,
+  // which may read while a study is still writing. Errors as Open, and
+  // kInvalidArgument for a missing file.
+  static Result<std::unique_ptr<ResultsTable>> OpenReadOnly(const std::string& path, const CsvRow& columns,
+                                                            std::vector<std::size_t> key_columns);
   ~ResultsTable();
   ResultsTable(const ResultsTable&) = delete;
   ResultsTable& operator=(const ResultsTable&) = delete;
@@ -50,6 +56,10 @@ class ResultsTable {
 
  private:
   ResultsTable() = default;
+  // Parses the file (if it exists) into a table without a file descriptor.
+  static Result<std::unique_ptr<ResultsTable>> Load(const std::string& path, const CsvRow& columns,
+                                                    std::vector<std::size_t> key_columns, bool* exists, bool* torn,
+                                                    std::string* complete_text);
   std::string KeyOfRow(const CsvRow& row) const;
 
   std::string path_;

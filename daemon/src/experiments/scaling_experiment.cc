@@ -77,14 +77,15 @@ Status RunOne(const ScalingExperimentOptions& o, std::uint32_t m, std::uint32_t 
 
 }  // namespace
 
-Status ChartScalingExperiment(const std::string& out_dir) {
-  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::Open(out_dir + "/results.csv", kColumns, kKeyColumns);
+Status SummariseScalingExperiment(const std::string& out_dir) {
+  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();
   const std::vector<std::string> group = {"m", "n", "mechanism", "epsilon", "graphs"};
   const std::vector<std::string> metrics = {"train_seconds_per_epoch", "classify_seconds", "perturb_seconds",
                                             "noisy_edges"};
   Result<std::vector<SummaryRow>> summary = Summarise(kColumns, (*table)->Rows(), group, metrics);
   if (!summary.ok()) return summary.status();
+  LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/summary.csv", group, metrics, *summary));
   for (const std::string& metric : metrics) {
     ChartRequest chart{"n", "mechanism", metric, "users per graph (n)", true, true};
     Result<std::vector<std::string>> files = WriteCharts(out_dir, group, metrics, *summary, chart);
@@ -127,7 +128,7 @@ Status RunScalingExperiment(const ScalingExperimentOptions& o) {
   }
   // One run at a time: the runs time themselves and must not share cores.
   LDPGRAPH_RETURN_IF_ERROR(RunJobs("experiment scaling", std::move(jobs), 1, skipped));
-  return ChartScalingExperiment(o.out_dir);
+  return SummariseScalingExperiment(o.out_dir);
 }
 
 }  // namespace ldpgraph

@@ -32,8 +32,8 @@ struct ScalingExperimentOptions {
 
 Status RunScalingExperiment(const ScalingExperimentOptions& options);
 
-// Rewrites the charts from DIR/results.csv.
-Status ChartScalingExperiment(const std::string& out_dir);
+// Rewrites DIR/summary.csv and the charts from DIR/results.csv.
+Status SummariseScalingExperiment(const std::string& out_dir);
 
 }  // namespace ldpgraph
 
