@@ -32,19 +32,28 @@ wanted() {  # is study $1 selected on the command line?
   return 1
 }
 
-# study NAME TITLE -- COMMAND...: runs the command with --out, then writes about.md.
+# about NAME TITLE NOTE COMMAND...: the study's heading and command for docs/results.md.
+about() {
+  local name=$1 title=$2 note=$3; shift 3
+  mkdir -p "$out/$name"
+  {
+    echo "## $title"
+    echo
+    echo "\`ldpgraph $*\` ($note)"
+  } >"$out/$name/about.md"
+}
+
+# study NAME TITLE -- COMMAND...: runs the command with --out; about.md says
+# what is running (a study stopped midway still has its heading), then how
+# long the last run took.
 study() {
   local name=$1 title=$2; shift 3
   wanted "$name" "${selected[@]}" || return 0
   echo "== $name: $title"
+  about "$name" "$title" "started $(date -u +%F), not finished yet" "$@"
   local start=$SECONDS
   "$ldpgraph" "$@" --out "$out/$name"
-  local took=$((SECONDS - start))
-  {
-    echo "## $title"
-    echo
-    echo "\`ldpgraph $*\` (last run took ${took} s on $(nproc) cores)"
-  } >"$out/$name/about.md"
+  about "$name" "$title" "last run took $((SECONDS - start)) s on $(nproc) cores" "$@"
 }
 
 selected=("$@")
@@ -79,7 +88,7 @@ study 07-cora-labels "Cora, GraphSAGE: label learning vs label epsilon (multi-bi
   --label-methods ce,fc,drop --label-epsilons 0.5,1,2 --splits 3
 study 08-cora-combined "Cora: edges by DPRR as well (features and labels at epsilon 1), GraphSAGE and GCN" -- \
   experiment lpgnn --dataset "$cora" --models sage,gcn --feature-mechanisms mbm --feature-epsilons 1 \
-  --label-methods fc,drop --label-epsilons 1 --edge-epsilons 0.5,1,2,inf --splits 3
+  --label-methods fc,drop --label-epsilons 1 --edge-epsilons 0.5,1,2,4,8,inf --splits 3
 
 {
   cat docs/results-intro.md
