@@ -1,6 +1,7 @@
 #include "train/lpgnn_pipeline.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "graph/graph_batch.h"
 #include "ldpgraph/label_rr.h"
@@ -56,13 +57,30 @@ Result<LabelMethod> ParseLabelMethod(const std::string& name) {
   return Status::InvalidArgument("unknown label method '" + name + "' (ce, fc or drop)");
 }
 
-Matrix PropagateFeatures(const CsrGraph& graph, const Matrix& features, int steps) {
+void StandardiseColumns(Matrix* x) {
+  if (x->rows() == 0) return;
+  const double n = static_cast<double>(x->rows());
+  for (Eigen::Index c = 0; c < x->cols(); ++c) {
+    double sum = 0, sum_sq = 0;
+    for (Eigen::Index r = 0; r < x->rows(); ++r) sum += (*x)(r, c);
+    const double mean = sum / n;
+    for (Eigen::Index r = 0; r < x->rows(); ++r) sum_sq += ((*x)(r, c) - mean) * ((*x)(r, c) - mean);
+    const double sd = std::sqrt(sum_sq / n);
+    const double scale = sd > 1e-12 ? 1.0 / sd : 1.0;
+    for (Eigen::Index r = 0; r < x->rows(); ++r) {
+      (*x)(r, c) = static_cast<float>(((*x)(r, c) - mean) * scale);
+    }
+  }
+}
+
+Matrix NodeModelInputs(const CsrGraph& graph, const Matrix& features, int steps) {
   const PreparedGraph mean = PrepareGraph(graph, Aggregation::kMean);
   Matrix x = features, next;
   for (int k = 0; k < steps; ++k) {
     SpMM(mean.agg, x, &next);
     x.swap(next);
   }
+  StandardiseColumns(&x);
   return x;
 }
 
@@ -152,9 +170,11 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
       SpMM(prop_graph.agg, x, &next);
       x.swap(next);
     }
+    Matrix inputs = x;  // NodeModelInputs(graph, features, kx), built step by step
+    StandardiseColumns(&inputs);
     const double before = best.val_accuracy;
-    LDPGRAPH_RETURN_IF_ERROR(train(x, kx, 0));
-    if (best.val_accuracy != before) best_x = x;
+    LDPGRAPH_RETURN_IF_ERROR(train(inputs, kx, 0));
+    if (best.val_accuracy != before) best_x = std::move(inputs);
   }
   // Drop: then the label propagation steps ky, with the chosen kx.
   if (drop) {
