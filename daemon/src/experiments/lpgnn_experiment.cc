@@ -115,6 +115,7 @@ class LpgnnRunner {
     in.label_epsilon = s.label_epsilon;
     in.split = StratifiedSplit(data_.labels, 0.50, 0.25, static_cast<std::uint64_t>(split));
     in.test_labels = &data_.labels;
+    in.rectified_features = std::isfinite(s.feature_epsilon);
     LpgnnOptions o;
     o.kind = s.model == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
     Result<LabelMethod> method = ParseLabelMethod(s.label_method);

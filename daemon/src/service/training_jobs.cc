@@ -259,6 +259,7 @@ void TrainingJobs::RunNodeJob(Job* job) {
                                 {"symmetrise", SymmetrisationName(r.rules[0])},
                                 {"seed", r.seed},
                                 {"kx", run->kx},
+                                {"standardised", in.rectified_features},
                                 {"ky", run->ky},
                                 {"val_accuracy", run->val_accuracy},
                                 // Against the labels the server has: randomized ones under label privacy.

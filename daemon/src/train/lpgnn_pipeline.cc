@@ -73,14 +73,14 @@ void StandardiseColumns(Matrix* x) {
   }
 }
 
-Matrix NodeModelInputs(const CsrGraph& graph, const Matrix& features, int steps) {
+Matrix NodeModelInputs(const CsrGraph& graph, const Matrix& features, int steps, bool rectified) {
   const PreparedGraph mean = PrepareGraph(graph, Aggregation::kMean);
   Matrix x = features, next;
   for (int k = 0; k < steps; ++k) {
     SpMM(mean.agg, x, &next);
     x.swap(next);
   }
-  StandardiseColumns(&x);
+  if (rectified) StandardiseColumns(&x);
   return x;
 }
 
@@ -170,8 +170,8 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
       SpMM(prop_graph.agg, x, &next);
       x.swap(next);
     }
-    Matrix inputs = x;  // NodeModelInputs(graph, features, kx), built step by step
-    StandardiseColumns(&inputs);
+    Matrix inputs = x;  // NodeModelInputs(graph, features, kx, rectified), built step by step
+    if (in.rectified_features) StandardiseColumns(&inputs);
     const double before = best.val_accuracy;
     LDPGRAPH_RETURN_IF_ERROR(train(inputs, kx, 0));
     if (best.val_accuracy != before) best_x = std::move(inputs);

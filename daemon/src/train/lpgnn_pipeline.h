@@ -42,6 +42,9 @@ struct LpgnnInputs {
   Split split;                             // training, validation and test nodes
   // What test accuracy counts against (the experiments' true labels); null: `labels`.
   const std::vector<int>* test_labels = nullptr;
+  // The features are a mechanism's rectified estimates (the daemon's always
+  // are), not true values: standardised after KProp (see NodeModelInputs).
+  bool rectified_features = true;
 };
 
 struct LpgnnOptions {
@@ -62,13 +65,16 @@ struct LpgnnRun {
 };
 
 // A node model's inputs as the pipeline makes them: feature KProp (the mean
-// over neighbours) `steps` times, then every column standardised over the
-// nodes (mean 0, standard deviation 1; constant columns only centred).
-// Rectified multi-bit features are huge (d/2m times the range): after KProp
-// their scale is still far from the weights' and Adam's step sizes, and
-// standardising lifts GraphSAGE on Cora at feature epsilon 1 from 0.81 to
-// 0.84. It uses no labels and is post-processing of what the server holds.
-Matrix NodeModelInputs(const CsrGraph& graph, const Matrix& features, int steps);
+// over neighbours) `steps` times, then, for rectified features, every column
+// standardised over the nodes (mean 0, standard deviation 1; constant
+// columns only centred). Rectified multi-bit features are huge (d/2m times
+// the range): after KProp their scale is still far from what the weights
+// and Adam's steps suit. On Cora (GraphSAGE, 3 splits) standardising lifts
+// feature epsilon 1 from 0.81 to 0.83 (1-bit and Laplace from 0.75 to 0.82)
+// but costs true sparse binary features 0.02, whose rare words it blows up:
+// true features are used as they are. It uses no labels and is
+// post-processing of what the server holds.
+Matrix NodeModelInputs(const CsrGraph& graph, const Matrix& features, int steps, bool rectified);
 
 // Standardises every column of `x` in place, as NodeModelInputs does.
 void StandardiseColumns(Matrix* x);
