@@ -11,6 +11,7 @@
 #include "graph/generators.h"
 #include "ldpgraph/samplers.h"
 #include "models/model_file.h"
+#include "train/lpgnn_pipeline.h"
 #include "train/node_trainer.h"
 
 using namespace ldpgraph;
@@ -124,6 +125,24 @@ TEST_CASE("ModelFile.NodeModelRoundTripAndCorruption") {
   CHECK(LoadModel(path).status().code() == StatusCode::kDataLoss);
   CHECK(LoadModel("/nonexistent/model.bin").status().code() == StatusCode::kUnavailable);
   std::remove(path.c_str());
+}
+
+TEST_CASE("Lpgnn.RectifiedInputsAreStandardisedAndTrueOnesKept") {
+  // A path 0-1-2: one KProp step averages the neighbours; rectified inputs
+  // then get mean 0 and standard deviation 1 per column (a constant column
+  // is only centred), true inputs stay as propagated.
+  const CsrGraph path = CsrGraph::FromRows({{1}, {0, 2}, {1}});
+  Matrix x(3, 2);
+  x << 1000, 5, -1000, 5, 3000, 5;
+  const Matrix kept = NodeModelInputs(path, x, 1, false);
+  CHECK(kept(0, 0) == doctest::Approx(-1000));
+  CHECK(kept(1, 0) == doctest::Approx(2000));
+  CHECK(kept(2, 0) == doctest::Approx(-1000));
+  const Matrix z = NodeModelInputs(path, x, 1, true);
+  CHECK(z.col(0).mean() == doctest::Approx(0).epsilon(1e-6));
+  CHECK(z.col(0).squaredNorm() / 3 == doctest::Approx(1));
+  CHECK(z(1, 0) > 0);
+  CHECK(z.col(1).cwiseAbs().maxCoeff() == doctest::Approx(0));
 }
 
 TEST_CASE("Training.SageLearnsCommunitiesFromFeatures") {
