@@ -110,6 +110,8 @@ std::string Label(const std::string& mechanism, const Setting& s, int split) {
 
 }  // namespace
 
+const std::vector<std::string>& DprrResultsColumns() { return kColumns; }
+
 Status SummariseDprrExperiment(const std::string& out_dir) {
   Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();

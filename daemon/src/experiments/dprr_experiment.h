@@ -37,7 +37,8 @@ struct DprrExperimentOptions {
   // Other studies' folders whose results.csv rows for the same settings are
   // copied instead of retrained (the REDDIT studies share many settings).
   // They must have been run with the same training options: a run's seeds
-  // depend only on its setting and split, so the row would be the same.
+  // depend only on its setting and split, so the row is the one this study
+  // would train (to the last digit when the runs had as many threads each).
   std::vector<std::string> reuse_dirs;
 };
 
@@ -51,6 +52,9 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
 
 // Rewrites DIR/summary.csv and the plots from DIR/results.csv.
 Status SummariseDprrExperiment(const std::string& out_dir);
+
+// The header of the study's results.csv.
+const std::vector<std::string>& DprrResultsColumns();
 
 }  // namespace ldpgraph
 

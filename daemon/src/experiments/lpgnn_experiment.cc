@@ -144,6 +144,8 @@ class LpgnnRunner {
 
 }  // namespace
 
+const std::vector<std::string>& LpgnnResultsColumns() { return kColumns; }
+
 Status SummariseLpgnnExperiment(const std::string& out_dir) {
   Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();

@@ -48,6 +48,9 @@ Status RunLpgnnExperiment(const GraphDataset& dataset, const LpgnnExperimentOpti
 // Rewrites DIR/summary.csv and the charts from DIR/results.csv.
 Status SummariseLpgnnExperiment(const std::string& out_dir);
 
+// The header of the study's results.csv.
+const std::vector<std::string>& LpgnnResultsColumns();
+
 }  // namespace ldpgraph
 
 #endif  // LDPGRAPH_DAEMON_EXPERIMENTS_LPGNN_EXPERIMENT_H_

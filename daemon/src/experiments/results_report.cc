@@ -57,11 +57,12 @@ std::string Cell(const std::string& text) {
 // degree study writes its summary directly) are left as they are.
 Status RefreshSummary(const std::string& dir) {
   std::ifstream in(dir + "/results.csv");
-  std::string header;
-  if (!in || !std::getline(in, header)) return Status::Ok();
-  if (header.rfind("dataset,mechanism,epsilon,alpha,", 0) == 0) return SummariseDprrExperiment(dir);
-  if (header.rfind("dataset,model,feature_mechanism,", 0) == 0) return SummariseLpgnnExperiment(dir);
-  if (header.rfind("m,n,mechanism,", 0) == 0) return SummariseScalingExperiment(dir);
+  std::string line;
+  if (!in || !std::getline(in, line)) return Status::Ok();
+  const CsvRow header = SplitCsvLine(line);
+  if (header == DprrResultsColumns()) return SummariseDprrExperiment(dir);
+  if (header == LpgnnResultsColumns()) return SummariseLpgnnExperiment(dir);
+  if (header == ScalingResultsColumns()) return SummariseScalingExperiment(dir);
   return Status::Ok();
 }
 

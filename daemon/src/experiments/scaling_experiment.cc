@@ -77,6 +77,8 @@ Status RunOne(const ScalingExperimentOptions& o, std::uint32_t m, std::uint32_t 
 
 }  // namespace
 
+const std::vector<std::string>& ScalingResultsColumns() { return kColumns; }
+
 Status SummariseScalingExperiment(const std::string& out_dir) {
   Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();

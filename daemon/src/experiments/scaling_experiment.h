@@ -35,6 +35,9 @@ Status RunScalingExperiment(const ScalingExperimentOptions& options);
 // Rewrites DIR/summary.csv and the charts from DIR/results.csv.
 Status SummariseScalingExperiment(const std::string& out_dir);
 
+// The header of the study's results.csv.
+const std::vector<std::string>& ScalingResultsColumns();
+
 }  // namespace ldpgraph
 
 #endif  // LDPGRAPH_DAEMON_EXPERIMENTS_SCALING_EXPERIMENT_H_
