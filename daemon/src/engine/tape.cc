@@ -278,7 +278,6 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
     *invstd = (stats->var.array() + eps).rsqrt();
   }
   Matrix y(n, f);
-  const RowVector scale = invstd->cwiseProduct(g);
   ForEachRowBlock(n, [&](int, Eigen::Index begin, Eigen::Index end) {
     const auto normalise = relu ? NormaliseRow<true> : NormaliseRow<false>;
     for (Eigen::Index r = begin; r < end; ++r) {

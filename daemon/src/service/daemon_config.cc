@@ -29,8 +29,6 @@ std::string Resolve(const std::string& base_dir, const std::string& path) {
   return base_dir + "/" + path;
 }
 
-// Beside the store file: <store dir>/models.
-
 // Reads [table] with typed getters that reject unknown keys and wrong types.
 class Section {
  public:

@@ -47,13 +47,13 @@ struct DaemonConfig {
 // Reads and checks the file; relative paths are taken from the file's
 // directory. Errors: kUnavailable when a file cannot be read,
 // kInvalidArgument naming the key (syntax errors name the line).
-// Where model versions go when the config names no folder: <store dir>/models.
-std::string DefaultModelsDir(const std::string& store_path);
-
 Result<DaemonConfig> LoadDaemonConfig(const std::string& path);
 
 // The same from text; `base_dir` resolves relative paths.
 Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::string& base_dir);
+
+// Where model versions go when the config names no folder: <store dir>/models.
+std::string DefaultModelsDir(const std::string& store_path);
 
 }  // namespace ldpgraph
 
