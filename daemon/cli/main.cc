@@ -30,7 +30,7 @@ const char kUsage[] =
     "            --output PATH [--kind communities|ba|er] [--graphs N] [--min-nodes A --max-nodes B]\n"
     "            [--nodes N --m M | --p P] [--degree D] [--seed S]\n"
     "  experiment dprr     GIN-0 accuracy on graphs perturbed by each edge mechanism\n"
-    "            --dataset PATH --out DIR [--mechanisms dprr,dprr-or,dprr-fixed,rr,locallap,nonpriv-part,nonpriv-full]\n"
+    "            --dataset PATH --out DIR [--mechanisms dprr,dprr-or,dprr-disclosed,dprr-fixed,rr,locallap,nonpriv-part,nonpriv-full]\n"
     "            [--epsilons LIST] [--alphas LIST] [--splits K] [--epochs N] [--jobs J]\n"
     "            [--reuse DIR,...]  (copy rows of the same settings from studies run with the same options)\n"
     "  experiment degree   true vs noisy degree of every user (CSV, SVG)\n"

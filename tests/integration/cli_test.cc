@@ -235,20 +235,20 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
   CHECK(Lines(out + "/results.csv") == 1 + 32);
 
   // Another study reuses the finished settings and trains only the new
-  // ones: dprr at epsilon 4 and dprr-or (DPRR then OR-symmetrised), nothing
-  // for nonpriv-full (one training serves every epsilon). The copied rows
-  // are the original ones.
+  // ones: dprr at epsilon 4, dprr-or (DPRR then OR-symmetrised) and
+  // dprr-disclosed, nothing for nonpriv-full (one training serves every
+  // epsilon). The copied rows are the original ones.
   const std::string second = dir.path() + "/second";
-  Run reused = Ldpgraph("experiment dprr --dataset " + data + " --mechanisms dprr,dprr-or,nonpriv-full " +
+  Run reused = Ldpgraph("experiment dprr --dataset " + data + " --mechanisms dprr,dprr-or,dprr-disclosed,nonpriv-full " +
                         "--epsilons 2,4 --alphas 0 --splits 1 --epochs 3 --reuse " + out + " --out " + second);
   INFO(reused.output);
   REQUIRE(reused.exit_code == 0);
   CHECK(reused.output.find("3 rows copied from finished trainings") != std::string::npos);
-  CHECK(reused.output.find("3 run(s) to do") != std::string::npos);
+  CHECK(reused.output.find("5 run(s) to do") != std::string::npos);
   const std::string copied = LineStarting(second + "/results.csv", "communities,dprr,2,0,0,");
   CHECK(!copied.empty());
   CHECK(copied == LineStarting(out + "/results.csv", "communities,dprr,2,0,0,"));
-  CHECK(Lines(second + "/results.csv") == 1 + 6);
+  CHECK(Lines(second + "/results.csv") == 1 + 8);
   // OR keeps every reported entry and adds the reverse of the one-sided ones.
   const std::string dprr2 = LineStarting(second + "/results.csv", "communities,dprr,2,0,0,");
   const std::string or2 = LineStarting(second + "/results.csv", "communities,dprr-or,2,0,0,");
@@ -259,6 +259,16 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
     return std::stoull(row.substr(at, row.find(',', at) - at));
   };
   CHECK(noisy_edges(or2) > noisy_edges(dprr2));
+  // With nobody non-private (alpha 0) dprr-disclosed has nothing to use:
+  // the same draws, graphs and training as dprr, to the last digit.
+  const std::string disclosed2 = LineStarting(second + "/results.csv", "communities,dprr-disclosed,2,0,0,");
+  REQUIRE(!disclosed2.empty());
+  auto measurements = [](const std::string& row) {  // accuracy to noisy_edges: columns 6-9
+    std::size_t from = 0;
+    for (int i = 0; i < 5; ++i) from = row.find(',', from) + 1;
+    return row.substr(from, row.rfind(',') - from);
+  };
+  CHECK(measurements(disclosed2) == measurements(dprr2));
   CHECK(Ldpgraph("experiment dprr --dataset " + data + " --reuse " + dir.path() + "/nowhere --out " + second)
             .exit_code == 2);
 }

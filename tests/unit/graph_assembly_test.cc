@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "graph/disclosed_lists.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/wire_format.h"
 #include "service/graph_config_json.h"
@@ -112,6 +113,23 @@ TEST_CASE("Symmetrise.NoneOrAnd") {
   CHECK(both.degree(3) == 0);
   CHECK(ParseSymmetrisation("or").ok());
   CHECK(ParseSymmetrisation("both").status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("DisclosedLists.EdgesTouchingANonPrivateUserComeFromHerList") {
+  // Users 1 and 3 disclosed their true lists; 0, 2 and 4 sent noisy ones.
+  // 0 claims 1 (1's list denies it) and 2; 2 claims 4 and misses 3 (3's
+  // list names 2); 4 claims 3 (3's list denies it).
+  const CsrGraph g = Rows({{1, 2}, {2}, {0, 4}, {2}, {3}});
+  const CsrGraph out = UseDisclosedLists(g, {false, true, false, true, false});
+  CHECK(Row(out, 0) == std::vector<std::uint32_t>{2});        // private entries kept, 1 dropped
+  CHECK(Row(out, 1) == std::vector<std::uint32_t>{2});        // a disclosed list as it is
+  CHECK(Row(out, 2) == std::vector<std::uint32_t>{0, 1, 3, 4});  // 1 and 3 named 2
+  CHECK(Row(out, 3) == std::vector<std::uint32_t>{2});
+  CHECK(out.degree(4) == 0);
+  // Nobody disclosed: the graph as it is.
+  CHECK(UseDisclosedLists(g, std::vector<bool>(5, false)).targets() == g.targets());
+  // Everybody disclosed: the lists themselves.
+  CHECK(UseDisclosedLists(g, std::vector<bool>(5, true)).targets() == g.targets());
 }
 
 TEST_CASE("Assembly.RowsAsReportedMissingUsersIsolated") {

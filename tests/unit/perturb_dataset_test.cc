@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "privacy/local_lap_server.h"
@@ -81,6 +82,42 @@ TEST_CASE("PerturbDataset.NonPrivateFractionIsExactPerGraph") {
   PerturbSummary s;
   REQUIRE(PerturbDataset(Rings(), o, &s).ok());
   CHECK(s.non_private_users == 60u);  // 6 of 30 in each of 10 graphs
+}
+
+TEST_CASE("PerturbDataset.DisclosedListsOnlyCorrectEntries") {
+  // The same reports with and without the server's use of the disclosed
+  // lists: every entry it adds is a true edge, every entry it drops a false
+  // one, and at this size it does both.
+  PerturbOptions o;
+  o.seeded = true;
+  o.seed = 7;
+  o.non_private_fraction = 0.5;
+  PerturbSummary s1, s2;
+  auto plain = PerturbDataset(Rings(), o, &s1);
+  o.use_disclosed_lists = true;
+  auto used = PerturbDataset(Rings(), o, &s2);
+  REQUIRE(plain.ok());
+  REQUIRE(used.ok());
+  const GraphDataset truth = Rings();
+  auto has = [](const CsrGraph& g, std::uint32_t u, std::uint32_t v) {
+    const auto row = g.neighbours(u);
+    return std::binary_search(row.begin(), row.end(), v);
+  };
+  int added = 0, dropped = 0, wrong = 0;
+  for (std::size_t g = 0; g < truth.graphs.size(); ++g) {
+    for (std::uint32_t u = 0; u < 30; ++u) {
+      for (std::uint32_t v = 0; v < 30; ++v) {
+        const bool before = has(plain->graphs[g], u, v), after = has(used->graphs[g], u, v);
+        if (before == after) continue;
+        const bool real = has(truth.graphs[g], u, v);
+        (after ? added : dropped) += 1;
+        wrong += after != real;
+      }
+    }
+  }
+  CHECK(wrong == 0);
+  CHECK(added > 0);
+  CHECK(dropped > 0);
 }
 
 TEST_CASE("PerturbDataset.FailsFractionOutsideUnitInterval") {

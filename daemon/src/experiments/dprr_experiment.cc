@@ -18,7 +18,7 @@
 namespace ldpgraph {
 
 const char* const kDprrExperimentMechanisms =
-    "dprr, dprr-or, dprr-fixed, rr, locallap, nonpriv-part, nonpriv-full";
+    "dprr, dprr-or, dprr-disclosed, dprr-fixed, rr, locallap, nonpriv-part, nonpriv-full";
 
 namespace {
 
@@ -43,7 +43,11 @@ class DprrRunner {
   // The noisy dataset a mechanism yields for one setting and split.
   Result<GraphDataset> Noisy(const std::string& mechanism, const Setting& s, int split,
                              std::uint64_t* noisy_edges) const {
-    const std::uint64_t seed = SettingSeed(mechanism + "|" + FormatNumber(s.epsilon) + "|" +
+    // dprr-disclosed: DPRR's reports (the same draws as "dprr"), then the
+    // server's use of the non-private users' lists.
+    const bool disclosed = mechanism == "dprr-disclosed";
+    const std::string drawn = disclosed ? "dprr" : mechanism;
+    const std::uint64_t seed = SettingSeed(drawn + "|" + FormatNumber(s.epsilon) + "|" +
                                            FormatNumber(s.alpha) + "|" + std::to_string(split));
     if (mechanism == "nonpriv-full") {
       *noisy_edges = dataset_.num_entries();
@@ -62,7 +66,8 @@ class DprrRunner {
       return noisy;
     }
     PerturbOptions p;
-    LDPGRAPH_RETURN_IF_ERROR(ParsePerturbMechanism(mechanism, &p));
+    LDPGRAPH_RETURN_IF_ERROR(ParsePerturbMechanism(drawn, &p));
+    p.use_disclosed_lists = disclosed;
     p.epsilon = s.epsilon;
     p.non_private_fraction = s.alpha;
     p.seeded = true;
@@ -137,7 +142,7 @@ Status SummariseDprrExperiment(const std::string& out_dir) {
 }
 
 Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOptions& o) {
-  const std::set<std::string> known = {"dprr",     "dprr-or",      "dprr-fixed",  "rr",
+  const std::set<std::string> known = {"dprr", "dprr-or", "dprr-disclosed", "dprr-fixed", "rr",
                                        "locallap", "nonpriv-part", "nonpriv-full"};
   if (o.mechanisms.empty()) return Status::InvalidArgument("no mechanism given");
   for (const std::string& m : o.mechanisms) {

@@ -6,7 +6,10 @@
 //   dataset,mechanism,epsilon,alpha,split,accuracy,auc,true_edges,noisy_edges,train_seconds
 // Mechanisms: dprr (eq. 8 allocation), dprr-or (the same reports, then the
 // server keeps an edge when either end listed the other: post-processing,
-// beyond the paper), dprr-fixed (eps1 = eps/10, the reference code), rr,
+// beyond the paper), dprr-disclosed (the same reports, then the server
+// takes every edge that touches a non-private user from that user's true
+// list: post-processing, beyond the paper), dprr-fixed (eps1 = eps/10, the
+// reference code), rr,
 // locallap, nonpriv-part, nonpriv-full.
 // Split s seeds the 75/10/15 split, the model and (mixed with the setting)
 // the perturbation, so every number can be reproduced. nonpriv-full does not

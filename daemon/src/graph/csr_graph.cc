@@ -50,4 +50,19 @@ void CsrGraph::AppendRow(Span<const std::uint32_t> row) {
   offsets_.push_back(targets_.size());
 }
 
+CsrGraph CsrGraph::Transposed() const {
+  const std::uint32_t n = num_nodes();
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(n) + 1, 0);
+  for (std::uint32_t v : targets_) ++counts[v + 1];
+  for (std::uint32_t v = 0; v < n; ++v) counts[v + 1] += counts[v];
+  CsrGraph t;
+  t.targets_.resize(targets_.size());
+  std::vector<std::uint64_t> fill(counts.begin(), counts.end() - 1);
+  for (std::uint32_t u = 0; u < n; ++u) {  // rows in order: each column list comes out sorted
+    for (std::uint32_t v : neighbours(u)) t.targets_[fill[v]++] = u;
+  }
+  t.offsets_ = std::move(counts);
+  return t;
+}
+
 }  // namespace ldpgraph

@@ -39,6 +39,9 @@ class CsrGraph {
 
   // Appends a row; `row` must be sorted and unique.
   void AppendRow(Span<const std::uint32_t> row);
+  // Row v of the transpose lists the nodes whose rows list v (sorted), in
+  // O(nodes + entries).
+  CsrGraph Transposed() const;
 
  private:
   std::vector<std::uint64_t> offsets_;  // num_nodes + 1

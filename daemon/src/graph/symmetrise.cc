@@ -4,28 +4,6 @@
 #include <iterator>
 
 namespace ldpgraph {
-namespace {
-
-// Column lists of `graph` (row v: the nodes that listed v), each sorted
-// because rows are visited in order.
-CsrGraph Transpose(const CsrGraph& graph) {
-  const std::uint32_t n = graph.num_nodes();
-  std::vector<std::uint64_t> counts(static_cast<std::size_t>(n) + 1, 0);
-  for (std::uint32_t v : graph.targets()) ++counts[v + 1];
-  for (std::uint32_t v = 0; v < n; ++v) counts[v + 1] += counts[v];
-  std::vector<std::uint32_t> sources(graph.targets().size());
-  std::vector<std::uint64_t> fill(counts.begin(), counts.end() - 1);
-  for (std::uint32_t u = 0; u < n; ++u) {
-    for (std::uint32_t v : graph.neighbours(u)) sources[fill[v]++] = u;
-  }
-  CsrGraph t;
-  for (std::uint32_t v = 0; v < n; ++v) {
-    t.AppendRow(Span<const std::uint32_t>(sources.data() + counts[v], counts[v + 1] - counts[v]));
-  }
-  return t;
-}
-
-}  // namespace
 
 const char* SymmetrisationName(Symmetrisation rule) {
   switch (rule) {
@@ -45,7 +23,7 @@ Result<Symmetrisation> ParseSymmetrisation(const std::string& name) {
 
 CsrGraph Symmetrise(const CsrGraph& graph, Symmetrisation rule) {
   if (rule == Symmetrisation::kNone) return graph;
-  const CsrGraph incoming = Transpose(graph);
+  const CsrGraph incoming = graph.Transposed();
   CsrGraph out;
   std::vector<std::uint32_t> row;
   for (std::uint32_t u = 0; u < graph.num_nodes(); ++u) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 
+#include "graph/disclosed_lists.h"
 #include "ldpgraph/non_private.h"
 #include "ldpgraph/samplers.h"
 #include "privacy/local_lap_server.h"
@@ -67,6 +68,8 @@ Result<CsrGraph> PerturbGraph(const CsrGraph& graph, const PerturbOptions& optio
     Result<CsrGraph> assembled = AssembleLocalLap(Span<const NoisyEdges>(reports.data(), n), rng);
     if (!assembled.ok()) return assembled.status();
     noisy = std::move(assembled).value();
+  } else if (options.use_disclosed_lists) {
+    noisy = UseDisclosedLists(noisy, is_open);
   }
   summary->noisy_edges += noisy.num_entries();
   return noisy;

@@ -18,6 +18,10 @@ struct PerturbOptions {
   double epsilon = 1.0;
   // Fraction of each graph's users (chosen uniformly) who send their true list.
   double non_private_fraction = 0.0;
+  // Server side, row-stacking mechanisms only: replace what private users
+  // reported about non-private users by the non-private users' own lists
+  // (graph/disclosed_lists.h). The reports, and so the draws, are unchanged.
+  bool use_disclosed_lists = false;
   bool seeded = false;  // false: the OS CSPRNG
   std::uint64_t seed = 0;
   std::uint32_t n_max = 0;  // 0: the largest graph of the dataset
