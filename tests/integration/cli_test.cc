@@ -243,8 +243,8 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
                         "--epsilons 2,4 --alphas 0 --splits 1 --epochs 3 --reuse " + out + " --out " + second);
   INFO(reused.output);
   REQUIRE(reused.exit_code == 0);
-  CHECK(reused.output.find("3 rows copied from finished trainings") != std::string::npos);
-  CHECK(reused.output.find("5 run(s) to do") != std::string::npos);
+  CHECK(reused.output.find("4 rows copied from finished trainings") != std::string::npos);
+  CHECK(reused.output.find("4 run(s) to do") != std::string::npos);
   const std::string copied = LineStarting(second + "/results.csv", "communities,dprr,2,0,0,");
   CHECK(!copied.empty());
   CHECK(copied == LineStarting(out + "/results.csv", "communities,dprr,2,0,0,"));
@@ -260,15 +260,21 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
   };
   CHECK(noisy_edges(or2) > noisy_edges(dprr2));
   // With nobody non-private (alpha 0) dprr-disclosed has nothing to use:
-  // the same draws, graphs and training as dprr, to the last digit.
-  const std::string disclosed2 = LineStarting(second + "/results.csv", "communities,dprr-disclosed,2,0,0,");
-  REQUIRE(!disclosed2.empty());
-  auto measurements = [](const std::string& row) {  // accuracy to noisy_edges: columns 6-9
+  // dprr's finished row is copied (epsilon 2); trained beside it (epsilon
+  // 4), it gets the same draws, graphs and model, to the last digit.
+  auto measurements = [](const std::string& row) {  // accuracy to train_seconds: columns 6-10
     std::size_t from = 0;
     for (int i = 0; i < 5; ++i) from = row.find(',', from) + 1;
-    return row.substr(from, row.rfind(',') - from);
+    return row.substr(from);
   };
+  const std::string disclosed2 = LineStarting(second + "/results.csv", "communities,dprr-disclosed,2,0,0,");
+  REQUIRE(!disclosed2.empty());
   CHECK(measurements(disclosed2) == measurements(dprr2));
+  const std::string dprr4 = LineStarting(second + "/results.csv", "communities,dprr,4,0,0,");
+  const std::string disclosed4 = LineStarting(second + "/results.csv", "communities,dprr-disclosed,4,0,0,");
+  REQUIRE(!disclosed4.empty());
+  auto without_seconds = [&](const std::string& row) { return measurements(row).substr(0, measurements(row).rfind(',')); };
+  CHECK(without_seconds(disclosed4) == without_seconds(dprr4));
   CHECK(Ldpgraph("experiment dprr --dataset " + data + " --reuse " + dir.path() + "/nowhere --out " + second)
             .exit_code == 2);
 }
@@ -296,12 +302,13 @@ TEST_CASE("Cli.ExperimentLpgnnCombinesPrivateFeaturesLabelsAndEdges") {
   WriteTinyNodeDataset(dir);
   const std::string out = dir.path() + "/lpgnn";
   Run r = Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --feature-mechanisms mbm,1bm " +
-                   "--feature-epsilons 1,inf --label-methods ce,drop --label-epsilons 2 --edge-epsilons 1,inf " +
+                   "--feature-epsilons 1,inf --label-methods ce,drop --label-epsilons 2,inf --edge-epsilons 1,inf " +
                    "--kx 0,2 --ky 0,2 --splits 1 --epochs 20 --out " + out);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  // (mbm@1, 1bm@1, none@inf) x (ce, drop) x 2 edge settings x 1 split.
-  CHECK(Lines(out + "/results.csv") == 1 + 12);
+  // (mbm@1, 1bm@1, none@inf) x (ce@2, drop@2, ce@inf: true labels need no
+  // label method) x 2 edge settings x 1 split.
+  CHECK(Lines(out + "/results.csv") == 1 + 18);
   CHECK(Exists(out + "/summary.csv"));
   CHECK(Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --label-methods magic --out " + out).exit_code == 2);
   CHECK(Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --kx 1.5 --out " + out).exit_code == 2);

@@ -169,16 +169,24 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
     if (!other.ok()) return other.status();
     reused_tables.push_back(std::move(other).value());
   }
+  // The mechanisms whose training for `s` is this one's: dprr-disclosed
+  // with nobody non-private is dprr itself (the same draws, nothing to use).
+  auto same_training = [](const std::string& mechanism, const Setting& s) {
+    std::vector<std::string> names = {mechanism};
+    if (mechanism == "dprr-disclosed" && s.alpha == 0) names.push_back("dprr");
+    return names;
+  };
   // A finished row for any setting of `group`, which one training serves:
   // from this study, or else from a reused one.
   auto finished = [&](const std::string& mechanism, const std::vector<Setting>& group,
                       int split) -> std::optional<CsvRow> {
-    for (const Setting& s : group) {
-      if (std::optional<CsvRow> row = (*table)->Find(runner->Key(mechanism, s, split))) return row;
-    }
-    for (const Setting& s : group) {
-      for (const auto& other : reused_tables) {
-        if (std::optional<CsvRow> row = other->Find(runner->Key(mechanism, s, split))) return row;
+    std::vector<const ResultsTable*> tables = {table->get()};
+    for (const auto& other : reused_tables) tables.push_back(other.get());
+    for (const ResultsTable* t : tables) {
+      for (const Setting& s : group) {
+        for (const std::string& name : same_training(mechanism, s)) {
+          if (std::optional<CsvRow> row = t->Find(runner->Key(name, s, split))) return row;
+        }
       }
     }
     return std::nullopt;

@@ -197,7 +197,8 @@ Status RunLpgnnExperiment(const GraphDataset& dataset, const LpgnnExperimentOpti
   auto runner = std::make_shared<LpgnnRunner>(dataset, std::move(data).value(), o, table->get());
 
   // The settings, without repeats: with true features (inf) the mechanism
-  // does not matter ("none").
+  // does not matter ("none"), and with true labels there is no noise for a
+  // label method to learn around: plain cross-entropy ("ce") stands for all.
   std::vector<LpgnnSetting> settings;
   std::set<std::string> seen;
   for (const std::string& model : o.models)
@@ -206,7 +207,7 @@ Status RunLpgnnExperiment(const GraphDataset& dataset, const LpgnnExperimentOpti
         for (double le : o.label_epsilons)
           for (const std::string& lm : o.label_methods)
             for (double ee : o.edge_epsilons) {
-              LpgnnSetting s{model, std::isinf(fe) ? "none" : fm, fe, lm, le, ee};
+              LpgnnSetting s{model, std::isinf(fe) ? "none" : fm, fe, std::isinf(le) ? "ce" : lm, le, ee};
               if (seen.insert(s.Label()).second) settings.push_back(s);
             }
   std::vector<ExperimentJob> jobs;

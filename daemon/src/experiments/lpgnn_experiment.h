@@ -4,7 +4,8 @@
 //   features   each node's vector through mbm / 1bm / laplace (inf: true features)
 //   labels     k-ary randomized response (inf: true labels), learnt by
 //              ce (plain cross-entropy), fc (forward correction) or drop
-//              (label propagation plus forward correction, LPGNN's Drop)
+//              (label propagation plus forward correction, LPGNN's Drop);
+//              with true labels every method is run once, as ce
 //   edges      every user's list through the SDK's DPRR (inf: true edges)
 // KProp steps for features (kx) and labels (ky, Drop only) are chosen on the
 // validation split, measured against the labels the server has (the noisy
