@@ -39,7 +39,7 @@ int Finish(const Status& s) {
 
 int RunDprr(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "mechanisms", "epsilons", "alphas", "splits", "out",
-                                            "epochs", "jobs", "hidden", "layers", "batch-size", "reuse"});
+                                            "epochs", "jobs", "hidden", "layers", "batch-size", "reuse", "node-input"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   Result<std::string> out = flags->String("out");
@@ -72,6 +72,9 @@ int RunDprr(const std::vector<std::string>& args) {
   o.jobs = static_cast<int>(*jobs);
   o.model.hidden = static_cast<int>(*hidden);
   o.model.layers = static_cast<int>(*layers);
+  if (Status s = SetGinNodeInput(flags->StringOr("node-input", "constant"), &o.model); !s.ok()) {
+    return Usage(s.message());
+  }
   o.train.max_epochs = static_cast<int>(*epochs);
   o.train.batch_size = static_cast<int>(*batch);
   o.reuse_dirs = *reuse;

@@ -33,6 +33,7 @@ const char kUsage[] =
     "            --dataset PATH --out DIR [--mechanisms dprr,dprr-or,dprr-disclosed,dprr-fixed,rr,locallap,nonpriv-part,nonpriv-full]\n"
     "            [--epsilons LIST] [--alphas LIST] [--splits K] [--epochs N] [--jobs J]\n"
     "            [--reuse DIR,...]  (copy rows of the same settings from studies run with the same options)\n"
+    "            [--node-input constant|degree|size|degree+size]  (size: ln of the public number of users)\n"
     "  experiment degree   true vs noisy degree of every user (CSV, SVG)\n"
     "            --dataset PATH --out DIR [--mechanisms dprr,rr,locallap] [--epsilon E] [--seed S]\n"
     "  experiment scaling  server time vs n on Barabasi-Albert graphs (CSV, SVG)\n"

@@ -55,7 +55,7 @@ int RunPredictCommand(const std::vector<std::string>& args) {
   Matrix probs;
   double accuracy = -1;
   if (model->kind == ModelKind::kGin) {
-    Result<GraphTaskData> data = MakeGraphTaskData(*ds, model->gin->config().degree_cap);
+    Result<GraphTaskData> data = MakeGraphTaskData(*ds, model->gin->config().degree_cap, model->gin->config().size_input);
     if (!data.ok()) {
       std::fprintf(stderr, "ldpgraph predict: %s\n", data.status().message().c_str());
       return 2;

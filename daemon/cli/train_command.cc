@@ -70,10 +70,12 @@ int RunTrainCommand(const std::vector<std::string>& args) {
   }
   const std::string readout = flags->StringOr("readout", "mean");
   if (readout != "mean" && readout != "sum") return Usage("--readout must be mean or sum");
-  // GIN node inputs: the constant 1, or one-hot degrees capped at 127.
-  const std::string node_input = flags->StringOr("node-input", "constant");
-  if (node_input != "constant" && node_input != "degree") return Usage("--node-input must be constant or degree");
-  const int degree_cap = node_input == "degree" ? 127 : 0;
+  // GIN node inputs: the constant 1 or one-hot degrees capped at 127, each
+  // optionally with ln(number of users).
+  GinConfig gin_inputs;
+  if (Status s = SetGinNodeInput(flags->StringOr("node-input", "constant"), &gin_inputs); !s.ok()) {
+    return Usage(s.message());
+  }
   if (*epochs < 1 || *batch < 1 || !(*lr > 0)) return Usage("--epochs, --batch-size and --lr must be positive");
 
   Result<GraphDataset> ds = ReadDataset(*path);
@@ -82,7 +84,8 @@ int RunTrainCommand(const std::vector<std::string>& args) {
   AnyModel trained;
   if (gin) {
     GinRunOptions run_options;
-    run_options.model.degree_cap = degree_cap;
+    run_options.model.degree_cap = gin_inputs.degree_cap;
+    run_options.model.size_input = gin_inputs.size_input;
     run_options.model.hidden = static_cast<int>(*hidden);
     run_options.model.layers = static_cast<int>(*layers);
     run_options.model.dropout = static_cast<float>(*dropout);

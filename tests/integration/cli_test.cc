@@ -228,7 +228,8 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
   CHECK(Lines(out + "/results.csv") == 1 + 32);
   // Bad settings are refused before any work, and change nothing.
   for (const std::string& bad : {std::string("--mechanisms magic"), std::string("--epsilons 0"),
-                                 std::string("--alphas 1.5"), std::string("--epsilons a,b")}) {
+                                 std::string("--alphas 1.5"), std::string("--epsilons a,b"),
+                                 std::string("--node-input sizes")}) {
     Run b = Ldpgraph("experiment dprr --dataset " + data + " --out " + out + " " + bad);
     CHECK(b.exit_code == 2);
   }

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <unistd.h>
@@ -98,6 +99,52 @@ TEST_CASE("ModelFile.GinRoundTripPredictsIdentically") {
   Evaluation before = EvaluateGraphs(saved.gin.get(), t.graphs, t.ds.labels, split.test, 16);
   Evaluation after = EvaluateGraphs(loaded->gin.get(), t.graphs, t.ds.labels, split.test, 16);
   CHECK((before.probs.array() == after.probs.array()).all());
+  std::remove(path.c_str());
+}
+
+TEST_CASE("GinInputs.SizeInputIsLnOfTheNumberOfUsers") {
+  GinConfig c;
+  REQUIRE(SetGinNodeInput("size", &c).ok());
+  CHECK(c.degree_cap == 0);
+  CHECK(c.size_input);
+  CHECK(c.input_dim == 2);
+  REQUIRE(SetGinNodeInput("degree+size", &c).ok());
+  CHECK(c.input_dim == 129);
+  REQUIRE(SetGinNodeInput("constant", &c).ok());
+  CHECK(c.input_dim == 1);
+  CHECK_FALSE(c.size_input);
+  CHECK(SetGinNodeInput("sizes", &c).code() == StatusCode::kInvalidArgument);
+  // Every node of a 30-node graph: 1 and ln 30; with degrees, the one-hot first.
+  const CsrGraph ring = CsrGraph::FromUndirectedEdges(30, {{0, 1}, {1, 2}});
+  PreparedGraph p = PrepareGraph(ring, Aggregation::kSumWithSelf, 0, true);
+  REQUIRE(p.inputs.cols() == 2);
+  CHECK(p.inputs(7, 0) == 1.0f);
+  CHECK(p.inputs(7, 1) == doctest::Approx(std::log(30.0)));
+  PreparedGraph d = PrepareGraph(ring, Aggregation::kSumWithSelf, 4, true);
+  REQUIRE(d.inputs.cols() == 6);
+  CHECK(d.inputs(1, 2) == 1.0f);  // degree 2
+  CHECK(d.inputs(1, 5) == doctest::Approx(std::log(30.0)));
+  // A model's input width must match what the config asks for.
+  GinConfig wrong = SmallGin();
+  wrong.size_input = true;
+  CHECK(GinModel::Create(wrong, 1).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("ModelFile.GinSizeInputSurvivesTheRoundTrip") {
+  GinConfig c = SmallGin();
+  REQUIRE(SetGinNodeInput("size", &c).ok());
+  auto model = GinModel::Create(c, 4);
+  REQUIRE(model.ok());
+  AnyModel saved;
+  saved.kind = ModelKind::kGin;
+  saved.gin = std::make_unique<GinModel>(std::move(model).value());
+  const std::string path = TempPath("gin_size.bin");
+  REQUIRE(SaveModel(saved, path).ok());
+  auto loaded = LoadModel(path);
+  REQUIRE_MESSAGE(loaded.ok(), loaded.status().ToString());
+  CHECK(loaded->gin->config().size_input);
+  CHECK(loaded->gin->config().mean_readout);
+  CHECK(loaded->gin->config().input_dim == 2);
   std::remove(path.c_str());
 }
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 namespace ldpgraph {
-PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int degree_cap) {
+PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int degree_cap, bool size_input) {
   // The report rows as a matrix R (R[u][v] = 1 if u listed v); aggregation uses R^T.
   const std::int64_t n = graph.num_nodes();
   SparseMatrix rows;
@@ -53,14 +53,16 @@ PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int d
   PreparedGraph p;
   p.agg_t = a.Transposed();
   p.agg = std::move(a);
+  const Eigen::Index width = (degree_cap <= 0 ? 1 : degree_cap + 1) + (size_input ? 1 : 0);
   if (degree_cap <= 0) {
-    p.inputs = Matrix::Ones(n, 1);
+    p.inputs = Matrix::Ones(n, width);
   } else {
-    p.inputs = Matrix::Zero(n, degree_cap + 1);
+    p.inputs = Matrix::Zero(n, width);
     for (std::int64_t v = 0; v < n; ++v) {
       p.inputs(v, std::min<std::int64_t>(graph.degree(static_cast<std::uint32_t>(v)), degree_cap)) = 1.0f;
     }
   }
+  if (size_input) p.inputs.col(width - 1).setConstant(static_cast<float>(std::log(static_cast<double>(std::max<std::int64_t>(n, 1)))));
   return p;
 }
 

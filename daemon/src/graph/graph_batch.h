@@ -31,8 +31,11 @@ struct PreparedGraph {
 };
 
 // `degree_cap` 0: every node's input is the constant 1; D > 0: one-hot of
-// min(row degree, D), the degree the node's user reported.
-PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int degree_cap = 0);
+// min(row degree, D), the degree the node's user reported. `size_input`
+// appends ln(number of nodes) to every node's input: the number of users of
+// a graph is public (every device is told n), so it costs no privacy.
+PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int degree_cap = 0,
+                           bool size_input = false);
 
 struct GraphBatch {
   BlockDiagonal agg;

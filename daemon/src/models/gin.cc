@@ -4,9 +4,24 @@
 
 namespace ldpgraph {
 
+int GinInputWidth(const GinConfig& c) { return (c.degree_cap > 0 ? c.degree_cap + 1 : 1) + (c.size_input ? 1 : 0); }
+
+Status SetGinNodeInput(const std::string& name, GinConfig* config) {
+  const bool degree = name == "degree" || name == "degree+size";
+  const bool size = name == "size" || name == "degree+size";
+  if (!degree && !size && name != "constant") {
+    return Status::InvalidArgument("--node-input must be constant, degree, size or degree+size, got '" + name + "'");
+  }
+  config->degree_cap = degree ? 127 : 0;
+  config->size_input = size;
+  config->input_dim = GinInputWidth(*config);
+  return Status::Ok();
+}
+
 Result<GinModel> GinModel::Create(const GinConfig& c, std::uint64_t seed) {
-  if (c.degree_cap < 0 || (c.degree_cap > 0 && c.input_dim != c.degree_cap + 1)) {
-    return Status::InvalidArgument("GIN with degree inputs needs input_dim = degree_cap + 1");
+  if (c.degree_cap < 0 || ((c.degree_cap > 0 || c.size_input) && c.input_dim != GinInputWidth(c))) {
+    return Status::InvalidArgument("GIN with degree or size inputs needs input_dim = " +
+                                   std::to_string(GinInputWidth(c)));
   }
   if (c.layers < 2 || c.hidden < 1 || c.classes < 2 || c.input_dim < 1 || !(c.dropout >= 0 && c.dropout < 1)) {
     return Status::InvalidArgument("GIN needs layers >= 2, hidden >= 1, classes >= 2, input_dim >= 1, "

@@ -8,6 +8,7 @@
 #define LDPGRAPH_DAEMON_MODELS_GIN_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/layers.h"
@@ -20,13 +21,24 @@ struct GinConfig {
   // GIN paper); D > 0 = one-hot of min(reported degree, D) (the GIN paper's
   // choice for the other social datasets), input_dim = D + 1.
   int degree_cap = 0;
-  int input_dim = 1;
+  // One more input, ln(number of users), the same for every node of a graph.
+  // The number of users is public, so this costs no privacy; under DPRR it
+  // is the part of a graph's shape the noise does not hide.
+  bool size_input = false;
+  int input_dim = 1;  // GinInputWidth()
   int hidden = 64;
   int layers = 5;  // the input plus layers - 1 GIN layers
   int classes = 2;
   float dropout = 0.5f;
   bool mean_readout = true;  // DPRR code: mean; GIN paper: sum
 };
+
+// The width of the node inputs the config asks for.
+int GinInputWidth(const GinConfig& config);
+// Sets degree_cap, size_input and input_dim from a --node-input name:
+// "constant", "degree" (one-hot up to 127), "size" (constant and ln n),
+// "degree+size". Errors: kInvalidArgument naming the choices.
+Status SetGinNodeInput(const std::string& name, GinConfig* config);
 
 class GinModel {
  public:

@@ -11,6 +11,9 @@ namespace {
 
 constexpr char kMagic[8] = {'L', 'G', 'M', 'O', 'D', 'E', 'L', '\0'};
 constexpr std::uint32_t kVersion = 1;
+// GIN's flag byte: bit 0 mean readout, bit 1 the graph-size input (files
+// written before it existed have the bit clear, which is what they mean).
+constexpr std::uint8_t kSizeInputBit = 2;
 
 void PutFloat(std::vector<std::uint8_t>* out, float v) {
   std::uint32_t bits;
@@ -106,7 +109,7 @@ Status SaveModel(const AnyModel& model, const std::string& path) {
     const GinConfig& c = model.gin->config();
     for (int v : {c.input_dim, c.hidden, c.layers, c.classes}) internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
     PutFloat(&out, c.dropout);
-    internal::PutU8(&out, c.mean_readout ? 1 : 0);
+    internal::PutU8(&out, (c.mean_readout ? 1 : 0) | (c.size_input ? kSizeInputBit : 0));
     internal::PutFixed32(&out, static_cast<std::uint32_t>(c.degree_cap));
     PutWeights(model.gin.get(), &out);
   } else {
@@ -155,7 +158,8 @@ Result<AnyModel> LoadModel(const std::string& path) {
     c.layers = static_cast<int>(fields[2]);
     c.classes = static_cast<int>(fields[3]);
     c.dropout = dropout;
-    c.mean_readout = flag != 0;
+    c.mean_readout = (flag & 1) != 0;
+    c.size_input = (flag & kSizeInputBit) != 0;
     std::uint32_t cap = 0;
     if (!in.ReadFixed32(&cap) || cap > (1u << 24)) return Status::DataLoss(path + ": bad degree cap");
     c.degree_cap = static_cast<int>(cap);

@@ -3,7 +3,8 @@
 // predicts exactly what the saved one did.
 //
 // Layout (little-endian): "LGMODEL\0" | u32 version = 1 | u8 kind (1 GIN,
-// 2 GCN, 3 GraphSAGE) | i32 config fields | f32 dropout | u8 flag | u32 GIN
+// 2 GCN, 3 GraphSAGE) | i32 config fields | f32 dropout | u8 flags (GIN:
+// bit 0 mean readout, bit 1 size input; GCN/SAGE: SELU) | u32 GIN
 // degree cap or node-model KProp steps |
 // u32 parameter count, each: u32 name length, name, u32 rows, u32 cols,
 // rows*cols f32 | u32 stats count, each: u32 width, mean f32s, var f32s |

@@ -283,7 +283,8 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
   std::vector<PreparedGraph> prepared;
   std::vector<std::uint32_t> ids;
   for (std::size_t g = 0; g < ds->graphs.size(); ++g) {
-    prepared.push_back(PrepareGraph(ds->graphs[g], Aggregation::kSumWithSelf, model->gin->config().degree_cap));
+    prepared.push_back(PrepareGraph(ds->graphs[g], Aggregation::kSumWithSelf, model->gin->config().degree_cap,
+                                    model->gin->config().size_input));
     ids.push_back(static_cast<std::uint32_t>(g));
   }
   const Evaluation e = EvaluateGraphs(model->gin.get(), prepared, {}, ids, 64);

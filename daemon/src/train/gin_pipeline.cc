@@ -5,10 +5,10 @@
 namespace ldpgraph {
 
 Result<GinRun> TrainGinOnDataset(const GraphDataset& dataset, const GinRunOptions& options) {
-  Result<GraphTaskData> data = MakeGraphTaskData(dataset, options.model.degree_cap);
+  Result<GraphTaskData> data = MakeGraphTaskData(dataset, options.model.degree_cap, options.model.size_input);
   if (!data.ok()) return data.status();
   GinConfig config = options.model;
-  config.input_dim = config.degree_cap + 1;
+  config.input_dim = GinInputWidth(config);
   config.classes = data->classes;
   Result<GinModel> model = GinModel::Create(config, options.seed);
   if (!model.ok()) return model.status();

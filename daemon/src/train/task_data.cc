@@ -6,7 +6,7 @@
 
 namespace ldpgraph {
 
-Result<GraphTaskData> MakeGraphTaskData(const GraphDataset& ds, int degree_cap) {
+Result<GraphTaskData> MakeGraphTaskData(const GraphDataset& ds, int degree_cap, bool size_input) {
   if (ds.format == DatasetFormat::kCsv) {
     return Status::InvalidArgument("gin classifies graphs: give an s2v file or a TU folder, not a CSV node dataset");
   }
@@ -16,7 +16,7 @@ Result<GraphTaskData> MakeGraphTaskData(const GraphDataset& ds, int degree_cap) 
   }
   GraphTaskData d;
   d.graphs.reserve(ds.graphs.size());
-  for (const CsrGraph& g : ds.graphs) d.graphs.push_back(PrepareGraph(g, Aggregation::kSumWithSelf, degree_cap));
+  for (const CsrGraph& g : ds.graphs) d.graphs.push_back(PrepareGraph(g, Aggregation::kSumWithSelf, degree_cap, size_input));
   d.labels.assign(ds.labels.begin(), ds.labels.end());
   d.classes = static_cast<int>(std::max(2u, ds.num_classes));
   return d;

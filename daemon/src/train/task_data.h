@@ -26,7 +26,7 @@ struct NodeTaskData {
 
 // Errors: kInvalidArgument if the dataset lacks what the task needs.
 // `degree_cap`: see GinConfig (0: constant inputs).
-Result<GraphTaskData> MakeGraphTaskData(const GraphDataset& ds, int degree_cap = 0);
+Result<GraphTaskData> MakeGraphTaskData(const GraphDataset& ds, int degree_cap = 0, bool size_input = false);
 Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggregation);
 
 }  // namespace ldpgraph
