@@ -72,8 +72,8 @@ int RunTrainCommand(const std::vector<std::string>& args) {
   if (readout != "mean" && readout != "sum") return Usage("--readout must be mean or sum");
   // GIN node inputs: the constant 1 or one-hot degrees capped at 127, each
   // optionally with ln(number of users).
-  GinConfig gin_inputs;
-  if (Status s = SetGinNodeInput(flags->StringOr("node-input", "constant"), &gin_inputs); !s.ok()) {
+  GinConfig gin_config;
+  if (Status s = SetGinNodeInput(flags->StringOr("node-input", "constant"), &gin_config); !s.ok()) {
     return Usage(s.message());
   }
   if (*epochs < 1 || *batch < 1 || !(*lr > 0)) return Usage("--epochs, --batch-size and --lr must be positive");
@@ -84,8 +84,7 @@ int RunTrainCommand(const std::vector<std::string>& args) {
   AnyModel trained;
   if (gin) {
     GinRunOptions run_options;
-    run_options.model.degree_cap = gin_inputs.degree_cap;
-    run_options.model.size_input = gin_inputs.size_input;
+    run_options.model = gin_config;
     run_options.model.hidden = static_cast<int>(*hidden);
     run_options.model.layers = static_cast<int>(*layers);
     run_options.model.dropout = static_cast<float>(*dropout);

@@ -59,6 +59,24 @@ std::string TempPath(const char* name) {
   return std::string("/tmp/ldpgraph_training_test_") + std::to_string(::getpid()) + "_" + name;
 }
 
+// A GIN as a model file holds it.
+AnyModel AsAnyModel(GinModel gin) {
+  AnyModel m;
+  m.kind = ModelKind::kGin;
+  m.gin = std::make_unique<GinModel>(std::move(gin));
+  return m;
+}
+
+// `model` saved to a file, loaded back; the file is removed.
+AnyModel SavedAndLoaded(const AnyModel& model, const char* name) {
+  const std::string path = TempPath(name);
+  REQUIRE(SaveModel(model, path).ok());
+  Result<AnyModel> loaded = LoadModel(path);
+  std::remove(path.c_str());
+  REQUIRE_MESSAGE(loaded.ok(), loaded.status().ToString());
+  return std::move(loaded).value();
+}
+
 }  // namespace
 
 TEST_CASE("Training.GinFitsATinyDatasetCompletely") {
@@ -88,18 +106,12 @@ TEST_CASE("ModelFile.GinRoundTripPredictsIdentically") {
   auto model = GinModel::Create(SmallGin(), 4);
   Split split = StratifiedSplit(t.labels, 0.75, 0.10, 4);
   Train(t, &*model, split);
-  AnyModel saved;
-  saved.kind = ModelKind::kGin;
-  saved.gin = std::make_unique<GinModel>(std::move(model).value());
-  const std::string path = TempPath("gin.bin");
-  REQUIRE(SaveModel(saved, path).ok());
-  auto loaded = LoadModel(path);
-  REQUIRE_MESSAGE(loaded.ok(), loaded.status().ToString());
-  REQUIRE(loaded->kind == ModelKind::kGin);
+  const AnyModel saved = AsAnyModel(std::move(model).value());
+  const AnyModel loaded = SavedAndLoaded(saved, "gin.bin");
+  REQUIRE(loaded.kind == ModelKind::kGin);
   Evaluation before = EvaluateGraphs(saved.gin.get(), t.graphs, t.ds.labels, split.test, 16);
-  Evaluation after = EvaluateGraphs(loaded->gin.get(), t.graphs, t.ds.labels, split.test, 16);
+  Evaluation after = EvaluateGraphs(loaded.gin.get(), t.graphs, t.ds.labels, split.test, 16);
   CHECK((before.probs.array() == after.probs.array()).all());
-  std::remove(path.c_str());
 }
 
 TEST_CASE("GinInputs.SizeInputIsLnOfTheNumberOfUsers") {
@@ -135,17 +147,10 @@ TEST_CASE("ModelFile.GinSizeInputSurvivesTheRoundTrip") {
   REQUIRE(SetGinNodeInput("size", &c).ok());
   auto model = GinModel::Create(c, 4);
   REQUIRE(model.ok());
-  AnyModel saved;
-  saved.kind = ModelKind::kGin;
-  saved.gin = std::make_unique<GinModel>(std::move(model).value());
-  const std::string path = TempPath("gin_size.bin");
-  REQUIRE(SaveModel(saved, path).ok());
-  auto loaded = LoadModel(path);
-  REQUIRE_MESSAGE(loaded.ok(), loaded.status().ToString());
-  CHECK(loaded->gin->config().size_input);
-  CHECK(loaded->gin->config().mean_readout);
-  CHECK(loaded->gin->config().input_dim == 2);
-  std::remove(path.c_str());
+  const AnyModel loaded = SavedAndLoaded(AsAnyModel(std::move(model).value()), "gin_size.bin");
+  CHECK(loaded.gin->config().size_input);
+  CHECK(loaded.gin->config().mean_readout);
+  CHECK(loaded.gin->config().input_dim == 2);
 }
 
 TEST_CASE("ModelFile.NodeModelRoundTripAndCorruption") {

@@ -4,6 +4,8 @@
 #include <cmath>
 
 namespace ldpgraph {
+int NodeInputWidth(int degree_cap, bool size_input) { return (degree_cap > 0 ? degree_cap + 1 : 1) + (size_input ? 1 : 0); }
+
 PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int degree_cap, bool size_input) {
   // The report rows as a matrix R (R[u][v] = 1 if u listed v); aggregation uses R^T.
   const std::int64_t n = graph.num_nodes();
@@ -53,7 +55,7 @@ PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int d
   PreparedGraph p;
   p.agg_t = a.Transposed();
   p.agg = std::move(a);
-  const Eigen::Index width = (degree_cap <= 0 ? 1 : degree_cap + 1) + (size_input ? 1 : 0);
+  const Eigen::Index width = NodeInputWidth(degree_cap, size_input);
   if (degree_cap <= 0) {
     p.inputs = Matrix::Ones(n, width);
   } else {

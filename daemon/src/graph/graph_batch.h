@@ -36,6 +36,8 @@ struct PreparedGraph {
 // a graph is public (every device is told n), so it costs no privacy.
 PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int degree_cap = 0,
                            bool size_input = false);
+// The width of the node inputs PrepareGraph builds for these choices.
+int NodeInputWidth(int degree_cap, bool size_input);
 
 struct GraphBatch {
   BlockDiagonal agg;

@@ -4,7 +4,7 @@
 
 namespace ldpgraph {
 
-int GinInputWidth(const GinConfig& c) { return (c.degree_cap > 0 ? c.degree_cap + 1 : 1) + (c.size_input ? 1 : 0); }
+int GinInputWidth(const GinConfig& c) { return NodeInputWidth(c.degree_cap, c.size_input); }
 
 Status SetGinNodeInput(const std::string& name, GinConfig* config) {
   const bool degree = name == "degree" || name == "degree+size";
