@@ -46,12 +46,7 @@ Result<BudgetSplit> AllocateBudget(double epsilon, BudgetAllocation allocation,
 
 Result<Dprr> Dprr::Create(std::uint32_t n, double epsilon, BudgetAllocation allocation,
                           std::uint32_t n_max) {
-  LDPGRAPH_RETURN_IF_ERROR(internal::CheckNumUsers(n));
-  if (n_max == 0) n_max = n;
-  if (n_max < n) {
-    return Status::InvalidArgument("n_max = " + std::to_string(n_max) +
-                                   " is below the graph's n = " + std::to_string(n));
-  }
+  LDPGRAPH_RETURN_IF_ERROR(internal::CheckNumUsersAndBound(n, &n_max));
   Result<BudgetSplit> split = AllocateBudget(epsilon, allocation, n_max);
   if (!split.ok()) return split.status();
   Result<DiscreteLaplace> noise = DiscreteLaplace::Create(split->eps1);

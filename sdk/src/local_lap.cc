@@ -7,15 +7,10 @@ namespace ldpgraph {
 Result<LocalLapClient> LocalLapClient::Create(std::uint32_t n, double epsilon,
                                               BudgetAllocation allocation, std::uint32_t n_max,
                                               std::uint32_t resolution) {
-  LDPGRAPH_RETURN_IF_ERROR(internal::CheckNumUsers(n));
+  LDPGRAPH_RETURN_IF_ERROR(internal::CheckNumUsersAndBound(n, &n_max));
   if (resolution < 1 || resolution > (1u << 20)) {
     return Status::InvalidArgument("LocalLap resolution must be in [1, 2^20], got " +
                                    std::to_string(resolution));
-  }
-  if (n_max == 0) n_max = n;
-  if (n_max < n) {
-    return Status::InvalidArgument("n_max = " + std::to_string(n_max) +
-                                   " is below the graph's n = " + std::to_string(n));
   }
   Result<BudgetSplit> split = AllocateBudget(epsilon, allocation, n_max);
   if (!split.ok()) return split.status();

@@ -34,6 +34,16 @@ Status CheckNumUsers(std::uint32_t n) {
   return Status::Ok();
 }
 
+Status CheckNumUsersAndBound(std::uint32_t n, std::uint32_t* n_max) {
+  LDPGRAPH_RETURN_IF_ERROR(CheckNumUsers(n));
+  if (*n_max == 0) *n_max = n;
+  if (*n_max < n) {
+    return Status::InvalidArgument("n_max = " + std::to_string(*n_max) +
+                                   " is below the graph's n = " + std::to_string(n));
+  }
+  return Status::Ok();
+}
+
 Status SortAndCheckNeighbours(std::uint32_t n, std::uint32_t user,
                               Span<const std::uint32_t> neighbours,
                               std::vector<std::uint32_t>* sorted) {

@@ -20,6 +20,11 @@ Status CheckEpsilon(double epsilon, const char* what = "epsilon");
 // n >= 2: a graph of one user has no edges to protect.
 Status CheckNumUsers(std::uint32_t n);
 
+// CheckNumUsers(n), then the n_max a degree budget is allocated for: 0 means
+// n itself; anything below n is rejected (a bound below the graph's size
+// would understate the degree's sensitivity).
+Status CheckNumUsersAndBound(std::uint32_t n, std::uint32_t* n_max);
+
 // Copies `neighbours` into `sorted` in increasing order and checks that
 // every id is < n, none repeats and none equals `user` (also < n).
 Status SortAndCheckNeighbours(std::uint32_t n, std::uint32_t user,
