@@ -29,7 +29,8 @@ const char kDaemonUsage[] =
     "  create-graph --config FILE              a graph from its JSON configuration\n"
     "  label --graph ID --label K              the class of a whole graph\n"
     "  symmetrise --graph ID --rule none|or|and  how the graph's noisy rows are made undirected\n"
-    "  train [--graphs ID,ID,...] [--epochs N] [--seed S] [--symmetrise none|or|and] [--wait]\n"
+    "  train [--graphs ID,ID,...] [--epochs N] [--seed S] [--symmetrise none|or|and]\n"
+    "        [--node-input constant|degree|size|degree+size] [--wait]\n"
     "                                          graph classification on labelled graphs (with --wait:\n"
     "                                          progress, then its result)\n"
     "  train --graph ID [--model sage|gcn] [--label-method drop|fc|ce] [...]\n"
@@ -138,7 +139,8 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
   const std::string action = args[0];
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},
                                      {"daemon", "ca", "admin-token-file", "config", "graph", "label", "graphs",
-                                      "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method", "rule"},
+                                      "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method", "rule",
+                                      "node-input"},
                                      {"wait"});
   if (!flags.ok()) return Usage(flags.status().message());
   const std::optional<HttpsUrl> url = ParseHttpsUrl(flags->StringOr("daemon", ""));
@@ -233,6 +235,7 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
       body[key] = *v;
     }
     if (flags->Has("symmetrise")) body["symmetrise"] = flags->StringOr("symmetrise", "");
+    if (flags->Has("node-input")) body["node_input"] = flags->StringOr("node-input", "");
     if (!client.Call("POST", "/v1/admin/jobs", body.dump(), 202, &out)) return 1;
     const std::uint64_t id = out["job_id"];
     if (!flags->Has("wait")) {

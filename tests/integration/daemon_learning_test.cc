@@ -133,6 +133,9 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
   CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"epochs": 0})").status == 400);
   CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"learning_rate": 1})").status == 400);
   CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"graphs": [100]})").status == 422);  // one graph, one class
+  CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"node_input": "pagerank"})").status == 400);
+  CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"node_input": 1})").status == 400);
+  CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"task": "node", "graph": 100, "node_input": "size"})").status == 400);
   CHECK(d.Admin("GET", "/v1/admin/jobs/77").status == 404);
   CHECK(d.Call("POST", "/v1/admin/jobs", "{}", "").status == 401);
   CHECK(json::parse(d.Admin("GET", "/v1/admin/jobs").body)["jobs"].empty());
@@ -163,10 +166,23 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
   CHECK(std::stod(Value("\n" + printed, "test_auc")) == doctest::Approx(done["test_auc"].get<double>()).epsilon(1e-5));
   CHECK(std::stoi(Value("\n" + printed, "epochs")) == 60);
 
+  // GIN told each graph's public number of users: the same as the CLI's --node-input size.
+  auto sized = d.Admin("POST", "/v1/admin/jobs", R"({"epochs": 60, "seed": 3, "node_input": "size"})");
+  REQUIRE(sized.status == 202);
+  const json sized_done = d.Wait(json::parse(sized.body)["job_id"]);
+  REQUIRE_MESSAGE(sized_done["state"] == "succeeded", sized_done.dump());
+  CHECK(sized_done["model_version"] == 2);
+  const std::string sized_printed = Run(std::string(LDPGRAPH_CLI) + " train --dataset " + offline.path() +
+                                        "/noisy.txt --model gin --epochs 60 --seed 3 --node-input size");
+  CHECK(std::stod(Value("\n" + sized_printed, "test_auc")) ==
+        doctest::Approx(sized_done["test_auc"].get<double>()).epsilon(1e-5));
+
   const json models = json::parse(d.Admin("GET", "/v1/admin/models").body)["models"];
-  REQUIRE(models.size() == 1);
+  REQUIRE(models.size() == 2);
   CHECK(models[0]["version"] == 1);
   CHECK(models[0]["symmetrise"] == "per-graph");
+  CHECK(models[0]["node_input"] == "constant");
+  CHECK(models[1]["node_input"] == "size");
 
   // A graph's symmetrisation policy: refused when unknown, listed once set.
   CHECK(d.Admin("PUT", "/v1/admin/graphs/139/symmetrise", R"({"rule": "both"})").status == 400);
@@ -192,7 +208,11 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
     CHECK((one["class"] == p["classes"][0] || one["class"] == p["classes"][1]));
     CHECK(one["probabilities"].size() == 2);
   }
-  CHECK(d.Admin("POST", "/v1/admin/models/2/predict", R"({"graphs": [100]})").status == 404);
+  // The size model predicts with the same input it was trained with.
+  auto sized_predicted = d.Admin("POST", "/v1/admin/models/2/predict", R"({"graphs": [100, 101]})");
+  REQUIRE_MESSAGE(sized_predicted.status == 200, sized_predicted.body);
+  CHECK(json::parse(sized_predicted.body)["predictions"].size() == 2);
+  CHECK(d.Admin("POST", "/v1/admin/models/3/predict", R"({"graphs": [100]})").status == 404);
   CHECK(d.Admin("POST", "/v1/admin/models/1/predict", R"({"graphs": [5]})").status == 404);
   CHECK(d.Admin("POST", "/v1/admin/models/1/predict", R"({"graphs": []})").status == 400);
 
@@ -209,19 +229,19 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
   CHECK(cli_predictions.find("graph_id=101 class=") != std::string::npos);
 
   const std::string metrics = d.Call("GET", "/metrics", "", "").body;
-  CHECK(metrics.find("ldpgraph_training_jobs_total{outcome=\"succeeded\"} 1") != std::string::npos);
+  CHECK(metrics.find("ldpgraph_training_jobs_total{outcome=\"succeeded\"} 2") != std::string::npos);
   CHECK(metrics.find("ldpgraph_training_jobs_total{outcome=\"cancelled\"} 1") != std::string::npos);
-  // 40 trained on and 3 predicted, plus 40 if the cancelled job got to assemble.
+  // 2 x 40 trained on, 3 + 2 predicted and 2 by the CLI, plus 40 if the cancelled job got to assemble.
   const std::size_t line = metrics.find("\nldpgraph_graphs_assembled_total ");
   REQUIRE(line != std::string::npos);
   const long count = std::stol(metrics.substr(line + 33));
-  CHECK((count == 45 || count == 85));  // and 2 by the CLI
+  CHECK((count == 87 || count == 127));
 
   // Model versions survive a restart.
   CHECK(d.process.Stop() == 0);
   REQUIRE(d.process.Start());
   d.client->Disconnect();
-  CHECK(json::parse(d.Admin("GET", "/v1/admin/models").body)["models"].size() == 1);
+  CHECK(json::parse(d.Admin("GET", "/v1/admin/models").body)["models"].size() == 2);
 }
 
 TEST_CASE("DaemonLearning.NodeJobTrainsOnTheUsersNoisyFeaturesAndLabels") {

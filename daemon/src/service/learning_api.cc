@@ -6,6 +6,7 @@
 
 #include "assembly/dataset_assembly.h"
 #include "graph/graph_batch.h"
+#include "models/gin.h"
 #include "service/json_response.h"
 #include "train/graph_trainer.h"
 #include "train/lpgnn_pipeline.h"
@@ -111,8 +112,8 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
   json body = request.body.empty() ? json::object() : json::parse(request.body, nullptr, false);
   if (body.is_discarded() || !body.is_object()) return ErrorResponse(400, "invalid_request", "body must be a JSON object");
   for (const auto& [key, value] : body.items()) {
-    static const std::set<std::string> kKnown = {"task",   "graphs", "graph",  "model",     "label_method",
-                                                 "epochs", "seed",   "symmetrise", "hidden", "layers"};
+    static const std::set<std::string> kKnown = {"task", "graphs",     "graph",  "model",  "label_method", "epochs",
+                                                 "seed", "symmetrise", "hidden", "layers", "node_input"};
     if (!kKnown.count(key)) return ErrorResponse(400, "invalid_request", "unknown field \"" + key + "\"");
   }
   GraphJobRequest job;
@@ -132,6 +133,16 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
     Result<LabelMethod> method = ParseLabelMethod(body.value("label_method", "drop"));
     if (!method.ok()) return ErrorResponse(400, "invalid_request", method.status().message());
     job.label_method = *method;
+    if (body.contains("node_input")) {
+      return ErrorResponse(400, "invalid_request", "node_input is for graph jobs (GIN); a node job's inputs are its users' features");
+    }
+  }
+  if (body.contains("node_input")) {
+    GinConfig check;
+    Status s = body["node_input"].is_string() ? SetGinNodeInput(body["node_input"].get<std::string>(), &check)
+                                              : Status::InvalidArgument("node_input must be a string");
+    if (!s.ok()) return ErrorResponse(400, "invalid_request", s.message());
+    job.node_input = body["node_input"].get<std::string>();
   }
   if (job.task == JobTask::kGraph) {  // a node job's graph is chosen above; its users bring the labels
     auto labels = ctx.store->GraphLabels();

@@ -163,6 +163,7 @@ void TrainingJobs::Run(Job* job) {
   GinRunOptions o;
   if (r.hidden > 0) o.model.hidden = r.hidden;
   o.model.layers = r.layers;
+  if (Status s = SetGinNodeInput(r.node_input, &o.model); !s.ok()) return finish(JobState::kFailed, s.ToString());
   o.train.max_epochs = r.max_epochs;
   o.train.cancel = &job->cancel;
   o.seed = r.seed;
@@ -180,6 +181,7 @@ void TrainingJobs::Run(Job* job) {
                           {"task", "graph"},
                           {"model", "gin"},
                           {"symmetrise", r.rule_name},
+                          {"node_input", r.node_input},
                           {"seed", r.seed},
                           {"epochs", run->result.epochs},
                           {"best_epoch", run->result.best_epoch},

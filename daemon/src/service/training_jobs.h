@@ -52,6 +52,8 @@ struct GraphJobRequest {
   std::uint64_t seed = 0;
   int hidden = 0;  // 0: the model's own default (GIN-0: 64, LPGNN: 16)
   int layers = 5;
+  // kGraph: GIN's node input (SetGinNodeInput's names); "constant" is the paper's.
+  std::string node_input = "constant";
 };
 
 enum class JobState { kQueued, kAssembling, kTraining, kSucceeded, kFailed, kCancelled };
