@@ -1,11 +1,16 @@
-// The experiments' building blocks: the resumable results table, the
-// summary, the SVG charts, NonPriv-Part and the baseline feature mechanisms.
+// The experiments' building blocks: the job runner, the resumable results
+// table, the summary, the SVG charts, NonPriv-Part and the baseline feature
+// mechanisms.
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
+#include "experiments/job_runner.h"
 #include "experiments/results_table.h"
 #include "experiments/summary.h"
 #include "experiments/svg_plot.h"
@@ -28,6 +33,36 @@ std::string ReadAll(const std::string& path) {
 const CsvRow kColumns = {"mechanism", "split", "accuracy"};
 
 }  // namespace
+
+TEST_CASE("JobRunner.RunsEveryJobOnceAndReportsTheFirstFailureByItsLabel") {
+  std::vector<std::atomic<int>> runs(12);
+  std::vector<ExperimentJob> jobs;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    jobs.push_back({"job " + std::to_string(i), [&runs, i](const RunProgress& progress) {
+                      for (int e = 1; e <= 3; ++e) progress("epoch " + std::to_string(e) + "/3");
+                      ++runs[i];
+                      return Status::Ok();
+                    }});
+  }
+  CHECK(RunJobs("test", jobs, 3, 1).ok());
+  for (const auto& r : runs) CHECK(r == 1);
+
+  // A failure stops the workers from taking new jobs and names its job.
+  std::atomic<int> started{0};
+  std::vector<ExperimentJob> failing;
+  for (int i = 0; i < 50; ++i) {
+    failing.push_back({"run " + std::to_string(i), [&started, i](const RunProgress&) {
+                         ++started;
+                         std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the failure lands first
+                         return i == 1 ? Status::InvalidArgument("bad input") : Status::Ok();
+                       }});
+  }
+  const Status s = RunJobs("test", failing, 2, 0);
+  CHECK(s.code() == StatusCode::kInvalidArgument);
+  CHECK(s.message() == "run 1: bad input");
+  CHECK(started < 50);
+  CHECK(RunJobs("test", {}, 4, 0).ok());
+}
 
 TEST_CASE("ResultsTable.AppendsDurablyAndResumes") {
   TempDir dir;

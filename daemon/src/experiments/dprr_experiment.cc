@@ -80,7 +80,8 @@ class DprrRunner {
 
   // Trains on the mechanism's output for `settings[0]` and records the
   // outcome for each of `settings` (several only for the nonpriv baselines).
-  Status Run(const std::string& mechanism, const std::vector<Setting>& settings, int split) const {
+  Status Run(const std::string& mechanism, const std::vector<Setting>& settings, int split,
+             const RunProgress& progress) const {
     std::uint64_t noisy_edges = 0;
     Result<GraphDataset> noisy = Noisy(mechanism, settings[0], split, &noisy_edges);
     if (!noisy.ok()) return noisy.status();
@@ -88,6 +89,10 @@ class DprrRunner {
     run_options.model = options_.model;
     run_options.train = options_.train;
     run_options.seed = static_cast<std::uint64_t>(split);
+    const int max_epochs = options_.train.max_epochs;
+    run_options.on_epoch = [&](const EpochReport& e) {
+      progress("epoch " + std::to_string(e.epoch) + "/" + std::to_string(max_epochs));
+    };
     Result<GinRun> run = TrainGinOnDataset(*noisy, run_options);
     if (!run.ok()) return run.status();
     for (const Setting& s : settings) {
@@ -229,7 +234,9 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
         }
         if (todo.empty()) continue;
         jobs.push_back({Label(mechanism, todo[0], split),
-                        [runner, mechanism, todo, split] { return runner->Run(mechanism, todo, split); }});
+                        [runner, mechanism, todo, split](const RunProgress& progress) {
+                          return runner->Run(mechanism, todo, split, progress);
+                        }});
       }
     }
   }

@@ -5,14 +5,20 @@
 #include <chrono>
 #include <cstdio>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <sys/ioctl.h>
 #include <unistd.h>
+#include <utility>
+#include <vector>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 namespace ldpgraph {
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 std::string Duration(double seconds) {
   char buf[32];
@@ -27,10 +33,79 @@ std::string Duration(double seconds) {
   return buf;
 }
 
+// Where the workers are, under one mutex, and the progress line drawn from it.
+class Progress {
+ public:
+  Progress(std::string experiment, std::size_t total, std::size_t workers)
+      : experiment_(std::move(experiment)), total_(total), running_(workers), tty_(::isatty(STDERR_FILENO) != 0) {}
+
+  bool tty() const { return tty_; }
+
+  void Started(std::size_t worker, const std::string& label) {
+    std::lock_guard<std::mutex> lock(mu_);
+    running_[worker] = {label, ""};
+  }
+
+  // A running job's own news: redrawn at most once a second on a terminal,
+  // logged every few minutes otherwise.
+  void Where(std::size_t worker, const std::string& where) {
+    std::lock_guard<std::mutex> lock(mu_);
+    running_[worker].second = where;
+    const auto now = Clock::now();
+    const double since = std::chrono::duration<double>(now - last_line_).count();
+    if (since < (tty_ ? 1.0 : 300.0)) return;
+    last_line_ = now;
+    std::string line = experiment_ + " [" + std::to_string(done_) + "/" + std::to_string(total_) + " done, elapsed " +
+                       Duration(Seconds(start_, now)) + "] running:";
+    for (const auto& [label, at] : running_) {
+      if (!label.empty()) line += " " + label + (at.empty() ? "" : " (" + at + ")") + ";";
+    }
+    line.pop_back();
+    if (tty_) {
+      line.resize(std::min(line.size(), TerminalWidth() - 1));
+      std::fprintf(stderr, "\r\033[K%s", line.c_str());
+    } else {
+      std::fprintf(stderr, "%s\n", line.c_str());
+    }
+    std::fflush(stderr);
+  }
+
+  void Finished(std::size_t worker, const std::string& label, Clock::time_point job_start) {
+    std::lock_guard<std::mutex> lock(mu_);
+    running_[worker] = {};
+    ++done_;
+    const auto now = Clock::now();
+    last_line_ = now;
+    const double elapsed = Seconds(start_, now);
+    const double eta = elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_);
+    std::fprintf(stderr, "%s%s [%zu/%zu] %s: %s, elapsed %s, eta %s%s", tty_ ? "\r\033[K" : "", experiment_.c_str(), done_,
+                 total_, label.c_str(), Duration(Seconds(job_start, now)).c_str(), Duration(elapsed).c_str(),
+                 Duration(eta).c_str(), tty_ ? "" : "\n");
+    std::fflush(stderr);
+  }
+
+ private:
+  static double Seconds(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+  }
+  static std::size_t TerminalWidth() {
+    winsize w{};
+    return ::ioctl(STDERR_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 20 ? w.ws_col : 120;
+  }
+
+  const std::string experiment_;
+  const std::size_t total_;
+  std::mutex mu_;
+  std::vector<std::pair<std::string, std::string>> running_;  // per worker: label, where it is
+  std::size_t done_ = 0;
+  const Clock::time_point start_ = Clock::now();
+  Clock::time_point last_line_ = start_;
+  const bool tty_;
+};
+
 }  // namespace
 
 Status RunJobs(const std::string& experiment, std::vector<ExperimentJob> jobs, int workers, std::size_t skipped) {
-  const bool tty = ::isatty(STDERR_FILENO) != 0;
   const std::size_t total = jobs.size();
   if (skipped > 0) {
     std::fprintf(stderr, "%s: %zu row(s) already in the results, %zu run(s) to do\n", experiment.c_str(), skipped, total);
@@ -43,12 +118,11 @@ Status RunJobs(const std::string& experiment, std::vector<ExperimentJob> jobs, i
 #ifdef _OPENMP
   const int caller_threads = omp_get_max_threads();
 #endif
-  const auto start = std::chrono::steady_clock::now();
+  Progress progress(experiment, total, static_cast<std::size_t>(workers));
   std::atomic<std::size_t> next{0};
-  std::size_t done = 0;
   std::mutex mu;
   Status failure;
-  auto worker = [&] {
+  auto worker = [&](std::size_t w) {
 #ifdef _OPENMP
     omp_set_num_threads(threads_each);
 #endif
@@ -59,32 +133,25 @@ Status RunJobs(const std::string& experiment, std::vector<ExperimentJob> jobs, i
       }
       const std::size_t i = next.fetch_add(1);
       if (i >= total) return;
-      const auto job_start = std::chrono::steady_clock::now();
-      Status s = jobs[i].run();
-      const auto now = std::chrono::steady_clock::now();
-      std::lock_guard<std::mutex> lock(mu);
+      const auto job_start = Clock::now();
+      progress.Started(w, jobs[i].label);
+      Status s = jobs[i].run([&](const std::string& where) { progress.Where(w, where); });
       if (!s.ok()) {
+        std::lock_guard<std::mutex> lock(mu);
         if (failure.ok()) failure = Status(s.code(), jobs[i].label + ": " + s.message());
         return;
       }
-      ++done;
-      const double elapsed = std::chrono::duration<double>(now - start).count();
-      const double eta = elapsed / static_cast<double>(done) * static_cast<double>(total - done);
-      std::fprintf(stderr, "%s%s [%zu/%zu] %s: %s, elapsed %s, eta %s%s", tty ? "\r\033[K" : "", experiment.c_str(),
-                   done, total, jobs[i].label.c_str(),
-                   Duration(std::chrono::duration<double>(now - job_start).count()).c_str(),
-                   Duration(elapsed).c_str(), Duration(eta).c_str(), tty ? "" : "\n");
-      std::fflush(stderr);
+      progress.Finished(w, jobs[i].label, job_start);
     }
   };
   std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w) pool.emplace_back(worker);
-  worker();
+  for (int w = 1; w < workers; ++w) pool.emplace_back(worker, static_cast<std::size_t>(w));
+  worker(0);
   for (std::thread& t : pool) t.join();
 #ifdef _OPENMP
   omp_set_num_threads(caller_threads);  // the calling thread ran jobs too
 #endif
-  if (tty) std::fputc('\n', stderr);
+  if (progress.tty()) std::fputc('\n', stderr);
   return failure;
 }
 

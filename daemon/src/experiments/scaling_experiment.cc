@@ -124,7 +124,7 @@ Status RunScalingExperiment(const ScalingExperimentOptions& o) {
           continue;
         }
         jobs.push_back({mechanism + " m=" + std::to_string(m) + " n=" + std::to_string(n),
-                        [&o, m, n, mechanism, t] { return RunOne(o, m, n, mechanism, t); }});
+                        [&o, m, n, mechanism, t](const RunProgress&) { return RunOne(o, m, n, mechanism, t); }});
       }
     }
   }
