@@ -72,15 +72,17 @@ class Progress {
 
   void Finished(std::size_t worker, const std::string& label, Clock::time_point job_start) {
     std::lock_guard<std::mutex> lock(mu_);
+    const std::string last = running_[worker].second;  // e.g. the epoch it stopped at
     running_[worker] = {};
     ++done_;
     const auto now = Clock::now();
     last_line_ = now;
     const double elapsed = Seconds(start_, now);
     const double eta = elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_);
-    std::fprintf(stderr, "%s%s [%zu/%zu] %s: %s, elapsed %s, eta %s%s", tty_ ? "\r\033[K" : "", experiment_.c_str(), done_,
-                 total_, label.c_str(), Duration(Seconds(job_start, now)).c_str(), Duration(elapsed).c_str(),
-                 Duration(eta).c_str(), tty_ ? "" : "\n");
+    std::fprintf(stderr, "%s%s [%zu/%zu] %s: %s%s, elapsed %s, eta %s%s", tty_ ? "\r\033[K" : "", experiment_.c_str(),
+                 done_, total_, label.c_str(), Duration(Seconds(job_start, now)).c_str(),
+                 last.empty() ? "" : (" at " + last).c_str(), Duration(elapsed).c_str(), Duration(eta).c_str(),
+                 tty_ ? "" : "\n");
     std::fflush(stderr);
   }
 
