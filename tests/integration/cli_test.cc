@@ -238,18 +238,18 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
   // Another study reuses the finished settings and trains only the new
   // ones: dprr at epsilon 4, dprr-or (DPRR then OR-symmetrised) and
   // dprr-disclosed, nothing for nonpriv-full (one training serves every
-  // epsilon). The copied rows are the original ones.
+  // epsilon), one training for no-edges. The copied rows are the original ones.
   const std::string second = dir.path() + "/second";
-  Run reused = Ldpgraph("experiment dprr --dataset " + data + " --mechanisms dprr,dprr-or,dprr-disclosed,nonpriv-full " +
+  Run reused = Ldpgraph("experiment dprr --dataset " + data + " --mechanisms dprr,dprr-or,dprr-disclosed,nonpriv-full,no-edges " +
                         "--epsilons 2,4 --alphas 0 --splits 1 --epochs 3 --reuse " + out + " --out " + second);
   INFO(reused.output);
   REQUIRE(reused.exit_code == 0);
   CHECK(reused.output.find("4 rows copied from finished trainings") != std::string::npos);
-  CHECK(reused.output.find("4 run(s) to do") != std::string::npos);
+  CHECK(reused.output.find("5 run(s) to do") != std::string::npos);
   const std::string copied = LineStarting(second + "/results.csv", "communities,dprr,2,0,0,");
   CHECK(!copied.empty());
   CHECK(copied == LineStarting(out + "/results.csv", "communities,dprr,2,0,0,"));
-  CHECK(Lines(second + "/results.csv") == 1 + 8);
+  CHECK(Lines(second + "/results.csv") == 1 + 10);
   // OR keeps every reported entry and adds the reverse of the one-sided ones.
   const std::string dprr2 = LineStarting(second + "/results.csv", "communities,dprr,2,0,0,");
   const std::string or2 = LineStarting(second + "/results.csv", "communities,dprr-or,2,0,0,");
@@ -260,6 +260,12 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
     return std::stoull(row.substr(at, row.find(',', at) - at));
   };
   CHECK(noisy_edges(or2) > noisy_edges(dprr2));
+  // no-edges: every user, not one edge, one training for both epsilons.
+  const std::string edgeless2 = LineStarting(second + "/results.csv", "communities,no-edges,2,0,0,");
+  const std::string edgeless4 = LineStarting(second + "/results.csv", "communities,no-edges,4,0,0,");
+  REQUIRE(!edgeless2.empty());
+  CHECK(noisy_edges(edgeless2) == 0);
+  CHECK(edgeless2.substr(edgeless2.find(",0,0,")) == edgeless4.substr(edgeless4.find(",0,0,")));
   // With nobody non-private (alpha 0) dprr-disclosed has nothing to use:
   // dprr's finished row is copied (epsilon 2); trained beside it (epsilon
   // 4), it gets the same draws, graphs and model, to the last digit.

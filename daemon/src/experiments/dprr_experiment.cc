@@ -18,7 +18,7 @@
 namespace ldpgraph {
 
 const char* const kDprrExperimentMechanisms =
-    "dprr, dprr-or, dprr-disclosed, dprr-fixed, rr, locallap, nonpriv-part, nonpriv-full";
+    "dprr, dprr-or, dprr-disclosed, dprr-fixed, rr, locallap, nonpriv-part, nonpriv-full, no-edges";
 
 namespace {
 
@@ -52,6 +52,16 @@ class DprrRunner {
     if (mechanism == "nonpriv-full") {
       *noisy_edges = dataset_.num_entries();
       return dataset_;
+    }
+    if (mechanism == "no-edges") {  // every user, no friend list: only what is public
+      GraphDataset edgeless = dataset_;
+      for (CsrGraph& g : edgeless.graphs) {
+        const std::uint32_t n = g.num_nodes();
+        g = CsrGraph();
+        for (std::uint32_t u = 0; u < n; ++u) g.AppendRow({});
+      }
+      *noisy_edges = 0;
+      return edgeless;
     }
     if (mechanism == "nonpriv-part") return KeepNonPrivateUsers(dataset_, s.alpha, seed, noisy_edges);
     if (mechanism == "dprr-or") {
@@ -147,8 +157,8 @@ Status SummariseDprrExperiment(const std::string& out_dir) {
 }
 
 Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOptions& o) {
-  const std::set<std::string> known = {"dprr", "dprr-or", "dprr-disclosed", "dprr-fixed", "rr",
-                                       "locallap", "nonpriv-part", "nonpriv-full"};
+  const std::set<std::string> known = {"dprr",     "dprr-or",      "dprr-disclosed", "dprr-fixed", "rr",
+                                       "locallap", "nonpriv-part", "nonpriv-full",   "no-edges"};
   if (o.mechanisms.empty()) return Status::InvalidArgument("no mechanism given");
   for (const std::string& m : o.mechanisms) {
     if (!known.count(m)) {
@@ -204,7 +214,7 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
     for (const std::string& mechanism : o.mechanisms) {
       // Groups of settings one training serves.
       std::vector<std::vector<Setting>> groups;
-      if (mechanism == "nonpriv-full") {
+      if (mechanism == "nonpriv-full" || mechanism == "no-edges") {  // neither depends on epsilon or alpha
         groups.emplace_back();
         for (double a : o.alphas)
           for (double e : o.epsilons) groups.back().push_back({e, a});

@@ -9,11 +9,13 @@
 // beyond the paper), dprr-disclosed (the same reports, then the server
 // takes every edge that touches a non-private user from that user's true
 // list: post-processing, beyond the paper), dprr-fixed (eps1 = eps/10, the
-// reference code), rr,
-// locallap, nonpriv-part, nonpriv-full.
+// reference code), rr, locallap, nonpriv-part, nonpriv-full, and no-edges
+// (every user, no friend list: what a server knows without collecting any
+// edge; with --node-input size that is each graph's public n, the baseline
+// every mechanism has to beat to be worth its privacy cost).
 // Split s seeds the 75/10/15 split, the model and (mixed with the setting)
-// the perturbation, so every number can be reproduced. nonpriv-full does not
-// depend on epsilon or alpha and nonpriv-part not on epsilon: each is
+// the perturbation, so every number can be reproduced. nonpriv-full and
+// no-edges do not depend on epsilon or alpha and nonpriv-part not on epsilon: each is
 // trained once per split (training is deterministic) and its row is written
 // for every setting, as the reference line of each plot.
 #ifndef LDPGRAPH_DAEMON_EXPERIMENTS_DPRR_EXPERIMENT_H_
