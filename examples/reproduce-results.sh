@@ -74,7 +74,7 @@ study 03-reddit-allocation "REDDIT-BINARY: budget allocation, eq. 8 (dprr) vs th
   experiment dprr --dataset "$reddit" --mechanisms dprr,dprr-fixed --epsilons 0.1,0.2,0.5,1 --alphas 0 --splits 3 --jobs 2 \
   $(reddit_reuse 03-reddit-allocation)
 study 02-reddit-epsilon "REDDIT-BINARY: accuracy vs epsilon (alpha = 0)" -- \
-  experiment dprr --dataset "$reddit" --mechanisms dprr,dprr-or,locallap,nonpriv-full,rr \
+  experiment dprr --dataset "$reddit" --mechanisms dprr,locallap,nonpriv-full,rr \
   --epsilons 0.2,0.5,1,2 --alphas 0 --splits 3 --jobs 2 $(reddit_reuse 02-reddit-epsilon)
 study 04-reddit-degree "REDDIT-BINARY: true vs noisy degree of every user (epsilon = 1)" -- \
   experiment degree --dataset "$reddit" --mechanisms dprr,rr,locallap --epsilon 1
