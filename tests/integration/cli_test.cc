@@ -284,6 +284,20 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
   CHECK(without_seconds(disclosed4) == without_seconds(dprr4));
   CHECK(Ldpgraph("experiment dprr --dataset " + data + " --reuse " + dir.path() + "/nowhere --out " + second)
             .exit_code == 2);
+
+  // The report: a section per study with its table, links, charts and the
+  // trainings it took. dprr and rr: 2 x 2 x 2 each; nonpriv-part: one per
+  // alpha and split; nonpriv-full: one per split.
+  Run report = Ldpgraph("experiment report --results " + dir.path() + " --link-prefix r");
+  INFO(report.output);
+  REQUIRE(report.exit_code == 0);
+  CHECK(report.output.find("## dprr\n\nTraining: 22 runs, ") != std::string::npos);
+  CHECK(report.output.find("## second\n\nTraining: ") != std::string::npos);
+  CHECK(report.output.find("| communities | no-edges | 4 | 0 | 1 |") != std::string::npos);
+  CHECK(report.output.find("[results.csv](r/dprr/results.csv)") != std::string::npos);
+  CHECK(report.output.find("![auc_vs_alpha__communities_1.svg](r/dprr/auc_vs_alpha__communities_1.svg)") !=
+        std::string::npos);
+  CHECK(Ldpgraph("experiment report --results " + dir.path() + "/nowhere").exit_code != 0);
 }
 
 TEST_CASE("Cli.ExperimentDegreeAndScaling") {

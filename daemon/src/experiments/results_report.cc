@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <dirent.h>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "experiments/dprr_experiment.h"
@@ -51,6 +53,36 @@ std::string Cell(const std::string& text) {
   return buf;
 }
 
+// "Training: N runs, X h summed" for results with a train_seconds column, or
+// "". A row copied from another setting's training (the nonpriv baselines,
+// --reuse) repeats that training's exact time and split: counted once.
+// Resuming over several sessions leaves about.md with the last session's
+// time only; this sum is the whole study's.
+std::string TrainingTime(const std::string& results) {
+  std::istringstream lines(results);
+  std::string line;
+  if (!std::getline(lines, line)) return "";
+  const CsvRow header = SplitCsvLine(line);
+  const auto seconds_at = std::find(header.begin(), header.end(), "train_seconds");
+  const auto split_at = std::find(header.begin(), header.end(), "split");
+  if (seconds_at == header.end() || split_at == header.end()) return "";
+  const auto seconds_col = static_cast<std::size_t>(seconds_at - header.begin());
+  const auto split_col = static_cast<std::size_t>(split_at - header.begin());
+  std::set<std::pair<std::string, std::string>> seen;
+  double total = 0;
+  while (std::getline(lines, line)) {
+    const CsvRow row = SplitCsvLine(line);
+    if (row.size() != header.size() || !seen.insert({row[split_col], row[seconds_col]}).second) continue;
+    const double s = ParseNumber(row[seconds_col]);
+    if (std::isfinite(s)) total += s;
+  }
+  if (seen.empty()) return "";
+  char buf[160];
+  std::snprintf(buf, sizeof(buf), "Training: %zu runs, %.1f h of run time summed (runs side by side share the cores).\n\n",
+                seen.size(), total / 3600);
+  return buf;
+}
+
 // Rewrites a study's summary.csv and charts from its results.csv, so a study
 // stopped midway (or resumed by hand) shows every run it has. The kind of
 // study is told by its results' header; folders without results.csv (the
@@ -85,6 +117,8 @@ Result<std::string> RenderResultsReport(const std::string& results_dir, const st
       md += "## " + name + "\n";
     }
     md += "\n";
+    std::string results;
+    if (ReadText(dir + "/results.csv", &results)) md += TrainingTime(results);
     std::istringstream lines(summary);
     std::string line;
     bool header = true;
@@ -102,7 +136,7 @@ Result<std::string> RenderResultsReport(const std::string& results_dir, const st
       }
     }
     md += "\nFiles: [summary.csv](" + link_prefix + "/" + name + "/summary.csv)";
-    if (ReadText(dir + "/results.csv", &summary)) md += ", [results.csv](" + link_prefix + "/" + name + "/results.csv)";
+    if (!results.empty()) md += ", [results.csv](" + link_prefix + "/" + name + "/results.csv)";
     md += "\n\n";
     for (const std::string& file : Entries(dir)) {
       if (EndsWith(file, ".svg")) md += "![" + file + "](" + link_prefix + "/" + name + "/" + file + ")\n";
