@@ -66,15 +66,13 @@ Result<double> Flags::Double(const std::string& name, double fallback) const {
 Result<std::uint64_t> Flags::Unsigned(const std::string& name, std::uint64_t fallback) const {
   auto it = values_.find(name);
   if (it == values_.end()) return fallback;
-  const std::string& s = it->second;
-  char* end = nullptr;
-  errno = 0;
-  // Accept 1e6-style counts too: they are common on benchmark command lines.
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || *end != '\0' || errno == ERANGE || !(v >= 0) || v != std::floor(v) || v > 1.8e19) {
-    return Status::InvalidArgument("--" + name + " expects a non-negative integer, got '" + s + "'");
+  // Read as a number, so 1e6-style counts work too: they are common on
+  // benchmark command lines.
+  const Result<double> v = Double(name, 0);
+  if (!v.ok() || !(*v >= 0) || *v != std::floor(*v) || *v > 1.8e19) {
+    return Status::InvalidArgument("--" + name + " expects a non-negative integer, got '" + it->second + "'");
   }
-  return static_cast<std::uint64_t>(v);
+  return static_cast<std::uint64_t>(*v);
 }
 
 Result<std::vector<std::string>> Flags::StringList(const std::string& name,
