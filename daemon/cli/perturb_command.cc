@@ -38,7 +38,7 @@ int RunPerturbCommand(const std::vector<std::string>& args) {
   PerturbOptions options;
   if (!ParsePerturbMechanism(*mechanism_name, &options).ok()) {
     return UsageError(Status::InvalidArgument("unknown --mechanism '" + *mechanism_name +
-                                              "' (dprr, dprr-fixed, rr, locallap, none)"));
+                                              "' (dprr, dprr-fixed, dprr-disclosed, rr, locallap, none)"));
   }
   if (options.mechanism != EdgeMechanism::kNone && !flags->Has("epsilon")) {
     return UsageError(Status::InvalidArgument("--epsilon is required for --mechanism " + *mechanism_name));

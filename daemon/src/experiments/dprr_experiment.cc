@@ -45,8 +45,7 @@ class DprrRunner {
                              std::uint64_t* noisy_edges) const {
     // dprr-disclosed: DPRR's reports (the same draws as "dprr"), then the
     // server's use of the non-private users' lists.
-    const bool disclosed = mechanism == "dprr-disclosed";
-    const std::string drawn = disclosed ? "dprr" : mechanism;
+    const std::string drawn = mechanism == "dprr-disclosed" ? "dprr" : mechanism;
     const std::uint64_t seed = SettingSeed(drawn + "|" + FormatNumber(s.epsilon) + "|" +
                                            FormatNumber(s.alpha) + "|" + std::to_string(split));
     if (mechanism == "nonpriv-full") {
@@ -76,8 +75,7 @@ class DprrRunner {
       return noisy;
     }
     PerturbOptions p;
-    LDPGRAPH_RETURN_IF_ERROR(ParsePerturbMechanism(drawn, &p));
-    p.use_disclosed_lists = disclosed;
+    LDPGRAPH_RETURN_IF_ERROR(ParsePerturbMechanism(mechanism, &p));
     p.epsilon = s.epsilon;
     p.non_private_fraction = s.alpha;
     p.seeded = true;

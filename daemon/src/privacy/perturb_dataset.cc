@@ -78,13 +78,14 @@ Result<CsrGraph> PerturbGraph(const CsrGraph& graph, const PerturbOptions& optio
 }  // namespace
 
 Status ParsePerturbMechanism(const std::string& name, PerturbOptions* options) {
-  if (name == "dprr-fixed") {
+  if (name == "dprr-fixed" || name == "dprr-disclosed") {
     options->mechanism = EdgeMechanism::kDprr;
-    options->allocation = BudgetAllocation::kFixed;
+    options->allocation = name == "dprr-fixed" ? BudgetAllocation::kFixed : BudgetAllocation::kPaper;
+    options->use_disclosed_lists = name == "dprr-disclosed";
     return Status::Ok();
   }
   Result<EdgeMechanism> m = ParseEdgeMechanism(name);
-  if (!m.ok()) return Status::InvalidArgument("unknown mechanism '" + name + "' (dprr, dprr-fixed, rr, locallap, none)");
+  if (!m.ok()) return Status::InvalidArgument("unknown mechanism '" + name + "' (dprr, dprr-fixed, dprr-disclosed, rr, locallap, none)");
   options->mechanism = *m;
   options->allocation = *m == EdgeMechanism::kLocalLap ? BudgetAllocation::kFixed : BudgetAllocation::kPaper;
   return Status::Ok();
