@@ -45,6 +45,12 @@ TEST_CASE("Cli.PerturbPrintsItsFiguresAndWritesTheOutput") {
   }
   Run again = Ldpgraph("perturb --input " + out + " --mechanism none --output " + dir.path() + "/copy.txt");
   CHECK(again.exit_code == 0);
+  // dprr-disclosed with everyone non-private: every row is its true list.
+  Run disclosed = Ldpgraph("perturb --input " + in + " --mechanism dprr-disclosed --epsilon 4 --non-private-fraction 1 " +
+                           "--seed 4 --output " + dir.path() + "/disclosed.txt");
+  INFO(disclosed.output);
+  CHECK(disclosed.exit_code == 0);
+  CHECK(disclosed.output.find("noisy_edges=10\n") != std::string::npos);
 }
 
 TEST_CASE("Cli.BadInputsGetPreciseErrors") {
