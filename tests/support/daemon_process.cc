@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <fcntl.h>
 #include <fstream>
 #include <sstream>
@@ -58,19 +59,29 @@ bool DaemonProcess::Start() {
   while (std::chrono::steady_clock::now() < deadline) {
     const std::string text = log().substr(log_offset_);
     const std::size_t at = text.find("\"event\":\"listening\"");
-    if (at != std::string::npos) {
+    // Only a whole line: a read may race the daemon's write of it (a line
+    // across a page boundary can show its first part alone).
+    const std::size_t end = at == std::string::npos ? at : text.find('\n', at);
+    if (end != std::string::npos) {
       const std::size_t p = text.find("\"port\":\"", at);
-      if (p == std::string::npos) return false;
+      if (p == std::string::npos || p > end) {
+        std::fprintf(stderr, "DaemonProcess: a listening line without a port: %s\n", text.substr(at, end - at).c_str());
+        return false;
+      }
       port_ = static_cast<std::uint16_t>(std::stoi(text.substr(p + 8)));
       return true;
     }
     int status = 0;
     if (::waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
+      std::fprintf(stderr, "DaemonProcess: ldpgraphd exited (status %d) before listening; its log since the start:\n%s\n",
+                   status, log().substr(log_offset_).c_str());
       return false;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+  std::fprintf(stderr, "DaemonProcess: ldpgraphd did not listen within 20 s; its log since the start:\n%s\n",
+               log().substr(log_offset_).c_str());
   return false;
 }
 

@@ -34,7 +34,8 @@ class DaemonProcess {
   DaemonProcess(std::string binary, std::string dir, DaemonSettings settings = {});
   ~DaemonProcess();
 
-  // Starts and waits until it listens (up to 20 s). false on failure (see log()).
+  // Starts and waits until it logs a whole "listening" line (up to 20 s).
+  // false on failure, after saying why on stderr (see also log()).
   bool Start();
   // SIGTERM and wait; returns the exit status (-1 if killed by a signal).
   int Stop();
