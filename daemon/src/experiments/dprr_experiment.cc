@@ -54,11 +54,7 @@ class DprrRunner {
     }
     if (mechanism == "no-edges") {  // every user, no friend list: only what is public
       GraphDataset edgeless = dataset_;
-      for (CsrGraph& g : edgeless.graphs) {
-        const std::uint32_t n = g.num_nodes();
-        g = CsrGraph();
-        for (std::uint32_t u = 0; u < n; ++u) g.AppendRow({});
-      }
+      for (CsrGraph& g : edgeless.graphs) g = CsrGraph::FromUndirectedEdges(g.num_nodes(), {});
       *noisy_edges = 0;
       return edgeless;
     }

@@ -15,9 +15,9 @@
 // every mechanism has to beat to be worth its privacy cost).
 // Split s seeds the 75/10/15 split, the model and (mixed with the setting)
 // the perturbation, so every number can be reproduced. nonpriv-full and
-// no-edges do not depend on epsilon or alpha and nonpriv-part not on epsilon: each is
-// trained once per split (training is deterministic) and its row is written
-// for every setting, as the reference line of each plot.
+// no-edges do not depend on epsilon or alpha and nonpriv-part not on
+// epsilon: each is trained once per split (training is deterministic) and
+// its row is written for every setting, as the reference line of each plot.
 #ifndef LDPGRAPH_DAEMON_EXPERIMENTS_DPRR_EXPERIMENT_H_
 #define LDPGRAPH_DAEMON_EXPERIMENTS_DPRR_EXPERIMENT_H_
 

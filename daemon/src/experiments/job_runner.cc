@@ -43,22 +43,22 @@ class Progress {
 
   void Started(std::size_t worker, const std::string& label) {
     std::lock_guard<std::mutex> lock(mu_);
-    running_[worker] = {label, ""};
+    running_[worker] = {label, "", Clock::now()};
   }
 
   // A running job's own news: redrawn at most once a second on a terminal,
   // logged every few minutes otherwise.
   void Where(std::size_t worker, const std::string& where) {
     std::lock_guard<std::mutex> lock(mu_);
-    running_[worker].second = where;
+    running_[worker].where = where;
     const auto now = Clock::now();
     const double since = std::chrono::duration<double>(now - last_line_).count();
     if (since < (tty_ ? 1.0 : 300.0)) return;
     last_line_ = now;
     std::string line = experiment_ + " [" + std::to_string(done_) + "/" + std::to_string(total_) + " done, elapsed " +
                        Duration(Seconds(start_, now)) + "] running:";
-    for (const auto& [label, at] : running_) {
-      if (!label.empty()) line += " " + label + (at.empty() ? "" : " (" + at + ")") + ";";
+    for (const Running& r : running_) {
+      if (!r.label.empty()) line += " " + r.label + (r.where.empty() ? "" : " (" + r.where + ")") + ";";
     }
     line.pop_back();
     if (tty_) {
@@ -70,9 +70,9 @@ class Progress {
     std::fflush(stderr);
   }
 
-  void Finished(std::size_t worker, const std::string& label, Clock::time_point job_start) {
+  void Finished(std::size_t worker) {
     std::lock_guard<std::mutex> lock(mu_);
-    const std::string last = running_[worker].second;  // e.g. the epoch it stopped at
+    const Running run = running_[worker];  // run.where: e.g. the epoch it stopped at
     running_[worker] = {};
     ++done_;
     const auto now = Clock::now();
@@ -80,8 +80,8 @@ class Progress {
     const double elapsed = Seconds(start_, now);
     const double eta = elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_);
     std::fprintf(stderr, "%s%s [%zu/%zu] %s: %s%s, elapsed %s, eta %s%s", tty_ ? "\r\033[K" : "", experiment_.c_str(),
-                 done_, total_, label.c_str(), Duration(Seconds(job_start, now)).c_str(),
-                 last.empty() ? "" : (" at " + last).c_str(), Duration(elapsed).c_str(), Duration(eta).c_str(),
+                 done_, total_, run.label.c_str(), Duration(Seconds(run.start, now)).c_str(),
+                 run.where.empty() ? "" : (" at " + run.where).c_str(), Duration(elapsed).c_str(), Duration(eta).c_str(),
                  tty_ ? "" : "\n");
     std::fflush(stderr);
   }
@@ -98,7 +98,12 @@ class Progress {
   const std::string experiment_;
   const std::size_t total_;
   std::mutex mu_;
-  std::vector<std::pair<std::string, std::string>> running_;  // per worker: label, where it is
+  struct Running {  // one worker's job: empty label when idle
+    std::string label;
+    std::string where;  // what the job last said of itself
+    Clock::time_point start;
+  };
+  std::vector<Running> running_;  // per worker
   std::size_t done_ = 0;
   const Clock::time_point start_ = Clock::now();
   Clock::time_point last_line_ = start_;
@@ -135,7 +140,6 @@ Status RunJobs(const std::string& experiment, std::vector<ExperimentJob> jobs, i
       }
       const std::size_t i = next.fetch_add(1);
       if (i >= total) return;
-      const auto job_start = Clock::now();
       progress.Started(w, jobs[i].label);
       Status s = jobs[i].run([&](const std::string& where) { progress.Where(w, where); });
       if (!s.ok()) {
@@ -143,7 +147,7 @@ Status RunJobs(const std::string& experiment, std::vector<ExperimentJob> jobs, i
         if (failure.ok()) failure = Status(s.code(), jobs[i].label + ": " + s.message());
         return;
       }
-      progress.Finished(w, jobs[i].label, job_start);
+      progress.Finished(w);
     }
   };
   std::vector<std::thread> pool;

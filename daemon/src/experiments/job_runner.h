@@ -2,9 +2,10 @@
 // line on stderr (a rewritten line on a terminal, one line per run
 // otherwise). A run may say how far it is (e.g. its epoch): shown on a
 // terminal as it changes, and otherwise every few minutes, so a log of runs
-// that take half an hour still says what is going on. Each worker's engine gets cores / jobs threads: several small
-// trainings side by side use the cores better than one at a time, while one
-// large training already uses them all through its own kernels.
+// that take half an hour still says what is going on. Each worker's engine
+// gets cores / jobs threads: several small trainings side by side use the
+// cores better than one at a time, while one large training already uses
+// them all through its own kernels.
 #ifndef LDPGRAPH_DAEMON_EXPERIMENTS_JOB_RUNNER_H_
 #define LDPGRAPH_DAEMON_EXPERIMENTS_JOB_RUNNER_H_
 

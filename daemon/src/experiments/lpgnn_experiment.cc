@@ -218,7 +218,8 @@ Status RunLpgnnExperiment(const GraphDataset& dataset, const LpgnnExperimentOpti
         ++skipped;
         continue;
       }
-      jobs.push_back({s.Label() + " split=" + std::to_string(split), [runner, s, split](const RunProgress&) { return runner->Run(s, split); }});
+      jobs.push_back({s.Label() + " split=" + std::to_string(split),
+                      [runner, s, split](const RunProgress&) { return runner->Run(s, split); }});
     }
   }
   LDPGRAPH_RETURN_IF_ERROR(RunJobs("experiment lpgnn", std::move(jobs), o.jobs, skipped));

@@ -133,11 +133,12 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
     Result<LabelMethod> method = ParseLabelMethod(body.value("label_method", "drop"));
     if (!method.ok()) return ErrorResponse(400, "invalid_request", method.status().message());
     job.label_method = *method;
-    if (body.contains("node_input")) {
-      return ErrorResponse(400, "invalid_request", "node_input is for graph jobs (GIN); a node job's inputs are its users' features");
-    }
   }
   if (body.contains("node_input")) {
+    if (job.task == JobTask::kNode) {
+      return ErrorResponse(400, "invalid_request",
+                           "node_input is for graph jobs (GIN); a node job's inputs are its users' features");
+    }
     GinConfig check;
     Status s = body["node_input"].is_string() ? SetGinNodeInput(body["node_input"].get<std::string>(), &check)
                                               : Status::InvalidArgument("node_input must be a string");
