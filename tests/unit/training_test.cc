@@ -142,6 +142,40 @@ TEST_CASE("GinInputs.SizeInputIsLnOfTheNumberOfUsers") {
   CHECK(GinModel::Create(wrong, 1).status().code() == StatusCode::kInvalidArgument);
 }
 
+TEST_CASE("Aggregation.EachUserSumsHerOwnList") {
+  // Reports are directed: user 0 listed 1, 2 and 3; user 1 listed 0; users
+  // 2 and 3 listed nobody. With a constant input, GIN's first sum must be
+  // each user's reported degree + 1 (ALGORITHMS.md section 2, (A + I) h),
+  // the degree DPRR preserves, not the number of users who listed her.
+  CsrGraph reports;
+  const std::vector<std::uint32_t> list0 = {1, 2, 3}, list1 = {0}, none;
+  reports.AppendRow(Span<const std::uint32_t>(list0.data(), list0.size()));
+  reports.AppendRow(Span<const std::uint32_t>(list1.data(), list1.size()));
+  reports.AppendRow(Span<const std::uint32_t>(none.data(), 0));
+  reports.AppendRow(Span<const std::uint32_t>(none.data(), 0));
+  const PreparedGraph gin = PrepareGraph(reports, Aggregation::kSumWithSelf);
+  Matrix sums;
+  SpMM(gin.agg, gin.inputs, &sums);
+  CHECK(sums(0, 0) == 4.0f);
+  CHECK(sums(1, 0) == 2.0f);
+  CHECK(sums(2, 0) == 1.0f);
+  CHECK(sums(3, 0) == 1.0f);
+  // The mean (GraphSAGE) and the normalised sums read the same lists.
+  Matrix x(4, 1);
+  x << 0.0f, 8.0f, 2.0f, 5.0f;
+  const PreparedGraph mean = PrepareGraph(reports, Aggregation::kMean);
+  Matrix means;
+  SpMM(mean.agg, x, &means);
+  CHECK(means(0, 0) == doctest::Approx(5.0f));  // (8 + 2 + 5) / 3
+  CHECK(means(1, 0) == doctest::Approx(0.0f));
+  CHECK(means(2, 0) == 0.0f);                   // nobody listed: nothing to average
+  const PreparedGraph gcn = PrepareGraph(reports, Aggregation::kGcn);
+  Matrix normalised;
+  SpMM(gcn.agg, x, &normalised);
+  // D = list length + 1: node 1 has 2, node 0 has 4.
+  CHECK(normalised(1, 0) == doctest::Approx(8.0f / 2.0f + 0.0f / std::sqrt(2.0f * 4.0f)));
+}
+
 TEST_CASE("ModelFile.GinSizeInputSurvivesTheRoundTrip") {
   GinConfig c = SmallGin();
   REQUIRE(SetGinNodeInput("size", &c).ok());

@@ -7,14 +7,10 @@ namespace ldpgraph {
 int NodeInputWidth(int degree_cap, bool size_input) { return (degree_cap > 0 ? degree_cap + 1 : 1) + (size_input ? 1 : 0); }
 
 PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int degree_cap, bool size_input) {
-  // The report rows as a matrix R (R[u][v] = 1 if u listed v); aggregation uses R^T.
+  // Row u of A is u's report (A[u][v] = 1 if u listed v), and node u
+  // aggregates the users in it, (A h)_u: with a constant input the sum is
+  // her reported degree, the quantity DPRR preserves.
   const std::int64_t n = graph.num_nodes();
-  SparseMatrix rows;
-  rows.rows = rows.cols = n;
-  rows.offsets.assign(graph.offsets().begin(), graph.offsets().end());
-  rows.indices.assign(graph.targets().begin(), graph.targets().end());
-  SparseMatrix in = rows.Transposed();  // row v: the users who listed v
-
   const bool self = aggregation == Aggregation::kSumWithSelf || aggregation == Aggregation::kGcn;
   const bool unit = aggregation == Aggregation::kSumWithSelf;  // no weights stored
   SparseMatrix a;
@@ -24,32 +20,31 @@ PreparedGraph PrepareGraph(const CsrGraph& graph, Aggregation aggregation, int d
   if (aggregation == Aggregation::kGcn || aggregation == Aggregation::kSymNoSelf) {
     const float extra = aggregation == Aggregation::kGcn ? 1.0f : 0.0f;  // the self-loop
     inv_sqrt_deg.resize(static_cast<std::size_t>(n));
-    for (std::int64_t v = 0; v < n; ++v) {
-      const float d = static_cast<float>(in.offsets[v + 1] - in.offsets[v]) + extra;
+    for (std::uint32_t v = 0; v < n; ++v) {
+      const float d = static_cast<float>(graph.degree(v)) + extra;
       inv_sqrt_deg[v] = d > 0 ? 1.0f / std::sqrt(d) : 0.0f;
     }
   }
-  for (std::int64_t v = 0; v < n; ++v) {
-    const std::int64_t begin = in.offsets[v], end = in.offsets[v + 1];
-    const auto deg = static_cast<float>(end - begin);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    const auto deg = static_cast<float>(graph.degree(v));
     bool self_done = !self;
-    auto push = [&](std::int32_t u) {
+    auto push = [&](std::uint32_t u) {
       float w = 1.0f;
       if (aggregation == Aggregation::kMean) w = 1.0f / deg;
       if (aggregation == Aggregation::kGcn || aggregation == Aggregation::kSymNoSelf) {
         w = inv_sqrt_deg[v] * inv_sqrt_deg[u];
       }
-      a.indices.push_back(u);
+      a.indices.push_back(static_cast<std::int32_t>(u));
       if (!unit) a.values.push_back(w);
     };
-    for (std::int64_t k = begin; k < end; ++k) {
-      if (!self_done && in.indices[k] > v) {
-        push(static_cast<std::int32_t>(v));
+    for (std::uint32_t u : graph.neighbours(v)) {
+      if (!self_done && u > v) {
+        push(v);
         self_done = true;
       }
-      push(in.indices[k]);
+      push(u);
     }
-    if (!self_done) push(static_cast<std::int32_t>(v));
+    if (!self_done) push(v);
     a.offsets.push_back(a.nnz());
   }
   PreparedGraph p;

@@ -1,9 +1,14 @@
 // Batching many graphs into one block-diagonal sparse system.
 //
-// Aggregation follows the report direction: node v sums the states of the
-// users who listed v (in-edges), A^T h, as the papers' code does; for a
-// symmetric graph that is A h. Each graph's local matrices are built once
-// (PreparedGraph); a batch only points at them, so the graphs must outlive it.
+// Aggregation follows the reports: row u of A is user u's (noisy) list, and
+// node u aggregates the users in it, A h, as ALGORITHMS.md and the DPRR paper
+// define it ("the sum of adjacent feature vectors is a degree"): with a
+// constant input, layer 1 sees each user's reported degree, which DPRR keeps
+// close to the true one. (Summing over the users who listed u, A^T h, would
+// see the in-degree instead, which under DPRR is mostly noise.) For a
+// symmetric graph the two are the same. Each graph's local matrices are built
+// once (PreparedGraph); a batch only points at them, so the graphs must
+// outlive it.
 #ifndef LDPGRAPH_DAEMON_GRAPH_GRAPH_BATCH_H_
 #define LDPGRAPH_DAEMON_GRAPH_GRAPH_BATCH_H_
 
@@ -16,10 +21,10 @@
 namespace ldpgraph {
 
 enum class Aggregation {
-  kSumWithSelf,  // GIN-0: (A^T + I) h
-  kMean,         // mean over in-neighbours (GraphSAGE), 0 for none
-  kGcn,          // D^-1/2 (A^T + I) D^-1/2 h, in-degree + 1
-  kSymNoSelf,    // D^-1/2 A^T D^-1/2 h: KProp as LPGNN's reference code does it
+  kSumWithSelf,  // GIN-0: (A + I) h
+  kMean,         // mean over the node's list (GraphSAGE), 0 for none
+  kGcn,          // D^-1/2 (A + I) D^-1/2 h, D = list length + 1
+  kSymNoSelf,    // D^-1/2 A D^-1/2 h: KProp as LPGNN's reference code does it
 };
 
 // One graph's aggregation matrix, its transpose and its node inputs.
