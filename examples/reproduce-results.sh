@@ -99,19 +99,19 @@ study 09-cora-ten-splits "Cora, GraphSAGE: the LPGNN paper's settings over 10 sp
 # sparse noise does not. Here every mechanism is told it (no --reuse: the
 # model's inputs differ from the other REDDIT studies'), and no-edges (no
 # friend list collected at all) measures what n alone is worth. Alpha 0 and
-# 0.2 are the two settings the DPRR targets name.
+# 0.2 are the two settings the DPRR targets name. dprr-or (the daemon's "or"
+# policy) lets each node see both who she listed and who listed her.
 study 10-reddit-size-input "REDDIT-BINARY: GIN told each graph's number of users (public), epsilon = 1" -- \
-  experiment dprr --dataset "$reddit" --mechanisms dprr,locallap,nonpriv-part,nonpriv-full,rr \
+  experiment dprr --dataset "$reddit" --mechanisms dprr,dprr-or,dprr-disclosed,locallap,nonpriv-part,nonpriv-full,no-edges,rr \
   --epsilons 1 --alphas 0,0.2 --splits 3 --jobs 2 --node-input size
 
 # A second dataset for the customized setting: small social graphs (IMDB
 # ego-networks of actors, ~20 users each), the paper's constant input, 10
-# splits (a training takes seconds). It also checks on other data that
-# dprr-disclosed, the true entries of disclosed lists in place of DPRR's,
-# helps, where REDDIT-BINARY says it hurts.
+# splits (a training takes seconds): the server-side variants of DPRR
+# (dprr-or, dprr-disclosed) on other data than REDDIT-BINARY.
 study 11-imdb-alpha "IMDB-BINARY: accuracy vs fraction alpha of non-private users (epsilon = 1)" -- \
   experiment dprr --dataset "$data/graphs/IMDB-BINARY" \
-  --mechanisms dprr,dprr-disclosed,locallap,nonpriv-part,nonpriv-full,rr \
+  --mechanisms dprr,dprr-or,dprr-disclosed,locallap,nonpriv-part,nonpriv-full,rr \
   --epsilons 1 --alphas 0,0.2,0.5 --splits 10 --jobs 2
 
 {
