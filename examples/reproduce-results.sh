@@ -58,7 +58,7 @@ study() {
 
 selected=("$@")
 study 01-reddit-alpha "REDDIT-BINARY: accuracy vs fraction alpha of non-private users (epsilon = 1)" -- \
-  experiment dprr --dataset "$reddit" --mechanisms dprr,locallap,nonpriv-part,nonpriv-full,rr \
+  experiment dprr --dataset "$reddit" --mechanisms dprr,dprr-or,locallap,nonpriv-part,nonpriv-full,rr \
   --epsilons 1 --alphas 0,0.1,0.2,0.5 --splits 3 --jobs 2
 # The REDDIT studies share settings (e.g. DPRR at epsilon 1, alpha 0): each
 # copies the rows another has finished instead of training them again.
