@@ -100,9 +100,12 @@ study 09-cora-ten-splits "Cora, GraphSAGE: the LPGNN paper's settings over 10 sp
 # model's inputs differ from the other REDDIT studies'), and no-edges (no
 # friend list collected at all) measures what n alone is worth. Alpha 0 and
 # 0.2 are the two settings the DPRR targets name. dprr-or (the daemon's "or"
-# policy) lets each node see both who she listed and who listed her.
+# policy) lets each node see both who she listed and who listed her;
+# dprr-disclosed-or also takes every pair that touches a non-private user
+# from that user's true list.
 study 10-reddit-size-input "REDDIT-BINARY: GIN told each graph's number of users (public), epsilon = 1" -- \
-  experiment dprr --dataset "$reddit" --mechanisms dprr,dprr-or,dprr-disclosed,locallap,nonpriv-part,nonpriv-full,no-edges,rr \
+  experiment dprr --dataset "$reddit" \
+  --mechanisms dprr,dprr-or,dprr-disclosed,dprr-disclosed-or,locallap,nonpriv-part,nonpriv-full,no-edges,rr \
   --epsilons 1 --alphas 0,0.2 --splits 3 --jobs 2 --node-input size
 
 # A second dataset for the customized setting: small social graphs (IMDB
@@ -111,7 +114,7 @@ study 10-reddit-size-input "REDDIT-BINARY: GIN told each graph's number of users
 # (dprr-or, dprr-disclosed) on other data than REDDIT-BINARY.
 study 11-imdb-alpha "IMDB-BINARY: accuracy vs fraction alpha of non-private users (epsilon = 1)" -- \
   experiment dprr --dataset "$data/graphs/IMDB-BINARY" \
-  --mechanisms dprr,dprr-or,dprr-disclosed,locallap,nonpriv-part,nonpriv-full,rr \
+  --mechanisms dprr,dprr-or,dprr-disclosed,dprr-disclosed-or,locallap,nonpriv-part,nonpriv-full,rr \
   --epsilons 1 --alphas 0,0.2,0.5 --splits 10 --jobs 2
 
 {

@@ -30,7 +30,7 @@ const char kUsage[] =
     "            --output PATH [--kind communities|ba|er] [--graphs N] [--min-nodes A --max-nodes B]\n"
     "            [--nodes N --m M | --p P] [--degree D] [--seed S]\n"
     "  experiment dprr     GIN-0 accuracy on graphs perturbed by each edge mechanism\n"
-    "            --dataset PATH --out DIR [--mechanisms dprr,dprr-or,dprr-disclosed,dprr-fixed,rr,locallap,nonpriv-part,nonpriv-full,no-edges]\n"
+    "            --dataset PATH --out DIR [--mechanisms dprr,dprr-or,dprr-disclosed,dprr-disclosed-or,dprr-fixed,rr,locallap,nonpriv-part,nonpriv-full,no-edges]\n"
     "            [--epsilons LIST] [--alphas LIST] [--splits K] [--epochs N] [--jobs J]\n"
     "            [--reuse DIR,...]  (copy rows of the same settings from studies run with the same options)\n"
     "            [--node-input constant|degree|size|degree+size]  (size: ln of the public number of users)\n"

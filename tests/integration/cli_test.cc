@@ -242,20 +242,21 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
   CHECK(Lines(out + "/results.csv") == 1 + 32);
 
   // Another study reuses the finished settings and trains only the new
-  // ones: dprr at epsilon 4, dprr-or (DPRR then OR-symmetrised) and
-  // dprr-disclosed, nothing for nonpriv-full (one training serves every
-  // epsilon), one training for no-edges. The copied rows are the original ones.
+  // ones: dprr at epsilon 4, dprr-or (DPRR then OR-symmetrised),
+  // dprr-disclosed and dprr-disclosed-or, nothing for nonpriv-full (one
+  // training serves every epsilon), one training for no-edges. The copied
+  // rows are the original ones.
   const std::string second = dir.path() + "/second";
-  Run reused = Ldpgraph("experiment dprr --dataset " + data + " --mechanisms dprr,dprr-or,dprr-disclosed,nonpriv-full,no-edges " +
+  Run reused = Ldpgraph("experiment dprr --dataset " + data + " --mechanisms dprr,dprr-or,dprr-disclosed,dprr-disclosed-or,nonpriv-full,no-edges " +
                         "--epsilons 2,4 --alphas 0 --splits 1 --epochs 3 --reuse " + out + " --out " + second);
   INFO(reused.output);
   REQUIRE(reused.exit_code == 0);
   CHECK(reused.output.find("4 rows copied from finished trainings") != std::string::npos);
-  CHECK(reused.output.find("5 run(s) to do") != std::string::npos);
+  CHECK(reused.output.find("7 run(s) to do") != std::string::npos);
   const std::string copied = LineStarting(second + "/results.csv", "communities,dprr,2,0,0,");
   CHECK(!copied.empty());
   CHECK(copied == LineStarting(out + "/results.csv", "communities,dprr,2,0,0,"));
-  CHECK(Lines(second + "/results.csv") == 1 + 10);
+  CHECK(Lines(second + "/results.csv") == 1 + 12);
   // OR keeps every reported entry and adds the reverse of the one-sided ones.
   const std::string dprr2 = LineStarting(second + "/results.csv", "communities,dprr,2,0,0,");
   const std::string or2 = LineStarting(second + "/results.csv", "communities,dprr-or,2,0,0,");
@@ -288,6 +289,11 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
   REQUIRE(!disclosed4.empty());
   auto without_seconds = [&](const std::string& row) { return measurements(row).substr(0, measurements(row).rfind(',')); };
   CHECK(without_seconds(disclosed4) == without_seconds(dprr4));
+  // Likewise dprr-disclosed-or is dprr-or at alpha 0.
+  const std::string disclosed_or4 = LineStarting(second + "/results.csv", "communities,dprr-disclosed-or,4,0,0,");
+  const std::string or4 = LineStarting(second + "/results.csv", "communities,dprr-or,4,0,0,");
+  REQUIRE(!disclosed_or4.empty());
+  CHECK(without_seconds(disclosed_or4) == without_seconds(or4));
   CHECK(Ldpgraph("experiment dprr --dataset " + data + " --reuse " + dir.path() + "/nowhere --out " + second)
             .exit_code == 2);
 

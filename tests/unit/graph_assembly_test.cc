@@ -126,6 +126,14 @@ TEST_CASE("DisclosedLists.EdgesTouchingANonPrivateUserComeFromHerList") {
   CHECK(Row(out, 2) == std::vector<std::uint32_t>{0, 1, 3, 4});  // 1 and 3 named 2
   CHECK(Row(out, 3) == std::vector<std::uint32_t>{2});
   CHECK(out.degree(4) == 0);
+  // Then the OR rule (dprr-disclosed-or): symmetric, every pair that
+  // touches 1 or 3 as their lists say, and the private pairs either claimed.
+  const CsrGraph both_ways = Symmetrise(out, Symmetrisation::kOr);
+  CHECK(Row(both_ways, 0) == std::vector<std::uint32_t>{2});
+  CHECK(Row(both_ways, 1) == std::vector<std::uint32_t>{2});
+  CHECK(Row(both_ways, 2) == std::vector<std::uint32_t>{0, 1, 3, 4});
+  CHECK(Row(both_ways, 3) == std::vector<std::uint32_t>{2});
+  CHECK(Row(both_ways, 4) == std::vector<std::uint32_t>{2});
   // Nobody disclosed: the graph as it is.
   CHECK(UseDisclosedLists(g, std::vector<bool>(5, false)).targets() == g.targets());
   // Everybody disclosed: the lists themselves.

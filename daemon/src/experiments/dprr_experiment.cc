@@ -18,7 +18,8 @@
 namespace ldpgraph {
 
 const char* const kDprrExperimentMechanisms =
-    "dprr, dprr-or, dprr-disclosed, dprr-fixed, rr, locallap, nonpriv-part, nonpriv-full, no-edges";
+    "dprr, dprr-or, dprr-disclosed, dprr-disclosed-or, dprr-fixed, rr, locallap, nonpriv-part, nonpriv-full, "
+    "no-edges";
 
 namespace {
 
@@ -59,9 +60,11 @@ class DprrRunner {
       return edgeless;
     }
     if (mechanism == "nonpriv-part") return KeepNonPrivateUsers(dataset_, s.alpha, seed, noisy_edges);
-    if (mechanism == "dprr-or") {
-      // DPRR's reports (the same draws as "dprr"), then the server's OR rule.
-      Result<GraphDataset> noisy = Noisy("dprr", s, split, noisy_edges);
+    if (mechanism == "dprr-or" || mechanism == "dprr-disclosed-or") {
+      // DPRR's reports (the same draws as "dprr"), then the server's OR rule;
+      // after the disclosed lists, every pair that touches a non-private
+      // user is then the truth in both directions.
+      Result<GraphDataset> noisy = Noisy(mechanism == "dprr-or" ? "dprr" : "dprr-disclosed", s, split, noisy_edges);
       if (!noisy.ok()) return noisy;
       *noisy_edges = 0;
       for (CsrGraph& g : noisy->graphs) {
@@ -151,8 +154,9 @@ Status SummariseDprrExperiment(const std::string& out_dir) {
 }
 
 Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOptions& o) {
-  const std::set<std::string> known = {"dprr",     "dprr-or",      "dprr-disclosed", "dprr-fixed", "rr",
-                                       "locallap", "nonpriv-part", "nonpriv-full",   "no-edges"};
+  const std::set<std::string> known = {"dprr",         "dprr-or",      "dprr-disclosed", "dprr-disclosed-or",
+                                       "dprr-fixed",   "rr",           "locallap",       "nonpriv-part",
+                                       "nonpriv-full", "no-edges"};
   if (o.mechanisms.empty()) return Status::InvalidArgument("no mechanism given");
   for (const std::string& m : o.mechanisms) {
     if (!known.count(m)) {
@@ -179,10 +183,12 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
     reused_tables.push_back(std::move(other).value());
   }
   // The mechanisms whose training for `s` is this one's: dprr-disclosed
-  // with nobody non-private is dprr itself (the same draws, nothing to use).
+  // with nobody non-private is dprr itself (the same draws, nothing to use),
+  // and dprr-disclosed-or is dprr-or.
   auto same_training = [](const std::string& mechanism, const Setting& s) {
     std::vector<std::string> names = {mechanism};
     if (mechanism == "dprr-disclosed" && s.alpha == 0) names.push_back("dprr");
+    if (mechanism == "dprr-disclosed-or" && s.alpha == 0) names.push_back("dprr-or");
     return names;
   };
   // A finished row for any setting of `group`, which one training serves:
