@@ -9,9 +9,9 @@
 // beyond the paper), dprr-disclosed (the same reports, then the server
 // takes every edge that touches a non-private user from that user's true
 // list: post-processing, beyond the paper), dprr-disclosed-or (both, in that
-// order: symmetric, and true on every pair that touches a non-private
-// user), dprr-fixed (eps1 = eps/10, the
-// reference code), rr, locallap, nonpriv-part, nonpriv-full, and no-edges
+// order: symmetric, and true on every pair that touches a non-private user),
+// dprr-fixed (eps1 = eps/10, the reference code), rr, locallap,
+// nonpriv-part, nonpriv-full, and no-edges
 // (every user, no friend list: what a server knows without collecting any
 // edge; with --node-input size that is each graph's public n, the baseline
 // every mechanism has to beat to be worth its privacy cost).
