@@ -37,8 +37,8 @@ int RunPerturbCommand(const std::vector<std::string>& args) {
 
   PerturbOptions options;
   if (!ParsePerturbMechanism(*mechanism_name, &options).ok()) {
-    return UsageError(Status::InvalidArgument("unknown --mechanism '" + *mechanism_name +
-                                              "' (dprr, dprr-fixed, dprr-disclosed, rr, locallap, none)"));
+    return UsageError(Status::InvalidArgument("unknown --mechanism '" + *mechanism_name + "' (" +
+                                              kPerturbMechanisms + ")"));
   }
   if (options.mechanism != EdgeMechanism::kNone && !flags->Has("epsilon")) {
     return UsageError(Status::InvalidArgument("--epsilon is required for --mechanism " + *mechanism_name));

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <optional>
 #include <set>
+#include <string_view>
 
 #include "experiments/job_runner.h"
 #include "experiments/results_table.h"
@@ -154,9 +155,12 @@ Status SummariseDprrExperiment(const std::string& out_dir) {
 }
 
 Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOptions& o) {
-  const std::set<std::string> known = {"dprr",         "dprr-or",      "dprr-disclosed", "dprr-disclosed-or",
-                                       "dprr-fixed",   "rr",           "locallap",       "nonpriv-part",
-                                       "nonpriv-full", "no-edges"};
+  std::set<std::string> known;  // the names of kDprrExperimentMechanisms
+  for (std::string_view rest = kDprrExperimentMechanisms; !rest.empty();) {
+    const std::size_t comma = rest.find(", ");
+    known.emplace(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
+  }
   if (o.mechanisms.empty()) return Status::InvalidArgument("no mechanism given");
   for (const std::string& m : o.mechanisms) {
     if (!known.count(m)) {

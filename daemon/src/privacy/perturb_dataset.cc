@@ -77,6 +77,8 @@ Result<CsrGraph> PerturbGraph(const CsrGraph& graph, const PerturbOptions& optio
 
 }  // namespace
 
+const char* const kPerturbMechanisms = "dprr, dprr-fixed, dprr-disclosed, rr, locallap, none";
+
 Status ParsePerturbMechanism(const std::string& name, PerturbOptions* options) {
   if (name == "dprr-fixed" || name == "dprr-disclosed") {
     options->mechanism = EdgeMechanism::kDprr;
@@ -85,7 +87,7 @@ Status ParsePerturbMechanism(const std::string& name, PerturbOptions* options) {
     return Status::Ok();
   }
   Result<EdgeMechanism> m = ParseEdgeMechanism(name);
-  if (!m.ok()) return Status::InvalidArgument("unknown mechanism '" + name + "' (dprr, dprr-fixed, dprr-disclosed, rr, locallap, none)");
+  if (!m.ok()) return Status::InvalidArgument("unknown mechanism '" + name + "' (" + kPerturbMechanisms + ")");
   options->mechanism = *m;
   options->allocation = *m == EdgeMechanism::kLocalLap ? BudgetAllocation::kFixed : BudgetAllocation::kPaper;
   return Status::Ok();

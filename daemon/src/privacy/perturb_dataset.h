@@ -30,9 +30,13 @@ struct PerturbOptions {
   std::function<void(std::size_t, std::size_t)> progress;
 };
 
+// The names ParsePerturbMechanism takes, for messages.
+extern const char* const kPerturbMechanisms;
+
 // Sets options->mechanism and options->allocation from a mechanism's name,
 // the one place these names are read: "none", "dprr" (eq. 8), "dprr-fixed"
-// (eps1 = epsilon / 10, the reference code), "rr", "locallap" (eps1 =
+// (eps1 = epsilon / 10, the reference code), "dprr-disclosed" (dprr, then
+// the non-private users' true lists put in), "rr", "locallap" (eps1 =
 // epsilon / 10, as the paper defines LocalLap).
 // Errors: kInvalidArgument naming the unknown mechanism and the choices.
 Status ParsePerturbMechanism(const std::string& name, PerturbOptions* options);
