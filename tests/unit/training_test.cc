@@ -147,12 +147,7 @@ TEST_CASE("Aggregation.EachUserSumsHerOwnList") {
   // 2 and 3 listed nobody. With a constant input, GIN's first sum must be
   // each user's reported degree + 1 (ALGORITHMS.md section 2, (A + I) h),
   // the degree DPRR preserves, not the number of users who listed her.
-  CsrGraph reports;
-  const std::vector<std::uint32_t> list0 = {1, 2, 3}, list1 = {0}, none;
-  reports.AppendRow(Span<const std::uint32_t>(list0.data(), list0.size()));
-  reports.AppendRow(Span<const std::uint32_t>(list1.data(), list1.size()));
-  reports.AppendRow(Span<const std::uint32_t>(none.data(), 0));
-  reports.AppendRow(Span<const std::uint32_t>(none.data(), 0));
+  const CsrGraph reports = CsrGraph::FromRows({{1, 2, 3}, {0}, {}, {}});
   const PreparedGraph gin = PrepareGraph(reports, Aggregation::kSumWithSelf);
   Matrix sums;
   SpMM(gin.agg, gin.inputs, &sums);
