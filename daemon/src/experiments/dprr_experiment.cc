@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -32,6 +33,40 @@ struct Setting {
   double epsilon;
   double alpha;
 };
+
+// One requested row of the study (its split aside).
+struct Row {
+  std::string mechanism;
+  Setting setting;
+};
+
+// The mechanism whose training `mechanism` at `s` is: with nobody
+// non-private (alpha 0) dprr-disclosed has no list to use and is dprr (the
+// same draws), and dprr-disclosed-or is dprr-or.
+std::string TrainedAs(const std::string& mechanism, const Setting& s) {
+  if (s.alpha == 0 && mechanism == "dprr-disclosed") return "dprr";
+  if (s.alpha == 0 && mechanism == "dprr-disclosed-or") return "dprr-or";
+  return mechanism;
+}
+
+// Rows with the same key share one training (training is deterministic):
+// nonpriv-full and no-edges depend on neither epsilon nor alpha,
+// nonpriv-part not on epsilon, and the aliases of TrainedAs.
+std::string TrainingKey(const Row& r) {
+  const std::string m = TrainedAs(r.mechanism, r.setting);
+  if (m == "nonpriv-full" || m == "no-edges") return m;
+  if (m == "nonpriv-part") return m + "|" + FormatNumber(r.setting.alpha);
+  return m + "|" + FormatNumber(r.setting.epsilon) + "|" + FormatNumber(r.setting.alpha);
+}
+
+// The names whose rows at `s` hold the same training as `mechanism`'s.
+std::vector<std::string> SameTraining(const std::string& mechanism, const Setting& s) {
+  const std::string trained = TrainedAs(mechanism, s);
+  std::vector<std::string> names = {trained};
+  if (s.alpha == 0 && trained == "dprr") names.push_back("dprr-disclosed");
+  if (s.alpha == 0 && trained == "dprr-or") names.push_back("dprr-disclosed-or");
+  return names;
+}
 
 class DprrRunner {
  public:
@@ -86,12 +121,13 @@ class DprrRunner {
     return noisy;
   }
 
-  // Trains on the mechanism's output for `settings[0]` and records the
-  // outcome for each of `settings` (several only for the nonpriv baselines).
-  Status Run(const std::string& mechanism, const std::vector<Setting>& settings, int split,
+  // Trains once on `mechanism`'s output for `setting` and records the
+  // outcome as the row of each of `rows` (several when one training serves
+  // them: see TrainingKey).
+  Status Run(const std::string& mechanism, const Setting& setting, const std::vector<Row>& rows, int split,
              const RunProgress& progress) const {
     std::uint64_t noisy_edges = 0;
-    Result<GraphDataset> noisy = Noisy(mechanism, settings[0], split, &noisy_edges);
+    Result<GraphDataset> noisy = Noisy(mechanism, setting, split, &noisy_edges);
     if (!noisy.ok()) return noisy.status();
     GinRunOptions run_options;
     run_options.model = options_.model;
@@ -103,8 +139,8 @@ class DprrRunner {
     };
     Result<GinRun> run = TrainGinOnDataset(*noisy, run_options);
     if (!run.ok()) return run.status();
-    for (const Setting& s : settings) {
-      CsvRow row = Key(mechanism, s, split);
+    for (const Row& r : rows) {
+      CsvRow row = Key(r.mechanism, r.setting, split);
       row.push_back(FormatNumber(run->result.test.accuracy));
       row.push_back(FormatNumber(run->result.test.auc));
       row.push_back(std::to_string(dataset_.num_entries()));
@@ -186,25 +222,15 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
     if (!other.ok()) return other.status();
     reused_tables.push_back(std::move(other).value());
   }
-  // The mechanisms whose training for `s` is this one's: dprr-disclosed
-  // with nobody non-private is dprr itself (the same draws, nothing to use),
-  // and dprr-disclosed-or is dprr-or.
-  auto same_training = [](const std::string& mechanism, const Setting& s) {
-    std::vector<std::string> names = {mechanism};
-    if (mechanism == "dprr-disclosed" && s.alpha == 0) names.push_back("dprr");
-    if (mechanism == "dprr-disclosed-or" && s.alpha == 0) names.push_back("dprr-or");
-    return names;
-  };
-  // A finished row for any setting of `group`, which one training serves:
-  // from this study, or else from a reused one.
-  auto finished = [&](const std::string& mechanism, const std::vector<Setting>& group,
-                      int split) -> std::optional<CsvRow> {
+  // A finished row of a training that serves `rows`: from this study, or
+  // else from a reused one.
+  auto finished = [&](const std::vector<Row>& rows, int split) -> std::optional<CsvRow> {
     std::vector<const ResultsTable*> tables = {table->get()};
     for (const auto& other : reused_tables) tables.push_back(other.get());
     for (const ResultsTable* t : tables) {
-      for (const Setting& s : group) {
-        for (const std::string& name : same_training(mechanism, s)) {
-          if (std::optional<CsvRow> row = t->Find(runner->Key(name, s, split))) return row;
+      for (const Row& r : rows) {
+        for (const std::string& name : SameTraining(r.mechanism, r.setting)) {
+          if (std::optional<CsvRow> row = t->Find(runner->Key(name, r.setting, split))) return row;
         }
       }
     }
@@ -215,43 +241,42 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
   std::size_t skipped = 0, copied = 0;
   // Split by split, so an interrupted study has every setting at a few splits.
   for (int split = 0; split < o.splits; ++split) {
+    // The requested rows grouped by the training that serves them, in the
+    // order of the mechanisms asked for.
+    std::vector<std::vector<Row>> groups;
+    std::map<std::string, std::size_t> group_of;
     for (const std::string& mechanism : o.mechanisms) {
-      // Groups of settings one training serves.
-      std::vector<std::vector<Setting>> groups;
-      if (mechanism == "nonpriv-full" || mechanism == "no-edges") {  // neither depends on epsilon or alpha
-        groups.emplace_back();
-        for (double a : o.alphas)
-          for (double e : o.epsilons) groups.back().push_back({e, a});
-      } else if (mechanism == "nonpriv-part") {
-        for (double a : o.alphas) {
-          groups.emplace_back();
-          for (double e : o.epsilons) groups.back().push_back({e, a});
+      for (double a : o.alphas) {
+        for (double e : o.epsilons) {
+          const Row r{mechanism, {e, a}};
+          auto [it, added] = group_of.emplace(TrainingKey(r), groups.size());
+          if (added) groups.emplace_back();
+          groups[it->second].push_back(r);
         }
-      } else {
-        for (double a : o.alphas)
-          for (double e : o.epsilons) groups.push_back({{e, a}});
       }
-      for (std::vector<Setting>& group : groups) {
-        const std::optional<CsvRow> done = finished(mechanism, group, split);
-        std::vector<Setting> todo;
-        for (const Setting& s : group) {
-          CsvRow key = runner->Key(mechanism, s, split);
-          if ((*table)->Has(key)) {
-            ++skipped;
-          } else if (done) {  // the same training: copy its measurements
-            key.insert(key.end(), done->begin() + static_cast<std::ptrdiff_t>(kKeyColumns.size()), done->end());
-            LDPGRAPH_RETURN_IF_ERROR((*table)->Append(key));
-            ++copied;
-          } else {
-            todo.push_back(s);
-          }
+    }
+    for (const std::vector<Row>& group : groups) {
+      const std::optional<CsvRow> done = finished(group, split);
+      std::vector<Row> todo;
+      for (const Row& r : group) {
+        CsvRow key = runner->Key(r.mechanism, r.setting, split);
+        if ((*table)->Has(key)) {
+          ++skipped;
+        } else if (done) {  // the same training: copy its measurements
+          key.insert(key.end(), done->begin() + static_cast<std::ptrdiff_t>(kKeyColumns.size()), done->end());
+          LDPGRAPH_RETURN_IF_ERROR((*table)->Append(key));
+          ++copied;
+        } else {
+          todo.push_back(r);
         }
-        if (todo.empty()) continue;
-        jobs.push_back({Label(mechanism, todo[0], split),
-                        [runner, mechanism, todo, split](const RunProgress& progress) {
-                          return runner->Run(mechanism, todo, split, progress);
-                        }});
       }
+      if (todo.empty()) continue;
+      const std::string trained = TrainedAs(todo[0].mechanism, todo[0].setting);
+      const Setting setting = todo[0].setting;
+      jobs.push_back({Label(trained, setting, split),
+                      [runner, trained, setting, todo, split](const RunProgress& progress) {
+                        return runner->Run(trained, setting, todo, split, progress);
+                      }});
     }
   }
   if (copied > 0) std::fprintf(stderr, "experiment dprr: %zu rows copied from finished trainings\n", copied);

@@ -20,6 +20,8 @@
 // no-edges do not depend on epsilon or alpha and nonpriv-part not on
 // epsilon: each is trained once per split (training is deterministic) and
 // its row is written for every setting, as the reference line of each plot.
+// At alpha 0 dprr-disclosed is dprr and dprr-disclosed-or is dprr-or: one
+// training writes the rows of both.
 #ifndef LDPGRAPH_DAEMON_EXPERIMENTS_DPRR_EXPERIMENT_H_
 #define LDPGRAPH_DAEMON_EXPERIMENTS_DPRR_EXPERIMENT_H_
 
