@@ -296,6 +296,18 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
   CHECK(measurements(disclosed_or4) == measurements(or4));
   CHECK(Ldpgraph("experiment dprr --dataset " + data + " --reuse " + dir.path() + "/nowhere --out " + second)
             .exit_code == 2);
+  // nonpriv-full and no-edges depend on neither epsilon nor alpha: a study
+  // at settings no other one ran copies their rows and trains nothing.
+  // (Outside the reports' folder: the report below counts its studies.)
+  TempDir elsewhere;
+  const std::string third = elsewhere.path() + "/third";
+  Run baselines = Ldpgraph("experiment dprr --dataset " + data + " --mechanisms nonpriv-full,no-edges --epsilons 8 " +
+                           "--alphas 0.3 --splits 1 --epochs 3 --reuse " + second + " --out " + third);
+  INFO(baselines.output);
+  REQUIRE(baselines.exit_code == 0);
+  CHECK(baselines.output.find("2 rows copied from finished trainings") != std::string::npos);
+  CHECK(baselines.output.find("0 run(s) to do") != std::string::npos);
+  CHECK(measurements(LineStarting(third + "/results.csv", "communities,no-edges,8,0.3,0,")) == measurements(edgeless2));
 
   // The report: a section per study with its table, links, charts and the
   // trainings it took. dprr and rr: 2 x 2 x 2 each; nonpriv-part: one per

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <optional>
 #include <set>
 #include <string_view>
 
@@ -57,15 +56,6 @@ std::string TrainingKey(const Row& r) {
   if (m == "nonpriv-full" || m == "no-edges") return m;
   if (m == "nonpriv-part") return m + "|" + FormatNumber(r.setting.alpha);
   return m + "|" + FormatNumber(r.setting.epsilon) + "|" + FormatNumber(r.setting.alpha);
-}
-
-// The names whose rows at `s` hold the same training as `mechanism`'s.
-std::vector<std::string> SameTraining(const std::string& mechanism, const Setting& s) {
-  const std::string trained = TrainedAs(mechanism, s);
-  std::vector<std::string> names = {trained};
-  if (s.alpha == 0 && trained == "dprr") names.push_back("dprr-disclosed");
-  if (s.alpha == 0 && trained == "dprr-or") names.push_back("dprr-disclosed-or");
-  return names;
 }
 
 class DprrRunner {
@@ -222,20 +212,26 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
     if (!other.ok()) return other.status();
     reused_tables.push_back(std::move(other).value());
   }
-  // A finished row of a training that serves `rows`: from this study, or
-  // else from a reused one.
-  auto finished = [&](const std::vector<Row>& rows, int split) -> std::optional<CsvRow> {
-    std::vector<const ResultsTable*> tables = {table->get()};
-    for (const auto& other : reused_tables) tables.push_back(other.get());
-    for (const ResultsTable* t : tables) {
-      for (const Row& r : rows) {
-        for (const std::string& name : SameTraining(r.mechanism, r.setting)) {
-          if (std::optional<CsvRow> row = t->Find(runner->Key(name, r.setting, split))) return row;
-        }
-      }
-    }
-    return std::nullopt;
+  // Every finished row by split and the training it holds, this study's
+  // first: a row of a reused study serves any setting of the same training
+  // (nonpriv-full trained at one epsilon is the row of every epsilon).
+  // nonpriv-part's draw of who is non-private is seeded with the epsilon it
+  // was trained at, so its rows are matched with their epsilon.
+  auto reuse_key = [](const Row& r, const std::string& split) {
+    std::string key = split + "|" + TrainingKey(r);
+    if (r.mechanism == "nonpriv-part") key += "|" + FormatNumber(r.setting.epsilon);
+    return key;
   };
+  std::map<std::string, CsvRow> finished;
+  auto index = [&](const ResultsTable& t) {
+    for (CsvRow& row : t.Rows()) {
+      if (row[0] != dataset.name) continue;
+      const std::string key = reuse_key({row[1], {ParseNumber(row[2]), ParseNumber(row[3])}}, row[4]);
+      finished.emplace(key, std::move(row));
+    }
+  };
+  index(**table);
+  for (const auto& other : reused_tables) index(*other);
 
   std::vector<ExperimentJob> jobs;
   std::size_t skipped = 0, copied = 0;
@@ -256,14 +252,18 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
       }
     }
     for (const std::vector<Row>& group : groups) {
-      const std::optional<CsvRow> done = finished(group, split);
+      auto done = finished.end();
+      for (auto r = group.begin(); r != group.end() && done == finished.end(); ++r) {
+        done = finished.find(reuse_key(*r, std::to_string(split)));
+      }
       std::vector<Row> todo;
       for (const Row& r : group) {
         CsvRow key = runner->Key(r.mechanism, r.setting, split);
         if ((*table)->Has(key)) {
           ++skipped;
-        } else if (done) {  // the same training: copy its measurements
-          key.insert(key.end(), done->begin() + static_cast<std::ptrdiff_t>(kKeyColumns.size()), done->end());
+        } else if (done != finished.end()) {  // the same training: copy its measurements
+          const CsvRow& measured = done->second;
+          key.insert(key.end(), measured.begin() + static_cast<std::ptrdiff_t>(kKeyColumns.size()), measured.end());
           LDPGRAPH_RETURN_IF_ERROR((*table)->Append(key));
           ++copied;
         } else {

@@ -48,6 +48,9 @@ struct DprrExperimentOptions {
   // They must have been run with the same training options: a run's seeds
   // depend only on its setting and split, so the row is the one this study
   // would train (to the last digit when the runs had as many threads each).
+  // A row serves every setting of its training: nonpriv-full and no-edges
+  // are found at any epsilon and alpha, dprr at alpha 0 is dprr-disclosed's
+  // row (and dprr-or dprr-disclosed-or's).
   std::vector<std::string> reuse_dirs;
 };
 
