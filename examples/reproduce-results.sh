@@ -128,6 +128,15 @@ study 12-imdb-epsilon "IMDB-BINARY: accuracy vs epsilon (alpha = 0)" -- \
   --mechanisms dprr,dprr-fixed,dprr-or,locallap,nonpriv-full,rr \
   --epsilons 0.1,0.2,0.5,1,2,4 --alphas 0 --splits 10 --jobs 2 "${imdb_reuse[@]}"
 
+# The allocation question again with GIN told each graph's size: without it
+# (study 03) the fixed split's denser noise passes the size to GIN, which may
+# be all its lead at small epsilon. Shares study 10's inputs and its rows.
+size_reuse=()
+[ -f "$out/10-reddit-size-input/results.csv" ] && size_reuse=(--reuse "$out/10-reddit-size-input")
+study 13-reddit-allocation-size "REDDIT-BINARY: budget allocation with GIN told each graph's number of users" -- \
+  experiment dprr --dataset "$reddit" --mechanisms dprr,dprr-fixed,no-edges \
+  --epsilons 0.1,0.2,1 --alphas 0 --splits 3 --jobs 2 --node-input size "${size_reuse[@]}"
+
 {
   cat docs/results-intro.md
   echo
