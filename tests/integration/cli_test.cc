@@ -240,6 +240,14 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
     CHECK(b.exit_code == 2);
   }
   CHECK(Lines(out + "/results.csv") == 1 + 32);
+  // Eq. 8 spends at least sqrt(8 / (n_max - 1)) = 0.53 on the degree of
+  // graphs of up to 30 users: epsilon 0.1 is refused before any row is
+  // written, even the ones nonpriv-full could copy.
+  Run small = Ldpgraph("experiment dprr --dataset " + data + " --mechanisms nonpriv-full,dprr --epsilons 3,0.1 " +
+                       "--alphas 0 --splits 2 --epochs 3 --out " + out);
+  CHECK(small.exit_code == 2);
+  CHECK(small.output.find("dprr: epsilon 0.1 is too small for the paper allocation") != std::string::npos);
+  CHECK(Lines(out + "/results.csv") == 1 + 32);
 
   // Another study reuses the finished settings and trains only the new
   // ones: dprr at epsilon 4 (whose training is dprr-disclosed's too, at

@@ -1,5 +1,6 @@
 #include "experiments/dprr_experiment.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -12,6 +13,7 @@
 #include "experiments/summary.h"
 #include "experiments/summary_charts.h"
 #include "graph/symmetrise.h"
+#include "ldpgraph/dprr.h"
 #include "privacy/non_private_part.h"
 #include "privacy/perturb_dataset.h"
 #include "train/gin_pipeline.h"
@@ -202,6 +204,17 @@ Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOption
   }
   if (o.splits < 1) return Status::InvalidArgument("at least one split is needed");
   if (dataset.num_classes < 2) return Status::InvalidArgument("the dataset needs graph labels of at least 2 classes");
+  // DPRR's budget split is checked before any work, not at its first run:
+  // eq. 8 refuses an epsilon too small for the largest graph.
+  const std::uint32_t n_max = std::max(2u, dataset.max_nodes());
+  for (const std::string& m : o.mechanisms) {
+    if (m.rfind("dprr", 0) != 0) continue;
+    const BudgetAllocation allocation = m == "dprr-fixed" ? BudgetAllocation::kFixed : BudgetAllocation::kPaper;
+    for (double e : o.epsilons) {
+      const Result<BudgetSplit> budget = AllocateBudget(e, allocation, n_max);
+      if (!budget.ok()) return Status::InvalidArgument(m + ": " + budget.status().message());
+    }
+  }
   LDPGRAPH_RETURN_IF_ERROR(MakeOutputDirectory(o.out_dir));
   Result<std::unique_ptr<ResultsTable>> table = ResultsTable::Open(o.out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();
