@@ -248,6 +248,48 @@ TEST_CASE("Training.SageLearnsCommunitiesFromFeatures") {
   CHECK(r.test.accuracy > 0.9);  // the graph turns a weak feature hint into a clear signal
 }
 
+TEST_CASE("Lpgnn.DropSearchesFeatureAndLabelStepsJointly") {
+  // Noisy labels on two blocks. Drop's choice over kx {0, 2} x ky {2, 4}
+  // must be the best of all four candidates: the same as the better of the
+  // searches with kx fixed at 0 and at 2 (every search validates against
+  // the labels propagated 4 steps, so the four are compared alike).
+  SeededRandomSource rng(8);
+  CsrGraph g = StochasticBlockModel({60, 60}, {{0.1, 0.01}, {0.01, 0.1}}, rng);
+  Matrix x(120, 3);
+  std::vector<int> noisy(120);
+  for (int v = 0; v < 120; ++v) {
+    const int block = v < 60 ? 0 : 1;
+    noisy[v] = UniformUnit(rng) < 0.75 ? block : 1 - block;
+    for (int j = 0; j < 3; ++j) x(v, j) = static_cast<float>(UniformUnit(rng)) + (j == block ? 0.4f : 0.0f);
+  }
+  LpgnnInputs in;
+  in.graph = &g;
+  in.features = &x;
+  in.labels = &noisy;
+  in.label_epsilon = std::log(3.0);  // keeps the label 75% of the time with 2 classes
+  in.split = StratifiedSplit(noisy, 0.5, 0.25, 2);
+  in.rectified_features = false;
+  LpgnnOptions o;
+  o.label_method = LabelMethod::kDrop;
+  o.ky_choices = {2, 4};
+  o.train.max_epochs = 60;
+  auto search = [&](std::vector<int> kx) {
+    o.kx_choices = std::move(kx);
+    Result<LpgnnRun> run = TrainLpgnn(in, o);
+    REQUIRE_MESSAGE(run.ok(), run.status().ToString());
+    CHECK(run->ky >= 2);  // only the label steps offered
+    return std::move(run).value();
+  };
+  const LpgnnRun both = search({0, 2});
+  const LpgnnRun at0 = search({0});
+  const LpgnnRun at2 = search({2});
+  const LpgnnRun& better = at2.val_accuracy > at0.val_accuracy ? at2 : at0;
+  CHECK(both.val_accuracy == better.val_accuracy);
+  CHECK(both.kx == better.kx);
+  CHECK(both.ky == better.ky);
+  CHECK(both.test_accuracy == better.test_accuracy);
+}
+
 TEST_CASE("Splits.StratifiedAndSeeded") {
   std::vector<int> labels;
   for (int i = 0; i < 100; ++i) labels.push_back(i < 80 ? 0 : 1);

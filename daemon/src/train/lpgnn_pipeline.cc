@@ -162,8 +162,11 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
     return Status::Ok();
   };
 
-  // Feature KProp steps, increasing, each trained with ky = 0.
-  Matrix x = *in.features, next, best_x = *in.features;
+  // Feature KProp steps, increasing; for Drop every label step count with
+  // each (a joint grid: the label steps that suit kx = 0 are not those that
+  // suit kx = 16), for the other methods ky = 0.
+  const std::vector<int> label_steps = drop ? Increasing(o.ky_choices) : std::vector<int>{0};
+  Matrix x = *in.features, next;
   int done_steps = 0;
   for (int kx : Increasing(o.kx_choices)) {
     for (; done_steps < kx; ++done_steps) {
@@ -172,16 +175,7 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
     }
     Matrix inputs = x;  // NodeModelInputs(graph, features, kx, rectified), built step by step
     if (in.rectified_features) StandardiseColumns(&inputs);
-    const double before = best.val_accuracy;
-    LDPGRAPH_RETURN_IF_ERROR(train(inputs, kx, 0));
-    if (best.val_accuracy != before) best_x = std::move(inputs);
-  }
-  // Drop: then the label propagation steps ky, with the chosen kx.
-  if (drop) {
-    const int kx = best.kx;
-    for (int ky : Increasing(o.ky_choices)) {
-      if (ky > 0) LDPGRAPH_RETURN_IF_ERROR(train(best_x, kx, ky));
-    }
+    for (int ky : label_steps) LDPGRAPH_RETURN_IF_ERROR(train(inputs, kx, ky));
   }
   return best;
 }
