@@ -4,7 +4,7 @@
 //
 // Given a graph (true or noisy edges), features (true or rectified) and
 // labels (true or randomized), it chooses the feature KProp steps kx on the
-// validation split (for Drop jointly with the label steps ky), and
+// validation split, then for Drop the label steps ky with that kx, and
 // returns the best model by validation accuracy. Validation accuracy counts
 // against the labels the server has; with randomized labels, against those
 // labels denoised by the longest label KProp (a post-processing of what the
