@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "experiments/job_runner.h"
+#include "experiments/results_report.h"
 #include "experiments/results_table.h"
 #include "experiments/summary.h"
 #include "experiments/svg_plot.h"
@@ -146,6 +147,16 @@ TEST_CASE("Summary.MeanAndSampleStandardDeviationInReadingOrder") {
   CHECK((*s)[2].setting == CsvRow{"rr", "1"});
   CHECK((*s)[2].stddev[0] == 0.0);
   CHECK_FALSE(Summarise(columns, rows, {"nope"}, {"accuracy"}).ok());
+}
+
+TEST_CASE("ResultsReport.CellsReadAlike") {
+  CHECK(ReportCell("4998003") == "4998003");
+  CHECK(ReportCell("4998003.5") == "4998004");
+  CHECK(ReportCell("-12345.6") == "-12346");
+  CHECK(ReportCell("0.6715124816446402") == "0.6715");
+  CHECK(ReportCell("869.448800692") == "869.4");
+  CHECK(ReportCell("dprr-or") == "dprr-or");
+  CHECK(ReportCell("inf") == "inf");
 }
 
 TEST_CASE("Svg.ChartsHoldTheirSeriesAndEscapeText") {

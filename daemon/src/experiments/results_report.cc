@@ -44,15 +44,6 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// A measurement for reading: 4 significant digits; counts stay whole.
-std::string Cell(const std::string& text) {
-  const double v = ParseNumber(text);
-  if (std::isnan(v) || std::isinf(v) || v == std::floor(v)) return text;
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.4g", v);
-  return buf;
-}
-
 // "Training: N runs, X h summed" for results with a train_seconds column, or
 // "". A row copied from another setting's training (the nonpriv baselines,
 // --reuse) repeats that training's exact time and split: counted once.
@@ -100,6 +91,16 @@ Status RefreshSummary(const std::string& dir) {
 
 }  // namespace
 
+std::string ReportCell(const std::string& text) {
+  const double v = ParseNumber(text);
+  if (std::isnan(v) || std::isinf(v) || v == std::floor(v)) return text;
+  char buf[32];
+  // Means of large counts (noisy edges over splits) as whole numbers, not
+  // 4.998e+06 beside a neighbouring row's 4998003.
+  std::snprintf(buf, sizeof(buf), std::fabs(v) >= 1e4 ? "%.0f" : "%.4g", v);
+  return buf;
+}
+
 Result<std::string> RenderResultsReport(const std::string& results_dir, const std::string& link_prefix) {
   std::string md;
   int sections = 0;
@@ -126,7 +127,7 @@ Result<std::string> RenderResultsReport(const std::string& results_dir, const st
       if (line.empty()) continue;
       const CsvRow row = SplitCsvLine(line);
       md += "|";
-      for (const std::string& cell : row) md += " " + (header ? cell : Cell(cell)) + " |";
+      for (const std::string& cell : row) md += " " + (header ? cell : ReportCell(cell)) + " |";
       md += "\n";
       if (header) {
         md += "|";

@@ -17,6 +17,11 @@ namespace ldpgraph {
 // (the results folder as seen from where the Markdown will live).
 Result<std::string> RenderResultsReport(const std::string& results_dir, const std::string& link_prefix);
 
+// A table cell as the report shows it: whole numbers as written, other
+// numbers to 4 significant digits below 10^4 and rounded to whole ones
+// above, anything else as written.
+std::string ReportCell(const std::string& text);
+
 }  // namespace ldpgraph
 
 #endif  // LDPGRAPH_DAEMON_EXPERIMENTS_RESULTS_REPORT_H_
