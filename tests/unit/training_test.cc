@@ -78,6 +78,28 @@ AnyModel SavedAndLoaded(const AnyModel& model, const char* name) {
   return std::move(loaded).value();
 }
 
+// Two blocks of `size` users (edges inside with probability `inside`,
+// across with `across`); feature j of a user in block j is raised by `hint`
+// over uniform noise, so the features hint weakly at the block.
+struct TwoBlocks {
+  CsrGraph graph;
+  Matrix features;
+  std::vector<int> blocks;
+};
+
+TwoBlocks MakeTwoBlocks(std::uint32_t size, double inside, double across, int dims, float hint,
+                        SeededRandomSource& rng) {
+  TwoBlocks b{StochasticBlockModel({size, size}, {{inside, across}, {across, inside}}, rng),
+              Matrix(2 * size, dims), std::vector<int>(2 * size)};
+  for (std::uint32_t v = 0; v < 2 * size; ++v) {
+    b.blocks[v] = v < size ? 0 : 1;
+    for (int j = 0; j < dims; ++j) {
+      b.features(v, j) = static_cast<float>(UniformUnit(rng)) + (j == b.blocks[v] ? hint : 0.0f);
+    }
+  }
+  return b;
+}
+
 }  // namespace
 
 TEST_CASE("Training.GinFitsATinyDatasetCompletely") {
@@ -230,13 +252,10 @@ TEST_CASE("Lpgnn.RectifiedInputsAreStandardisedAndTrueOnesKept") {
 TEST_CASE("Training.SageLearnsCommunitiesFromFeatures") {
   // Two blocks; features carry a noisy hint of the block; labels = block.
   SeededRandomSource rng(6);
-  CsrGraph g = StochasticBlockModel({100, 100}, {{0.08, 0.005}, {0.005, 0.08}}, rng);
-  Matrix x(200, 4);
-  std::vector<int> labels(200);
-  for (int v = 0; v < 200; ++v) {
-    labels[v] = v < 100 ? 0 : 1;
-    for (int j = 0; j < 4; ++j) x(v, j) = static_cast<float>(UniformUnit(rng)) + (j == labels[v] ? 0.3f : 0.0f);
-  }
+  const TwoBlocks b = MakeTwoBlocks(100, 0.08, 0.005, 4, 0.3f, rng);
+  const CsrGraph& g = b.graph;
+  const Matrix& x = b.features;
+  const std::vector<int>& labels = b.blocks;
   NodeGnnConfig c;
   c.input_dim = 4;
   c.classes = 2;
@@ -254,17 +273,12 @@ TEST_CASE("Lpgnn.DropTriesOnlyTheLabelStepsOffered") {
   // offered, then the other label steps: never a ky it was not offered (a
   // fixed --ky 4 means 4), and an empty choice is refused.
   SeededRandomSource rng(8);
-  CsrGraph g = StochasticBlockModel({60, 60}, {{0.1, 0.01}, {0.01, 0.1}}, rng);
-  Matrix x(120, 3);
-  std::vector<int> noisy(120);
-  for (int v = 0; v < 120; ++v) {
-    const int block = v < 60 ? 0 : 1;
-    noisy[v] = UniformUnit(rng) < 0.75 ? block : 1 - block;
-    for (int j = 0; j < 3; ++j) x(v, j) = static_cast<float>(UniformUnit(rng)) + (j == block ? 0.4f : 0.0f);
-  }
+  const TwoBlocks b = MakeTwoBlocks(60, 0.1, 0.01, 3, 0.4f, rng);
+  std::vector<int> noisy = b.blocks;
+  for (int& y : noisy) y = UniformUnit(rng) < 0.75 ? y : 1 - y;
   LpgnnInputs in;
-  in.graph = &g;
-  in.features = &x;
+  in.graph = &b.graph;
+  in.features = &b.features;
   in.labels = &noisy;
   in.label_epsilon = std::log(3.0);  // keeps the label 75% of the time with 2 classes
   in.split = StratifiedSplit(noisy, 0.5, 0.25, 2);
