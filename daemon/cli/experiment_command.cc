@@ -98,7 +98,8 @@ std::vector<int> Steps(const std::vector<double>& values, bool* ok) {
 int RunLpgnn(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(
       args, {"dataset", "models", "feature-mechanisms", "feature-epsilons", "label-methods", "label-epsilons",
-             "edge-epsilons", "kx", "ky", "splits", "out", "epochs", "jobs", "hidden", "weight-decay", "dropout"});
+             "edge-epsilons", "kx", "ky", "splits", "out", "epochs", "jobs", "hidden", "weight-decay", "dropout",
+             "select-on", "patience", "min-epochs"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   Result<std::string> out = flags->String("out");
@@ -119,7 +120,11 @@ int RunLpgnn(const std::vector<std::string>& args) {
   Result<std::uint64_t> hidden = flags->Unsigned("hidden", 16);
   Result<double> weight_decay = flags->Double("weight-decay", o.train.weight_decay);
   Result<double> dropout = flags->Double("dropout", o.dropout);
-  for (const Status* s : {&models.status(), &mechanisms.status(), &methods.status(), &feature_eps.status(),
+  const std::string select_on = flags->StringOr("select-on", "loss");
+  Result<std::uint64_t> patience = flags->Unsigned("patience", static_cast<std::uint64_t>(o.train.patience));
+  Result<std::uint64_t> min_epochs =
+      flags->Unsigned("min-epochs", static_cast<std::uint64_t>(o.train.early_stop_from));
+  for (const Status* s : {&patience.status(), &min_epochs.status(), &models.status(), &mechanisms.status(), &methods.status(), &feature_eps.status(),
                           &label_eps.status(), &edge_eps.status(), &kx.status(), &ky.status(), &splits.status(),
                           &epochs.status(), &jobs.status(), &hidden.status(), &weight_decay.status(),
                           &dropout.status()}) {
@@ -135,6 +140,15 @@ int RunLpgnn(const std::vector<std::string>& args) {
   if (!(*weight_decay >= 0 && *weight_decay < 1) || !(*dropout >= 0 && *dropout < 1)) {
     return Usage("--weight-decay and --dropout take values in [0, 1)");
   }
+  if (select_on != "loss" && select_on != "accuracy") {
+    return Usage("--select-on takes loss or accuracy, got '" + select_on + "'");
+  }
+  if (*patience < 1 || *patience > 100000 || *min_epochs > 100000) {
+    return Usage("--patience takes 1 to 100000 epochs, --min-epochs 0 to 100000");
+  }
+  o.train.select_on_accuracy = select_on == "accuracy";
+  o.train.patience = static_cast<int>(*patience);
+  o.train.early_stop_from = static_cast<int>(*min_epochs);
   o.train.weight_decay = static_cast<float>(*weight_decay);
   o.dropout = static_cast<float>(*dropout);
   o.models = *models;

@@ -44,6 +44,8 @@ const char kUsage[] =
     "            [--feature-epsilons LIST] [--label-methods ce,fc,drop] [--label-epsilons LIST]\n"
     "            [--edge-epsilons LIST] [--kx LIST] [--ky LIST] [--splits K] [--jobs J]\n"
     "            [--hidden H] [--dropout P] [--weight-decay W] [--epochs E]\n"
+    "            [--select-on loss|accuracy] [--patience P] [--min-epochs M]  (which epoch is kept:\n"
+    "            lowest validation loss, or LPGNN's best validation accuracy; defaults loss, 30, 100)\n"
     "            (inf in an epsilon list: no privacy for that part)\n"
     "  experiment report   Markdown of every result folder (summary.csv, about.md, SVGs)\n"
     "            --results DIR [--link-prefix PATH]\n"

@@ -365,5 +365,16 @@ TEST_CASE("Cli.ExperimentLpgnnCombinesPrivateFeaturesLabelsAndEdges") {
   CHECK(Exists(out + "/summary.csv"));
   CHECK(Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --label-methods magic --out " + out).exit_code == 2);
   CHECK(Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --kx 1.5 --out " + out).exit_code == 2);
+  CHECK(Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --select-on best --out " + out).exit_code == 2);
+  CHECK(Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --patience 0 --out " + out).exit_code == 2);
+  CHECK(Lines(out + "/results.csv") == 1 + 18);  // the refused runs changed nothing
+  // LPGNN's own trainer rule: keep the epoch of best validation accuracy.
+  Run by_accuracy = Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --feature-mechanisms mbm " +
+                             "--feature-epsilons 1 --label-methods drop --label-epsilons 2 --kx 0 --ky 2 " +
+                             "--splits 1 --epochs 20 --select-on accuracy --patience 5 --min-epochs 0 --out " +
+                             dir.path() + "/by-accuracy");
+  INFO(by_accuracy.output);
+  CHECK(by_accuracy.exit_code == 0);
+  CHECK(Lines(dir.path() + "/by-accuracy/results.csv") == 2);
   CHECK(Ldpgraph("experiment nope").exit_code == 2);
 }

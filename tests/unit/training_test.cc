@@ -13,6 +13,7 @@
 #include "graph/generators.h"
 #include "ldpgraph/samplers.h"
 #include "models/model_file.h"
+#include "train/early_stopping.h"
 #include "train/lpgnn_pipeline.h"
 #include "train/node_trainer.h"
 
@@ -266,6 +267,29 @@ TEST_CASE("Training.SageLearnsCommunitiesFromFeatures") {
   o.max_epochs = 150;
   NodeTrainResult r = TrainNodeClassifier(&*model, prepared, x, labels, split, o, {});
   CHECK(r.test.accuracy > 0.9);  // the graph turns a weak feature hint into a clear signal
+}
+
+TEST_CASE("EarlyStopping.KeepsTheBestScoreWithTiesBrokenAndStopsAfterPatience") {
+  // Scores as the node trainer passes them when selecting on accuracy:
+  // minus the validation accuracy, the validation loss breaking ties.
+  NodeGnnConfig c;
+  c.input_dim = 3;
+  c.classes = 2;
+  auto model = NodeGnnModel::Create(c, 1);
+  REQUIRE(model.ok());
+  Parameter* first = model->Parameters().front();
+  EarlyStopping<NodeGnnModel> stopping(&*model, /*from=*/0, /*patience=*/2, /*enabled=*/true);
+  auto epoch = [&](int e, double score, double tie_break) {
+    first->value.setConstant(static_cast<float>(e));  // marks whose parameters these are
+    return stopping.Update(e, score, tie_break);
+  };
+  CHECK_FALSE(epoch(1, -0.5, 1.0));
+  CHECK_FALSE(epoch(2, -0.5, 0.8));  // same accuracy, lower loss: better
+  CHECK_FALSE(epoch(3, -0.4, 0.1));  // lower accuracy: worse, whatever the loss
+  CHECK(epoch(4, -0.5, 0.9));        // a tie that loses the tie-break; patience is out
+  CHECK(stopping.best_epoch() == 2);
+  stopping.RestoreBest();
+  CHECK(first->value(0, 0) == 2.0f);
 }
 
 TEST_CASE("Lpgnn.DropTriesOnlyTheLabelStepsOffered") {

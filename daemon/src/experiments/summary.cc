@@ -59,7 +59,11 @@ Result<std::vector<SummaryRow>> Summarise(const CsvRow& columns, const std::vect
       for (double x : v) sum += x;
       const double mean = sum / static_cast<double>(v.size());
       double sq = 0;
-      for (double x : v) sq += (x - mean) * (x - mean);
+      // One rounding per step on every machine: -march=native lets the
+      // compiler fuse `sq += d * d` where the CPU has FMA, and the
+      // committed summaries then changed in the last digit from one build
+      // machine to the next.
+      for (double x : v) sq = std::fma(x - mean, x - mean, sq);
       s.mean.push_back(mean);
       s.stddev.push_back(v.size() > 1 ? std::sqrt(sq / static_cast<double>(v.size() - 1)) : 0.0);
     }

@@ -1,6 +1,7 @@
 // Early stopping with best-model restore, shared by the graph and node
-// trainers: watch the validation loss every epoch, keep a copy of the model
-// (parameters and BatchNorm statistics) at its best, stop once the loss has
+// trainers: watch a validation score every epoch (the loss, or for LPGNN's
+// protocol the accuracy with the loss breaking ties), keep a copy of the
+// model (parameters and BatchNorm statistics) at its best, stop once it has
 // not improved for `patience` epochs, but never before `from`.
 #ifndef LDPGRAPH_DAEMON_TRAIN_EARLY_STOPPING_H_
 #define LDPGRAPH_DAEMON_TRAIN_EARLY_STOPPING_H_
@@ -21,10 +22,12 @@ class EarlyStopping {
     Snapshot();
   }
 
-  // Records epoch `epoch`'s validation loss; true when training should stop.
-  bool Update(int epoch, double val_loss) {
-    if (val_loss < best_loss_) {
-      best_loss_ = val_loss;
+  // Records epoch `epoch`'s validation score, lower is better, compared on
+  // `score` first and `tie_break` on a tie; true when training should stop.
+  bool Update(int epoch, double score, double tie_break = 0) {
+    if (score < best_score_ || (score == best_score_ && tie_break < best_tie_break_)) {
+      best_score_ = score;
+      best_tie_break_ = tie_break;
       best_epoch_ = epoch;
       since_best_ = 0;
       Snapshot();
@@ -55,7 +58,8 @@ class EarlyStopping {
   Model* model_;
   int from_, patience_;
   bool enabled_;
-  double best_loss_ = std::numeric_limits<double>::infinity();
+  double best_score_ = std::numeric_limits<double>::infinity();
+  double best_tie_break_ = std::numeric_limits<double>::infinity();
   int best_epoch_ = 0;
   int since_best_ = 0;
   std::vector<Matrix> params_;

@@ -97,7 +97,8 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
         Accuracy(val.probs, *o.noisy_train_labels, split.train) > o.noisy_accuracy_ceiling) {
       break;  // fitting the randomized labels themselves
     }
-    const bool stop = stopping.Update(epoch, val.loss);
+    const bool stop = o.select_on_accuracy ? stopping.Update(epoch, -val.accuracy, val.loss)
+                                           : stopping.Update(epoch, val.loss);
     if (on_epoch) on_epoch(MakeEpochReport(epoch, train_loss, val, seconds, adam.lr()));
     if (stop) break;
   }

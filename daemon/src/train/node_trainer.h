@@ -21,6 +21,10 @@ struct NodeTrainOptions {
   int early_stop_from = 100;
   int patience = 30;
   bool early_stopping = true;
+  // Which epoch is kept and when patience runs out: the lowest validation
+  // loss (false), or the highest validation accuracy with the loss breaking
+  // ties (true), as LPGNN's own trainer does.
+  bool select_on_accuracy = false;
   std::uint64_t seed = 0;
   const Matrix* transition = nullptr;  // forward correction; null for clean labels
   // LPGNN's Drop: the loss compares KProp_{label_steps}(softmax(z) T) over
