@@ -101,6 +101,16 @@ TwoBlocks MakeTwoBlocks(std::uint32_t size, double inside, double across, int di
   return b;
 }
 
+// A GraphSAGE model (the default kind) of the given shape.
+NodeGnnModel SageModel(int input_dim, int classes, std::uint64_t seed) {
+  NodeGnnConfig c;
+  c.input_dim = input_dim;
+  c.classes = classes;
+  Result<NodeGnnModel> model = NodeGnnModel::Create(c, seed);
+  REQUIRE(model.ok());
+  return std::move(model).value();
+}
+
 }  // namespace
 
 TEST_CASE("Training.GinFitsATinyDatasetCompletely") {
@@ -207,14 +217,9 @@ TEST_CASE("ModelFile.GinSizeInputSurvivesTheRoundTrip") {
 }
 
 TEST_CASE("ModelFile.NodeModelRoundTripAndCorruption") {
-  NodeGnnConfig c;
-  c.input_dim = 5;
-  c.classes = 3;
-  auto model = NodeGnnModel::Create(c, 2);
-  REQUIRE(model.ok());
   AnyModel saved;
   saved.kind = ModelKind::kSage;
-  saved.node = std::make_unique<NodeGnnModel>(std::move(model).value());
+  saved.node = std::make_unique<NodeGnnModel>(SageModel(5, 3, 2));
   const std::string path = TempPath("sage.bin");
   REQUIRE(SaveModel(saved, path).ok());
   auto loaded = LoadModel(path);
@@ -272,13 +277,9 @@ TEST_CASE("Training.SageLearnsCommunitiesFromFeatures") {
 TEST_CASE("EarlyStopping.KeepsTheBestScoreWithTiesBrokenAndStopsAfterPatience") {
   // Scores as the node trainer passes them when selecting on accuracy:
   // minus the validation accuracy, the validation loss breaking ties.
-  NodeGnnConfig c;
-  c.input_dim = 3;
-  c.classes = 2;
-  auto model = NodeGnnModel::Create(c, 1);
-  REQUIRE(model.ok());
-  Parameter* first = model->Parameters().front();
-  EarlyStopping<NodeGnnModel> stopping(&*model, /*from=*/0, /*patience=*/2, /*enabled=*/true);
+  NodeGnnModel model = SageModel(3, 2, 1);
+  Parameter* first = model.Parameters().front();
+  EarlyStopping<NodeGnnModel> stopping(&model, /*from=*/0, /*patience=*/2, /*enabled=*/true);
   auto epoch = [&](int e, double score, double tie_break) {
     first->value.setConstant(static_cast<float>(e));  // marks whose parameters these are
     return stopping.Update(e, score, tie_break);
