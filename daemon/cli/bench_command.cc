@@ -1,8 +1,10 @@
 // ldpgraph bench <what>: benchmarks that print key=value figures.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 #include "bench/assemble_bench.h"
+#include "bench/gemm_bench.h"
 #include "bench/gin_bench.h"
 #include "bench/ingest_bench.h"
 #include "bench/perturb_bench.h"
@@ -36,6 +38,31 @@ int RunGin(const std::vector<std::string>& args) {
   if (!s.ok()) {
     std::fprintf(stderr, "ldpgraph bench gin: %s\n", s.ToString().c_str());
     return 1;
+  }
+  return 0;
+}
+
+int RunGemm(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(args, {"rows", "seconds"});
+  if (!flags.ok()) {
+    std::fprintf(stderr, "ldpgraph bench gemm: %s\n", flags.status().message().c_str());
+    return 2;
+  }
+  GemmBenchOptions o;
+  Result<std::uint64_t> rows = flags->Unsigned("rows", static_cast<std::uint64_t>(o.rows));
+  Result<double> seconds = flags->Double("seconds", o.seconds);
+  for (const Status* s : {&rows.status(), &seconds.status()}) {
+    if (!s->ok()) {
+      std::fprintf(stderr, "ldpgraph bench gemm: %s\n", s->message().c_str());
+      return 2;
+    }
+  }
+  o.rows = static_cast<std::int64_t>(std::min<std::uint64_t>(*rows, 1ull << 40));
+  o.seconds = *seconds;
+  Status s = RunGemmBench(o, std::cout);
+  if (!s.ok()) {
+    std::fprintf(stderr, "ldpgraph bench gemm: %s\n", s.ToString().c_str());
+    return s.code() == StatusCode::kInvalidArgument ? 2 : 1;
   }
   return 0;
 }
@@ -120,12 +147,14 @@ int RunAssemble(const std::vector<std::string>& args) {
 
 int RunBenchCommand(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "gin") return RunGin({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "gemm") return RunGemm({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "ingest") return RunIngest({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "assemble") return RunAssemble({args.begin() + 1, args.end()});
   if (args.empty() || args[0] != "perturb") {
     std::fprintf(stderr, "usage: ldpgraph bench perturb [--users N] [--degree D] [--epsilon E] "
                          "[--reports R] [--baseline-reports B]\n"
                          "       ldpgraph bench gin --dataset PATH [--epochs E] [--threads T]\n"
+                         "       ldpgraph bench gemm [--rows N] [--seconds S]\n"
                          "       ldpgraph bench ingest [--connections C] [--reports R] [--degree D] "
                          "[--server-threads T] [--handshakes H] [--dir DIR]\n"
                          "       ldpgraph bench assemble [--users N] [--degree D] [--epsilon E] "

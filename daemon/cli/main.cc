@@ -24,6 +24,8 @@ const char kUsage[] =
     "            [--users N] [--degree D] [--epsilon E] [--reports R] [--baseline-reports B]\n"
     "  bench gin       seconds per GIN-0 training epoch on a dataset's 75% split\n"
     "            --dataset PATH [--epochs E] [--threads T]\n"
+    "  bench gemm      the Linear layers' products against one core's multiply-add peak\n"
+    "            [--rows N] [--seconds S]\n"
     "  bench ingest    reports per second through TLS, the uploader and the durable store\n"
     "            [--connections C] [--reports R] [--degree D] [--server-threads T]\n"
     "  generate  synthetic datasets (s2v): two kinds of community, or BA / ER graphs\n"

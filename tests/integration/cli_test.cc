@@ -96,6 +96,19 @@ TEST_CASE("Cli.BenchPerturbPrintsKeyValues") {
   }
 }
 
+TEST_CASE("Cli.BenchGemmPrintsItsShareOfThePeak") {
+  Run r = Ldpgraph("bench gemm --rows 2000 --seconds 0.05");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  for (const char* key : {"rows=2000\n", "forward_gflops=", "weight_gradient_gflops=", "fma_peak_gflops=",
+                          "forward_share_of_peak="}) {
+    CHECK(r.output.find(key) != std::string::npos);
+  }
+  CHECK(Ldpgraph("bench gemm --rows 10").exit_code == 2);
+  CHECK(Ldpgraph("bench gemm --seconds 0").exit_code == 2);
+  CHECK(Ldpgraph("bench gemm --columns 3").exit_code == 2);
+}
+
 TEST_CASE("Cli.BenchIngestRunsItsOwnDaemon") {
   // A small run of the real thing: daemon, TLS, uploader and SQLite.
   Run r = Ldpgraph("bench ingest --connections 4 --reports 400 --handshakes 10");

@@ -1,0 +1,94 @@
+#include "bench/gemm_bench.h"
+
+#include <time.h>
+
+#include <cstring>
+#include <vector>
+
+#include "engine/tall_gemm.h"
+
+namespace ldpgraph {
+namespace {
+
+constexpr std::int64_t kWidth = 64;  // the GIN's hidden size
+
+double ThreadCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// Floating-point operations per CPU second of `step`, which does `flops`
+// of them, repeated until `seconds` of CPU time have passed.
+template <typename Step>
+double Rate(double flops, double seconds, Step step) {
+  step();  // warm the caches
+  const double start = ThreadCpuSeconds();
+  double elapsed = 0;
+  std::int64_t reps = 0;
+  do {
+    step();
+    ++reps;
+    elapsed = ThreadCpuSeconds() - start;
+  } while (elapsed < seconds);
+  return flops * static_cast<double>(reps) / elapsed;
+}
+
+#if defined(__AVX512F__)
+constexpr int kLanes = 16;
+#elif defined(__AVX__)
+constexpr int kLanes = 8;
+#else
+constexpr int kLanes = 4;
+#endif
+typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
+
+// Twelve independent multiply-add chains: enough to cover the latency of
+// two FMA units, few enough to stay in registers. Distinct starting values
+// keep the compiler from merging them into one, and a start it cannot see
+// (read through a volatile by the caller) from computing them once for all
+// calls.
+constexpr int kChains = 12;
+constexpr std::int64_t kSteps = 1 << 20;
+float FmaChains(float start) {
+  Vec acc[kChains];
+  for (int j = 0; j < kChains; ++j) {
+    for (int l = 0; l < kLanes; ++l) acc[j][l] = start + static_cast<float>(j) + 0.01f * static_cast<float>(l);
+  }
+  const Vec scale = Vec{} + 0.999f, shift = Vec{} + 0.001f;  // converges to 1, never overflows
+  for (std::int64_t i = 0; i < kSteps; ++i) {
+#pragma GCC unroll 12
+    for (int j = 0; j < kChains; ++j) acc[j] = acc[j] * scale + shift;
+  }
+  float sum = 0;
+  for (int j = 0; j < kChains; ++j) sum += acc[j][0];
+  return sum;
+}
+
+}  // namespace
+
+Status RunGemmBench(const GemmBenchOptions& o, std::ostream& out) {
+  if (o.rows < kWidth || o.rows > 10'000'000) return Status::InvalidArgument("--rows must be in [64, 10^7]");
+  if (!(o.seconds > 0 && o.seconds <= 60)) return Status::InvalidArgument("--seconds must be in (0, 60]");
+  const std::int64_t n = o.rows;
+  std::vector<float> x(static_cast<std::size_t>(n * kWidth)), y(x.size()), w(kWidth * kWidth), gw(w.size());
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 97) / 97.0f - 0.5f;
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i % 89) / 89.0f - 0.5f;
+  const double product_flops = 2.0 * static_cast<double>(n) * kWidth * kWidth;
+  const double forward = Rate(product_flops, o.seconds, [&] {
+    TallGemm({x.data(), kWidth, 1, w.data(), kWidth, y.data(), kWidth}, n, kWidth, kWidth, false);
+  });
+  const double weight_gradient = Rate(product_flops, o.seconds, [&] {
+    TallGemm({x.data(), 1, kWidth, y.data(), kWidth, gw.data(), kWidth}, kWidth, kWidth, n, false);
+  });
+  volatile float start = 1, sink = 0;
+  const double peak = Rate(2.0 * kLanes * kChains * static_cast<double>(kSteps), o.seconds,
+                           [&] { sink = sink + FmaChains(start); });
+  out << "rows=" << n << "\nwidth=" << kWidth << "\nvector_lanes=" << kLanes << "\nforward_gflops=" << forward / 1e9
+      << "\nweight_gradient_gflops=" << weight_gradient / 1e9 << "\nfma_peak_gflops=" << peak / 1e9
+      << "\nforward_share_of_peak=" << forward / peak << "\nweight_gradient_share_of_peak=" << weight_gradient / peak
+      << "\n";
+  return Status::Ok();
+}
+
+}  // namespace ldpgraph

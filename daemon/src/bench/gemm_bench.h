@@ -1,0 +1,28 @@
+// `ldpgraph bench gemm`: how close the Linear layers' products come to what
+// one core can do. Times TallGemm on the GNNs' shapes (n x 64 node states
+// times a 64 x 64 weight, and the weight gradient X^T G over the n rows)
+// against a loop of independent fused multiply-adds at the vector width the
+// build targets. Everything runs on one thread and is timed by that thread's
+// CPU time, so other work on the machine does not skew the ratio.
+#ifndef LDPGRAPH_DAEMON_BENCH_GEMM_BENCH_H_
+#define LDPGRAPH_DAEMON_BENCH_GEMM_BENCH_H_
+
+#include <cstdint>
+#include <ostream>
+
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+
+struct GemmBenchOptions {
+  std::int64_t rows = 20000;  // n: about the nodes of 50 REDDIT-BINARY graphs, a batch
+  double seconds = 1.0;       // CPU time spent on each measurement
+};
+
+// Prints rows=, forward_gflops=, weight_gradient_gflops=, fma_peak_gflops=
+// and each product's share of that peak.
+Status RunGemmBench(const GemmBenchOptions& options, std::ostream& out);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_BENCH_GEMM_BENCH_H_
