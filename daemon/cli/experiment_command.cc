@@ -124,10 +124,10 @@ int RunLpgnn(const std::vector<std::string>& args) {
   Result<std::uint64_t> patience = flags->Unsigned("patience", static_cast<std::uint64_t>(o.train.patience));
   Result<std::uint64_t> min_epochs =
       flags->Unsigned("min-epochs", static_cast<std::uint64_t>(o.train.early_stop_from));
-  for (const Status* s : {&patience.status(), &min_epochs.status(), &models.status(), &mechanisms.status(), &methods.status(), &feature_eps.status(),
+  for (const Status* s : {&models.status(), &mechanisms.status(), &methods.status(), &feature_eps.status(),
                           &label_eps.status(), &edge_eps.status(), &kx.status(), &ky.status(), &splits.status(),
                           &epochs.status(), &jobs.status(), &hidden.status(), &weight_decay.status(),
-                          &dropout.status()}) {
+                          &dropout.status(), &patience.status(), &min_epochs.status()}) {
     if (!s->ok()) return Usage(s->message());
   }
   bool kx_ok = false, ky_ok = false;
