@@ -2,9 +2,9 @@
 
 #include <time.h>
 
-#include <cstring>
 #include <vector>
 
+#include "engine/float_vector.h"
 #include "engine/tall_gemm.h"
 
 namespace ldpgraph {
@@ -34,14 +34,8 @@ double Rate(double flops, double seconds, Step step) {
   return flops * static_cast<double>(reps) / elapsed;
 }
 
-#if defined(__AVX512F__)
-constexpr int kLanes = 16;
-#elif defined(__AVX__)
-constexpr int kLanes = 8;
-#else
-constexpr int kLanes = 4;
-#endif
-typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
+constexpr int kLanes = kFloatLanes;
+using Vec = FloatVector;
 
 // Twelve independent multiply-add chains: enough to cover the latency of
 // two FMA units, few enough to stay in registers. Distinct starting values

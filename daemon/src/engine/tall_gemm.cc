@@ -4,32 +4,23 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/float_vector.h"
+
 namespace ldpgraph {
 namespace {
 
 // The register tile: kMaxRows x kMaxVectors vectors of accumulators, plus
 // the B vectors of one inner step and a broadcast, fit the register file
 // (32 zmm with AVX-512: 24 + 4 + 1; 16 ymm with AVX: 12 + 2 + 1).
-#if defined(__AVX512F__)
-constexpr int kLanes = 16;
-constexpr int kMaxVectors = 4;
-#elif defined(__AVX__)
-constexpr int kLanes = 8;
-constexpr int kMaxVectors = 2;
-#else
-constexpr int kLanes = 4;
-constexpr int kMaxVectors = 2;
-#endif
+constexpr int kLanes = kFloatLanes;
+constexpr int kMaxVectors = kLanes == 16 ? 4 : 2;
 constexpr int kMaxRows = 6;
 // The inner dimension is streamed in blocks whose A and B rows stay in L2
 // while every tile of C passes over them (the weight gradient's inner
 // dimension is the batch's node count).
 constexpr std::ptrdiff_t kInnerBlock = 256;
 
-// GCC/Clang vector extension: the compiler maps it to the widest registers
-// -march allows; `scalar * vector` broadcasts, and `+=` of a product
-// contracts to a fused multiply-add.
-typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
+using Vec = FloatVector;
 
 inline Vec Load(const float* p) {
   Vec v;
