@@ -37,9 +37,23 @@ int Finish(const Status& s) {
   return s.code() == StatusCode::kInvalidArgument ? Usage(s.message()) : Failure(s);
 }
 
+// --patience P and --min-epochs M: when training may stop early. Returns a
+// usage message, or an empty string once both are stored.
+std::string ParseStopping(const Flags& flags, int* patience, int* from) {
+  Result<std::uint64_t> p = flags.Unsigned("patience", static_cast<std::uint64_t>(*patience));
+  Result<std::uint64_t> m = flags.Unsigned("min-epochs", static_cast<std::uint64_t>(*from));
+  if (!p.ok()) return p.status().message();
+  if (!m.ok()) return m.status().message();
+  if (*p < 1 || *p > 100000 || *m > 100000) return "--patience takes 1 to 100000 epochs, --min-epochs 0 to 100000";
+  *patience = static_cast<int>(*p);
+  *from = static_cast<int>(*m);
+  return "";
+}
+
 int RunDprr(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "mechanisms", "epsilons", "alphas", "splits", "out",
-                                            "epochs", "jobs", "hidden", "layers", "batch-size", "reuse", "node-input"});
+                                            "epochs", "jobs", "hidden", "layers", "batch-size", "reuse", "node-input",
+                                            "patience", "min-epochs"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   Result<std::string> out = flags->String("out");
@@ -74,6 +88,9 @@ int RunDprr(const std::vector<std::string>& args) {
   o.model.layers = static_cast<int>(*layers);
   if (Status s = SetGinNodeInput(flags->StringOr("node-input", "constant"), &o.model); !s.ok()) {
     return Usage(s.message());
+  }
+  if (std::string bad = ParseStopping(*flags, &o.train.patience, &o.train.early_stop_from); !bad.empty()) {
+    return Usage(bad);
   }
   o.train.max_epochs = static_cast<int>(*epochs);
   o.train.batch_size = static_cast<int>(*batch);
@@ -121,13 +138,10 @@ int RunLpgnn(const std::vector<std::string>& args) {
   Result<double> weight_decay = flags->Double("weight-decay", o.train.weight_decay);
   Result<double> dropout = flags->Double("dropout", o.dropout);
   const std::string select_on = flags->StringOr("select-on", "loss");
-  Result<std::uint64_t> patience = flags->Unsigned("patience", static_cast<std::uint64_t>(o.train.patience));
-  Result<std::uint64_t> min_epochs =
-      flags->Unsigned("min-epochs", static_cast<std::uint64_t>(o.train.early_stop_from));
   for (const Status* s : {&models.status(), &mechanisms.status(), &methods.status(), &feature_eps.status(),
                           &label_eps.status(), &edge_eps.status(), &kx.status(), &ky.status(), &splits.status(),
                           &epochs.status(), &jobs.status(), &hidden.status(), &weight_decay.status(),
-                          &dropout.status(), &patience.status(), &min_epochs.status()}) {
+                          &dropout.status()}) {
     if (!s->ok()) return Usage(s->message());
   }
   bool kx_ok = false, ky_ok = false;
@@ -143,12 +157,10 @@ int RunLpgnn(const std::vector<std::string>& args) {
   if (select_on != "loss" && select_on != "accuracy") {
     return Usage("--select-on takes loss or accuracy, got '" + select_on + "'");
   }
-  if (*patience < 1 || *patience > 100000 || *min_epochs > 100000) {
-    return Usage("--patience takes 1 to 100000 epochs, --min-epochs 0 to 100000");
+  if (std::string bad = ParseStopping(*flags, &o.train.patience, &o.train.early_stop_from); !bad.empty()) {
+    return Usage(bad);
   }
   o.train.select_on_accuracy = select_on == "accuracy";
-  o.train.patience = static_cast<int>(*patience);
-  o.train.early_stop_from = static_cast<int>(*min_epochs);
   o.train.weight_decay = static_cast<float>(*weight_decay);
   o.dropout = static_cast<float>(*dropout);
   o.models = *models;

@@ -34,6 +34,7 @@ const char kUsage[] =
     "  experiment dprr     GIN-0 accuracy on graphs perturbed by each edge mechanism\n"
     "            --dataset PATH --out DIR [--mechanisms dprr,dprr-or,dprr-disclosed,dprr-disclosed-or,dprr-fixed,rr,locallap,nonpriv-part,nonpriv-full,no-edges]\n"
     "            [--epsilons LIST] [--alphas LIST] [--splits K] [--epochs N] [--jobs J]\n"
+    "            [--patience P] [--min-epochs M]  (early stopping on validation loss; defaults 30, 100)\n"
     "            [--reuse DIR,...]  (copy rows of the same settings from studies run with the same options)\n"
     "            [--node-input constant|degree|size|degree+size]  (size: ln of the public number of users)\n"
     "  experiment degree   true vs noisy degree of every user (CSV, SVG)\n"

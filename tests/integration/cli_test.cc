@@ -101,7 +101,7 @@ TEST_CASE("Cli.BenchGemmPrintsItsShareOfThePeak") {
   INFO(r.output);
   CHECK(r.exit_code == 0);
   for (const char* key : {"rows=2000\n", "forward_gflops=", "weight_gradient_gflops=", "fma_peak_gflops=",
-                          "forward_share_of_peak="}) {
+                          "forward_share_of_peak=", "bf16_dot_peak_gflops="}) {
     CHECK(r.output.find(key) != std::string::npos);
   }
   CHECK(Ldpgraph("bench gemm --rows 10").exit_code == 2);
@@ -248,7 +248,8 @@ TEST_CASE("Cli.ExperimentDprrWritesResumesAndCharts") {
   // Bad settings are refused before any work, and change nothing.
   for (const std::string& bad : {std::string("--mechanisms magic"), std::string("--epsilons 0"),
                                  std::string("--alphas 1.5"), std::string("--epsilons a,b"),
-                                 std::string("--node-input sizes")}) {
+                                 std::string("--node-input sizes"), std::string("--patience 0"),
+                                 std::string("--min-epochs -5")}) {
     Run b = Ldpgraph("experiment dprr --dataset " + data + " --out " + out + " " + bad);
     CHECK(b.exit_code == 2);
   }

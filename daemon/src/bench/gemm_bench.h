@@ -2,7 +2,9 @@
 // one core can do. Times TallGemm on the GNNs' shapes (n x 64 node states
 // times a 64 x 64 weight, and the weight gradient X^T G over the n rows)
 // against a loop of independent fused multiply-adds at the vector width the
-// build targets. Everything runs on one thread and is timed by that thread's
+// build targets, and (where the build targets AVX512_BF16) against the
+// peak of bfloat16 pair dot products, the ceiling of a lower-precision
+// variant. Everything runs on one thread and is timed by that thread's
 // CPU time, so other work on the machine does not skew the ratio.
 #ifndef LDPGRAPH_DAEMON_BENCH_GEMM_BENCH_H_
 #define LDPGRAPH_DAEMON_BENCH_GEMM_BENCH_H_
