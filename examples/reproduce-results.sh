@@ -138,6 +138,17 @@ study 13-reddit-allocation-size "REDDIT-BINARY: budget allocation with GIN told 
   experiment dprr --dataset "$reddit" --mechanisms dprr,dprr-fixed,no-edges \
   --epsilons 0.1,0.2,1 --alphas 0 --splits 3 --jobs 2 --node-input size "${size_reuse[@]}"
 
+# The 2-hour budget: study 01's sweep with the paper's five mechanisms, but
+# training may stop from epoch 0 instead of 100 (--min-epochs 0, patience 30
+# as before). RR and LocalLap often find their best validation loss early
+# and then sit out the floor; DPRR's stopping hardly moves. A run keeps
+# study 01's model when study 01's run found nothing better after the epoch
+# this one stops at; otherwise the model differs. No --reuse: the protocol
+# differs from every other study's.
+study 14-reddit-alpha-early-stop "REDDIT-BINARY: the alpha sweep with early stopping from epoch 0 (epsilon = 1)" -- \
+  experiment dprr --dataset "$reddit" --mechanisms dprr,locallap,nonpriv-part,nonpriv-full,rr \
+  --epsilons 1 --alphas 0,0.1,0.2,0.5 --splits 3 --jobs 2 --min-epochs 0
+
 {
   cat docs/results-intro.md
   echo
