@@ -7,6 +7,7 @@
 #include "bench/gemm_bench.h"
 #include "bench/gin_bench.h"
 #include "bench/ingest_bench.h"
+#include "bench/node_bench.h"
 #include "bench/perturb_bench.h"
 #include "cli/commands.h"
 #include "util/flags.h"
@@ -38,6 +39,37 @@ int RunGin(const std::vector<std::string>& args) {
   if (!s.ok()) {
     std::fprintf(stderr, "ldpgraph bench gin: %s\n", s.ToString().c_str());
     return 1;
+  }
+  return 0;
+}
+
+int RunNode(const std::vector<std::string>& args) {
+  auto usage = [](const std::string& message) {
+    std::fprintf(stderr, "ldpgraph bench node: %s\n", message.c_str());
+    return 2;
+  };
+  Result<Flags> flags = Flags::Parse(args, {"dataset", "model", "epochs", "hidden", "threads"});
+  if (!flags.ok()) return usage(flags.status().message());
+  NodeBenchOptions o;
+  Result<std::string> dataset = flags->String("dataset");
+  Result<std::uint64_t> epochs = flags->Unsigned("epochs", static_cast<std::uint64_t>(o.epochs));
+  Result<std::uint64_t> hidden = flags->Unsigned("hidden", static_cast<std::uint64_t>(o.hidden));
+  Result<std::uint64_t> threads = flags->Unsigned("threads", 0);
+  for (const Status* s : {&dataset.status(), &epochs.status(), &hidden.status(), &threads.status()}) {
+    if (!s->ok()) return usage(s->message());
+  }
+  if (*epochs > 100000 || *hidden > 4096 || *threads > 1024) {
+    return usage("need --epochs <= 100000, --hidden <= 4096, --threads <= 1024");
+  }
+  o.dataset = *dataset;
+  o.model = flags->StringOr("model", o.model);
+  o.epochs = static_cast<int>(*epochs);
+  o.hidden = static_cast<int>(*hidden);
+  o.threads = static_cast<int>(*threads);
+  Status s = RunNodeBench(o, std::cout);
+  if (!s.ok()) {
+    std::fprintf(stderr, "ldpgraph bench node: %s\n", s.ToString().c_str());
+    return s.code() == StatusCode::kInvalidArgument ? 2 : 1;
   }
   return 0;
 }
@@ -147,6 +179,7 @@ int RunAssemble(const std::vector<std::string>& args) {
 
 int RunBenchCommand(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "gin") return RunGin({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "node") return RunNode({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "gemm") return RunGemm({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "ingest") return RunIngest({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "assemble") return RunAssemble({args.begin() + 1, args.end()});
@@ -154,6 +187,8 @@ int RunBenchCommand(const std::vector<std::string>& args) {
     std::fprintf(stderr, "usage: ldpgraph bench perturb [--users N] [--degree D] [--epsilon E] "
                          "[--reports R] [--baseline-reports B]\n"
                          "       ldpgraph bench gin --dataset PATH [--epochs E] [--threads T]\n"
+                         "       ldpgraph bench node --dataset PATH [--model gcn|sage] [--epochs E] [--hidden H] "
+                         "[--threads T]\n"
                          "       ldpgraph bench gemm [--rows N] [--seconds S]\n"
                          "       ldpgraph bench ingest [--connections C] [--reports R] [--degree D] "
                          "[--server-threads T] [--handshakes H] [--dir DIR]\n"

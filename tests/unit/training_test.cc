@@ -244,11 +244,12 @@ TEST_CASE("Lpgnn.RectifiedInputsAreStandardisedAndTrueOnesKept") {
   const CsrGraph path = CsrGraph::FromRows({{1}, {0, 2}, {1}});
   Matrix x(3, 2);
   x << 1000, 5, -1000, 5, 3000, 5;
-  const Matrix kept = NodeModelInputs(path, x, 1, false);
+  const NodeFeatures features = NodeFeatures::Dense(x);
+  const Matrix kept = NodeModelInputs(path, features, 1, false).dense();
   CHECK(kept(0, 0) == doctest::Approx(-1000));
   CHECK(kept(1, 0) == doctest::Approx(2000));
   CHECK(kept(2, 0) == doctest::Approx(-1000));
-  const Matrix z = NodeModelInputs(path, x, 1, true);
+  const Matrix z = NodeModelInputs(path, features, 1, true).dense();
   CHECK(z.col(0).mean() == doctest::Approx(0).epsilon(1e-6));
   CHECK(z.col(0).squaredNorm() / 3 == doctest::Approx(1));
   CHECK(z(1, 0) > 0);
@@ -260,7 +261,7 @@ TEST_CASE("Training.SageLearnsCommunitiesFromFeatures") {
   SeededRandomSource rng(6);
   const TwoBlocks b = MakeTwoBlocks(100, 0.08, 0.005, 4, 0.3f, rng);
   const CsrGraph& g = b.graph;
-  const Matrix& x = b.features;
+  const NodeFeatures x = NodeFeatures::Dense(b.features);
   const std::vector<int>& labels = b.blocks;
   NodeGnnConfig c;
   c.input_dim = 4;
@@ -301,9 +302,10 @@ TEST_CASE("Lpgnn.DropTriesOnlyTheLabelStepsOffered") {
   const TwoBlocks b = MakeTwoBlocks(60, 0.1, 0.01, 3, 0.4f, rng);
   std::vector<int> noisy = b.blocks;
   for (int& y : noisy) y = UniformUnit(rng) < 0.75 ? y : 1 - y;
+  const NodeFeatures features = NodeFeatures::Dense(b.features);
   LpgnnInputs in;
   in.graph = &b.graph;
-  in.features = &b.features;
+  in.features = &features;
   in.labels = &noisy;
   in.label_epsilon = std::log(3.0);  // keeps the label 75% of the time with 2 classes
   in.split = StratifiedSplit(noisy, 0.5, 0.25, 2);

@@ -3,6 +3,7 @@
 // writes), and optionally labels.csv "node,label". One graph.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sys/stat.h>
@@ -106,6 +107,7 @@ Result<GraphDataset> ReadCsv(const std::string& path) {
     struct Entry {
       std::uint32_t node, feature;
       float value;
+      std::size_t line;
     };
     std::vector<Entry> entries;
     std::uint32_t dims = 0;
@@ -125,11 +127,38 @@ Result<GraphDataset> ReadCsv(const std::string& path) {
       if (node < 0 || node >= static_cast<std::int64_t>(n)) return feat->Error("node id outside the graph");
       if (feature < 0 || feature >= (1 << 24)) return feat->Error("feature index outside [0, 2^24)");
       dims = std::max(dims, static_cast<std::uint32_t>(feature + 1));
-      entries.push_back({static_cast<std::uint32_t>(node), static_cast<std::uint32_t>(feature), value});
+      if (value != 0.0f) {
+        entries.push_back({static_cast<std::uint32_t>(node), static_cast<std::uint32_t>(feature), value,
+                           feat->line_number()});
+      }
+    }
+    // CSR by node then feature; the file may list them in any order.
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+      return a.node != b.node ? a.node < b.node : a.feature != b.feature ? a.feature < b.feature : a.line < b.line;
+    });
+    SparseMatrix& x = ds.node_features;
+    x.rows = n;
+    x.cols = dims;
+    x.offsets.assign(static_cast<std::size_t>(n) + 1, 0);
+    x.indices.reserve(entries.size());
+    bool unit = true;
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+      const Entry& e = entries[k];
+      if (k > 0 && e.node == entries[k - 1].node && e.feature == entries[k - 1].feature) {
+        return Status::InvalidArgument(features_path + ":" + std::to_string(e.line) + ": feature " +
+                                       std::to_string(e.feature) + " of node " + std::to_string(e.node) +
+                                       " listed twice (first on line " + std::to_string(entries[k - 1].line) + ")");
+      }
+      ++x.offsets[e.node + 1];
+      x.indices.push_back(static_cast<std::int32_t>(e.feature));
+      unit = unit && e.value == 1.0f;
+    }
+    for (std::size_t i = 0; i < n; ++i) x.offsets[i + 1] += x.offsets[i];
+    if (!unit) {
+      x.values.reserve(entries.size());
+      for (const Entry& e : entries) x.values.push_back(e.value);
     }
     ds.feature_dims = dims;
-    ds.node_features.assign(static_cast<std::size_t>(n) * dims, 0.0f);
-    for (const Entry& e : entries) ds.node_features[static_cast<std::size_t>(e.node) * dims + e.feature] = e.value;
   }
   return ds;
 }
@@ -153,6 +182,26 @@ Status WriteCsv(const GraphDataset& ds, const std::string& folder) {
       if (ds.node_labels[i] >= 0) labels << i << "," << ds.node_labels[i] << "\n";
     }
     if (!labels) return Status::Unavailable("cannot write " + folder + "/labels.csv");
+  }
+  if (ds.feature_dims > 0) {
+    const SparseMatrix& x = ds.node_features;
+    std::ofstream features(folder + "/features.csv", std::ios::trunc);
+    features << "node,feature,value\n";
+    std::string buf;
+    char value[32];
+    for (std::int64_t i = 0; i < x.rows; ++i) {
+      for (std::int64_t k = x.offsets[i]; k < x.offsets[i + 1]; ++k) {
+        std::snprintf(value, sizeof(value), "%.9g", x.unit_weights() ? 1.0f : x.values[k]);
+        buf += std::to_string(i) + "," + std::to_string(x.indices[k]) + "," + value + "\n";
+      }
+      if (buf.size() > (1 << 20)) {
+        features << buf;
+        buf.clear();
+      }
+    }
+    features << buf;
+    features.flush();
+    if (!features) return Status::Unavailable("cannot write " + folder + "/features.csv");
   }
   edges.flush();
   if (!edges) return Status::Unavailable("cannot write " + folder + "/edges.csv");

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/sparse_matrix.h"
 #include "graph/csr_graph.h"
 #include "ldpgraph/status.h"
 
@@ -29,10 +30,11 @@ struct GraphDataset {
   std::vector<std::uint32_t> labels;     // raw labels mapped to 0..C-1 in sorted order
   std::uint32_t num_classes = 0;
   // CSV node datasets: per-node labels when labels.csv exists (-1: none),
-  // and dense row-major features (num nodes x feature_dims) from features.csv.
+  // and features from features.csv as CSR (num nodes x feature_dims, the
+  // non-zeros only; no stored weights when every value is 1).
   std::vector<std::int64_t> node_labels;
   std::uint32_t feature_dims = 0;
-  std::vector<float> node_features;
+  SparseMatrix node_features;
 
   std::uint64_t num_nodes() const;
   std::uint64_t num_entries() const;     // directed row entries over all graphs
@@ -49,7 +51,8 @@ Result<GraphDataset> ReadTu(const std::string& folder);
 Result<GraphDataset> ReadCsv(const std::string& path);
 
 // Writes `dataset` in its own format at `path` (a file for s2v, a folder for
-// TU and CSV, created if missing). Rows are written as stored (directed).
+// TU and CSV, created if missing). Rows are written as stored (directed);
+// a CSV dataset's labels and features too.
 Status WriteDataset(const GraphDataset& dataset, const std::string& path);
 
 // Maps raw labels to 0..C-1 by sorted distinct value; fills labels/num_classes.

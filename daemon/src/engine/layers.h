@@ -16,6 +16,11 @@ class LinearLayer {
   // PyTorch's default initialisation: U(-1/sqrt(in), 1/sqrt(in)) for both.
   LinearLayer(const std::string& name, int in, int out, RandomSource& rng);
   Tape::Var Forward(Tape& tape, Tape::Var x);
+  // The layer in two halves, for products taken before an aggregation
+  // (A (x W) + b, where A x W would aggregate the wider side):
+  Tape::Var Product(Tape& tape, Tape::Var x) { return tape.Linear(x, tape.Param(&w_), Tape::kNone); }
+  Tape::Var SparseProduct(Tape& tape, Tape::SparseVar x) { return tape.SparseProduct(x, tape.Param(&w_)); }
+  Tape::Var AddBias(Tape& tape, Tape::Var y) { return tape.AddBias(y, tape.Param(&b_)); }
   void Collect(std::vector<Parameter*>* params) { params->push_back(&w_); params->push_back(&b_); }
   int in() const { return static_cast<int>(w_.value.rows()); }
   int out() const { return static_cast<int>(w_.value.cols()); }

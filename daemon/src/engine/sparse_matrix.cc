@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "engine/parallel.h"
+
 namespace ldpgraph {
 namespace {
 
@@ -28,6 +30,11 @@ void RowProductFixed(const float* x, const std::int32_t* idx, const float* w, st
   result = acc;
 }
 
+template <int W>
+void RowProduct(bool unit, const float* x, const std::int32_t* idx, const float* w, std::int64_t count, float* out) {
+  unit ? RowProductFixed<W, true>(x, idx, w, count, out) : RowProductFixed<W, false>(x, idx, w, count, out);
+}
+
 template <bool kUnit>
 void RowProductDynamic(const float* x, Eigen::Index width, const std::int32_t* idx, const float* w,
                        std::int64_t count, float* out) {
@@ -43,32 +50,36 @@ void RowProductDynamic(const float* x, Eigen::Index width, const std::int32_t* i
   }
 }
 
-// Rows [begin, end) of y = A x, where x and y point at the block's first row.
-void ProductRows(const SparseMatrix& a, const float* x, Eigen::Index width, std::int64_t begin,
+// Rows [begin, end) of y = A x, where x and y point at the block's first
+// row; `w` are A's weights (null: all 1).
+void ProductRows(const SparseMatrix& a, const float* w, const float* x, Eigen::Index width, std::int64_t begin,
                  std::int64_t end, float* y) {
-  const bool unit = a.unit_weights();
-  const float* w = unit ? nullptr : a.values.data();
+  const bool unit = w == nullptr;
   for (std::int64_t r = begin; r < end; ++r) {
     const std::int64_t first = a.offsets[r], count = a.offsets[r + 1] - first;
     const std::int32_t* idx = a.indices.data() + first;
     const float* wr = unit ? nullptr : w + first;
     float* out = y + r * width;
     switch (width) {
-      case 64:
-        unit ? RowProductFixed<64, true>(x, idx, wr, count, out) : RowProductFixed<64, false>(x, idx, wr, count, out);
-        break;
-      case 32:
-        unit ? RowProductFixed<32, true>(x, idx, wr, count, out) : RowProductFixed<32, false>(x, idx, wr, count, out);
-        break;
-      case 16:
-        unit ? RowProductFixed<16, true>(x, idx, wr, count, out) : RowProductFixed<16, false>(x, idx, wr, count, out);
-        break;
+      case 64: RowProduct<64>(unit, x, idx, wr, count, out); break;
+      case 32: RowProduct<32>(unit, x, idx, wr, count, out); break;
+      case 16: RowProduct<16>(unit, x, idx, wr, count, out); break;
+      // Class scores (Drop's label propagation, a last layer aggregated after its product).
+      case 8: RowProduct<8>(unit, x, idx, wr, count, out); break;
+      case 7: RowProduct<7>(unit, x, idx, wr, count, out); break;
+      case 6: RowProduct<6>(unit, x, idx, wr, count, out); break;
+      case 5: RowProduct<5>(unit, x, idx, wr, count, out); break;
+      case 4: RowProduct<4>(unit, x, idx, wr, count, out); break;
+      case 3: RowProduct<3>(unit, x, idx, wr, count, out); break;
+      case 2: RowProduct<2>(unit, x, idx, wr, count, out); break;
       default:
         unit ? RowProductDynamic<true>(x, width, idx, wr, count, out)
              : RowProductDynamic<false>(x, width, idx, wr, count, out);
     }
   }
 }
+
+const float* WeightsOf(const SparseMatrix& a) { return a.unit_weights() ? nullptr : a.values.data(); }
 
 }  // namespace
 
@@ -99,7 +110,9 @@ void BlockDiagonal::Append(const SparseMatrix* block) {
   offsets.push_back(offsets.back() + block->rows);
 }
 
-void SpMM(const SparseMatrix& a, const Matrix& x, Matrix* y) {
+void SpMM(const SparseMatrix& a, const Matrix& x, Matrix* y) { SpMM(a, WeightsOf(a), x, y); }
+
+void SpMM(const SparseMatrix& a, const float* values, const Matrix& x, Matrix* y) {
   assert(x.rows() == a.cols);
   y->resize(a.rows, x.cols());
   const std::int64_t rows = a.rows;
@@ -108,8 +121,71 @@ void SpMM(const SparseMatrix& a, const Matrix& x, Matrix* y) {
 #pragma omp parallel for schedule(dynamic, 1) if (a.nnz() * width > 65536)
   for (std::int64_t t = 0; t < tasks; ++t) {
     const std::int64_t begin = t * kRowsPerTask;
-    ProductRows(a, x.data(), width, begin, std::min(rows, begin + kRowsPerTask), y->data());
+    ProductRows(a, values, x.data(), width, begin, std::min(rows, begin + kRowsPerTask), y->data());
   }
+}
+
+void SpMMTransposed(const SparseMatrix& a, const float* values, const Matrix& g, Matrix* y) {
+  assert(g.rows() == a.rows);
+  const Eigen::Index width = g.cols();
+  // One partial sum per thread over a contiguous block of A's rows, added in
+  // thread order: the result depends on the thread count only, like the
+  // dense weight gradient. One thread when the partials would be large.
+  const auto partial_bytes = static_cast<double>(a.cols) * static_cast<double>(width) * sizeof(float);
+  const bool split = a.nnz() * width > 65536 && partial_bytes * EngineThreads() < 256e6;
+  std::vector<Matrix> partial(split ? static_cast<std::size_t>(EngineThreads()) : 1);
+  auto scatter = [&](int t, Eigen::Index begin, Eigen::Index end) {
+    Matrix& out = partial[static_cast<std::size_t>(t)];
+    out.setZero(a.cols, width);
+    for (Eigen::Index r = begin; r < end; ++r) {
+      Eigen::Map<const RowVector> gr(g.data() + r * width, width);
+      for (std::int64_t k = a.offsets[r]; k < a.offsets[r + 1]; ++k) {
+        Eigen::Map<RowVector> target(out.data() + static_cast<std::int64_t>(a.indices[k]) * width, width);
+        if (values == nullptr) {
+          target += gr;
+        } else if (values[k] != 0.0f) {  // dropped entries cost nothing
+          target += values[k] * gr;
+        }
+      }
+    }
+  };
+  if (split) {
+    ForEachRowBlock(a.rows, scatter);
+  } else {
+    scatter(0, 0, a.rows);
+  }
+  *y = std::move(partial[0]);
+  for (std::size_t t = 1; t < partial.size(); ++t) {
+    if (partial[t].size() != 0) *y += partial[t];
+  }
+}
+
+void SpMM(const SparseMatrix& a, const SparseMatrix& x, Matrix* y) {
+  assert(x.rows == a.cols);
+  y->setZero(a.rows, x.cols);
+  const float* aw = WeightsOf(a);
+  const float* xw = WeightsOf(x);
+#pragma omp parallel for schedule(dynamic, 256) if (a.rows >= 2048)
+  for (std::int64_t r = 0; r < a.rows; ++r) {
+    float* out = y->data() + r * x.cols;
+    for (std::int64_t k = a.offsets[r]; k < a.offsets[r + 1]; ++k) {
+      const float weight = aw == nullptr ? 1.0f : aw[k];
+      const std::int64_t j = a.indices[k];
+      for (std::int64_t e = x.offsets[j]; e < x.offsets[j + 1]; ++e) {
+        out[x.indices[e]] += weight * (xw == nullptr ? 1.0f : xw[e]);
+      }
+    }
+  }
+}
+
+Matrix ToDense(const SparseMatrix& a) {
+  Matrix dense = Matrix::Zero(a.rows, a.cols);
+  for (std::int64_t r = 0; r < a.rows; ++r) {
+    for (std::int64_t k = a.offsets[r]; k < a.offsets[r + 1]; ++k) {
+      dense(r, a.indices[k]) = a.unit_weights() ? 1.0f : a.values[k];
+    }
+  }
+  return dense;
 }
 
 void SpMM(const BlockDiagonal& a, const Matrix& x, Matrix* y) {
@@ -129,7 +205,7 @@ void SpMM(const BlockDiagonal& a, const Matrix& x, Matrix* y) {
     const auto [b, begin] = tasks[static_cast<std::size_t>(t)];
     const SparseMatrix& block = *a.blocks[static_cast<std::size_t>(b)];
     const std::int64_t base = a.offsets[static_cast<std::size_t>(b)] * width;
-    ProductRows(block, x.data() + base, width, begin, std::min(block.rows, begin + kRowsPerTask),
+    ProductRows(block, WeightsOf(block), x.data() + base, width, begin, std::min(block.rows, begin + kRowsPerTask),
                 y->data() + base);
   }
 }

@@ -39,6 +39,19 @@ struct BlockDiagonal {
 
 // y = A x (y is resized). Requires x.rows() == A.cols.
 void SpMM(const SparseMatrix& a, const Matrix& x, Matrix* y);
+// The same with A's pattern and `values` in place of its weights (one per
+// index; null: every weight 1). Dropout on sparse inputs uses it.
+void SpMM(const SparseMatrix& a, const float* values, const Matrix& x, Matrix* y);
+// y = A^T g without forming A^T (y is a.cols x g.cols()): each row of g is
+// scattered into the rows its entries name. The weight gradient of a sparse
+// input's product; A^T would cost a copy of A's pattern and, with dropout, a
+// permuted copy of its values every step. Requires g.rows() == a.rows.
+void SpMMTransposed(const SparseMatrix& a, const float* values, const Matrix& g, Matrix* y);
+// y = A X for a sparse X: dense output, work nnz(A) times X's row length
+// (the first KProp step of sparse features). Requires x.rows == a.cols.
+void SpMM(const SparseMatrix& a, const SparseMatrix& x, Matrix* y);
+// The dense matrix of `a`.
+Matrix ToDense(const SparseMatrix& a);
 // y = A x for a block-diagonal A. Requires x.rows() == a.rows().
 void SpMM(const BlockDiagonal& a, const Matrix& x, Matrix* y);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -59,8 +60,13 @@ void InputGradientRow(const float* __restrict grad, const float* __restrict xhat
 }  // namespace
 
 Matrix Softmax(const Matrix& logits) {
-  Matrix p = (logits.colwise() - logits.rowwise().maxCoeff()).array().exp().matrix();
-  p.array().colwise() /= p.rowwise().sum().array();
+  // Each row shifted by its maximum. The scalar libm exp on purpose: Eigen's
+  // vectorised one differs in the last bits, and every recorded GIN result
+  // (docs/results.md) was trained through this softmax.
+  Matrix p = logits;
+  for (Eigen::Index r = 0; r < p.rows(); ++r) p.row(r).array() -= p.row(r).maxCoeff();
+  for (Eigen::Index i = 0; i < p.size(); ++i) p.data()[i] = std::exp(p.data()[i]);
+  for (Eigen::Index r = 0; r < p.rows(); ++r) p.row(r) /= p.row(r).sum();
   return p;
 }
 
@@ -74,18 +80,24 @@ Tape::Var Tape::Push(Matrix value, bool needs_grad) {
 
 Matrix& Tape::GradOf(Var v) {
   Node& n = nodes_[v];
-  if (n.grad.size() == 0) n.grad.setZero(n.value.rows(), n.value.cols());
+  if (n.grad.size() == 0) n.grad.setZero(value(v).rows(), value(v).cols());
   return n.grad;
 }
 
 Matrix& Tape::GradSlot(Var v, bool* fresh) {
   Node& n = nodes_[v];
   *fresh = n.grad.size() == 0;
-  if (*fresh) n.grad.resize(n.value.rows(), n.value.cols());
+  if (*fresh) n.grad.resize(value(v).rows(), value(v).cols());
   return n.grad;
 }
 
 Tape::Var Tape::Constant(Matrix value) { return Push(std::move(value), false); }
+
+Tape::Var Tape::ConstantView(const Matrix* value) {
+  Var v = Push(Matrix(), false);
+  nodes_[v].view = value;
+  return v;
+}
 
 Tape::Var Tape::Param(Parameter* p) {
   Var v = Push(p->value, true);
@@ -109,20 +121,21 @@ void Tape::Backward(Var loss) {
 Tape::Var Tape::Linear(Var x, Var w, Var b) {
   const Matrix& in = value(x);
   const Matrix& weight = value(w);
-  const RowVector bias = value(b).row(0);
+  const bool biased = b != kNone;
+  const RowVector bias = biased ? RowVector(value(b).row(0)) : RowVector();
   const Eigen::Index in_dim = in.cols(), out_dim = weight.cols();
   Matrix y(in.rows(), out_dim);
   ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
     TallGemm({in.data() + begin * in_dim, in_dim, 1, weight.data(), out_dim, y.data() + begin * out_dim, out_dim},
              end - begin, out_dim, in_dim, false);
-    y.middleRows(begin, end - begin).rowwise() += bias;
+    if (biased) y.middleRows(begin, end - begin).rowwise() += bias;
   });
-  Var out = Push(std::move(y), Needs(x) || Needs(w) || Needs(b));
+  Var out = Push(std::move(y), Needs(x) || Needs(w) || (biased && Needs(b)));
   nodes_[out].backward = [this, x, w, b, out] {
     const Matrix& g = nodes_[out].grad;
     const Matrix& in2 = value(x);
     const Matrix& weight2 = value(w);
-    const bool need_x = Needs(x), need_w = Needs(w), need_b = Needs(b);
+    const bool need_x = Needs(x), need_w = Needs(w), need_b = b != kNone && Needs(b);
     bool fresh_x = false;
     Matrix* gx = need_x ? &GradSlot(x, &fresh_x) : nullptr;
     const Eigen::Index k = in2.cols(), m = weight2.cols();
@@ -145,6 +158,49 @@ Tape::Var Tape::Linear(Var x, Var w, Var b) {
       if (need_w && gw[t].size() != 0) GradOf(w) += gw[t];
       if (need_b && gb[t].size() != 0) GradOf(b) += gb[t];
     }
+  };
+  return out;
+}
+
+Tape::Var Tape::AddBias(Var x, Var b) {
+  Matrix y = value(x);
+  y.rowwise() += value(b).row(0);
+  Var out = Push(std::move(y), Needs(x) || Needs(b));
+  nodes_[out].backward = [this, x, b, out] {
+    const Matrix& g = nodes_[out].grad;
+    if (Needs(x)) GradOf(x) += g;
+    if (Needs(b)) GradOf(b) += g.colwise().sum();
+  };
+  return out;
+}
+
+Tape::SparseVar Tape::SparseInput(const SparseMatrix* x, float dropout) {
+  SparseNode node{x, nullptr};
+  if (training_ && dropout > 0.0f) {
+    auto values = std::make_shared<std::vector<float>>(static_cast<std::size_t>(x->nnz()));
+    DropoutMask(dropout, values->data(), x->nnz());
+    if (!x->unit_weights()) {
+      for (std::size_t k = 0; k < values->size(); ++k) (*values)[k] *= x->values[k];
+    }
+    node.values = std::move(values);
+  }
+  sparse_nodes_.push_back(std::move(node));
+  return static_cast<SparseVar>(sparse_nodes_.size() - 1);
+}
+
+Tape::Var Tape::SparseProduct(SparseVar x, Var w) {
+  const SparseNode input = sparse_nodes_[static_cast<std::size_t>(x)];
+  const float* values = input.values != nullptr ? input.values->data()
+                        : input.x->unit_weights() ? nullptr
+                                                  : input.x->values.data();
+  Matrix y;
+  SpMM(*input.x, values, value(w), &y);
+  Var out = Push(std::move(y), Needs(w));
+  nodes_[out].backward = [this, input, values, w, out] {  // `input` keeps the dropped values alive
+    if (!Needs(w)) return;
+    Matrix gw;
+    SpMMTransposed(*input.x, values, nodes_[out].grad, &gw);  // dW = X^T G
+    GradOf(w) += gw;
   };
   return out;
 }
@@ -193,35 +249,67 @@ Tape::Var Tape::Relu(Var x) {
 }
 
 Tape::Var Tape::Selu(Var x) {
-  const auto& in = value(x).array();
-  Matrix y = (in > 0.0f).select(kSeluScale * in, kSeluScale * kSeluAlpha * (in.exp() - 1.0f));
+  const Matrix& in = value(x);
+  Matrix y(in.rows(), in.cols());
+  ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+    const auto v = in.middleRows(begin, end - begin).array();
+    auto out = y.middleRows(begin, end - begin).array();
+    // exp of min(v, 0) on its own: Eigen 3.4 evaluates a select() one
+    // coefficient at a time, so an exp inside one would be the scalar libm's.
+    out = v.min(0.0f).exp();
+    const float* vi = v.data();
+    float* o = out.data();
+    for (Eigen::Index i = 0, size = v.size(); i < size; ++i) {
+      o[i] = vi[i] > 0.0f ? kSeluScale * vi[i] : kSeluScale * kSeluAlpha * (o[i] - 1.0f);
+    }
+  });
   Var out = Push(std::move(y), Needs(x));
   nodes_[out].backward = [this, x, out] {
     if (!Needs(x)) return;
-    const auto& in2 = value(x).array();
-    GradOf(x).array() += nodes_[out].grad.array() *
-                         (in2 > 0.0f).select(Matrix::Constant(in2.rows(), in2.cols(), kSeluScale).array(),
-                                             kSeluScale * kSeluAlpha * in2.exp());
+    // d selu / dv = scale for v > 0, scale alpha e^v = y + scale alpha otherwise: from the output, no exp.
+    const Matrix& in2 = value(x);
+    const Matrix& yv = value(out);
+    const Matrix& g = nodes_[out].grad;
+    bool fresh = false;
+    Matrix& gx = GradSlot(x, &fresh);
+    ForEachRowBlock(g.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+      const Eigen::Index len = end - begin;
+      const auto slope = (in2.middleRows(begin, len).array() > 0.0f)
+                             .select(kSeluScale, yv.middleRows(begin, len).array() + kSeluScale * kSeluAlpha);
+      if (fresh) {
+        gx.middleRows(begin, len).array() = g.middleRows(begin, len).array() * slope;
+      } else {
+        gx.middleRows(begin, len).array() += g.middleRows(begin, len).array() * slope;
+      }
+    });
   };
   return out;
 }
 
-Tape::Var Tape::Dropout(Var x, float p) {
-  if (!training_ || p <= 0.0f) return x;
+void Tape::DropoutMask(float p, float* mask, Eigen::Index size) {
   // One 64-bit draw decides four elements: p is quantised down to a multiple
   // of 2^-16 and the survivors are scaled by the quantised keep probability,
   // so E[output] = input exactly. (Training noise, not a privacy mechanism.)
-  auto mask = std::make_shared<Matrix>(value(x).rows(), value(x).cols());
-  const auto threshold = static_cast<std::uint32_t>(p * 65536.0f);  // drop if a 16-bit draw < threshold
+  // Element j takes the 16-bit chunk j % 4 of word j / 4, lowest first: a
+  // block of words read as 16-bit values (little-endian), which vectorises.
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "16-bit chunks are read in memory order");
+  const auto threshold = static_cast<std::uint16_t>(std::min(p * 65536.0f, 65535.0f));  // drop if draw < threshold
   const float keep_scale = 65536.0f / static_cast<float>(65536u - threshold);
-  float* m = mask->data();
-  const Eigen::Index size = mask->size();
-  for (Eigen::Index i = 0; i < size; i += 4) {
-    std::uint64_t bits = rng_->NextU64();
-    for (Eigen::Index j = i; j < std::min(size, i + 4); ++j, bits >>= 16) {
-      m[j] = static_cast<std::uint32_t>(bits & 0xffff) < threshold ? 0.0f : keep_scale;
-    }
+  constexpr Eigen::Index kWords = 64, kChunks = 4 * kWords;
+  std::uint64_t words[kWords];
+  std::uint16_t chunks[kChunks];
+  for (Eigen::Index i = 0; i < size; i += kChunks) {
+    const Eigen::Index count = std::min(kChunks, size - i);
+    for (Eigen::Index w = 0; w < (count + 3) / 4; ++w) words[w] = rng_->NextU64();
+    std::memcpy(chunks, words, sizeof(words));
+    for (Eigen::Index j = 0; j < count; ++j) mask[i + j] = chunks[j] < threshold ? 0.0f : keep_scale;
   }
+}
+
+Tape::Var Tape::Dropout(Var x, float p) {
+  if (!training_ || p <= 0.0f) return x;
+  auto mask = std::make_shared<Matrix>(value(x).rows(), value(x).cols());
+  DropoutMask(p, mask->data(), mask->size());
   Var out = Push(value(x).cwiseProduct(*mask), Needs(x));
   nodes_[out].backward = [this, x, out, mask] {
     if (Needs(x)) GradOf(x) += nodes_[out].grad.cwiseProduct(*mask);

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "engine/matrix.h"
@@ -37,17 +38,34 @@ class Tape {
   Tape(const Tape&) = delete;
   Tape& operator=(const Tape&) = delete;
 
+  // A Var that stands for "no operand" (Linear without a bias).
+  static constexpr Var kNone = -1;
+  // A handle on a sparse constant input (see SparseInput).
+  using SparseVar = int;
+
   bool training() const { return training_; }
   Var Constant(Matrix value);
+  // A constant read in place, not copied: `value` must outlive the tape. The
+  // inputs of full-batch node models, which would otherwise be copied every
+  // epoch (n x F floats).
+  Var ConstantView(const Matrix* value);
   Var Param(Parameter* p);
-  const Matrix& value(Var v) const { return nodes_[v].value; }
+  const Matrix& value(Var v) const { return nodes_[v].view != nullptr ? *nodes_[v].view : nodes_[v].value; }
 
   // Seeds d(loss)/d(loss) = 1 for a 1x1 `loss` and back-propagates into
   // every parameter's grad (accumulating: zero them first).
   void Backward(Var loss);
 
   // ---- operations ---------------------------------------------------------
-  Var Linear(Var x, Var w, Var b);  // x W + b (b is 1 x out)
+  Var Linear(Var x, Var w, Var b);  // x W + b (b is 1 x out, or kNone: x W)
+  Var AddBias(Var x, Var b);        // x + b on every row (b is 1 x cols)
+  // A sparse constant input (n x F, must outlive the tape) with dropout on
+  // its stored entries in training mode: the zeros stay zero, so this is
+  // dropout on the whole matrix at the cost of its non-zeros. Only
+  // SparseProduct reads it; no gradient flows into it.
+  SparseVar SparseInput(const SparseMatrix* x, float dropout);
+  // x W for a sparse input: n x out, at nnz(x) * out per pass each way.
+  Var SparseProduct(SparseVar x, Var w);
   Var Add(Var a, Var b);
   Var Scale(Var x, float s);
   Var Relu(Var x);
@@ -86,12 +104,19 @@ class Tape {
  private:
   struct Node {
     Matrix value;
+    const Matrix* view = nullptr;  // ConstantView: the value, held elsewhere
     Matrix grad;
     Parameter* param = nullptr;
     bool needs_grad = false;
     std::function<void()> backward;
   };
+  struct SparseNode {
+    const SparseMatrix* x;
+    std::shared_ptr<const std::vector<float>> values;  // after dropout; null: x's own
+  };
   Var Push(Matrix value, bool needs_grad);
+  // The dropout mask of `size` elements into `mask`: 0 or 1 / (keep probability).
+  void DropoutMask(float p, float* mask, Eigen::Index size);
   Var AggregateBlocks(BlockDiagonal a, BlockDiagonal a_t, Var x);
   Matrix& GradOf(Var v);  // zero-initialised on first use
   // The gradient buffer of v, allocated but NOT zeroed when it is new
@@ -104,6 +129,7 @@ class Tape {
   bool training_;
   RandomSource* rng_;
   std::vector<Node> nodes_;
+  std::vector<SparseNode> sparse_nodes_;
 };
 
 }  // namespace ldpgraph

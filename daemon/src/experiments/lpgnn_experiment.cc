@@ -80,16 +80,16 @@ class LpgnnRunner {
       if (!noisy.ok()) return noisy.status();
       graph = std::move(noisy->graphs[0]);
     }
-    // Features: each node's vector through the mechanism.
-    Matrix features;
+    // Features: each node's vector through the mechanism (dense estimates).
+    const NodeFeatures* features = &data_.features;
+    NodeFeatures noisy_features;
     if (std::isfinite(s.feature_epsilon)) {
       Result<FeatureMechanism> m = ParseFeatureMechanism(s.feature_mechanism);
       if (!m.ok()) return m.status();
-      Result<Matrix> noisy = PerturbFeatures(data_.features, *m, s.feature_epsilon, feature_seed);
+      Result<Matrix> noisy = PerturbFeatures(data_.features.ToDense(), *m, s.feature_epsilon, feature_seed);
       if (!noisy.ok()) return noisy.status();
-      features = std::move(noisy).value();
-    } else {
-      features = data_.features;
+      noisy_features = NodeFeatures::Dense(std::move(noisy).value());
+      features = &noisy_features;
     }
 
     // Labels: k-ary randomized response on every labelled node.
@@ -109,7 +109,7 @@ class LpgnnRunner {
     // What the server holds, through the one LPGNN pipeline.
     LpgnnInputs in;
     in.graph = &graph;
-    in.features = &features;
+    in.features = features;
     in.labels = &noisy_labels;
     in.classes = data_.classes;
     in.label_epsilon = s.label_epsilon;

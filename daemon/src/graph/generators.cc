@@ -97,4 +97,50 @@ GraphDataset SyntheticCommunities(const SyntheticSpec& spec, RandomSource& rng) 
   return ds;
 }
 
+GraphDataset SyntheticNodeDataset(const NodeDatasetSpec& spec, RandomSource& rng) {
+  const std::uint32_t n = spec.nodes, c = spec.classes;
+  std::vector<std::uint32_t> sizes(c);
+  for (std::uint32_t k = 0; k < c; ++k) sizes[k] = n / c + (k < n % c ? 1 : 0);
+  std::vector<std::vector<double>> probs(c, std::vector<double>(c));
+  for (std::uint32_t a = 0; a < c; ++a) {
+    for (std::uint32_t b = 0; b < c; ++b) {
+      // Expected links of a node of a: homophily * degree inside, the rest spread over the other blocks.
+      probs[a][b] = a == b ? spec.homophily * spec.mean_degree / std::max(1.0, sizes[a] - 1.0)
+                           : (1 - spec.homophily) * spec.mean_degree / std::max(1.0, static_cast<double>(n - sizes[a]));
+      probs[a][b] = std::min(probs[a][b], 1.0);
+    }
+  }
+  GraphDataset ds;
+  ds.format = DatasetFormat::kCsv;
+  ds.name = "sbm";
+  ds.graphs.push_back(StochasticBlockModel(sizes, probs, rng));
+  ds.node_labels.reserve(n);
+  for (std::uint32_t k = 0; k < c; ++k) ds.node_labels.insert(ds.node_labels.end(), sizes[k], k);
+  if (spec.features == 0) return ds;
+
+  const std::uint32_t f = spec.features;
+  SparseMatrix& x = ds.node_features;
+  x.rows = n;
+  x.cols = f;
+  x.offsets.assign(1, 0);
+  x.indices.reserve(static_cast<std::size_t>(n) * spec.words);
+  std::vector<std::int32_t> row;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const auto label = static_cast<std::uint32_t>(ds.node_labels[i]);
+    const std::uint64_t topic_first = static_cast<std::uint64_t>(label) * f / c;
+    const std::uint64_t topic_size = static_cast<std::uint64_t>(label + 1) * f / c - topic_first;
+    row.clear();
+    for (std::uint32_t w = 0; w < spec.words; ++w) {
+      const bool topical = UniformUnit(rng) < spec.signal;
+      row.push_back(static_cast<std::int32_t>(topical ? topic_first + UniformBelow(rng, topic_size) : UniformBelow(rng, f)));
+    }
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    x.indices.insert(x.indices.end(), row.begin(), row.end());
+    x.offsets.push_back(static_cast<std::int64_t>(x.indices.size()));
+  }
+  ds.feature_dims = f;
+  return ds;
+}
+
 }  // namespace ldpgraph

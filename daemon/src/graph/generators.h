@@ -37,6 +37,27 @@ struct SyntheticSpec {
 // block model (two dense groups, homogeneous degrees). s2v format.
 GraphDataset SyntheticCommunities(const SyntheticSpec& spec, RandomSource& rng);
 
+struct NodeDatasetSpec {
+  std::uint32_t nodes = 10000;
+  std::uint32_t classes = 4;
+  double mean_degree = 10.0;
+  // Fraction of a node's links inside its own community (the SBM's p_in
+  // against p_out).
+  double homophily = 0.6;
+  std::uint32_t features = 500;  // 0: no features.csv
+  std::uint32_t words = 10;      // draws per node (repeats merge): about this many non-zeros
+  // Probability that a draw comes from the node's class's own block of
+  // features[c F / C, (c+1) F / C) rather than from all F.
+  double signal = 0.1;
+};
+
+// A node-classification dataset (CSV format): a stochastic block model with
+// one community per class (equal sizes; nodes numbered community by
+// community), binary bag-of-words features and the community as the label.
+// O(nodes * classes + edges + nodes * words). Requires nodes >= 2 * classes,
+// classes >= 2, features 0 or >= classes.
+GraphDataset SyntheticNodeDataset(const NodeDatasetSpec& spec, RandomSource& rng);
+
 }  // namespace ldpgraph
 
 #endif  // LDPGRAPH_DAEMON_GRAPH_GENERATORS_H_

@@ -35,18 +35,49 @@ Result<NodeGnnModel> NodeGnnModel::Create(const NodeGnnConfig& c, std::uint64_t 
   return m;
 }
 
+Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, const NodeFeatures& x,
+                                const PreparedGraph* kprop_graph) {
+  if (!x.is_sparse()) return Forward(tape, graph, tape.ConstantView(&x.dense()), kprop_graph);
+  if (config_.kprop_steps == 0) return Convolutions(tape, graph, Tape::kNone, &x.sparse());
+  // In-model KProp of sparse features: dense from the first step on (the
+  // pipelines propagate features once, before training, instead).
+  const PreparedGraph& prop = kprop_graph != nullptr ? *kprop_graph : graph;
+  Matrix first;
+  SpMM(prop.agg, x.sparse(), &first);
+  Tape::Var h = KProp(tape, prop, tape.Constant(std::move(first)), config_.kprop_steps - 1);
+  return Convolutions(tape, graph, h, nullptr);
+}
+
 Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, Tape::Var x,
                                 const PreparedGraph* kprop_graph) {
   Tape::Var h = KProp(tape, kprop_graph != nullptr ? *kprop_graph : graph, x, config_.kprop_steps);
+  return Convolutions(tape, graph, h, nullptr);
+}
+
+Tape::Var NodeGnnModel::Convolutions(Tape& tape, const PreparedGraph& graph, Tape::Var h,
+                                     const SparseMatrix* sparse_input) {
+  auto aggregate = [&](Tape::Var v) { return tape.Aggregate(&graph.agg, &graph.agg_t, v); };
   for (std::size_t k = 0; k < root_.size(); ++k) {
-    if (k > 0) h = config_.selu ? tape.Selu(h) : tape.Relu(h);
-    h = tape.Dropout(h, config_.dropout);
-    Tape::Var aggregated = tape.Aggregate(&graph.agg, &graph.agg_t, h);
-    if (config_.kind == NodeGnnKind::kGcn) {
-      h = root_[k].Forward(tape, aggregated);
+    const bool sparse = k == 0 && sparse_input != nullptr;
+    Tape::SparseVar xs = Tape::kNone;
+    if (sparse) {
+      xs = tape.SparseInput(sparse_input, config_.dropout);
     } else {
-      h = tape.Add(root_[k].Forward(tape, h), neigh_[k].Forward(tape, aggregated));
+      if (k > 0) h = config_.selu ? tape.Selu(h) : tape.Relu(h);
+      h = tape.Dropout(h, config_.dropout);
     }
+    auto product = [&](LinearLayer& layer) { return sparse ? layer.SparseProduct(tape, xs) : layer.Product(tape, h); };
+    // A h W = A (h W): aggregate the narrower of h and h W.
+    const bool aggregate_after = sparse || root_[k].out() < root_[k].in();
+    if (config_.kind == NodeGnnKind::kGcn) {
+      h = aggregate_after ? root_[k].AddBias(tape, aggregate(product(root_[k])))
+                          : root_[k].Forward(tape, aggregate(h));
+      continue;
+    }
+    Tape::Var self = sparse ? root_[k].AddBias(tape, product(root_[k])) : root_[k].Forward(tape, h);
+    Tape::Var neighbours = aggregate_after ? neigh_[k].AddBias(tape, aggregate(product(neigh_[k])))
+                                           : neigh_[k].Forward(tape, aggregate(h));
+    h = tape.Add(self, neighbours);
   }
   return h;
 }

@@ -4,12 +4,16 @@
 // dropout before each, SELU (or ReLU) between them.
 //   GCN:       h' = D^-1/2 (A + I) D^-1/2 h W + b
 //   GraphSAGE: h' = h W_root + mean_{u in N(v)} h_u W_neigh + b  (mean aggregator, root weight)
+// Each layer aggregates on its narrower side: A (h W) when W narrows h, as
+// always for sparse inputs (a 4,714-wide input aggregated before its
+// product costs 4714/16 times as much as after).
 #ifndef LDPGRAPH_DAEMON_MODELS_NODE_GNN_H_
 #define LDPGRAPH_DAEMON_MODELS_NODE_GNN_H_
 
 #include <vector>
 
 #include "engine/layers.h"
+#include "engine/node_features.h"
 #include "graph/graph_batch.h"
 
 namespace ldpgraph {
@@ -41,7 +45,10 @@ class NodeGnnModel {
 
   // Class scores for every node of `graph` (prepared with AggregationFor(kind)).
   // KProp steps aggregate over `kprop_graph` (LPGNN: Aggregation::kSymNoSelf),
-  // or over `graph` when it is null.
+  // or over `graph` when it is null. `x` must outlive the tape.
+  Tape::Var Forward(Tape& tape, const PreparedGraph& graph, const NodeFeatures& x,
+                    const PreparedGraph* kprop_graph = nullptr);
+  // The same from a dense tape variable (gradient checks take it w.r.t. x).
   Tape::Var Forward(Tape& tape, const PreparedGraph& graph, Tape::Var x,
                     const PreparedGraph* kprop_graph = nullptr);
   std::vector<Parameter*> Parameters();
@@ -49,6 +56,9 @@ class NodeGnnModel {
   const NodeGnnConfig& config() const { return config_; }
 
  private:
+  // The graph convolutions on `h`, or, when `sparse_input` is set, on it.
+  Tape::Var Convolutions(Tape& tape, const PreparedGraph& graph, Tape::Var h, const SparseMatrix* sparse_input);
+
   NodeGnnConfig config_;
   std::vector<LinearLayer> root_;   // GCN: the layer's weight; SAGE: W_root
   std::vector<LinearLayer> neigh_;  // SAGE only: W_neigh

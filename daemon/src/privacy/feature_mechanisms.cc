@@ -1,5 +1,6 @@
 #include "privacy/feature_mechanisms.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -89,6 +90,38 @@ void ScaleColumnsToUnit(Matrix* features) {
       col.setZero();
     }
   }
+}
+
+void ScaleColumnsToUnit(NodeFeatures* features) {
+  if (!features->is_sparse()) return ScaleColumnsToUnit(features->mutable_dense());
+  SparseMatrix& x = *features->mutable_sparse();
+  const auto cols = static_cast<std::size_t>(x.cols);
+  if (x.unit_weights()) x.values.assign(static_cast<std::size_t>(x.nnz()), 1.0f);
+  std::vector<float> lo(cols, INFINITY), hi(cols, -INFINITY);
+  std::vector<std::int64_t> stored(cols, 0);
+  for (std::int64_t k = 0; k < x.nnz(); ++k) {
+    const auto c = static_cast<std::size_t>(x.indices[k]);
+    lo[c] = std::min(lo[c], x.values[k]);
+    hi[c] = std::max(hi[c], x.values[k]);
+    ++stored[c];
+  }
+  for (std::size_t c = 0; c < cols; ++c) {
+    if (stored[c] == x.rows) continue;  // no unstored zero
+    if (lo[c] < 0) {
+      *features = NodeFeatures::Dense(ToDense(x));
+      return ScaleColumnsToUnit(features->mutable_dense());
+    }
+    lo[c] = 0;
+    hi[c] = std::max(hi[c], 0.0f);
+  }
+  bool unit = true;
+  for (std::int64_t k = 0; k < x.nnz(); ++k) {
+    const auto c = static_cast<std::size_t>(x.indices[k]);
+    float& v = x.values[k];
+    v = hi[c] > lo[c] ? (v - lo[c]) / (hi[c] - lo[c]) : 0.0f;
+    unit = unit && v == 1.0f;
+  }
+  if (unit) x.values.clear();
 }
 
 Result<Matrix> PerturbFeatures(const Matrix& features, FeatureMechanism mechanism, double epsilon,

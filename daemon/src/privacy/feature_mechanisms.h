@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/matrix.h"
+#include "engine/node_features.h"
 #include "ldpgraph/status.h"
 
 namespace ldpgraph {
@@ -24,6 +25,10 @@ const char* FeatureMechanismName(FeatureMechanism mechanism);
 
 // Min-max scales every column of `features` to [0, 1] (a constant column becomes 0).
 void ScaleColumnsToUnit(Matrix* features);
+// The same for either kind. Sparse features stay sparse unless a column with
+// unstored zeros has a negative value (its zeros would no longer map to 0):
+// then they become dense.
+void ScaleColumnsToUnit(NodeFeatures* features);
 
 // The server's estimate of every row of `features` (values in [0, 1]) after
 // each node perturbed hers with `mechanism` at `epsilon`; one random stream

@@ -252,8 +252,8 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
   DatasetAssemblyStats stats;
   stats.Add(*assembled);
   CountAssembly(ctx.metrics, stats);
-  const Matrix x = NodeModelInputs(assembled->adjacency, assembled->features, about.value("kx", 0),
-                                   about.value("standardised", false));
+  const NodeFeatures x = NodeModelInputs(assembled->adjacency, NodeFeatures::Dense(std::move(assembled->features)),
+                                         about.value("kx", 0), about.value("standardised", false));
   const PreparedGraph prepared = PrepareGraph(assembled->adjacency, AggregationFor(model->node->config().kind));
   const Evaluation e = EvaluateNodes(model->node.get(), prepared, x, assembled->labels, rows);
   json out = json::array();

@@ -228,9 +228,10 @@ void TrainingJobs::RunNodeJob(Job* job) {
   });
   if (job->cancel) return finish(JobState::kCancelled, "");
 
+  const NodeFeatures features = NodeFeatures::Dense(std::move(graph->features));  // rectified: dense
   LpgnnInputs in;
   in.graph = &graph->adjacency;
-  in.features = &graph->features;
+  in.features = &features;
   in.labels = &graph->labels;
   in.classes = static_cast<int>(config.label.classes);
   in.label_epsilon = config.label.epsilon;

@@ -73,15 +73,29 @@ void StandardiseColumns(Matrix* x) {
   }
 }
 
-Matrix NodeModelInputs(const CsrGraph& graph, const Matrix& features, int steps, bool rectified) {
-  const PreparedGraph mean = PrepareGraph(graph, Aggregation::kMean);
-  Matrix x = features, next;
-  for (int k = 0; k < steps; ++k) {
-    SpMM(mean.agg, x, &next);
-    x.swap(next);
+const NodeFeatures& PropagatedInputs::At(int steps) {
+  if (steps == 0 && !rectified_) return features_;
+  for (; steps_ < steps; ++steps_) {
+    if (steps_ > 0) {
+      SpMM(mean_.agg, propagated_, &next_);
+      propagated_.swap(next_);
+    } else if (features_.is_sparse()) {
+      SpMM(mean_.agg, features_.sparse(), &propagated_);
+    } else {
+      SpMM(mean_.agg, features_.dense(), &propagated_);
+    }
   }
-  if (rectified) StandardiseColumns(&x);
-  return x;
+  next_.resize(0, 0);
+  Matrix inputs = steps == 0 ? features_.ToDense() : propagated_;
+  if (rectified_) StandardiseColumns(&inputs);
+  current_ = NodeFeatures::Dense(std::move(inputs));
+  return current_;
+}
+
+NodeFeatures NodeModelInputs(const CsrGraph& graph, const NodeFeatures& features, int steps, bool rectified) {
+  const PreparedGraph mean = PrepareGraph(graph, Aggregation::kMean);
+  PropagatedInputs inputs(features, mean, rectified);
+  return inputs.At(steps);
 }
 
 Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
@@ -133,7 +147,7 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
 
   LpgnnRun best;
   best.val_accuracy = -1;
-  auto train = [&](const Matrix& x, int kx, int ky) -> Status {
+  auto train = [&](const NodeFeatures& x, int kx, int ky) -> Status {
     NodeGnnConfig config;
     config.kind = o.kind;
     config.input_dim = static_cast<int>(x.cols());
@@ -173,21 +187,15 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   // worse elsewhere (label epsilon 2: 0.760 vs 0.791, 0.5: 0.444 vs 0.454;
   // 3 splits): more candidates, more chances to fit that reference's noise.
   const std::vector<int> label_steps = drop ? Increasing(o.ky_choices) : std::vector<int>{0};
-  Matrix x = *in.features, next, best_x = *in.features;
-  int done_steps = 0;
-  for (int kx : Increasing(o.kx_choices)) {
-    for (; done_steps < kx; ++done_steps) {
-      SpMM(prop_graph.agg, x, &next);
-      x.swap(next);
-    }
-    Matrix inputs = x;  // NodeModelInputs(graph, features, kx, rectified), built step by step
-    if (in.rectified_features) StandardiseColumns(&inputs);
-    const double before = best.val_accuracy;
-    LDPGRAPH_RETURN_IF_ERROR(train(inputs, kx, label_steps.front()));
-    if (best.val_accuracy != before) best_x = std::move(inputs);
+  PropagatedInputs inputs(*in.features, prop_graph, in.rectified_features);
+  for (int kx : Increasing(o.kx_choices)) LDPGRAPH_RETURN_IF_ERROR(train(inputs.At(kx), kx, label_steps.front()));
+  if (label_steps.size() > 1) {
+    // The chosen kx's inputs made again rather than kept: an n x F copy.
+    PropagatedInputs chosen(*in.features, prop_graph, in.rectified_features);
+    const int kx = best.kx;
+    const NodeFeatures& x = chosen.At(kx);
+    for (std::size_t i = 1; i < label_steps.size(); ++i) LDPGRAPH_RETURN_IF_ERROR(train(x, kx, label_steps[i]));
   }
-  const int kx = best.kx;
-  for (std::size_t i = 1; i < label_steps.size(); ++i) LDPGRAPH_RETURN_IF_ERROR(train(best_x, kx, label_steps[i]));
   return best;
 }
 

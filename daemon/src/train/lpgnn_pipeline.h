@@ -34,7 +34,7 @@ Result<LabelMethod> ParseLabelMethod(const std::string& name);  // "ce", "fc", "
 
 struct LpgnnInputs {
   const CsrGraph* graph = nullptr;
-  const Matrix* features = nullptr;        // nodes x dims, as the server has them
+  const NodeFeatures* features = nullptr;  // nodes x dims, as the server has them
   const std::vector<int>* labels = nullptr;  // per node as the server has them; -1 unknown
   int classes = 2;
   // The labels' randomized response; infinity: the labels are true.
@@ -74,7 +74,29 @@ struct LpgnnRun {
 // but costs true sparse binary features 0.02, whose rare words it blows up:
 // true features are used as they are. It uses no labels and is
 // post-processing of what the server holds.
-Matrix NodeModelInputs(const CsrGraph& graph, const Matrix& features, int steps, bool rectified);
+// Sparse features stay sparse when nothing is done to them (steps 0, not
+// rectified); everything else is dense.
+NodeFeatures NodeModelInputs(const CsrGraph& graph, const NodeFeatures& features, int steps, bool rectified);
+
+// NodeModelInputs for increasing step counts, each built from the last
+// (KProp is a fixed linear map: done once per setting, not per epoch).
+class PropagatedInputs {
+ public:
+  // `features` and `mean` (the graph prepared with Aggregation::kMean) must outlive this.
+  PropagatedInputs(const NodeFeatures& features, const PreparedGraph& mean, bool rectified)
+      : features_(features), mean_(mean), rectified_(rectified) {}
+  // The inputs after `steps` steps; valid until the next call. `steps` must
+  // not be fewer than the last call's.
+  const NodeFeatures& At(int steps);
+
+ private:
+  const NodeFeatures& features_;
+  const PreparedGraph& mean_;
+  bool rectified_;
+  int steps_ = 0;    // aggregations done into propagated_
+  Matrix propagated_, next_;
+  NodeFeatures current_;
+};
 
 // Standardises every column of `x` in place, as NodeModelInputs does.
 void StandardiseColumns(Matrix* x);

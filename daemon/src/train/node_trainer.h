@@ -58,17 +58,17 @@ struct NodeTrainResult {
 };
 
 // Class probabilities of every node (eval mode), and loss/accuracy/AUC over `rows`.
-Evaluation EvaluateNodes(NodeGnnModel* model, const PreparedGraph& graph, const Matrix& features,
+Evaluation EvaluateNodes(NodeGnnModel* model, const PreparedGraph& graph, const NodeFeatures& features,
                          const std::vector<int>& labels, const std::vector<std::uint32_t>& rows,
                          const Matrix* transition = nullptr);
 
 // `labels`: one per node, -1 for unknown. Trains on split.train, selects on split.val.
-NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& graph, const Matrix& features,
+NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& graph, const NodeFeatures& features,
                                     const std::vector<int>& labels, const Split& split,
                                     const NodeTrainOptions& options,
                                     const std::function<void(const EpochReport&)>& on_epoch);
 // The same with a label set per part (see NodeLabelSets).
-NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& graph, const Matrix& features,
+NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& graph, const NodeFeatures& features,
                                     const NodeLabelSets& labels, const Split& split,
                                     const NodeTrainOptions& options,
                                     const std::function<void(const EpochReport&)>& on_epoch);

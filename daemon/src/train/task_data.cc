@@ -31,9 +31,9 @@ Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggreg
   const CsrGraph& g = ds.graphs[0];
   d.graph = PrepareGraph(g, aggregation);
   if (ds.feature_dims == 0) {
-    d.features = Matrix::Ones(g.num_nodes(), 1);  // no features.csv: a constant input
+    d.features = NodeFeatures::Dense(Matrix::Ones(g.num_nodes(), 1));  // no features.csv: a constant input
   } else {
-    d.features = Eigen::Map<const Matrix>(ds.node_features.data(), g.num_nodes(), ds.feature_dims);
+    d.features = NodeFeatures::Choose(ds.node_features);
   }
   // Labels mapped to 0..C-1 in sorted order of their raw values.
   std::map<std::int64_t, int> index;

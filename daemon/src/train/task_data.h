@@ -7,7 +7,7 @@
 
 #include "dataset/graph_dataset.h"
 #include "graph/graph_batch.h"
-#include "engine/matrix.h"
+#include "engine/node_features.h"
 
 namespace ldpgraph {
 
@@ -19,7 +19,7 @@ struct GraphTaskData {
 
 struct NodeTaskData {
   PreparedGraph graph;
-  Matrix features;          // nodes x dims
+  NodeFeatures features;    // nodes x dims, sparse when few are non-zero
   std::vector<int> labels;  // one per node, -1 unknown
   int classes = 0;
 };
