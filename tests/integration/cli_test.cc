@@ -153,6 +153,56 @@ TEST_CASE("Cli.TrainAndPredictRoundTrip") {
   CHECK(predict.output.find("accuracy=") != std::string::npos);
 }
 
+TEST_CASE("Cli.GenerateSbmThenTrainBenchAndPredictANodeModel") {
+  // A node dataset with sparse bag-of-words features, end to end: the files
+  // the generator writes are what train, bench node and predict read.
+  TempDir dir;
+  const auto data = dir.path() + "/sbm";
+  Run gen = Ldpgraph("generate --kind sbm --nodes 3000 --degree 8 --features 800 --words 12 --seed 2 --output " + data);
+  INFO(gen.output);
+  REQUIRE(gen.exit_code == 0);
+  CHECK(gen.output.find("nodes=3000\n") != std::string::npos);
+  CHECK(gen.output.find("features=800\n") != std::string::npos);
+  for (const char* file : {"/edges.csv", "/features.csv", "/labels.csv"}) {
+    struct stat st;
+    CHECK(::stat((data + file).c_str(), &st) == 0);
+  }
+  const auto model = dir.path() + "/gcn.bin";
+  Run train = Ldpgraph("train --dataset " + data + " --model gcn --epochs 60 --seed 1 --out " + model);
+  INFO(train.output);
+  REQUIRE(train.exit_code == 0);
+  const auto at = train.output.find("test_accuracy=");
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stod(train.output.substr(at + 14)) > 0.6);  // 4 classes: chance is 0.25
+  Run bench = Ldpgraph("bench node --dataset " + data + " --model sage --epochs 3");
+  INFO(bench.output);
+  CHECK(bench.exit_code == 0);
+  CHECK(bench.output.find("feature_storage=sparse\n") != std::string::npos);
+  for (const char* key : {"epoch_seconds=", "epoch_seconds_min=", "peak_rss_mb=", "load_seconds=", "feature_mb="}) {
+    CHECK(bench.output.find(key) != std::string::npos);
+  }
+  Run predict = Ldpgraph("predict --model " + model + " --dataset " + data + " --output " + dir.path() + "/p.csv");
+  INFO(predict.output);
+  CHECK(predict.exit_code == 0);
+  CHECK(predict.output.find("predictions=3000\n") != std::string::npos);
+
+  // Bad requests: a precise message and exit code 2, nothing written.
+  const auto untouched = dir.path() + "/never";
+  for (const std::string& args : {"--kind sbm --graphs 2", "--kind sbm --classes 1", "--kind sbm --nodes 5 --classes 4",
+                                  "--kind sbm --features 10 --words 11", "--kind sbm --homophily 1.5",
+                                  "--kind sbm --signal -0.1", "--kind sbm --degree 0", "--kind sbm --features 3"}) {
+    Run bad = Ldpgraph("generate " + args + " --output " + untouched);
+    INFO(args << ": " << bad.output);
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.output.find("ldpgraph generate: --") != std::string::npos);
+  }
+  struct stat st;
+  CHECK(::stat(untouched.c_str(), &st) != 0);
+  CHECK(Ldpgraph("bench node --dataset " + data + " --model gin").exit_code == 2);
+  CHECK(Ldpgraph("bench node --dataset " + data + " --epochs 0").exit_code == 2);
+  CHECK(Ldpgraph("bench node --dataset " + dir.path() + "/missing").exit_code == 1);
+}
+
 TEST_CASE("Cli.TrainRejectsBadInputs") {
   TempDir dir;
   const auto one_class = dir.Write("one.txt", "2\n2 7\n0 1 1\n0 1 0\n2 7\n0 1 1\n0 1 0\n");

@@ -85,6 +85,51 @@ TEST_CASE("Csv.ReadsUndirectedEdgesAndLabels") {
   CHECK(ds->node_labels == std::vector<std::int64_t>{3, 4, -1, 3});
 }
 
+TEST_CASE("Csv.FeaturesAreReadAsSparseRows") {
+  TempDir dir;
+  dir.Write("edges.csv", "source,target\n0,1\n1,2\n");
+  // Any order; explicit zeros are not stored; binary features store no weights.
+  dir.Write("features.csv", "node,feature,value\n2,0,1\n0,3,1\n0,1,1\n1,2,0\n");
+  auto binary = ReadDataset(dir.path());
+  REQUIRE_MESSAGE(binary.ok(), binary.status().ToString());
+  const SparseMatrix& x = binary->node_features;
+  CHECK(binary->feature_dims == 4u);
+  CHECK(x.rows == 3);
+  CHECK(x.cols == 4);
+  CHECK(x.offsets == std::vector<std::int64_t>{0, 2, 2, 3});
+  CHECK(x.indices == std::vector<std::int32_t>{1, 3, 0});
+  CHECK(x.unit_weights());
+
+  dir.Write("features.csv", "node,feature,value\n1,2,0.5\n0,0,-2\n");
+  auto weighted = ReadDataset(dir.path());
+  REQUIRE(weighted.ok());
+  CHECK(weighted->node_features.values == std::vector<float>{-2.0f, 0.5f});
+
+  dir.Write("features.csv", "node,feature,value\n0,1,1\n2,0,1\n0,1,0.5\n");
+  CheckErrorAt(ReadDataset(dir.path()), "features.csv:4: feature 1 of node 0 listed twice (first on line 2)");
+  dir.Write("features.csv", "node,feature,value\n3,0,1\n");
+  CheckErrorAt(ReadDataset(dir.path()), "features.csv:2: node id outside the graph");
+  dir.Write("features.csv", "node,feature,value\n0,0,nan\n");
+  CheckErrorAt(ReadDataset(dir.path()), "features.csv:2: feature value 'nan' is not a finite number");
+}
+
+TEST_CASE("Csv.WritesLabelsAndFeaturesBack") {
+  TempDir dir;
+  dir.Write("edges.csv", "source,target\n0,1\n1,2\n2,3\n");
+  dir.Write("labels.csv", "node,label\n0,1\n2,0\n");
+  dir.Write("features.csv", "node,feature,value\n0,2,0.25\n3,1,-1.5\n3,4,3\n");
+  auto ds = ReadDataset(dir.path());
+  REQUIRE(ds.ok());
+  REQUIRE(WriteDataset(*ds, dir.path() + "/copy").ok());
+  auto back = ReadDataset(dir.path() + "/copy");
+  REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+  CHECK(back->node_labels == ds->node_labels);
+  CHECK(back->feature_dims == ds->feature_dims);
+  CHECK(back->node_features.offsets == ds->node_features.offsets);
+  CHECK(back->node_features.indices == ds->node_features.indices);
+  CHECK(back->node_features.values == ds->node_features.values);  // %.9g: floats exactly
+}
+
 TEST_CASE("Csv.ErrorsNameFileAndLine") {
   TempDir dir;
   CheckErrorAt(ReadCsv(dir.Write("a.csv", "from,to\n0,1\n")), "a.csv:1: expected the header");

@@ -225,6 +225,43 @@ TEST_CASE("FeatureMechanisms.OneBitAndLaplaceAreUnbiasedWithTheirVariance") {
   CHECK_FALSE(ParseFeatureMechanism("gauss").ok());
 }
 
+TEST_CASE("FeatureMechanisms.SparseScalingMatchesDenseAndStaysSparseWhenItCan") {
+  // Columns: binary with zeros; positive weights with zeros; stored on every
+  // row (no unstored zero); all zero.
+  SparseMatrix x;
+  x.rows = 3;
+  x.cols = 4;
+  x.offsets = {0, 3, 5, 7};
+  x.indices = {0, 1, 2, 1, 2, 0, 2};
+  x.values = {1, 4, 3, 2, 5, 1, 7};
+  NodeFeatures sparse = NodeFeatures::Sparse(x);
+  Matrix dense = ToDense(x);
+  ScaleColumnsToUnit(&sparse);
+  ScaleColumnsToUnit(&dense);
+  REQUIRE(sparse.is_sparse());
+  CHECK(ToDense(sparse.sparse()) == dense);
+
+  SparseMatrix binary = x;
+  binary.values.clear();  // every stored value 1: scaling changes nothing but the full column
+  binary.indices = {0, 1, 3, 1, 3, 0, 3};
+  NodeFeatures b = NodeFeatures::Sparse(binary);
+  ScaleColumnsToUnit(&b);
+  Matrix expected = ToDense(binary);
+  ScaleColumnsToUnit(&expected);
+  CHECK(ToDense(b.sparse()) == expected);
+
+  // A negative value in a column with unstored zeros: those zeros map above 0.
+  SparseMatrix negative = x;
+  negative.values[1] = -4;
+  NodeFeatures n = NodeFeatures::Sparse(negative);
+  Matrix dense_n = ToDense(negative);
+  ScaleColumnsToUnit(&n);
+  ScaleColumnsToUnit(&dense_n);
+  REQUIRE_FALSE(n.is_sparse());
+  CHECK(n.dense() == dense_n);
+  CHECK(n.dense()(2, 1) == doctest::Approx(4.0 / 6));  // the unstored zero: (0 - -4) / (2 - -4)
+}
+
 TEST_CASE("FeatureMechanisms.ScalingMapsEveryColumnToTheUnitInterval") {
   Matrix m(3, 2);
   m << 1, 5, 3, 5, 2, 5;

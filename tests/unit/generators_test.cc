@@ -54,3 +54,50 @@ TEST_CASE("Generators.SyntheticCommunitiesHasTwoBalancedClasses") {
     CHECK(g.num_nodes() <= spec.max_nodes);
   }
 }
+
+TEST_CASE("Generators.SyntheticNodeDatasetHasItsDegreeHomophilyAndWords") {
+  SeededRandomSource rng(5);
+  NodeDatasetSpec spec;
+  spec.nodes = 8000;
+  spec.classes = 4;
+  spec.mean_degree = 12;
+  spec.homophily = 0.7;
+  spec.features = 400;
+  spec.words = 10;
+  spec.signal = 0.3;
+  const GraphDataset ds = SyntheticNodeDataset(spec, rng);
+  REQUIRE(ds.format == DatasetFormat::kCsv);
+  const CsrGraph& g = ds.graphs[0];
+  REQUIRE(g.num_nodes() == spec.nodes);
+  REQUIRE(ds.node_labels.size() == spec.nodes);
+  std::vector<int> per_class(4, 0);
+  for (auto l : ds.node_labels) ++per_class[static_cast<std::size_t>(l)];
+  CHECK(per_class == std::vector<int>{2000, 2000, 2000, 2000});
+  double inside = 0;
+  for (std::uint32_t v = 0; v < g.num_nodes(); ++v) {
+    for (std::uint32_t u : g.neighbours(v)) inside += ds.node_labels[u] == ds.node_labels[v] ? 1 : 0;
+  }
+  const double entries = static_cast<double>(g.num_entries());
+  CHECK(entries / spec.nodes == doctest::Approx(spec.mean_degree).epsilon(0.03));
+  CHECK(inside / entries == doctest::Approx(spec.homophily).epsilon(0.03));
+
+  const SparseMatrix& x = ds.node_features;
+  REQUIRE(ds.feature_dims == spec.features);
+  REQUIRE(x.rows == spec.nodes);
+  CHECK(x.unit_weights());
+  // Words merge when drawn twice: a little under `words` per node, never more.
+  const double per_node = static_cast<double>(x.nnz()) / spec.nodes;
+  CHECK(per_node <= spec.words);
+  CHECK(per_node > spec.words - 1);
+  // A draw lands in the node's class block with probability signal + (1 - signal) / classes.
+  double topical = 0;
+  for (std::int64_t v = 0; v < x.rows; ++v) {
+    for (std::int64_t k = x.offsets[v]; k < x.offsets[v + 1]; ++k) {
+      CHECK(x.indices[k] >= 0);
+      CHECK(x.indices[k] < static_cast<std::int32_t>(spec.features));
+      if (k > x.offsets[v]) CHECK(x.indices[k] > x.indices[k - 1]);  // sorted, no repeats
+      topical += x.indices[k] / 100 == ds.node_labels[static_cast<std::size_t>(v)] ? 1 : 0;
+    }
+  }
+  CHECK(topical / static_cast<double>(x.nnz()) == doctest::Approx(0.3 + 0.7 / 4).epsilon(0.03));
+}

@@ -201,6 +201,59 @@ TEST_CASE("Gradient.WholeGinModel") {
       true, 5e-3, 5e-2);
 }
 
+TEST_CASE("Gradient.LinearWithoutBiasAndAddBias") {
+  Parameter x = Random("x", 6, 4, 1), w = Random("w", 4, 3, 2), b = Random("b", 1, 3, 3);
+  Matrix r = Random("r", 6, 3, 4).value;
+  CheckGradients([&](Tape& t) { return t.Dot(t.AddBias(t.Linear(t.Param(&x), t.Param(&w), Tape::kNone), t.Param(&b)), &r); },
+                 {&x, &w, &b});
+}
+
+TEST_CASE("Gradient.SparseProductWithDropout") {
+  // x W on a sparse input with half its entries dropped (the same mask in
+  // every evaluation: the checker reseeds the tape's generator).
+  SparseMatrix x;
+  x.rows = 5;
+  x.cols = 6;
+  x.offsets = {0, 2, 2, 5, 6, 8};
+  x.indices = {0, 4, 1, 2, 5, 3, 0, 5};
+  for (bool unit : {true, false}) {
+    x.values = unit ? std::vector<float>{} : std::vector<float>{0.5f, -1, 2, 1.5f, -0.25f, 1, 3, -2};
+    Parameter w = Random("w", 6, 3, 6), b = Random("b", 1, 3, 7);
+    Matrix r = Random("r", 5, 3, 8).value;
+    CAPTURE(unit);
+    CheckGradients(
+        [&](Tape& t) { return t.Dot(t.AddBias(t.SparseProduct(t.SparseInput(&x, 0.5f), t.Param(&w)), t.Param(&b)), &r); },
+        {&w, &b});
+  }
+}
+
+TEST_CASE("Gradient.WholeSageAndGcnOnSparseInputs") {
+  // Wider inputs than outputs: every layer aggregates after its product.
+  for (auto kind : {NodeGnnKind::kSage, NodeGnnKind::kGcn}) {
+    CsrGraph whole = CsrGraph::FromUndirectedEdges(9, {{0, 1}, {1, 2}, {2, 3}, {5, 6}, {6, 7}, {4, 0}, {8, 2}});
+    PreparedGraph graph = PrepareGraph(whole, AggregationFor(kind));
+    SparseMatrix x;
+    x.rows = 9;
+    x.cols = 12;
+    for (std::int32_t v = 0; v < 9; ++v) {
+      x.indices.push_back(v);
+      x.indices.push_back(v + 3);
+      x.offsets.push_back(static_cast<std::int64_t>(x.indices.size()));
+    }
+    const NodeFeatures features = NodeFeatures::Sparse(x);
+    NodeGnnConfig c;
+    c.kind = kind;
+    c.input_dim = 12;
+    c.hidden = 5;
+    c.classes = 3;
+    auto model = NodeGnnModel::Create(c, 5);
+    REQUIRE(model.ok());
+    const std::vector<int> labels = {0, 1, 2, -1, 0, 1, 2, 0, 1};
+    CheckGradients([&](Tape& t) { return t.SoftmaxCrossEntropy(model->Forward(t, graph, features), &labels); },
+                   model->Parameters(), true, 5e-3, 5e-2);
+  }
+}
+
 TEST_CASE("Gradient.WholeSageAndGcnWithKProp") {
   for (auto kind : {NodeGnnKind::kSage, NodeGnnKind::kGcn}) {
     std::vector<PreparedGraph> storage;

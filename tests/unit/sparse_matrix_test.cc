@@ -11,12 +11,14 @@ using namespace ldpgraph;
 
 namespace {
 
-// A random n x n matrix with about `density` of its entries set.
-SparseMatrix RandomSparse(std::int64_t n, double density, bool unit, RandomSource& rng) {
+// A random rows x cols matrix (square when cols < 0) with about `density`
+// of its entries set.
+SparseMatrix RandomSparse(std::int64_t rows, double density, bool unit, RandomSource& rng, std::int64_t cols = -1) {
   SparseMatrix m;
-  m.rows = m.cols = n;
-  for (std::int64_t r = 0; r < n; ++r) {
-    for (std::int64_t c = 0; c < n; ++c) {
+  m.rows = rows;
+  m.cols = cols < 0 ? rows : cols;
+  for (std::int64_t r = 0; r < m.rows; ++r) {
+    for (std::int64_t c = 0; c < m.cols; ++c) {
       if (UniformUnit(rng) < density) {
         m.indices.push_back(static_cast<std::int32_t>(c));
         if (!unit) m.values.push_back(static_cast<float>(UniformUnit(rng)) - 0.5f);
@@ -25,16 +27,6 @@ SparseMatrix RandomSparse(std::int64_t n, double density, bool unit, RandomSourc
     m.offsets.push_back(m.nnz());
   }
   return m;
-}
-
-Matrix Dense(const SparseMatrix& m) {
-  Matrix d = Matrix::Zero(m.rows, m.cols);
-  for (std::int64_t r = 0; r < m.rows; ++r) {
-    for (std::int64_t k = m.offsets[r]; k < m.offsets[r + 1]; ++k) {
-      d(r, m.indices[k]) += m.unit_weights() ? 1.0f : m.values[k];
-    }
-  }
-  return d;
 }
 
 Matrix RandomDense(std::int64_t rows, std::int64_t cols, RandomSource& rng) {
@@ -56,12 +48,12 @@ TEST_CASE("SpMM.MatchesTheDenseProduct") {
       SpMM(a, x, &y);
       CAPTURE(unit);
       CAPTURE(width);
-      CHECK((y - Dense(a) * x).cwiseAbs().maxCoeff() < 1e-4f);
+      CHECK((y - ToDense(a) * x).cwiseAbs().maxCoeff() < 1e-4f);
       Matrix yt;
       const SparseMatrix t = a.Transposed();
       CHECK(t.unit_weights() == unit);
       SpMM(t, x, &yt);
-      CHECK((yt - Dense(a).transpose() * x).cwiseAbs().maxCoeff() < 1e-4f);
+      CHECK((yt - ToDense(a).transpose() * x).cwiseAbs().maxCoeff() < 1e-4f);
     }
   }
 }
@@ -80,7 +72,7 @@ TEST_CASE("SpMM.BlockDiagonalEqualsTheAssembledMatrix") {
   Matrix whole = Matrix::Zero(view.rows(), view.rows());
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     const auto at = view.offsets[b];
-    whole.block(at, at, blocks[b].rows, blocks[b].rows) = Dense(blocks[b]);
+    whole.block(at, at, blocks[b].rows, blocks[b].rows) = ToDense(blocks[b]);
   }
   for (int width : {5, 64}) {
     const Matrix x = RandomDense(view.rows(), width, rng);
@@ -88,5 +80,43 @@ TEST_CASE("SpMM.BlockDiagonalEqualsTheAssembledMatrix") {
     SpMM(view, x, &y);
     CAPTURE(width);
     CHECK((y - whole * x).cwiseAbs().maxCoeff() < 1e-3f);
+  }
+}
+
+TEST_CASE("SpMM.WithOtherValuesTransposedAndOfSparseInputs") {
+  // The products of a sparse input layer: X W with dropped weights, the
+  // weight gradient X^T G without forming X^T, and the first KProp step of
+  // sparse features. Rectangular, 3000 rows: split over threads.
+  SeededRandomSource rng(5);
+  for (bool unit : {true, false}) {
+    const SparseMatrix x = RandomSparse(3000, 0.01, unit, rng, 300);
+    std::vector<float> values(static_cast<std::size_t>(x.nnz()));
+    for (std::size_t k = 0; k < values.size(); ++k) values[k] = k % 3 == 0 ? 0.0f : static_cast<float>(k % 7) - 3;
+    SparseMatrix replaced = x;
+    replaced.values = values;
+    for (int width : {4, 16}) {
+      CAPTURE(unit);
+      CAPTURE(width);
+      const Matrix w = RandomDense(300, width, rng);
+      Matrix y;
+      SpMM(x, values.data(), w, &y);
+      CHECK((y - ToDense(replaced) * w).cwiseAbs().maxCoeff() < 1e-3f);
+      SpMM(x, nullptr, w, &y);  // null: every weight 1
+      SparseMatrix ones = x;
+      ones.values.clear();
+      CHECK((y - ToDense(ones) * w).cwiseAbs().maxCoeff() < 1e-3f);
+
+      const Matrix g = RandomDense(3000, width, rng);
+      Matrix gw;
+      SpMMTransposed(x, values.data(), g, &gw);
+      REQUIRE(gw.rows() == 300);
+      CHECK((gw - ToDense(replaced).transpose() * g).cwiseAbs().maxCoeff() < 1e-3f);
+      SpMMTransposed(x, x.unit_weights() ? nullptr : x.values.data(), g, &gw);
+      CHECK((gw - ToDense(x).transpose() * g).cwiseAbs().maxCoeff() < 1e-3f);
+    }
+    const SparseMatrix a = RandomSparse(3000, 0.002, false, rng);
+    Matrix propagated;
+    SpMM(a, x, &propagated);
+    CHECK((propagated - ToDense(a) * ToDense(x)).cwiseAbs().maxCoeff() < 1e-4f);
   }
 }
