@@ -427,6 +427,9 @@ TEST_CASE("Cli.ExperimentLpgnnCombinesPrivateFeaturesLabelsAndEdges") {
   // label method) x 2 edge settings x 1 split.
   CHECK(Lines(out + "/results.csv") == 1 + 18);
   CHECK(Exists(out + "/summary.csv"));
+  // 12 runs train 2 models (one per kx), the 6 with Drop 3 (then ky 2 too): said up front.
+  CHECK(r.output.find("experiment lpgnn: 18 run(s) to do, 42 trainings\n") != std::string::npos);
+  CHECK(r.output.find("/18 runs, ") != std::string::npos);
   CHECK(Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --label-methods magic --out " + out).exit_code == 2);
   CHECK(Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --kx 1.5 --out " + out).exit_code == 2);
   CHECK(Ldpgraph("experiment lpgnn --dataset " + dir.path() + "/nodes --select-on best --out " + out).exit_code == 2);

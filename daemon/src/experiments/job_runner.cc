@@ -36,14 +36,18 @@ std::string Duration(double seconds) {
 // Where the workers are, under one mutex, and the progress line drawn from it.
 class Progress {
  public:
-  Progress(std::string experiment, std::size_t total, std::size_t workers)
-      : experiment_(std::move(experiment)), total_(total), running_(workers), tty_(::isatty(STDERR_FILENO) != 0) {}
+  Progress(std::string experiment, std::size_t total, std::size_t total_trainings, std::size_t workers)
+      : experiment_(std::move(experiment)),
+        total_(total),
+        total_trainings_(total_trainings),
+        running_(workers),
+        tty_(::isatty(STDERR_FILENO) != 0) {}
 
   bool tty() const { return tty_; }
 
-  void Started(std::size_t worker, const std::string& label) {
+  void Started(std::size_t worker, const std::string& label, int trainings) {
     std::lock_guard<std::mutex> lock(mu_);
-    running_[worker] = {label, "", Clock::now()};
+    running_[worker] = {label, "", Clock::now(), trainings};
   }
 
   // A running job's own news: redrawn at most once a second on a terminal,
@@ -55,8 +59,7 @@ class Progress {
     const double since = std::chrono::duration<double>(now - last_line_).count();
     if (since < (tty_ ? 1.0 : 300.0)) return;
     last_line_ = now;
-    std::string line = experiment_ + " [" + std::to_string(done_) + "/" + std::to_string(total_) + " done, elapsed " +
-                       Duration(Seconds(start_, now)) + "] running:";
+    std::string line = experiment_ + " [" + Counts() + " done, elapsed " + Duration(Seconds(start_, now)) + "] running:";
     for (const Running& r : running_) {
       if (!r.label.empty()) line += " " + r.label + (r.where.empty() ? "" : " (" + r.where + ")") + ";";
     }
@@ -75,18 +78,27 @@ class Progress {
     const Running run = running_[worker];  // run.where: e.g. the epoch it stopped at
     running_[worker] = {};
     ++done_;
+    trainings_done_ += static_cast<std::size_t>(run.trainings);
     const auto now = Clock::now();
     last_line_ = now;
     const double elapsed = Seconds(start_, now);
-    const double eta = elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_);
-    std::fprintf(stderr, "%s%s [%zu/%zu] %s: %s%s, elapsed %s, eta %s%s", tty_ ? "\r\033[K" : "", experiment_.c_str(),
-                 done_, total_, run.label.c_str(), Duration(Seconds(run.start, now)).c_str(),
+    // By trainings, not runs: runs of one command can train different numbers of models.
+    const double eta = elapsed / static_cast<double>(trainings_done_) *
+                       static_cast<double>(total_trainings_ - trainings_done_);
+    std::fprintf(stderr, "%s%s [%s] %s: %s%s, elapsed %s, eta %s%s", tty_ ? "\r\033[K" : "", experiment_.c_str(),
+                 Counts().c_str(), run.label.c_str(), Duration(Seconds(run.start, now)).c_str(),
                  run.where.empty() ? "" : (" at " + run.where).c_str(), Duration(elapsed).c_str(), Duration(eta).c_str(),
                  tty_ ? "" : "\n");
     std::fflush(stderr);
   }
 
  private:
+  // "3/20", or "3/20 runs, 15/100 trainings" when runs train several models.
+  std::string Counts() const {
+    std::string counts = std::to_string(done_) + "/" + std::to_string(total_);
+    if (total_trainings_ == total_) return counts;
+    return counts + " runs, " + std::to_string(trainings_done_) + "/" + std::to_string(total_trainings_) + " trainings";
+  }
   static double Seconds(Clock::time_point from, Clock::time_point to) {
     return std::chrono::duration<double>(to - from).count();
   }
@@ -97,14 +109,17 @@ class Progress {
 
   const std::string experiment_;
   const std::size_t total_;
+  const std::size_t total_trainings_;
   std::mutex mu_;
   struct Running {  // one worker's job: empty label when idle
     std::string label;
     std::string where;  // what the job last said of itself
     Clock::time_point start;
+    int trainings = 0;
   };
   std::vector<Running> running_;  // per worker
   std::size_t done_ = 0;
+  std::size_t trainings_done_ = 0;
   const Clock::time_point start_ = Clock::now();
   Clock::time_point last_line_ = start_;
   const bool tty_;
@@ -114,9 +129,12 @@ class Progress {
 
 Status RunJobs(const std::string& experiment, std::vector<ExperimentJob> jobs, int workers, std::size_t skipped) {
   const std::size_t total = jobs.size();
-  if (skipped > 0) {
-    std::fprintf(stderr, "%s: %zu row(s) already in the results, %zu run(s) to do\n", experiment.c_str(), skipped, total);
-  }
+  std::size_t trainings = 0;
+  for (const ExperimentJob& job : jobs) trainings += static_cast<std::size_t>(std::max(job.trainings, 1));
+  std::string plan = std::to_string(total) + " run(s) to do";
+  if (trainings != total) plan += ", " + std::to_string(trainings) + " trainings";
+  if (skipped > 0) plan = std::to_string(skipped) + " row(s) already in the results, " + plan;
+  std::fprintf(stderr, "%s: %s\n", experiment.c_str(), plan.c_str());
   if (total == 0) return Status::Ok();
   workers = std::max(1, std::min<int>(workers, static_cast<int>(total)));
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -125,7 +143,7 @@ Status RunJobs(const std::string& experiment, std::vector<ExperimentJob> jobs, i
 #ifdef _OPENMP
   const int caller_threads = omp_get_max_threads();
 #endif
-  Progress progress(experiment, total, static_cast<std::size_t>(workers));
+  Progress progress(experiment, total, trainings, static_cast<std::size_t>(workers));
   std::atomic<std::size_t> next{0};
   std::mutex mu;
   Status failure;
@@ -140,7 +158,7 @@ Status RunJobs(const std::string& experiment, std::vector<ExperimentJob> jobs, i
       }
       const std::size_t i = next.fetch_add(1);
       if (i >= total) return;
-      progress.Started(w, jobs[i].label);
+      progress.Started(w, jobs[i].label, std::max(jobs[i].trainings, 1));
       Status s = jobs[i].run([&](const std::string& where) { progress.Where(w, where); });
       if (!s.ok()) {
         std::lock_guard<std::mutex> lock(mu);

@@ -23,11 +23,15 @@ using RunProgress = std::function<void(const std::string& where)>;
 struct ExperimentJob {
   std::string label;  // what the progress line shows, e.g. "dprr eps=1 alpha=0 split=2"
   std::function<Status(const RunProgress&)> run;  // performs the run and records its row
+  // Models the run trains (one per candidate of a grid it chooses from), so
+  // that the command can say up front how much work it has taken on.
+  int trainings = 1;
 };
 
 // Runs every job; the first failure stops the workers from taking new jobs
 // and is returned (runs already recorded stay recorded). `skipped` is how
-// many result rows were found present already, shown in the progress line.
+// many result rows were found present already. Says first how many runs
+// (and trainings, when a run trains several models) it will do.
 Status RunJobs(const std::string& experiment, std::vector<ExperimentJob> jobs, int workers, std::size_t skipped);
 
 }  // namespace ldpgraph

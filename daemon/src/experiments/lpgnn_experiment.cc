@@ -56,7 +56,22 @@ class LpgnnRunner {
             FormatNumber(s.edge_epsilon), std::to_string(split)};
   }
 
-  Status Run(const LpgnnSetting& s, int split) const {
+  // The pipeline's options for setting `s` (the split seeds the rest).
+  Result<LpgnnOptions> Options(const LpgnnSetting& s) const {
+    LpgnnOptions o;
+    o.kind = s.model == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
+    Result<LabelMethod> method = ParseLabelMethod(s.label_method);
+    if (!method.ok()) return method.status();
+    o.label_method = *method;
+    o.kx_choices = options_.kx_choices;
+    o.ky_choices = options_.ky_choices;
+    o.hidden = options_.hidden;
+    o.dropout = options_.dropout;
+    o.train = options_.train;
+    return o;
+  }
+
+  Status Run(const LpgnnSetting& s, int split, const RunProgress& progress) const {
     // Each part's noise depends only on its own parameters and the split, so
     // the label methods (and models) are compared on the same noisy data.
     const std::string at_split = " split=" + std::to_string(split);
@@ -116,18 +131,11 @@ class LpgnnRunner {
     in.split = StratifiedSplit(data_.labels, 0.50, 0.25, static_cast<std::uint64_t>(split));
     in.test_labels = &data_.labels;
     in.rectified_features = std::isfinite(s.feature_epsilon);
-    LpgnnOptions o;
-    o.kind = s.model == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
-    Result<LabelMethod> method = ParseLabelMethod(s.label_method);
-    if (!method.ok()) return method.status();
-    o.label_method = *method;
-    o.kx_choices = options_.kx_choices;
-    o.ky_choices = options_.ky_choices;
-    o.hidden = options_.hidden;
-    o.dropout = options_.dropout;
-    o.train = options_.train;
-    o.seed = static_cast<std::uint64_t>(split);
-    Result<LpgnnRun> run = TrainLpgnn(in, o);
+    Result<LpgnnOptions> o = Options(s);
+    if (!o.ok()) return o.status();
+    o->seed = static_cast<std::uint64_t>(split);
+    o->on_progress = progress;
+    Result<LpgnnRun> run = TrainLpgnn(in, *o);
     if (!run.ok()) return run.status();
     CsvRow row = Key(s, split);
     row.insert(row.begin() + 7, {std::to_string(run->kx), std::to_string(run->ky)});
@@ -218,8 +226,11 @@ Status RunLpgnnExperiment(const GraphDataset& dataset, const LpgnnExperimentOpti
         ++skipped;
         continue;
       }
+      Result<LpgnnOptions> options = runner->Options(s);
+      if (!options.ok()) return options.status();
       jobs.push_back({s.Label() + " split=" + std::to_string(split),
-                      [runner, s, split](const RunProgress&) { return runner->Run(s, split); }});
+                      [runner, s, split](const RunProgress& progress) { return runner->Run(s, split, progress); },
+                      LpgnnTrainings(*options)});
     }
   }
   LDPGRAPH_RETURN_IF_ERROR(RunJobs("experiment lpgnn", std::move(jobs), o.jobs, skipped));

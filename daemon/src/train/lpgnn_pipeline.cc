@@ -98,6 +98,11 @@ NodeFeatures NodeModelInputs(const CsrGraph& graph, const NodeFeatures& features
   return inputs.At(steps);
 }
 
+int LpgnnTrainings(const LpgnnOptions& o) {
+  const auto kx = Increasing(o.kx_choices).size(), ky = Increasing(o.ky_choices).size();
+  return static_cast<int>(kx + (o.label_method == LabelMethod::kDrop && ky > 1 ? ky - 1 : 0));
+}
+
 Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   if (in.graph == nullptr || in.features == nullptr || in.labels == nullptr) {
     return Status::InvalidArgument("LPGNN needs a graph, features and labels");
@@ -147,7 +152,13 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
 
   LpgnnRun best;
   best.val_accuracy = -1;
+  const std::string trainings = std::to_string(LpgnnTrainings(o));
+  int started = 0;
   auto train = [&](const NodeFeatures& x, int kx, int ky) -> Status {
+    const std::string where = "training " + std::to_string(++started) + "/" + trainings + " (kx " +
+                              std::to_string(kx) + ", ky " + std::to_string(ky) + ") epoch ";
+    std::function<void(const EpochReport&)> on_epoch;
+    if (o.on_progress) on_epoch = [&](const EpochReport& r) { o.on_progress(where + std::to_string(r.epoch)); };
     NodeGnnConfig config;
     config.kind = o.kind;
     config.input_dim = static_cast<int>(x.cols());
@@ -168,7 +179,7 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
     }
     const std::vector<int> targets = PropagatedTargets(labels, in.split.test, label_graph, ky, in.classes);
     NodeLabelSets sets{&targets, &targets, &val_reference, &test_labels};
-    NodeTrainResult r = TrainNodeClassifier(&*model, model_graph, x, sets, in.split, t, {});
+    NodeTrainResult r = TrainNodeClassifier(&*model, model_graph, x, sets, in.split, t, on_epoch);
     if (r.val.accuracy > best.val_accuracy) {
       best.kx = kx;
       best.ky = ky;

@@ -13,6 +13,7 @@
 #define LDPGRAPH_DAEMON_TRAIN_LPGNN_PIPELINE_H_
 
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,7 +57,14 @@ struct LpgnnOptions {
   float dropout = 0.5f;
   NodeTrainOptions train;
   std::uint64_t seed = 0;  // weights and dropout
+  // Told where training is, e.g. "training 3/9 (kx 4, ky 0) epoch 120", after
+  // every epoch (may be empty).
+  std::function<void(const std::string&)> on_progress;
 };
+
+// How many models TrainLpgnn trains for `options`: one per feature KProp
+// choice, then for Drop one per further label KProp choice.
+int LpgnnTrainings(const LpgnnOptions& options);
 
 struct LpgnnRun {
   int kx = 0, ky = 0;
