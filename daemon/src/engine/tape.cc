@@ -308,6 +308,20 @@ void Tape::DropoutMask(float p, float* mask, Eigen::Index size) {
 
 Tape::Var Tape::Dropout(Var x, float p) {
   if (!training_ || p <= 0.0f) return x;
+  if (!Needs(x)) {
+    // A constant input (node features): nothing needs the mask afterwards,
+    // so it is drawn a block at a time and never held whole (n x F floats).
+    const Matrix& in = value(x);
+    Matrix y(in.rows(), in.cols());
+    constexpr Eigen::Index kBlock = 4096;
+    float mask[kBlock];
+    for (Eigen::Index i = 0; i < in.size(); i += kBlock) {
+      const Eigen::Index count = std::min(kBlock, in.size() - i);
+      DropoutMask(p, mask, count);
+      for (Eigen::Index j = 0; j < count; ++j) y.data()[i + j] = in.data()[i + j] * mask[j];
+    }
+    return Push(std::move(y), false);
+  }
   auto mask = std::make_shared<Matrix>(value(x).rows(), value(x).cols());
   DropoutMask(p, mask->data(), mask->size());
   Var out = Push(value(x).cwiseProduct(*mask), Needs(x));
