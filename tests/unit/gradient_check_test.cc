@@ -222,35 +222,39 @@ TEST_CASE("Gradient.SparseProductWithDropout") {
     Matrix r = Random("r", 5, 3, 8).value;
     CAPTURE(unit);
     CheckGradients(
-        [&](Tape& t) { return t.Dot(t.AddBias(t.SparseProduct(t.SparseInput(&x, 0.5f), t.Param(&w)), t.Param(&b)), &r); },
+        [&](Tape& t) { return t.Dot(t.AddBias(t.InputProduct(t.Input(&x, 0.5f), t.Param(&w)), t.Param(&b)), &r); },
         {&w, &b});
   }
 }
 
-TEST_CASE("Gradient.WholeSageAndGcnOnSparseInputs") {
-  // Wider inputs than outputs: every layer aggregates after its product.
+TEST_CASE("Gradient.WholeSageAndGcnOnWideSparseAndDenseInputs") {
+  // Wider inputs than outputs: every layer aggregates after its product, the
+  // first reading the features through Tape::Input.
   for (auto kind : {NodeGnnKind::kSage, NodeGnnKind::kGcn}) {
-    CsrGraph whole = CsrGraph::FromUndirectedEdges(9, {{0, 1}, {1, 2}, {2, 3}, {5, 6}, {6, 7}, {4, 0}, {8, 2}});
-    PreparedGraph graph = PrepareGraph(whole, AggregationFor(kind));
-    SparseMatrix x;
-    x.rows = 9;
-    x.cols = 12;
-    for (std::int32_t v = 0; v < 9; ++v) {
-      x.indices.push_back(v);
-      x.indices.push_back(v + 3);
-      x.offsets.push_back(static_cast<std::int64_t>(x.indices.size()));
+    for (bool sparse : {true, false}) {
+      CsrGraph whole = CsrGraph::FromUndirectedEdges(9, {{0, 1}, {1, 2}, {2, 3}, {5, 6}, {6, 7}, {4, 0}, {8, 2}});
+      PreparedGraph graph = PrepareGraph(whole, AggregationFor(kind));
+      SparseMatrix x;
+      x.rows = 9;
+      x.cols = 12;
+      for (std::int32_t v = 0; v < 9; ++v) {
+        x.indices.push_back(v);
+        x.indices.push_back(v + 3);
+        x.offsets.push_back(static_cast<std::int64_t>(x.indices.size()));
+      }
+      const NodeFeatures features = sparse ? NodeFeatures::Sparse(x) : NodeFeatures::Dense(ToDense(x));
+      NodeGnnConfig c;
+      c.kind = kind;
+      c.input_dim = 12;
+      c.hidden = 5;
+      c.classes = 3;
+      auto model = NodeGnnModel::Create(c, 5);
+      REQUIRE(model.ok());
+      const std::vector<int> labels = {0, 1, 2, -1, 0, 1, 2, 0, 1};
+      CAPTURE(sparse);
+      CheckGradients([&](Tape& t) { return t.SoftmaxCrossEntropy(model->Forward(t, graph, features), &labels); },
+                     model->Parameters(), true, 5e-3, 5e-2);
     }
-    const NodeFeatures features = NodeFeatures::Sparse(x);
-    NodeGnnConfig c;
-    c.kind = kind;
-    c.input_dim = 12;
-    c.hidden = 5;
-    c.classes = 3;
-    auto model = NodeGnnModel::Create(c, 5);
-    REQUIRE(model.ok());
-    const std::vector<int> labels = {0, 1, 2, -1, 0, 1, 2, 0, 1};
-    CheckGradients([&](Tape& t) { return t.SoftmaxCrossEntropy(model->Forward(t, graph, features), &labels); },
-                   model->Parameters(), true, 5e-3, 5e-2);
   }
 }
 

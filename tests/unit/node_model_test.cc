@@ -136,7 +136,7 @@ TEST_CASE("Tape.SparseDropoutDropsStoredEntriesWithItsProbability") {
   for (float p : {0.2f, 0.5f}) {
     SeededRandomSource dropout_rng(7);
     Tape tape(true, &dropout_rng);
-    const Matrix y = tape.value(tape.SparseProduct(tape.SparseInput(&x, p), tape.Param(&identity)));
+    const Matrix y = tape.value(tape.InputProduct(tape.Input(&x, p), tape.Param(&identity)));
     const float keep_scale = 1.0f / (1.0f - p);
     std::int64_t dropped = 0;
     for (Eigen::Index i = 0; i < y.size(); ++i) {
@@ -153,7 +153,7 @@ TEST_CASE("Tape.SparseDropoutDropsStoredEntriesWithItsProbability") {
     CAPTURE(p);
     CHECK(std::fabs(static_cast<double>(dropped) - expected) < 5 * std::sqrt(n * p * (1 - p)));
     Tape eval(false, nullptr);
-    CHECK(eval.value(eval.SparseProduct(eval.SparseInput(&x, p), eval.Param(&identity))) == original);
+    CHECK(eval.value(eval.InputProduct(eval.Input(&x, p), eval.Param(&identity))) == original);
   }
 }
 
@@ -168,4 +168,30 @@ TEST_CASE("Tape.DropoutOnAConstantDrawsTheMaskAVariableWouldGet") {
   const Matrix b = as_variable.value(as_variable.Dropout(as_variable.Param(&x), 0.3f));
   CHECK(a == b);
   CHECK((a.array() == 0.0f).count() > 0);
+}
+
+TEST_CASE("Tape.DenseInputProductEqualsDropoutThenProduct") {
+  // The dense input path keeps its mask as bits and drops rows a block at a
+  // time; the product and the weight gradient must be those of Dropout then
+  // Linear with the same generator, in training and in eval mode.
+  SeededRandomSource fill(12);
+  Matrix x(2500, 700);  // several buffered blocks per thread
+  for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = static_cast<float>(UniformUnit(fill)) - 0.5f;
+  for (bool training : {true, false}) {
+    Parameter w_fused("w", 700, 16), w_plain("w", 700, 16);
+    w_fused.InitUniform(fill, 0.1f);
+    w_plain.value = w_fused.value;
+    const Matrix g = Matrix::Constant(2500, 16, 0.01f);
+    SeededRandomSource rng_a(13), rng_b(13);
+    Tape fused(training, &rng_a), plain(training, &rng_b);
+    const Tape::Var a = fused.InputProduct(fused.Input(&x, 0.4f), fused.Param(&w_fused));
+    const Tape::Var b = plain.Linear(plain.Dropout(plain.ConstantView(&x), 0.4f), plain.Param(&w_plain), Tape::kNone);
+    CAPTURE(training);
+    CHECK((fused.value(a) - plain.value(b)).cwiseAbs().maxCoeff() < 1e-5f);
+    w_fused.ZeroGrad();
+    w_plain.ZeroGrad();
+    fused.Backward(fused.Dot(a, &g));
+    plain.Backward(plain.Dot(b, &g));
+    CHECK((w_fused.grad - w_plain.grad).cwiseAbs().maxCoeff() < 1e-4f);
+  }
 }

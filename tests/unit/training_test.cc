@@ -256,6 +256,37 @@ TEST_CASE("Lpgnn.RectifiedInputsAreStandardisedAndTrueOnesKept") {
   CHECK(z.col(1).cwiseAbs().maxCoeff() == doctest::Approx(0));
 }
 
+TEST_CASE("Lpgnn.PropagatedInputsStepByStepEqualThoseMadeAfresh") {
+  SeededRandomSource rng(9);
+  const TwoBlocks b = MakeTwoBlocks(40, 0.2, 0.02, 6, 0.3f, rng);
+  SparseMatrix sparse;
+  sparse.rows = b.features.rows();
+  sparse.cols = b.features.cols();
+  for (Eigen::Index r = 0; r < b.features.rows(); ++r) {  // every other entry: a sparse copy
+    for (Eigen::Index c = r % 2; c < b.features.cols(); c += 2) {
+      sparse.indices.push_back(static_cast<std::int32_t>(c));
+      sparse.values.push_back(b.features(r, c));
+    }
+    sparse.offsets.push_back(sparse.nnz());
+  }
+  const PreparedGraph mean = PrepareGraph(b.graph, Aggregation::kMean);
+  for (const NodeFeatures& features : {NodeFeatures::Dense(b.features), NodeFeatures::Sparse(sparse)}) {
+    for (bool rectified : {false, true}) {
+      PropagatedInputs inputs(features, mean, rectified);
+      for (int steps : {0, 2, 3, 3, 8}) {
+        const NodeFeatures& got = inputs.At(steps);
+        const NodeFeatures fresh = NodeModelInputs(b.graph, features, steps, rectified);
+        CAPTURE(features.is_sparse());
+        CAPTURE(rectified);
+        CAPTURE(steps);
+        REQUIRE(got.is_sparse() == fresh.is_sparse());
+        CHECK(got.is_sparse() == (features.is_sparse() && steps == 0 && !rectified));  // sparse until propagated
+        CHECK(got.ToDense() == fresh.ToDense());
+      }
+    }
+  }
+}
+
 TEST_CASE("Training.SageLearnsCommunitiesFromFeatures") {
   // Two blocks; features carry a noisy hint of the block; labels = block.
   SeededRandomSource rng(6);

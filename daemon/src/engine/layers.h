@@ -19,7 +19,7 @@ class LinearLayer {
   // The layer in two halves, for products taken before an aggregation
   // (A (x W) + b, where A x W would aggregate the wider side):
   Tape::Var Product(Tape& tape, Tape::Var x) { return tape.Linear(x, tape.Param(&w_), Tape::kNone); }
-  Tape::Var SparseProduct(Tape& tape, Tape::SparseVar x) { return tape.SparseProduct(x, tape.Param(&w_)); }
+  Tape::Var InputProduct(Tape& tape, Tape::InputVar x) { return tape.InputProduct(x, tape.Param(&w_)); }
   Tape::Var AddBias(Tape& tape, Tape::Var y) { return tape.AddBias(y, tape.Param(&b_)); }
   void Collect(std::vector<Parameter*>* params) { params->push_back(&w_); params->push_back(&b_); }
   int in() const { return static_cast<int>(w_.value.rows()); }

@@ -57,6 +57,11 @@ void InputGradientRow(const float* __restrict grad, const float* __restrict xhat
   }
 }
 
+// Dropout's quantised p: an element is dropped when its 16-bit draw is below this.
+std::uint16_t DropoutThreshold(float p) { return static_cast<std::uint16_t>(std::min(p * 65536.0f, 65535.0f)); }
+// What survivors are multiplied by: 1 / the quantised keep probability.
+float DropoutKeepScale(float p) { return 65536.0f / static_cast<float>(65536u - DropoutThreshold(p)); }
+
 }  // namespace
 
 Matrix Softmax(const Matrix& logits) {
@@ -174,8 +179,9 @@ Tape::Var Tape::AddBias(Var x, Var b) {
   return out;
 }
 
-Tape::SparseVar Tape::SparseInput(const SparseMatrix* x, float dropout) {
-  SparseNode node{x, nullptr};
+Tape::InputVar Tape::Input(const SparseMatrix* x, float dropout) {
+  InputNode node;
+  node.sparse = x;
   if (training_ && dropout > 0.0f) {
     auto values = std::make_shared<std::vector<float>>(static_cast<std::size_t>(x->nnz()));
     DropoutMask(dropout, values->data(), x->nnz());
@@ -184,22 +190,57 @@ Tape::SparseVar Tape::SparseInput(const SparseMatrix* x, float dropout) {
     }
     node.values = std::move(values);
   }
-  sparse_nodes_.push_back(std::move(node));
-  return static_cast<SparseVar>(sparse_nodes_.size() - 1);
+  inputs_.push_back(std::move(node));
+  return static_cast<InputVar>(inputs_.size() - 1);
 }
 
-Tape::Var Tape::SparseProduct(SparseVar x, Var w) {
-  const SparseNode input = sparse_nodes_[static_cast<std::size_t>(x)];
-  const float* values = input.values != nullptr ? input.values->data()
-                        : input.x->unit_weights() ? nullptr
-                                                  : input.x->values.data();
+Tape::InputVar Tape::Input(const Matrix* x, float dropout) {
+  InputNode node;
+  node.dense = x;
+  if (training_ && dropout > 0.0f) {
+    auto mask = std::make_shared<DropoutBytes>();
+    mask->scale = DropoutKeepScale(dropout);
+    const std::int64_t size = x->size();
+    mask->keep.reset(new std::uint8_t[static_cast<std::size_t>(size)]);
+    // The chunks Dropout would turn into its mask (see DropoutMask), as bytes.
+    const std::uint16_t threshold = DropoutThreshold(dropout);
+    constexpr std::int64_t kWords = 64, kChunks = 4 * kWords;
+    std::uint64_t words[kWords];
+    std::uint16_t chunks[kChunks];
+    std::uint8_t* keep = mask->keep.get();
+    for (std::int64_t i = 0; i < size; i += kChunks) {
+      const std::int64_t count = std::min(kChunks, size - i);
+      for (std::int64_t w = 0; w < (count + 3) / 4; ++w) words[w] = rng_->NextU64();
+      std::memcpy(chunks, words, sizeof(words));
+      for (std::int64_t j = 0; j < count; ++j) keep[i + j] = chunks[j] >= threshold;
+    }
+    node.mask = std::move(mask);
+  }
+  inputs_.push_back(std::move(node));
+  return static_cast<InputVar>(inputs_.size() - 1);
+}
+
+Tape::Var Tape::InputProduct(InputVar x, Var w) {
+  const InputNode input = inputs_[static_cast<std::size_t>(x)];
   Matrix y;
-  SpMM(*input.x, values, value(w), &y);
+  const float* values = nullptr;
+  if (input.sparse != nullptr) {
+    values = input.values != nullptr ? input.values->data()
+             : input.sparse->unit_weights() ? nullptr
+                                            : input.sparse->values.data();
+    SpMM(*input.sparse, values, value(w), &y);
+  } else {
+    MaskedProduct(*input.dense, input.mask.get(), value(w), &y);
+  }
   Var out = Push(std::move(y), Needs(w));
   nodes_[out].backward = [this, input, values, w, out] {  // `input` keeps the dropped values alive
     if (!Needs(w)) return;
-    Matrix gw;
-    SpMMTransposed(*input.x, values, nodes_[out].grad, &gw);  // dW = X^T G
+    Matrix gw;  // dW = X^T G
+    if (input.sparse != nullptr) {
+      SpMMTransposed(*input.sparse, values, nodes_[out].grad, &gw);
+    } else {
+      MaskedWeightGradient(*input.dense, input.mask.get(), nodes_[out].grad, &gw);
+    }
     GradOf(w) += gw;
   };
   return out;
@@ -293,8 +334,8 @@ void Tape::DropoutMask(float p, float* mask, Eigen::Index size) {
   // Element j takes the 16-bit chunk j % 4 of word j / 4, lowest first: a
   // block of words read as 16-bit values (little-endian), which vectorises.
   static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "16-bit chunks are read in memory order");
-  const auto threshold = static_cast<std::uint16_t>(std::min(p * 65536.0f, 65535.0f));  // drop if draw < threshold
-  const float keep_scale = 65536.0f / static_cast<float>(65536u - threshold);
+  const std::uint16_t threshold = DropoutThreshold(p);
+  const float keep_scale = DropoutKeepScale(p);
   constexpr Eigen::Index kWords = 64, kChunks = 4 * kWords;
   std::uint64_t words[kWords];
   std::uint16_t chunks[kChunks];

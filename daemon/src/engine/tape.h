@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/masked_product.h"
 #include "engine/matrix.h"
 #include "engine/parameter.h"
 #include "engine/sparse_matrix.h"
@@ -40,8 +41,8 @@ class Tape {
 
   // A Var that stands for "no operand" (Linear without a bias).
   static constexpr Var kNone = -1;
-  // A handle on a sparse constant input (see SparseInput).
-  using SparseVar = int;
+  // A handle on a constant input read only by products (see Input).
+  using InputVar = int;
 
   bool training() const { return training_; }
   Var Constant(Matrix value);
@@ -59,13 +60,16 @@ class Tape {
   // ---- operations ---------------------------------------------------------
   Var Linear(Var x, Var w, Var b);  // x W + b (b is 1 x out, or kNone: x W)
   Var AddBias(Var x, Var b);        // x + b on every row (b is 1 x cols)
-  // A sparse constant input (n x F, must outlive the tape) with dropout on
-  // its stored entries in training mode: the zeros stay zero, so this is
-  // dropout on the whole matrix at the cost of its non-zeros. Only
-  // SparseProduct reads it; no gradient flows into it.
-  SparseVar SparseInput(const SparseMatrix* x, float dropout);
-  // x W for a sparse input: n x out, at nnz(x) * out per pass each way.
-  Var SparseProduct(SparseVar x, Var w);
+  // A constant input (n x F, must outlive the tape) with dropout in
+  // training mode, read only by InputProduct; no gradient flows into it.
+  // Sparse: dropout on the stored entries (the zeros stay zero, so this is
+  // dropout on the whole matrix at the cost of its non-zeros). Dense: the
+  // mask kept as bytes, the same mask Dropout would draw.
+  InputVar Input(const SparseMatrix* x, float dropout);
+  InputVar Input(const Matrix* x, float dropout);
+  // x W: sparse at nnz(x) * out a pass each way; dense without ever making
+  // the dropped x whole (see masked_product.h).
+  Var InputProduct(InputVar x, Var w);
   Var Add(Var a, Var b);
   Var Scale(Var x, float s);
   Var Relu(Var x);
@@ -110,9 +114,11 @@ class Tape {
     bool needs_grad = false;
     std::function<void()> backward;
   };
-  struct SparseNode {
-    const SparseMatrix* x;
-    std::shared_ptr<const std::vector<float>> values;  // after dropout; null: x's own
+  struct InputNode {
+    const SparseMatrix* sparse = nullptr;  // one of the two
+    const Matrix* dense = nullptr;
+    std::shared_ptr<const std::vector<float>> values;  // sparse after dropout; null: x's own
+    std::shared_ptr<const DropoutBytes> mask;           // dense dropout; null: none
   };
   Var Push(Matrix value, bool needs_grad);
   // The dropout mask of `size` elements into `mask`: 0 or 1 / (keep probability).
@@ -129,7 +135,7 @@ class Tape {
   bool training_;
   RandomSource* rng_;
   std::vector<Node> nodes_;
-  std::vector<SparseNode> sparse_nodes_;
+  std::vector<InputNode> inputs_;
 };
 
 }  // namespace ldpgraph

@@ -37,15 +37,21 @@ Result<NodeGnnModel> NodeGnnModel::Create(const NodeGnnConfig& c, std::uint64_t 
 
 Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, const NodeFeatures& x,
                                 const PreparedGraph* kprop_graph) {
-  if (!x.is_sparse()) return Forward(tape, graph, tape.ConstantView(&x.dense()), kprop_graph);
-  if (config_.kprop_steps == 0) return Convolutions(tape, graph, Tape::kNone, &x.sparse());
-  // In-model KProp of sparse features: dense from the first step on (the
-  // pipelines propagate features once, before training, instead).
-  const PreparedGraph& prop = kprop_graph != nullptr ? *kprop_graph : graph;
-  Matrix first;
-  SpMM(prop.agg, x.sparse(), &first);
-  Tape::Var h = KProp(tape, prop, tape.Constant(std::move(first)), config_.kprop_steps - 1);
-  return Convolutions(tape, graph, h, nullptr);
+  if (config_.kprop_steps > 0) {
+    if (!x.is_sparse()) return Forward(tape, graph, tape.ConstantView(&x.dense()), kprop_graph);
+    // In-model KProp of sparse features: dense from the first step on (the
+    // pipelines propagate features once, before training, instead).
+    const PreparedGraph& prop = kprop_graph != nullptr ? *kprop_graph : graph;
+    Matrix first;
+    SpMM(prop.agg, x.sparse(), &first);
+    Tape::Var h = KProp(tape, prop, tape.Constant(std::move(first)), config_.kprop_steps - 1);
+    return Convolutions(tape, graph, h, nullptr);
+  }
+  // A dense input narrower than the first layer's output is aggregated before its product.
+  if (!x.is_sparse() && root_[0].out() >= root_[0].in()) {
+    return Convolutions(tape, graph, tape.ConstantView(&x.dense()), nullptr);
+  }
+  return Convolutions(tape, graph, Tape::kNone, &x);
 }
 
 Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, Tape::Var x,
@@ -54,27 +60,27 @@ Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, Tape::Va
   return Convolutions(tape, graph, h, nullptr);
 }
 
-Tape::Var NodeGnnModel::Convolutions(Tape& tape, const PreparedGraph& graph, Tape::Var h,
-                                     const SparseMatrix* sparse_input) {
+Tape::Var NodeGnnModel::Convolutions(Tape& tape, const PreparedGraph& graph, Tape::Var h, const NodeFeatures* input) {
   auto aggregate = [&](Tape::Var v) { return tape.Aggregate(&graph.agg, &graph.agg_t, v); };
   for (std::size_t k = 0; k < root_.size(); ++k) {
-    const bool sparse = k == 0 && sparse_input != nullptr;
-    Tape::SparseVar xs = Tape::kNone;
-    if (sparse) {
-      xs = tape.SparseInput(sparse_input, config_.dropout);
+    // The features themselves: read only by the layer's products, never copied or made dense.
+    const bool from_input = k == 0 && input != nullptr;
+    Tape::InputVar x = Tape::kNone;
+    if (from_input) {
+      x = input->is_sparse() ? tape.Input(&input->sparse(), config_.dropout) : tape.Input(&input->dense(), config_.dropout);
     } else {
       if (k > 0) h = config_.selu ? tape.Selu(h) : tape.Relu(h);
       h = tape.Dropout(h, config_.dropout);
     }
-    auto product = [&](LinearLayer& layer) { return sparse ? layer.SparseProduct(tape, xs) : layer.Product(tape, h); };
+    auto product = [&](LinearLayer& layer) { return from_input ? layer.InputProduct(tape, x) : layer.Product(tape, h); };
     // A h W = A (h W): aggregate the narrower of h and h W.
-    const bool aggregate_after = sparse || root_[k].out() < root_[k].in();
+    const bool aggregate_after = from_input || root_[k].out() < root_[k].in();
     if (config_.kind == NodeGnnKind::kGcn) {
       h = aggregate_after ? root_[k].AddBias(tape, aggregate(product(root_[k])))
                           : root_[k].Forward(tape, aggregate(h));
       continue;
     }
-    Tape::Var self = sparse ? root_[k].AddBias(tape, product(root_[k])) : root_[k].Forward(tape, h);
+    Tape::Var self = from_input ? root_[k].AddBias(tape, product(root_[k])) : root_[k].Forward(tape, h);
     Tape::Var neighbours = aggregate_after ? neigh_[k].AddBias(tape, aggregate(product(neigh_[k])))
                                            : neigh_[k].Forward(tape, aggregate(h));
     h = tape.Add(self, neighbours);

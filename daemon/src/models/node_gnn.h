@@ -56,8 +56,9 @@ class NodeGnnModel {
   const NodeGnnConfig& config() const { return config_; }
 
  private:
-  // The graph convolutions on `h`, or, when `sparse_input` is set, on it.
-  Tape::Var Convolutions(Tape& tape, const PreparedGraph& graph, Tape::Var h, const SparseMatrix* sparse_input);
+  // The graph convolutions on `h`, or, when `input` is set, on those features
+  // (read by the first layer's products only: wider than its output).
+  Tape::Var Convolutions(Tape& tape, const PreparedGraph& graph, Tape::Var h, const NodeFeatures* input);
 
   NodeGnnConfig config_;
   std::vector<LinearLayer> root_;   // GCN: the layer's weight; SAGE: W_root

@@ -75,19 +75,29 @@ void StandardiseColumns(Matrix* x) {
 
 const NodeFeatures& PropagatedInputs::At(int steps) {
   if (steps == 0 && !rectified_) return features_;
+  // The last propagated state: handed out as it is for true features, so it
+  // may be in current_.
+  Matrix state = state_in_current_ ? std::move(*current_.mutable_dense()) : std::move(propagated_);
+  Matrix next;
   for (; steps_ < steps; ++steps_) {
     if (steps_ > 0) {
-      SpMM(mean_.agg, propagated_, &next_);
-      propagated_.swap(next_);
+      SpMM(mean_.agg, state, &next);
+      state.swap(next);
     } else if (features_.is_sparse()) {
-      SpMM(mean_.agg, features_.sparse(), &propagated_);
+      SpMM(mean_.agg, features_.sparse(), &state);
     } else {
-      SpMM(mean_.agg, features_.dense(), &propagated_);
+      SpMM(mean_.agg, features_.dense(), &state);
     }
   }
-  next_.resize(0, 0);
-  Matrix inputs = steps == 0 ? features_.ToDense() : propagated_;
-  if (rectified_) StandardiseColumns(&inputs);
+  next = Matrix();
+  state_in_current_ = !rectified_;
+  if (state_in_current_) {
+    current_ = NodeFeatures::Dense(std::move(state));
+    return current_;
+  }
+  Matrix inputs = steps == 0 ? features_.ToDense() : state;  // standardised apart from the state
+  StandardiseColumns(&inputs);
+  propagated_ = std::move(state);
   current_ = NodeFeatures::Dense(std::move(inputs));
   return current_;
 }
@@ -198,8 +208,10 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   // worse elsewhere (label epsilon 2: 0.760 vs 0.791, 0.5: 0.444 vs 0.454;
   // 3 splits): more candidates, more chances to fit that reference's noise.
   const std::vector<int> label_steps = drop ? Increasing(o.ky_choices) : std::vector<int>{0};
-  PropagatedInputs inputs(*in.features, prop_graph, in.rectified_features);
-  for (int kx : Increasing(o.kx_choices)) LDPGRAPH_RETURN_IF_ERROR(train(inputs.At(kx), kx, label_steps.front()));
+  {
+    PropagatedInputs inputs(*in.features, prop_graph, in.rectified_features);
+    for (int kx : Increasing(o.kx_choices)) LDPGRAPH_RETURN_IF_ERROR(train(inputs.At(kx), kx, label_steps.front()));
+  }
   if (label_steps.size() > 1) {
     // The chosen kx's inputs made again rather than kept: an n x F copy.
     PropagatedInputs chosen(*in.features, prop_graph, in.rectified_features);

@@ -101,9 +101,10 @@ class PropagatedInputs {
   const NodeFeatures& features_;
   const PreparedGraph& mean_;
   bool rectified_;
-  int steps_ = 0;    // aggregations done into propagated_
-  Matrix propagated_, next_;
+  int steps_ = 0;  // aggregations done
+  Matrix propagated_;  // their result, unless state_in_current_
   NodeFeatures current_;
+  bool state_in_current_ = false;
 };
 
 // Standardises every column of `x` in place, as NodeModelInputs does.
