@@ -2,12 +2,8 @@
 
 #include <algorithm>
 
-#include <Eigen/Core>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "dataset/graph_dataset.h"
+#include "engine/parallel.h"
 #include "train/graph_trainer.h"
 #include "util/flags.h"
 
@@ -15,13 +11,7 @@ namespace ldpgraph {
 
 Status RunGinBench(const GinBenchOptions& o, std::ostream& out) {
   if (o.epochs < 1) return Status::InvalidArgument("--epochs must be at least 1");
-#ifdef _OPENMP
-  if (o.threads > 0) omp_set_num_threads(o.threads);
-  const int threads = omp_get_max_threads();
-#else
-  const int threads = 1;
-#endif
-  Eigen::setNbThreads(threads);
+  const int threads = SetEngineThreads(o.threads);
   Result<GraphDataset> ds = ReadDataset(o.dataset);
   if (!ds.ok()) return ds.status();
   GinConfig config;

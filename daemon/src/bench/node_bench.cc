@@ -4,12 +4,8 @@
 #include <chrono>
 #include <vector>
 
-#include <Eigen/Core>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "dataset/graph_dataset.h"
+#include "engine/parallel.h"
 #include "train/node_trainer.h"
 #include "train/task_data.h"
 #include "util/flags.h"
@@ -20,13 +16,7 @@ Status RunNodeBench(const NodeBenchOptions& o, std::ostream& out) {
   if (o.epochs < 1) return Status::InvalidArgument("--epochs must be at least 1");
   if (o.hidden < 1) return Status::InvalidArgument("--hidden must be at least 1");
   if (o.model != "gcn" && o.model != "sage") return Status::InvalidArgument("--model must be gcn or sage");
-#ifdef _OPENMP
-  if (o.threads > 0) omp_set_num_threads(o.threads);
-  const int threads = omp_get_max_threads();
-#else
-  const int threads = 1;
-#endif
-  Eigen::setNbThreads(threads);
+  const int threads = SetEngineThreads(o.threads);
   using Clock = std::chrono::steady_clock;
   const auto load_start = Clock::now();
   Result<GraphDataset> ds = ReadDataset(o.dataset);

@@ -19,6 +19,20 @@ inline int EngineThreads() {
 #endif
 }
 
+// Makes the engine's kernels (and Eigen's) use `requested` threads, 0: as
+// many as OpenMP would; returns how many they use.
+inline int SetEngineThreads(int requested) {
+#ifdef _OPENMP
+  if (requested > 0) omp_set_num_threads(requested);
+  const int threads = omp_get_max_threads();
+#else
+  (void)requested;
+  const int threads = 1;
+#endif
+  Eigen::setNbThreads(threads);
+  return threads;
+}
+
 // Calls f(thread, begin, end) for contiguous row blocks [begin, end) covering
 // [0, rows), one per thread; small inputs run on the calling thread only.
 template <typename F>
