@@ -188,10 +188,10 @@ TEST_CASE("Cli.GenerateSbmThenTrainBenchAndPredictANodeModel") {
 
   // Bad requests: a precise message and exit code 2, nothing written.
   const auto untouched = dir.path() + "/never";
-  for (const std::string& args : {"--kind sbm --graphs 2", "--kind sbm --classes 1", "--kind sbm --nodes 5 --classes 4",
-                                  "--kind sbm --features 10 --words 11", "--kind sbm --homophily 1.5",
-                                  "--kind sbm --signal -0.1", "--kind sbm --degree 0", "--kind sbm --features 3"}) {
-    Run bad = Ldpgraph("generate " + args + " --output " + untouched);
+  for (const char* args : {"--kind sbm --graphs 2", "--kind sbm --classes 1", "--kind sbm --nodes 5 --classes 4",
+                           "--kind sbm --features 10 --words 11", "--kind sbm --homophily 1.5", "--kind sbm --signal -0.1",
+                           "--kind sbm --degree 0", "--kind sbm --features 3"}) {
+    Run bad = Ldpgraph(std::string("generate ") + args + " --output " + untouched);
     INFO(args << ": " << bad.output);
     CHECK(bad.exit_code == 2);
     CHECK(bad.output.find("ldpgraph generate: --") != std::string::npos);
