@@ -1,11 +1,14 @@
 // ldpgraph train: train a classifier on a dataset and report its test metrics.
 //   gin        graph classification (s2v or TU datasets), 75/10/15 split
 //   gcn, sage  node classification (CSV datasets with features), 50/25/25 split
+//   gap        node classification with edge-level DP (GAP-EDP), 50/25/25 split
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "gap/gap_pipeline.h"
 #include "train/task_data.h"
 #include "models/model_file.h"
 #include "train/gin_pipeline.h"
@@ -44,17 +47,78 @@ void PrintResult(const std::string& dataset, const std::string& model, std::uint
             << "\n";
 }
 
+// GAP: edge-level DP on a graph the server holds (gap/gap_pipeline.h).
+int RunGapTraining(const Flags& flags) {
+  Result<std::string> path = flags.String("dataset");
+  if (!path.ok()) return Usage(path.status().message());
+  const std::string privacy = flags.StringOr("privacy", "edge");
+  if (privacy == "node") {
+    return Usage("--privacy node (GAP-NDP: DP-SGD and a degree bound) is not built yet; --privacy edge is");
+  }
+  if (privacy != "edge") return Usage("--privacy must be edge or node");
+  if (flags.Has("out")) return Usage("GAP models cannot be saved to a model file yet");
+  Result<double> epsilon = flags.Double("epsilon", INFINITY);
+  Result<double> delta = flags.Double("delta", 0);
+  Result<std::uint64_t> hops = flags.Unsigned("hops", 2);
+  Result<std::uint64_t> epochs = flags.Unsigned("epochs", 100);
+  Result<std::uint64_t> seed = flags.Unsigned("seed", 0);
+  Result<std::uint64_t> hidden = flags.Unsigned("hidden", 16);
+  Result<double> lr = flags.Double("lr", 0.01);
+  for (const Status* s : {&epsilon.status(), &delta.status(), &hops.status(), &epochs.status(), &seed.status(),
+                          &hidden.status(), &lr.status()}) {
+    if (!s->ok()) return Usage(s->message());
+  }
+  if (!(*epsilon > 0)) return Usage("--epsilon must be positive (inf: no privacy)");
+  if (flags.Has("delta") && !(*delta > 0 && *delta < 1)) return Usage("--delta must be in (0, 1)");
+  if (*hops < 1 || *hops > 16) return Usage("--hops must be in [1, 16]");
+  if (*epochs < 1 || *epochs > 100000 || *hidden < 1 || *hidden > 4096 || !(*lr > 0)) {
+    return Usage("--epochs, --hidden and --lr must be positive (epochs <= 10^5, hidden <= 4096)");
+  }
+  Result<GraphDataset> ds = ReadDataset(*path);
+  if (!ds.ok()) return Failure(ds.status());
+  Result<NodeTaskData> data = MakeNodeTaskData(*ds, Aggregation::kMean);
+  if (!data.ok()) return Usage(data.status().message());
+  GapInputs in;
+  in.graph = &ds->graphs[0];
+  in.features = &data->features;
+  in.labels = &data->labels;
+  in.classes = data->classes;
+  in.split = StratifiedSplit(data->labels, 0.50, 0.25, *seed);
+  GapOptions o;
+  o.model.hops = static_cast<int>(*hops);
+  o.model.hidden = static_cast<int>(*hidden);
+  o.epsilon = *epsilon;
+  o.delta = *delta;
+  o.encoder_epochs = o.classifier_epochs = static_cast<int>(*epochs);
+  o.lr = static_cast<float>(*lr);
+  o.seed = *seed;
+  Result<GapRun> run = TrainGap(in, o);
+  if (!run.ok()) return Usage(run.status().message());
+  std::cout << "dataset=" << ds->name << "\nmodel=gap\nprivacy=edge\nseed=" << *seed << "\nhops=" << *hops
+            << "\ntrain=" << in.split.train.size() << "\nval=" << in.split.val.size()
+            << "\ntest=" << in.split.test.size() << "\nepsilon=" << run->epsilon << "\ndelta=" << run->delta
+            << "\nsensitivity=" << run->sensitivity << "\nnoise_multiplier=" << run->noise_multiplier
+            << "\nnoise_stddev=" << run->noise_stddev << "\nval_accuracy=" << run->val_accuracy
+            << "\ntest_accuracy=" << run->test_accuracy << "\ntrain_seconds=" << run->seconds << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int RunTrainCommand(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "model", "epochs", "seed", "out", "hidden", "layers",
-                                            "batch-size", "lr", "readout", "dropout", "node-input"});
+                                            "batch-size", "lr", "readout", "dropout", "node-input", "privacy",
+                                            "epsilon", "delta", "hops"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   if (!path.ok()) return Usage(path.status().message());
   const std::string model_name = flags->StringOr("model", "gin");
-  if (model_name != "gin" && model_name != "gcn" && model_name != "sage") {
-    return Usage("--model must be gin, gcn or sage");
+  if (model_name != "gin" && model_name != "gcn" && model_name != "sage" && model_name != "gap") {
+    return Usage("--model must be gin, gcn, sage or gap");
+  }
+  if (model_name == "gap") return RunGapTraining(*flags);
+  for (const char* gap_only : {"privacy", "epsilon", "delta", "hops"}) {
+    if (flags->Has(gap_only)) return Usage(std::string("--") + gap_only + " is for --model gap");
   }
   const bool gin = model_name == "gin";
   Result<std::uint64_t> epochs = flags->Unsigned("epochs", 500);

@@ -203,6 +203,29 @@ TEST_CASE("Cli.GenerateSbmThenTrainBenchAndPredictANodeModel") {
   CHECK(Ldpgraph("bench node --dataset " + dir.path() + "/missing").exit_code == 1);
 }
 
+TEST_CASE("Cli.TrainGapWithEdgeLevelPrivacy") {
+  TempDir dir;
+  const auto data = dir.path() + "/sbm";
+  REQUIRE(Ldpgraph("generate --kind sbm --nodes 600 --degree 6 --features 50 --words 5 --seed 4 --output " + data)
+              .exit_code == 0);
+  Run r = Ldpgraph("train --dataset " + data + " --model gap --privacy edge --epsilon 4 --epochs 20");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  for (const char* key : {"model=gap\n", "privacy=edge\n", "hops=2\n", "epsilon=", "delta=", "noise_multiplier=",
+                          "noise_stddev=", "sensitivity=", "test_accuracy=", "train_seconds="}) {
+    CHECK(r.output.find(key) != std::string::npos);
+  }
+  const std::string base = "train --dataset " + data + " --model gap ";
+  for (const char* args : {"--privacy node", "--privacy vertex", "--epsilon 0", "--epsilon nan", "--delta 1",
+                           "--hops 0", "--out /tmp/never.bin"}) {
+    Run bad = Ldpgraph(base + args);
+    INFO(args << ": " << bad.output);
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.output.find("ldpgraph train: ") != std::string::npos);
+  }
+  CHECK(Ldpgraph("train --dataset " + data + " --model gcn --epsilon 1").exit_code == 2);  // gap's flag
+}
+
 TEST_CASE("Cli.TrainRejectsBadInputs") {
   TempDir dir;
   const auto one_class = dir.Write("one.txt", "2\n2 7\n0 1 1\n0 1 0\n2 7\n0 1 1\n0 1 0\n");

@@ -208,6 +208,13 @@ TEST_CASE("Gradient.LinearWithoutBiasAndAddBias") {
                  {&x, &w, &b});
 }
 
+TEST_CASE("Gradient.ConcatColumns") {
+  Parameter a = Random("a", 5, 2, 11), b = Random("b", 5, 3, 12), c = Random("c", 5, 1, 13);
+  Matrix r = Random("r", 5, 6, 14).value;
+  CheckGradients([&](Tape& t) { return t.Dot(t.ConcatColumns({t.Param(&a), t.Param(&b), t.Param(&c)}), &r); },
+                 {&a, &b, &c});
+}
+
 TEST_CASE("Gradient.SparseProductWithDropout") {
   // x W on a sparse input with half its entries dropped (the same mask in
   // every evaluation: the checker reseeds the tape's generator).

@@ -246,6 +246,31 @@ Tape::Var Tape::InputProduct(InputVar x, Var w) {
   return out;
 }
 
+Tape::Var Tape::ConcatColumns(const std::vector<Var>& parts) {
+  Eigen::Index cols = 0;
+  bool needs = false;
+  for (Var p : parts) {
+    cols += value(p).cols();
+    needs = needs || Needs(p);
+  }
+  Matrix y(value(parts.front()).rows(), cols);
+  Eigen::Index at = 0;
+  for (Var p : parts) {
+    y.middleCols(at, value(p).cols()) = value(p);
+    at += value(p).cols();
+  }
+  Var out = Push(std::move(y), needs);
+  nodes_[out].backward = [this, parts, out] {
+    Eigen::Index from = 0;
+    for (Var p : parts) {
+      const Eigen::Index width = value(p).cols();
+      if (Needs(p)) GradOf(p) += nodes_[out].grad.middleCols(from, width);
+      from += width;
+    }
+  };
+  return out;
+}
+
 Tape::Var Tape::Add(Var a, Var b) {
   Var out = Push(value(a) + value(b), Needs(a) || Needs(b));
   nodes_[out].backward = [this, a, b, out] {

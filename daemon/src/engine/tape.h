@@ -71,6 +71,8 @@ class Tape {
   // the dropped x whole (see masked_product.h).
   Var InputProduct(InputVar x, Var w);
   Var Add(Var a, Var b);
+  // [x_1 | x_2 | ...]: the columns of equally tall matrices side by side.
+  Var ConcatColumns(const std::vector<Var>& parts);
   Var Scale(Var x, float s);
   Var Relu(Var x);
   Var Selu(Var x);

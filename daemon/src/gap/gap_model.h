@@ -1,0 +1,46 @@
+// GAP's classification module: one MLP per hop aggregate X^(0) .. X^(K)
+// (the encoder's output and the private aggregates, all fixed inputs), their
+// outputs combined by concatenation (or sum) and a head MLP giving the class
+// scores. It never sees the graph: the aggregates carry all it knows of the
+// edges, so whatever it learns is post-processing of the PMA release.
+#ifndef LDPGRAPH_DAEMON_GAP_GAP_MODEL_H_
+#define LDPGRAPH_DAEMON_GAP_GAP_MODEL_H_
+
+#include <vector>
+
+#include "models/mlp.h"
+
+namespace ldpgraph {
+
+struct GapModelConfig {
+  int hops = 2;        // K
+  int hidden = 16;     // the encoder's output and every module's width
+  int base_layers = 1; // per hop
+  int head_layers = 1;
+  bool concat = true;  // false: sum
+  int classes = 2;
+  float dropout = 0.0f;
+};
+
+class GapClassifier {
+ public:
+  // Errors: kInvalidArgument for hops < 1 or a bad MLP shape.
+  static Result<GapClassifier> Create(const GapModelConfig& config, std::uint64_t seed);
+  GapClassifier() = default;
+
+  // Class scores of every node from the K + 1 aggregates (n x hidden each,
+  // read in place: they must outlive the tape).
+  Tape::Var Forward(Tape& tape, const std::vector<Matrix>& aggregates);
+  std::vector<Parameter*> Parameters();
+  std::vector<BatchNormStats*> Stats() { return {}; }
+  const GapModelConfig& config() const { return config_; }
+
+ private:
+  GapModelConfig config_;
+  std::vector<Mlp> bases_;  // one per hop, 0..K
+  Mlp head_;
+};
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_GAP_GAP_MODEL_H_
