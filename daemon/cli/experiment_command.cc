@@ -3,6 +3,7 @@
 //   degree   true vs noisy degree of every user (DPRR, RR, LocalLap)
 //   scaling  training and classification time vs n on Barabasi-Albert graphs
 //   lpgnn    node classification with private features, labels and edges
+//   gap      GAP under edge-level DP against the MLP and non-private GCN / GraphSAGE
 // Every study appends to DIR/results.csv as runs finish (a rerun resumes),
 // then writes DIR/summary.csv and its SVG charts.
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "cli/commands.h"
 #include "experiments/dprr_experiment.h"
 #include "experiments/degree_experiment.h"
+#include "experiments/gap_experiment.h"
 #include "experiments/lpgnn_experiment.h"
 #include "experiments/results_report.h"
 #include "experiments/scaling_experiment.h"
@@ -181,6 +183,38 @@ int RunLpgnn(const std::vector<std::string>& args) {
   return Finish(s);
 }
 
+int RunGap(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(args, {"dataset", "out", "epsilons", "splits", "hops", "epochs", "jobs"});
+  if (!flags.ok()) return Usage(flags.status().message());
+  Result<std::string> path = flags->String("dataset");
+  Result<std::string> out = flags->String("out");
+  if (!path.ok()) return Usage(path.status().message());
+  if (!out.ok()) return Usage(out.status().message());
+  GapExperimentOptions o;
+  Result<std::vector<double>> epsilons = flags->DoubleList("epsilons", o.epsilons);
+  Result<std::uint64_t> splits = flags->Unsigned("splits", static_cast<std::uint64_t>(o.splits));
+  Result<std::uint64_t> hops = flags->Unsigned("hops", static_cast<std::uint64_t>(o.hops));
+  Result<std::uint64_t> epochs = flags->Unsigned("epochs", static_cast<std::uint64_t>(o.epochs));
+  Result<std::uint64_t> jobs = flags->Unsigned("jobs", 2);
+  for (const Status* s : {&epsilons.status(), &splits.status(), &hops.status(), &epochs.status(), &jobs.status()}) {
+    if (!s->ok()) return Usage(s->message());
+  }
+  if (*splits < 1 || *splits > 1000 || *hops < 1 || *hops > 16 || *epochs < 1 || *epochs > 100000 || *jobs < 1) {
+    return Usage("need 1 <= --splits <= 1000, 1 <= --hops <= 16, 1 <= --epochs <= 10^5, --jobs >= 1");
+  }
+  o.epsilons = *epsilons;
+  o.splits = static_cast<int>(*splits);
+  o.hops = static_cast<int>(*hops);
+  o.epochs = static_cast<int>(*epochs);
+  o.jobs = static_cast<int>(*jobs);
+  o.out_dir = *out;
+  Result<GraphDataset> ds = ReadDataset(*path);
+  if (!ds.ok()) return Failure(ds.status());
+  Status s = RunGapExperiment(*ds, o);
+  if (s.ok()) std::printf("results=%s/results.csv\nsummary=%s/summary.csv\n", out->c_str(), out->c_str());
+  return Finish(s);
+}
+
 int RunDegree(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "mechanisms", "epsilon", "seed", "out"});
   if (!flags.ok()) return Usage(flags.status().message());
@@ -271,11 +305,12 @@ int RunReport(const std::vector<std::string>& args) {
 
 int RunExperimentCommand(const std::vector<std::string>& args) {
   const std::string usage =
-      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn|report [options] (see ldpgraph help)";
+      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn|gap|report [options] (see ldpgraph help)";
   if (args.empty()) return Usage(usage);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "dprr") return RunDprr(rest);
   if (args[0] == "lpgnn") return RunLpgnn(rest);
+  if (args[0] == "gap") return RunGap(rest);
   if (args[0] == "degree") return RunDegree(rest);
   if (args[0] == "scaling") return RunScaling(rest);
   if (args[0] == "report") return RunReport(rest);

@@ -98,7 +98,8 @@ int RunGapTraining(const Flags& flags) {
             << "\ntrain=" << in.split.train.size() << "\nval=" << in.split.val.size()
             << "\ntest=" << in.split.test.size() << "\nepsilon=" << run->epsilon << "\ndelta=" << run->delta
             << "\nsensitivity=" << run->sensitivity << "\nnoise_multiplier=" << run->noise_multiplier
-            << "\nnoise_stddev=" << run->noise_stddev << "\nval_accuracy=" << run->val_accuracy
+            << "\nnoise_stddev=" << run->noise_stddev << "\nmlp_test_accuracy=" << run->mlp_test_accuracy
+            << "\nval_accuracy=" << run->val_accuracy
             << "\ntest_accuracy=" << run->test_accuracy << "\ntrain_seconds=" << run->seconds << "\n";
   return 0;
 }

@@ -235,7 +235,7 @@ TEST_CASE("Cli.TrainRejectsBadInputs") {
     const char* message;
   } cases[] = {
       {"train --dataset " + one_class + " --model gin", 2, "at least 2 classes"},
-      {"train --dataset " + one_class + " --model transformer", 2, "--model must be gin, gcn or sage"},
+      {"train --dataset " + one_class + " --model transformer", 2, "--model must be gin, gcn, sage or gap"},
       {"train --dataset " + one_class + " --model sage", 2, "gcn and sage classify nodes"},
       {"train --dataset " + one_class + " --epochs 0", 2, "must be positive"},
       {"train --model gin", 2, "--dataset is required"},
@@ -435,6 +435,32 @@ TEST_CASE("Cli.ExperimentDegreeAndScaling") {
   CHECK(Lines(dir.path() + "/scaling/results.csv") == 1 + 6);
   CHECK(Exists(dir.path() + "/scaling/train_seconds_per_epoch_vs_n__3_1_4.svg"));
   CHECK(Ldpgraph("experiment scaling --out " + dir.path() + "/s2 --ms 300 --sizes 100").exit_code == 2);
+}
+
+TEST_CASE("Cli.ExperimentGapWritesRowsSummaryAndChart") {
+  TempDir dir;
+  const auto data = dir.path() + "/sbm";
+  REQUIRE(Ldpgraph("generate --kind sbm --nodes 400 --degree 6 --features 40 --words 5 --seed 5 --output " + data)
+              .exit_code == 0);
+  const auto out = dir.path() + "/gap";
+  Run r = Ldpgraph("experiment gap --dataset " + data + " --out " + out + " --epsilons 1,2,inf --splits 2 --epochs 10");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // Per split: gap-edp at 1, 2 and inf (two trainings each; the MLP's row
+  // comes with inf), gcn and sage.
+  CHECK(r.output.find("experiment gap: 10 run(s) to do, 16 trainings") != std::string::npos);
+  CHECK(Lines(out + "/results.csv") == 1 + 2 * 6);
+  CHECK(Lines(out + "/summary.csv") == 1 + 6);
+  CHECK(Exists(out + "/accuracy_vs_epsilon__sbm.svg"));
+  Run again = Ldpgraph("experiment gap --dataset " + data + " --out " + out + " --epsilons 1,2,inf --splits 2 --epochs 10");
+  CHECK(again.exit_code == 0);
+  CHECK(again.output.find("10 row(s) already in the results, 0 run(s) to do") != std::string::npos);
+  CHECK(Lines(out + "/results.csv") == 1 + 2 * 6);  // resumed: nothing to do
+  for (const char* args : {"--epsilons 0", "--epsilons -1,2", "--splits 0", "--hops 0"}) {
+    Run bad = Ldpgraph("experiment gap --dataset " + data + " --out " + out + " " + args);
+    INFO(args << ": " << bad.output);
+    CHECK(bad.exit_code == 2);
+  }
 }
 
 TEST_CASE("Cli.ExperimentLpgnnCombinesPrivateFeaturesLabelsAndEdges") {

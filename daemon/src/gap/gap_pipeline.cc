@@ -82,7 +82,10 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& o) {
   Matrix x0;
   {
     Tape tape(false, nullptr);
-    x0 = tape.value(encoder->Forward(tape, *in.features));
+    const Tape::Var embedding = encoder->Forward(tape, *in.features);
+    x0 = tape.value(embedding);
+    run.mlp_test_accuracy = Accuracy(Softmax(tape.value(softmax_head->Forward(tape, embedding))), *in.labels,
+                                     in.split.test);
   }
   NormaliseRows(&x0);
 

@@ -46,6 +46,9 @@ struct GapOptions {
 
 struct GapRun {
   double val_accuracy = 0, test_accuracy = 0;
+  // The encoder with its softmax head alone: the MLP without edges, the bar
+  // the aggregates have to clear.
+  double mlp_test_accuracy = 0;
   // The release: L2 sensitivity per hop (grid rounding included), the noise's
   // multiplier and standard deviation, and the (epsilon, delta) they give.
   double sensitivity = 0, noise_multiplier = 0, noise_stddev = 0;

@@ -1,0 +1,136 @@
+#include "experiments/gap_experiment.h"
+
+#include <cmath>
+#include <memory>
+
+#include "experiments/job_runner.h"
+#include "experiments/results_table.h"
+#include "experiments/summary.h"
+#include "experiments/summary_charts.h"
+#include "gap/gap_pipeline.h"
+#include "train/node_trainer.h"
+#include "train/task_data.h"
+
+namespace ldpgraph {
+namespace {
+
+const CsvRow kColumns = {"dataset", "model", "epsilon", "split", "accuracy", "noise_multiplier", "seconds"};
+const std::vector<std::size_t> kKeyColumns = {0, 1, 2, 3};
+const std::vector<std::string> kGroup = {"dataset", "model", "epsilon"};
+const std::vector<std::string> kMetrics = {"accuracy", "noise_multiplier", "seconds"};
+
+class GapRunner {
+ public:
+  GapRunner(const GraphDataset& dataset, NodeTaskData data, const GapExperimentOptions& options, ResultsTable* table)
+      : dataset_(dataset), data_(std::move(data)), options_(options), table_(table) {}
+
+  CsvRow Key(const std::string& model, double epsilon, int split) const {
+    return {dataset_.name, model, FormatNumber(epsilon), std::to_string(split)};
+  }
+
+  // GAP at `epsilon`; at epsilon inf also the encoder's MLP row.
+  Status RunGap(double epsilon, int split) const {
+    GapInputs in;
+    in.graph = &dataset_.graphs[0];
+    in.features = &data_.features;
+    in.labels = &data_.labels;
+    in.classes = data_.classes;
+    in.split = StratifiedSplit(data_.labels, 0.50, 0.25, static_cast<std::uint64_t>(split));
+    GapOptions o;
+    o.model.hops = options_.hops;
+    o.epsilon = epsilon;
+    o.encoder_epochs = o.classifier_epochs = options_.epochs;
+    o.seed = static_cast<std::uint64_t>(split);
+    Result<GapRun> run = TrainGap(in, o);
+    if (!run.ok()) return run.status();
+    if (std::isinf(epsilon) && !table_->Has(Key("mlp", epsilon, split))) {
+      LDPGRAPH_RETURN_IF_ERROR(Append("mlp", epsilon, split, run->mlp_test_accuracy, 0, run->seconds));
+    }
+    return Append("gap-edp", epsilon, split, run->test_accuracy, run->noise_multiplier, run->seconds);
+  }
+
+  // Non-private GCN or GraphSAGE as `ldpgraph train` trains them.
+  Status RunGnn(const std::string& model, int split) const {
+    const NodeGnnKind kind = model == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
+    NodeGnnConfig config;
+    config.kind = kind;
+    config.input_dim = static_cast<int>(data_.features.cols());
+    config.classes = data_.classes;
+    Result<NodeGnnModel> gnn = NodeGnnModel::Create(config, static_cast<std::uint64_t>(split));
+    if (!gnn.ok()) return gnn.status();
+    const PreparedGraph graph = PrepareGraph(dataset_.graphs[0], AggregationFor(kind));
+    NodeTrainOptions o;
+    o.seed = static_cast<std::uint64_t>(split);
+    const Split s = StratifiedSplit(data_.labels, 0.50, 0.25, static_cast<std::uint64_t>(split));
+    const NodeTrainResult r = TrainNodeClassifier(&*gnn, graph, data_.features, data_.labels, s, o, {});
+    return Append(model, INFINITY, split, r.test.accuracy, 0, r.seconds);
+  }
+
+ private:
+  Status Append(const std::string& model, double epsilon, int split, double accuracy, double multiplier,
+                double seconds) const {
+    CsvRow row = Key(model, epsilon, split);
+    row.push_back(FormatNumber(accuracy));
+    row.push_back(FormatNumber(multiplier));
+    row.push_back(FormatNumber(seconds));
+    return table_->Append(row);
+  }
+
+  const GraphDataset& dataset_;
+  NodeTaskData data_;
+  const GapExperimentOptions& options_;
+  ResultsTable* table_;
+};
+
+}  // namespace
+
+Status SummariseGapExperiment(const std::string& out_dir) {
+  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
+  if (!table.ok()) return table.status();
+  Result<std::vector<SummaryRow>> summary = Summarise(kColumns, (*table)->Rows(), kGroup, kMetrics);
+  if (!summary.ok()) return summary.status();
+  LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/summary.csv", kGroup, kMetrics, *summary));
+  Result<std::vector<std::string>> files =
+      WriteCharts(out_dir, kGroup, kMetrics, *summary, {"epsilon", "model", "accuracy", "edge epsilon", true});
+  return files.ok() ? Status::Ok() : files.status();
+}
+
+Status RunGapExperiment(const GraphDataset& dataset, const GapExperimentOptions& o) {
+  if (o.epsilons.empty()) return Status::InvalidArgument("an empty epsilon list");
+  for (double e : o.epsilons) {
+    if (!(e > 0)) return Status::InvalidArgument("epsilon must be positive (inf: no noise), got " + FormatNumber(e));
+  }
+  if (o.splits < 1 || o.hops < 1 || o.epochs < 1) return Status::InvalidArgument("splits, hops and epochs must be >= 1");
+  if (dataset.feature_dims == 0) return Status::InvalidArgument("the dataset has no node features (features.csv)");
+  Result<NodeTaskData> data = MakeNodeTaskData(dataset, Aggregation::kMean);
+  if (!data.ok()) return data.status();
+  LDPGRAPH_RETURN_IF_ERROR(MakeOutputDirectory(o.out_dir));
+  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::Open(o.out_dir + "/results.csv", kColumns, kKeyColumns);
+  if (!table.ok()) return table.status();
+  auto runner = std::make_shared<GapRunner>(dataset, std::move(data).value(), o, table->get());
+  std::vector<ExperimentJob> jobs;
+  std::size_t skipped = 0;
+  for (int split = 0; split < o.splits; ++split) {
+    for (double e : o.epsilons) {
+      if ((*table)->Has(runner->Key("gap-edp", e, split))) {
+        ++skipped;
+        continue;
+      }
+      // GAP's encoder and classifier: two trainings.
+      jobs.push_back({"gap-edp eps=" + FormatNumber(e) + " split=" + std::to_string(split),
+                      [runner, e, split](const RunProgress&) { return runner->RunGap(e, split); }, 2});
+    }
+    for (const std::string model : {"gcn", "sage"}) {
+      if ((*table)->Has(runner->Key(model, INFINITY, split))) {
+        ++skipped;
+        continue;
+      }
+      jobs.push_back({model + " split=" + std::to_string(split),
+                      [runner, model, split](const RunProgress&) { return runner->RunGnn(model, split); }});
+    }
+  }
+  LDPGRAPH_RETURN_IF_ERROR(RunJobs("experiment gap", std::move(jobs), o.jobs, skipped));
+  return SummariseGapExperiment(o.out_dir);
+}
+
+}  // namespace ldpgraph
