@@ -202,16 +202,13 @@ Tape::InputVar Tape::Input(const Matrix* x, float dropout) {
     mask->scale = DropoutKeepScale(dropout);
     const std::int64_t size = x->size();
     mask->keep.reset(new std::uint8_t[static_cast<std::size_t>(size)]);
-    // The chunks Dropout would turn into its mask (see DropoutMask), as bytes.
+    // The draws Dropout would turn into its mask (see DropoutMask), as bytes.
     const std::uint16_t threshold = DropoutThreshold(dropout);
-    constexpr std::int64_t kWords = 64, kChunks = 4 * kWords;
-    std::uint64_t words[kWords];
-    std::uint16_t chunks[kChunks];
+    std::uint16_t chunks[kDropoutBlock + 3];
     std::uint8_t* keep = mask->keep.get();
-    for (std::int64_t i = 0; i < size; i += kChunks) {
-      const std::int64_t count = std::min(kChunks, size - i);
-      for (std::int64_t w = 0; w < (count + 3) / 4; ++w) words[w] = rng_->NextU64();
-      std::memcpy(chunks, words, sizeof(words));
+    for (std::int64_t i = 0; i < size; i += kDropoutBlock) {
+      const std::int64_t count = std::min<std::int64_t>(kDropoutBlock, size - i);
+      DropoutChunks(chunks, count);
       for (std::int64_t j = 0; j < count; ++j) keep[i + j] = chunks[j] >= threshold;
     }
     node.mask = std::move(mask);
@@ -352,22 +349,25 @@ Tape::Var Tape::Selu(Var x) {
   return out;
 }
 
+void Tape::DropoutChunks(std::uint16_t* chunks, Eigen::Index count) {
+  // Element j takes the 16-bit chunk j % 4 of word j / 4, lowest first: a
+  // block of words read as 16-bit values (little-endian), which vectorises.
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "16-bit chunks are read in memory order");
+  std::uint64_t words[kDropoutBlock / 4];
+  for (Eigen::Index w = 0; w < (count + 3) / 4; ++w) words[w] = rng_->NextU64();
+  std::memcpy(chunks, words, static_cast<std::size_t>((count + 3) / 4) * sizeof(std::uint64_t));
+}
+
 void Tape::DropoutMask(float p, float* mask, Eigen::Index size) {
   // One 64-bit draw decides four elements: p is quantised down to a multiple
   // of 2^-16 and the survivors are scaled by the quantised keep probability,
   // so E[output] = input exactly. (Training noise, not a privacy mechanism.)
-  // Element j takes the 16-bit chunk j % 4 of word j / 4, lowest first: a
-  // block of words read as 16-bit values (little-endian), which vectorises.
-  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "16-bit chunks are read in memory order");
   const std::uint16_t threshold = DropoutThreshold(p);
   const float keep_scale = DropoutKeepScale(p);
-  constexpr Eigen::Index kWords = 64, kChunks = 4 * kWords;
-  std::uint64_t words[kWords];
-  std::uint16_t chunks[kChunks];
-  for (Eigen::Index i = 0; i < size; i += kChunks) {
-    const Eigen::Index count = std::min(kChunks, size - i);
-    for (Eigen::Index w = 0; w < (count + 3) / 4; ++w) words[w] = rng_->NextU64();
-    std::memcpy(chunks, words, sizeof(words));
+  std::uint16_t chunks[kDropoutBlock + 3];
+  for (Eigen::Index i = 0; i < size; i += kDropoutBlock) {
+    const Eigen::Index count = std::min(kDropoutBlock, size - i);
+    DropoutChunks(chunks, count);
     for (Eigen::Index j = 0; j < count; ++j) mask[i + j] = chunks[j] < threshold ? 0.0f : keep_scale;
   }
 }

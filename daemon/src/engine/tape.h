@@ -125,6 +125,10 @@ class Tape {
   Var Push(Matrix value, bool needs_grad);
   // The dropout mask of `size` elements into `mask`: 0 or 1 / (keep probability).
   void DropoutMask(float p, float* mask, Eigen::Index size);
+  // The next `count` (<= kDropoutBlock, a multiple of 4 except at the end of
+  // a mask) 16-bit draws of dropout's stream into `chunks` (room for count + 3).
+  static constexpr Eigen::Index kDropoutBlock = 256;
+  void DropoutChunks(std::uint16_t* chunks, Eigen::Index count);
   Var AggregateBlocks(BlockDiagonal a, BlockDiagonal a_t, Var x);
   Matrix& GradOf(Var v);  // zero-initialised on first use
   // The gradient buffer of v, allocated but NOT zeroed when it is new
