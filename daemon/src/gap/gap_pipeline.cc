@@ -90,8 +90,9 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& o) {
   NormaliseRows(&x0);
 
   // 2. The private aggregates, noise calibrated for the K releases together.
-  const double edges = static_cast<double>(in.graph->num_entries()) / (IsSymmetric(*in.graph) ? 2 : 1);
-  run.sensitivity = RoundedSensitivity(IsSymmetric(*in.graph) ? std::sqrt(2.0) : 1.0, o.model.hidden);
+  const bool undirected = IsSymmetric(*in.graph);
+  const double edges = static_cast<double>(in.graph->num_entries()) / (undirected ? 2 : 1);
+  run.sensitivity = RoundedSensitivity(undirected ? std::sqrt(2.0) : 1.0, o.model.hidden);
   run.delta = o.delta > 0 ? o.delta : 1 / (10 * std::max(edges, 1.0));
   if (std::isfinite(o.epsilon)) {
     const int hops = o.model.hops;
