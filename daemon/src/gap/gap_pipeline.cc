@@ -22,9 +22,7 @@ void TrainRows(Model* model, const std::function<Tape::Var(Tape&)>& forward, con
   adam_options.weight_decay = o.weight_decay;
   Adam adam(model->Parameters(), adam_options);
   SeededRandomSource rng(seed);
-  std::vector<int> train(labels.size(), -1), val(labels.size(), -1);
-  for (auto r : split.train) train[r] = labels[r];
-  for (auto r : split.val) val[r] = labels[r];
+  const std::vector<int> train = Masked(labels, split.train), val = Masked(labels, split.val);
   EarlyStopping<Model> best(model, epochs + 1, 1, /*enabled=*/false);
   for (int epoch = 1; epoch <= epochs; ++epoch) {
     {

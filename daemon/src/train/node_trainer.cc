@@ -11,13 +11,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Labels of `rows` only; every other node is ignored by the loss.
-std::vector<int> Masked(const std::vector<int>& labels, const std::vector<std::uint32_t>& rows) {
-  std::vector<int> masked(labels.size(), -1);
-  for (auto r : rows) masked[r] = labels[r];
-  return masked;
-}
-
 // The training loss of `logits` against `targets` (rows with -1 ignored).
 Tape::Var NodeLoss(Tape& tape, Tape::Var logits, const std::vector<int>* targets, const NodeTrainOptions& o) {
   if (o.label_steps == 0) return tape.SoftmaxCrossEntropy(logits, targets, o.transition);

@@ -28,6 +28,12 @@ Split StratifiedSplit(const std::vector<int>& labels, double train, double val, 
   return s;
 }
 
+std::vector<int> Masked(const std::vector<int>& labels, const std::vector<std::uint32_t>& rows) {
+  std::vector<int> masked(labels.size(), -1);
+  for (auto r : rows) masked[r] = labels[r];
+  return masked;
+}
+
 double Accuracy(const Matrix& probs, const std::vector<int>& labels, const std::vector<std::uint32_t>& rows) {
   if (rows.empty()) return 0.0;
   std::size_t correct = 0;

@@ -18,6 +18,9 @@ struct Split {
 // Items with label < 0 are left out.
 Split StratifiedSplit(const std::vector<int>& labels, double train, double val, std::uint64_t seed);
 
+// The labels of `rows` only, -1 (ignored by the losses) everywhere else.
+std::vector<int> Masked(const std::vector<int>& labels, const std::vector<std::uint32_t>& rows);
+
 // Fraction of rows whose argmax equals the label (rows listed in `rows`).
 double Accuracy(const Matrix& probs, const std::vector<int>& labels, const std::vector<std::uint32_t>& rows);
 // ROC AUC: binary on the class-1 score; macro one-vs-rest for more classes
