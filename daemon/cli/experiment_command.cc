@@ -3,7 +3,7 @@
 //   degree   true vs noisy degree of every user (DPRR, RR, LocalLap)
 //   scaling  training and classification time vs n on Barabasi-Albert graphs
 //   lpgnn    node classification with private features, labels and edges
-//   gap      GAP under edge-level DP against the MLP and non-private GCN / GraphSAGE
+//   gap      GAP under edge- and node-level DP against the MLP (plain and DP-SGD) and non-private GCN / GraphSAGE
 // Every study appends to DIR/results.csv as runs finish (a rerun resumes),
 // then writes DIR/summary.csv and its SVG charts.
 #include <cmath>
@@ -184,13 +184,30 @@ int RunLpgnn(const std::vector<std::string>& args) {
 }
 
 int RunGap(const std::vector<std::string>& args) {
-  Result<Flags> flags = Flags::Parse(args, {"dataset", "out", "epsilons", "splits", "hops", "epochs", "jobs"});
+  Result<Flags> flags = Flags::Parse(
+      args, {"dataset", "out", "epsilons", "splits", "hops", "epochs", "jobs", "levels", "max-degree", "batch-size"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   Result<std::string> out = flags->String("out");
   if (!path.ok()) return Usage(path.status().message());
   if (!out.ok()) return Usage(out.status().message());
   GapExperimentOptions o;
+  Result<std::vector<std::string>> levels = flags->StringList("levels", {"edge", "node"});
+  if (!levels.ok()) return Usage(levels.status().message());
+  o.edge_level = o.node_level = false;
+  for (const std::string& level : *levels) {
+    if (level != "edge" && level != "node") return Usage("--levels lists edge and/or node, got " + level);
+    (level == "edge" ? o.edge_level : o.node_level) = true;
+  }
+  Result<std::uint64_t> max_degree = flags->Unsigned("max-degree", o.max_degree);
+  Result<std::uint64_t> batch = flags->Unsigned("batch-size", static_cast<std::uint64_t>(o.batch_size));
+  if (!max_degree.ok()) return Usage(max_degree.status().message());
+  if (!batch.ok()) return Usage(batch.status().message());
+  if (*max_degree < 1 || *max_degree > 1000000 || *batch < 1 || *batch > 1000000000) {
+    return Usage("need 1 <= --max-degree <= 10^6 and 1 <= --batch-size <= 10^9");
+  }
+  o.max_degree = static_cast<std::uint32_t>(*max_degree);
+  o.batch_size = static_cast<int>(*batch);
   Result<std::vector<double>> epsilons = flags->DoubleList("epsilons", o.epsilons);
   Result<std::uint64_t> splits = flags->Unsigned("splits", static_cast<std::uint64_t>(o.splits));
   Result<std::uint64_t> hops = flags->Unsigned("hops", static_cast<std::uint64_t>(o.hops));

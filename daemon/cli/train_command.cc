@@ -1,7 +1,7 @@
 // ldpgraph train: train a classifier on a dataset and report its test metrics.
 //   gin        graph classification (s2v or TU datasets), 75/10/15 split
 //   gcn, sage  node classification (CSV datasets with features), 50/25/25 split
-//   gap        node classification with edge-level DP (GAP-EDP), 50/25/25 split
+//   gap        node classification with edge- or node-level DP (GAP-EDP, GAP-NDP), 50/25/25 split
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -47,15 +47,18 @@ void PrintResult(const std::string& dataset, const std::string& model, std::uint
             << "\n";
 }
 
-// GAP: edge-level DP on a graph the server holds (gap/gap_pipeline.h).
+// GAP: edge- or node-level DP on a graph the server holds (gap/gap_pipeline.h).
 int RunGapTraining(const Flags& flags) {
   Result<std::string> path = flags.String("dataset");
   if (!path.ok()) return Usage(path.status().message());
   const std::string privacy = flags.StringOr("privacy", "edge");
-  if (privacy == "node") {
-    return Usage("--privacy node (GAP-NDP: DP-SGD and a degree bound) is not built yet; --privacy edge is");
+  if (privacy != "edge" && privacy != "node") return Usage("--privacy must be edge or node");
+  const bool node_level = privacy == "node";
+  if (!node_level) {
+    for (const char* node_only : {"max-degree", "batch-size", "clip"}) {
+      if (flags.Has(node_only)) return Usage(std::string("--") + node_only + " is for --privacy node");
+    }
   }
-  if (privacy != "edge") return Usage("--privacy must be edge or node");
   if (flags.Has("out")) return Usage("GAP models cannot be saved to a model file yet");
   Result<double> epsilon = flags.Double("epsilon", INFINITY);
   Result<double> delta = flags.Double("delta", 0);
@@ -64,8 +67,11 @@ int RunGapTraining(const Flags& flags) {
   Result<std::uint64_t> seed = flags.Unsigned("seed", 0);
   Result<std::uint64_t> hidden = flags.Unsigned("hidden", 16);
   Result<double> lr = flags.Double("lr", 0.01);
+  Result<std::uint64_t> max_degree = flags.Unsigned("max-degree", 10);
+  Result<std::uint64_t> batch = flags.Unsigned("batch-size", 256);
+  Result<double> clip = flags.Double("clip", 1.0);
   for (const Status* s : {&epsilon.status(), &delta.status(), &hops.status(), &epochs.status(), &seed.status(),
-                          &hidden.status(), &lr.status()}) {
+                          &hidden.status(), &lr.status(), &max_degree.status(), &batch.status(), &clip.status()}) {
     if (!s->ok()) return Usage(s->message());
   }
   if (!(*epsilon > 0)) return Usage("--epsilon must be positive (inf: no privacy)");
@@ -74,6 +80,8 @@ int RunGapTraining(const Flags& flags) {
   if (*epochs < 1 || *epochs > 100000 || *hidden < 1 || *hidden > 4096 || !(*lr > 0)) {
     return Usage("--epochs, --hidden and --lr must be positive (epochs <= 10^5, hidden <= 4096)");
   }
+  if (*max_degree < 1 || *max_degree > 1000000) return Usage("--max-degree must be in [1, 10^6]");
+  if (*batch < 1 || !(*clip > 0) || !std::isfinite(*clip)) return Usage("--batch-size and --clip must be positive");
   Result<GraphDataset> ds = ReadDataset(*path);
   if (!ds.ok()) return Failure(ds.status());
   Result<NodeTaskData> data = MakeNodeTaskData(*ds, Aggregation::kMean);
@@ -85,21 +93,26 @@ int RunGapTraining(const Flags& flags) {
   in.classes = data->classes;
   in.split = StratifiedSplit(data->labels, 0.50, 0.25, *seed);
   GapOptions o;
+  o.privacy = node_level ? GapPrivacy::kNode : GapPrivacy::kEdge;
   o.model.hops = static_cast<int>(*hops);
   o.model.hidden = static_cast<int>(*hidden);
   o.epsilon = *epsilon;
   o.delta = *delta;
   o.encoder_epochs = o.classifier_epochs = static_cast<int>(*epochs);
   o.lr = static_cast<float>(*lr);
+  o.max_degree = static_cast<std::uint32_t>(*max_degree);
+  o.batch_size = static_cast<int>(std::min<std::uint64_t>(*batch, 1u << 30));
+  o.clip_norm = *clip;
   o.seed = *seed;
   Result<GapRun> run = TrainGap(in, o);
   if (!run.ok()) return Usage(run.status().message());
-  std::cout << "dataset=" << ds->name << "\nmodel=gap\nprivacy=edge\nseed=" << *seed << "\nhops=" << *hops
+  std::cout << "dataset=" << ds->name << "\nmodel=gap\nprivacy=" << privacy << "\nseed=" << *seed << "\nhops=" << *hops
             << "\ntrain=" << in.split.train.size() << "\nval=" << in.split.val.size()
             << "\ntest=" << in.split.test.size() << "\nepsilon=" << run->epsilon << "\ndelta=" << run->delta
             << "\nsensitivity=" << run->sensitivity << "\nnoise_multiplier=" << run->noise_multiplier
-            << "\nnoise_stddev=" << run->noise_stddev << "\nmlp_test_accuracy=" << run->mlp_test_accuracy
-            << "\nval_accuracy=" << run->val_accuracy
+            << "\nnoise_stddev=" << run->noise_stddev;
+  if (node_level) std::cout << "\nmax_degree=" << run->max_degree << "\ndp_sgd_steps=" << run->dp_sgd_steps;
+  std::cout << "\nmlp_test_accuracy=" << run->mlp_test_accuracy << "\nval_accuracy=" << run->val_accuracy
             << "\ntest_accuracy=" << run->test_accuracy << "\ntrain_seconds=" << run->seconds << "\n";
   return 0;
 }
@@ -109,7 +122,7 @@ int RunGapTraining(const Flags& flags) {
 int RunTrainCommand(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "model", "epochs", "seed", "out", "hidden", "layers",
                                             "batch-size", "lr", "readout", "dropout", "node-input", "privacy",
-                                            "epsilon", "delta", "hops"});
+                                            "epsilon", "delta", "hops", "max-degree", "clip"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   if (!path.ok()) return Usage(path.status().message());
@@ -118,7 +131,7 @@ int RunTrainCommand(const std::vector<std::string>& args) {
     return Usage("--model must be gin, gcn, sage or gap");
   }
   if (model_name == "gap") return RunGapTraining(*flags);
-  for (const char* gap_only : {"privacy", "epsilon", "delta", "hops"}) {
+  for (const char* gap_only : {"privacy", "epsilon", "delta", "hops", "max-degree", "clip"}) {
     if (flags->Has(gap_only)) return Usage(std::string("--") + gap_only + " is for --model gap");
   }
   const bool gin = model_name == "gin";

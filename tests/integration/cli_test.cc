@@ -203,7 +203,7 @@ TEST_CASE("Cli.GenerateSbmThenTrainBenchAndPredictANodeModel") {
   CHECK(Ldpgraph("bench node --dataset " + dir.path() + "/missing").exit_code == 1);
 }
 
-TEST_CASE("Cli.TrainGapWithEdgeLevelPrivacy") {
+TEST_CASE("Cli.TrainGapWithEdgeAndNodeLevelPrivacy") {
   TempDir dir;
   const auto data = dir.path() + "/sbm";
   REQUIRE(Ldpgraph("generate --kind sbm --nodes 600 --degree 6 --features 50 --words 5 --seed 4 --output " + data)
@@ -215,9 +215,18 @@ TEST_CASE("Cli.TrainGapWithEdgeLevelPrivacy") {
                           "noise_stddev=", "sensitivity=", "test_accuracy=", "train_seconds="}) {
     CHECK(r.output.find(key) != std::string::npos);
   }
+  Run node = Ldpgraph("train --dataset " + data + " --model gap --privacy node --epsilon 8 --epochs 5 " +
+                      "--max-degree 4 --batch-size 100");
+  INFO(node.output);
+  REQUIRE(node.exit_code == 0);
+  for (const char* key : {"privacy=node\n", "max_degree=4\n", "dp_sgd_steps=", "noise_multiplier=", "test_accuracy="}) {
+    CHECK(node.output.find(key) != std::string::npos);
+  }
   const std::string base = "train --dataset " + data + " --model gap ";
-  for (const char* args : {"--privacy node", "--privacy vertex", "--epsilon 0", "--epsilon nan", "--delta 1",
-                           "--hops 0", "--out /tmp/never.bin"}) {
+  for (const char* args : {"--privacy vertex", "--epsilon 0", "--epsilon nan", "--epsilon -1", "--delta 1",
+                           "--delta 0", "--hops 0", "--privacy node --max-degree 0", "--privacy node --batch-size 0",
+                           "--privacy node --batch-size 100000", "--privacy node --clip 0", "--max-degree 5",
+                           "--out /tmp/never.bin"}) {
     Run bad = Ldpgraph(base + args);
     INFO(args << ": " << bad.output);
     CHECK(bad.exit_code == 2);
@@ -443,20 +452,23 @@ TEST_CASE("Cli.ExperimentGapWritesRowsSummaryAndChart") {
   REQUIRE(Ldpgraph("generate --kind sbm --nodes 400 --degree 6 --features 40 --words 5 --seed 5 --output " + data)
               .exit_code == 0);
   const auto out = dir.path() + "/gap";
-  Run r = Ldpgraph("experiment gap --dataset " + data + " --out " + out + " --epsilons 1,2,inf --splits 2 --epochs 10");
+  const std::string command =
+      "experiment gap --dataset " + data + " --out " + out + " --epsilons 1,2,inf --splits 2 --epochs 10 --batch-size 64";
+  Run r = Ldpgraph(command);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  // Per split: gap-edp at 1, 2 and inf (two trainings each; the MLP's row
-  // comes with inf), gcn and sage.
-  CHECK(r.output.find("experiment gap: 10 run(s) to do, 16 trainings") != std::string::npos);
-  CHECK(Lines(out + "/results.csv") == 1 + 2 * 6);
-  CHECK(Lines(out + "/summary.csv") == 1 + 6);
+  // Per split: gap-edp and gap-ndp at 1, 2 and inf (two trainings each; the
+  // MLP's row comes with inf), mlp-dp at 1 and 2, gcn and sage.
+  CHECK(r.output.find("experiment gap: 20 run(s) to do, 32 trainings") != std::string::npos);
+  CHECK(Lines(out + "/results.csv") == 1 + 2 * 11);
+  CHECK(Lines(out + "/summary.csv") == 1 + 11);
   CHECK(Exists(out + "/accuracy_vs_epsilon__sbm.svg"));
-  Run again = Ldpgraph("experiment gap --dataset " + data + " --out " + out + " --epsilons 1,2,inf --splits 2 --epochs 10");
+  Run again = Ldpgraph(command);
   CHECK(again.exit_code == 0);
-  CHECK(again.output.find("10 row(s) already in the results, 0 run(s) to do") != std::string::npos);
-  CHECK(Lines(out + "/results.csv") == 1 + 2 * 6);  // resumed: nothing to do
-  for (const char* args : {"--epsilons 0", "--epsilons -1,2", "--splits 0", "--hops 0"}) {
+  CHECK(again.output.find("20 row(s) already in the results, 0 run(s) to do") != std::string::npos);
+  CHECK(Lines(out + "/results.csv") == 1 + 2 * 11);  // resumed: nothing to do
+  for (const char* args : {"--epsilons 0", "--epsilons -1,2", "--splits 0", "--hops 0", "--levels vertex",
+                           "--max-degree 0", "--batch-size 0"}) {
     Run bad = Ldpgraph("experiment gap --dataset " + data + " --out " + out + " " + args);
     INFO(args << ": " << bad.output);
     CHECK(bad.exit_code == 2);

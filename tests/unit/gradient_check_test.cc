@@ -159,6 +159,13 @@ TEST_CASE("Gradient.SoftmaxCrossEntropyPlainAndForwardCorrected") {
   CheckGradients([&](Tape& t) { return t.SoftmaxCrossEntropy(t.Param(&z), &labels, &transition); }, {&z});
 }
 
+TEST_CASE("Gradient.WeightedCrossEntropySum") {
+  Parameter z = Random("z", 5, 3, 29, 2.0f);
+  const std::vector<int> labels = {0, 2, -1, 1, 2};  // row 2 is ignored
+  const std::vector<float> weights = {1.0f, 0.25f, 3.0f, 0.0f, 2.0f};
+  CheckGradients([&](Tape& t) { return t.WeightedCrossEntropySum(t.Param(&z), &labels, &weights); }, {&z});
+}
+
 TEST_CASE("Gradient.DropLossPieces") {
   // Drop's loss: softmax, forward correction by a constant T, KProp, NLL.
   Parameter z = Random("z", 9, 3, 24, 2.0f);

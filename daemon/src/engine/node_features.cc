@@ -21,6 +21,26 @@ NodeFeatures NodeFeatures::Choose(SparseMatrix x, double max_density) {
   return Dense(ldpgraph::ToDense(x));
 }
 
+NodeFeatures NodeFeatures::Rows(const std::vector<std::uint32_t>& rows) const {
+  if (!is_sparse_) {
+    Matrix out(static_cast<Eigen::Index>(rows.size()), dense_.cols());
+    for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = dense_.row(rows[i]);
+    return Dense(std::move(out));
+  }
+  SparseMatrix out;
+  out.rows = static_cast<std::int64_t>(rows.size());
+  out.cols = sparse_.cols;
+  for (std::uint32_t r : rows) {
+    const std::int64_t begin = sparse_.offsets[r], end = sparse_.offsets[r + 1];
+    out.indices.insert(out.indices.end(), sparse_.indices.begin() + begin, sparse_.indices.begin() + end);
+    if (!sparse_.unit_weights()) {
+      out.values.insert(out.values.end(), sparse_.values.begin() + begin, sparse_.values.begin() + end);
+    }
+    out.offsets.push_back(out.nnz());
+  }
+  return Sparse(std::move(out));
+}
+
 std::int64_t NodeFeatures::bytes() const {
   if (!is_sparse_) return static_cast<std::int64_t>(dense_.size() * sizeof(float));
   return static_cast<std::int64_t>(sparse_.offsets.size() * sizeof(std::int64_t) +

@@ -7,6 +7,9 @@
 #ifndef LDPGRAPH_DAEMON_ENGINE_NODE_FEATURES_H_
 #define LDPGRAPH_DAEMON_ENGINE_NODE_FEATURES_H_
 
+#include <cstdint>
+#include <vector>
+
 #include "engine/matrix.h"
 #include "engine/sparse_matrix.h"
 
@@ -29,6 +32,9 @@ class NodeFeatures {
   Matrix* mutable_dense() { return &dense_; }
   SparseMatrix* mutable_sparse() { return &sparse_; }
   Matrix ToDense() const { return is_sparse_ ? ldpgraph::ToDense(sparse_) : dense_; }
+  // The listed rows, in order, held as these are (a batch's features).
+  // Requires every row < rows().
+  NodeFeatures Rows(const std::vector<std::uint32_t>& rows) const;
   // The memory the values take (and, sparse, the pattern).
   std::int64_t bytes() const;
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/parallel.h"
+#include "engine/row_gradient_norms.h"
 #include "engine/tall_gemm.h"
 #include "ldpgraph/samplers.h"
 
@@ -104,6 +105,15 @@ Tape::Var Tape::ConstantView(const Matrix* value) {
   return v;
 }
 
+void Tape::NoteParameterRead(Var p) {
+  if (row_norms_ == nullptr || nodes_[p].param == nullptr) return;
+  const Parameter* param = nodes_[p].param;
+  if (std::find(read_parameters_.begin(), read_parameters_.end(), param) != read_parameters_.end()) {
+    rows_separable_ = false;
+  }
+  read_parameters_.push_back(param);
+}
+
 Tape::Var Tape::Param(Parameter* p) {
   Var v = Push(p->value, true);
   nodes_[v].param = p;
@@ -136,11 +146,15 @@ Tape::Var Tape::Linear(Var x, Var w, Var b) {
     if (biased) y.middleRows(begin, end - begin).rowwise() += bias;
   });
   Var out = Push(std::move(y), Needs(x) || Needs(w) || (biased && Needs(b)));
+  NoteParameterRead(w);
+  if (biased) NoteParameterRead(b);
   nodes_[out].backward = [this, x, w, b, out] {
     const Matrix& g = nodes_[out].grad;
     const Matrix& in2 = value(x);
     const Matrix& weight2 = value(w);
     const bool need_x = Needs(x), need_w = Needs(w), need_b = b != kNone && Needs(b);
+    if (row_norms_ != nullptr && need_w) AddRowGradientNorms(&in2, g, row_norms_);
+    if (row_norms_ != nullptr && need_b) AddRowGradientNorms(nullptr, g, row_norms_);
     bool fresh_x = false;
     Matrix* gx = need_x ? &GradSlot(x, &fresh_x) : nullptr;
     const Eigen::Index k = in2.cols(), m = weight2.cols();
@@ -171,10 +185,12 @@ Tape::Var Tape::AddBias(Var x, Var b) {
   Matrix y = value(x);
   y.rowwise() += value(b).row(0);
   Var out = Push(std::move(y), Needs(x) || Needs(b));
+  NoteParameterRead(b);
   nodes_[out].backward = [this, x, b, out] {
     const Matrix& g = nodes_[out].grad;
     if (Needs(x)) GradOf(x) += g;
     if (Needs(b)) GradOf(b) += g.colwise().sum();
+    if (row_norms_ != nullptr && Needs(b)) AddRowGradientNorms(nullptr, g, row_norms_);
   };
   return out;
 }
@@ -230,13 +246,17 @@ Tape::Var Tape::InputProduct(InputVar x, Var w) {
     MaskedProduct(*input.dense, input.mask.get(), value(w), &y);
   }
   Var out = Push(std::move(y), Needs(w));
+  NoteParameterRead(w);
   nodes_[out].backward = [this, input, values, w, out] {  // `input` keeps the dropped values alive
     if (!Needs(w)) return;
     Matrix gw;  // dW = X^T G
+    const Matrix& g = nodes_[out].grad;
     if (input.sparse != nullptr) {
-      SpMMTransposed(*input.sparse, values, nodes_[out].grad, &gw);
+      SpMMTransposed(*input.sparse, values, g, &gw);
+      if (row_norms_ != nullptr) AddRowGradientNorms(*input.sparse, values, g, row_norms_);
     } else {
-      MaskedWeightGradient(*input.dense, input.mask.get(), nodes_[out].grad, &gw);
+      MaskedWeightGradient(*input.dense, input.mask.get(), g, &gw);
+      if (row_norms_ != nullptr) AddRowGradientNorms(*input.dense, input.mask.get(), g, row_norms_);
     }
     GradOf(w) += gw;
   };
@@ -407,6 +427,7 @@ Tape::Var Tape::BatchNormRelu(Var x, Var gamma, Var beta, BatchNormStats* stats,
 
 Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum, float eps,
                               bool relu) {
+  rows_separable_ = false;  // the statistics mix the rows
   // Fused row passes (node states are row-major): no N x F temporaries
   // besides the normalised input kept for the backward pass.
   const Matrix& in = value(x);
@@ -513,6 +534,7 @@ Tape::Var Tape::Aggregate(const BlockDiagonal* a, const BlockDiagonal* a_t, Var 
 }
 
 Tape::Var Tape::AggregateBlocks(BlockDiagonal a, BlockDiagonal a_t, Var x) {
+  rows_separable_ = false;
   Matrix y;
   SpMM(a, value(x), &y);
   Var out = Push(std::move(y), Needs(x));
@@ -532,6 +554,7 @@ Tape::Var Tape::AggregateBlocks(BlockDiagonal a, BlockDiagonal a_t, Var x) {
 }
 
 Tape::Var Tape::Pool(const std::vector<std::int64_t>* offsets, Var x, bool mean) {
+  rows_separable_ = false;
   const Matrix& in = value(x);
   const auto groups = static_cast<Eigen::Index>(offsets->size() - 1);
   Matrix y = Matrix::Zero(groups, in.cols());
@@ -663,6 +686,32 @@ Tape::Var Tape::ProbabilityNll(Var probs, const std::vector<int>* labels) {
       const int y = (*labels)[i];
       if (y < 0 || q(i, y) < 1e-30f) continue;  // clamped: no gradient
       g(i, y) -= upstream / q(i, y);
+    }
+  };
+  return out;
+}
+
+Tape::Var Tape::WeightedCrossEntropySum(Var logits, const std::vector<int>* labels,
+                                        const std::vector<float>* weights) {
+  auto probs = std::make_shared<Matrix>(Softmax(value(logits)));
+  double loss = 0;
+  for (Eigen::Index i = 0; i < probs->rows(); ++i) {
+    const int y = (*labels)[i];
+    if (y >= 0) loss -= (*weights)[i] * std::log(std::max((*probs)(i, y), 1e-30f));
+  }
+  Matrix total(1, 1);
+  total(0, 0) = static_cast<float>(loss);
+  Var out = Push(std::move(total), Needs(logits));
+  nodes_[out].backward = [this, logits, labels, weights, probs, out] {
+    if (!Needs(logits)) return;
+    const float upstream = nodes_[out].grad(0, 0);
+    Matrix& gz = GradOf(logits);
+    for (Eigen::Index i = 0; i < probs->rows(); ++i) {
+      const int y = (*labels)[i];
+      if (y < 0) continue;
+      const float scale = upstream * (*weights)[i];
+      gz.row(i) += scale * probs->row(i);
+      gz(i, y) -= scale;
     }
   };
   return out;

@@ -51,11 +51,29 @@ class Tape {
   // epoch (n x F floats).
   Var ConstantView(const Matrix* value);
   Var Param(Parameter* p);
+  // Keeps `value` alive as long as the tape, for inputs read in place that
+  // a forward pass makes itself (a batch's rows of features).
+  template <typename T>
+  const T* Own(T value) {
+    auto held = std::make_shared<const T>(std::move(value));
+    owned_.push_back(held);
+    return held.get();
+  }
   const Matrix& value(Var v) const { return nodes_[v].view != nullptr ? *nodes_[v].view : nodes_[v].value; }
 
   // Seeds d(loss)/d(loss) = 1 for a 1x1 `loss` and back-propagates into
   // every parameter's grad (accumulating: zero them first).
   void Backward(Var loss);
+
+  // DP-SGD's per-example gradient norms. Called before the forward pass:
+  // Backward then adds to (*squared_norms)[i] (one entry per row of the
+  // products) the squared norm of row i's share of every parameter gradient
+  // that Linear, InputProduct and AddBias form (row_gradient_norms.h). Their
+  // sum is example i's squared gradient norm only when rows never mix and no
+  // parameter is read twice: RowsSeparable() says whether the tape's
+  // operations kept to that (Aggregate, Pool and BatchNorm mix rows).
+  void TrackRowGradientNorms(std::vector<double>* squared_norms) { row_norms_ = squared_norms; }
+  bool RowsSeparable() const { return rows_separable_; }
 
   // ---- operations ---------------------------------------------------------
   Var Linear(Var x, Var w, Var b);  // x W + b (b is 1 x out, or kNone: x W)
@@ -106,6 +124,11 @@ class Tape {
   // Mean of -log(p[i][labels[i]]) over rows with labels[i] >= 0 (p clamped
   // at 1e-30): the negative log-likelihood of probabilities.
   Var ProbabilityNll(Var probs, const std::vector<int>* labels);
+  // The sum (not the mean) of weights[i] x the softmax cross-entropy of row
+  // i, over rows with labels[i] >= 0: DP-SGD's loss, whose gradient is the
+  // sum of the examples' gradients scaled by their clipping factors. Both
+  // vectors must outlive the tape.
+  Var WeightedCrossEntropySum(Var logits, const std::vector<int>* labels, const std::vector<float>* weights);
 
  private:
   struct Node {
@@ -137,11 +160,19 @@ class Tape {
   Matrix& GradSlot(Var v, bool* fresh);
   Var BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum, float eps, bool relu);
   bool Needs(Var v) const { return nodes_[v].needs_grad; }
+  // Under TrackRowGradientNorms: a parameter read a second time makes the
+  // per-row norms inexact.
+  void NoteParameterRead(Var p);
+
+  std::vector<double>* row_norms_ = nullptr;
+  bool rows_separable_ = true;
+  std::vector<const Parameter*> read_parameters_;
 
   bool training_;
   RandomSource* rng_;
   std::vector<Node> nodes_;
   std::vector<InputNode> inputs_;
+  std::vector<std::shared_ptr<const void>> owned_;
 };
 
 }  // namespace ldpgraph

@@ -1,5 +1,6 @@
 #include "experiments/gap_experiment.h"
 
+#include <chrono>
 #include <cmath>
 #include <memory>
 
@@ -28,25 +29,32 @@ class GapRunner {
     return {dataset_.name, model, FormatNumber(epsilon), std::to_string(split)};
   }
 
-  // GAP at `epsilon`; at epsilon inf also the encoder's MLP row.
-  Status RunGap(double epsilon, int split) const {
-    GapInputs in;
-    in.graph = &dataset_.graphs[0];
-    in.features = &data_.features;
-    in.labels = &data_.labels;
-    in.classes = data_.classes;
-    in.split = StratifiedSplit(data_.labels, 0.50, 0.25, static_cast<std::uint64_t>(split));
-    GapOptions o;
-    o.model.hops = options_.hops;
-    o.epsilon = epsilon;
-    o.encoder_epochs = o.classifier_epochs = options_.epochs;
-    o.seed = static_cast<std::uint64_t>(split);
+  static const char* Name(GapPrivacy level) { return level == GapPrivacy::kEdge ? "gap-edp" : "gap-ndp"; }
+
+  // GAP at `epsilon` and `level`; at epsilon inf also the encoder's MLP row.
+  Status RunGap(GapPrivacy level, double epsilon, int split) const {
+    GapInputs in = Inputs(split);
+    GapOptions o = Options(level, epsilon, split);
+    SeededRandomSource noise(static_cast<std::uint64_t>(split) ^ 0x9a9ULL);
+    o.noise = &noise;
     Result<GapRun> run = TrainGap(in, o);
     if (!run.ok()) return run.status();
     if (std::isinf(epsilon) && !table_->Has(Key("mlp", epsilon, split))) {
       LDPGRAPH_RETURN_IF_ERROR(Append("mlp", epsilon, split, run->mlp_test_accuracy, 0, run->seconds));
     }
-    return Append("gap-edp", epsilon, split, run->test_accuracy, run->noise_multiplier, run->seconds);
+    return Append(Name(level), epsilon, split, run->test_accuracy, run->noise_multiplier, run->seconds);
+  }
+
+  // The edge-free MLP trained by DP-SGD with the whole (finite) budget.
+  Status RunPrivateMlp(double epsilon, int split) const {
+    const auto start = std::chrono::steady_clock::now();
+    GapOptions o = Options(GapPrivacy::kNode, epsilon, split);
+    SeededRandomSource noise(static_cast<std::uint64_t>(split) ^ 0x3a1fULL);
+    o.noise = &noise;
+    Result<double> accuracy = TrainPrivateMlp(Inputs(split), o);
+    if (!accuracy.ok()) return accuracy.status();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return Append("mlp-dp", epsilon, split, *accuracy, 0, seconds);
   }
 
   // Non-private GCN or GraphSAGE as `ldpgraph train` trains them.
@@ -67,6 +75,28 @@ class GapRunner {
   }
 
  private:
+  GapInputs Inputs(int split) const {
+    GapInputs in;
+    in.graph = &dataset_.graphs[0];
+    in.features = &data_.features;
+    in.labels = &data_.labels;
+    in.classes = data_.classes;
+    in.split = StratifiedSplit(data_.labels, 0.50, 0.25, static_cast<std::uint64_t>(split));
+    return in;
+  }
+
+  GapOptions Options(GapPrivacy level, double epsilon, int split) const {
+    GapOptions o;
+    o.privacy = level;
+    o.model.hops = options_.hops;
+    o.epsilon = epsilon;
+    o.encoder_epochs = o.classifier_epochs = options_.epochs;
+    o.max_degree = options_.max_degree;
+    o.batch_size = options_.batch_size;
+    o.seed = static_cast<std::uint64_t>(split);
+    return o;
+  }
+
   Status Append(const std::string& model, double epsilon, int split, double accuracy, double multiplier,
                 double seconds) const {
     CsvRow row = Key(model, epsilon, split);
@@ -101,6 +131,8 @@ Status RunGapExperiment(const GraphDataset& dataset, const GapExperimentOptions&
     if (!(e > 0)) return Status::InvalidArgument("epsilon must be positive (inf: no noise), got " + FormatNumber(e));
   }
   if (o.splits < 1 || o.hops < 1 || o.epochs < 1) return Status::InvalidArgument("splits, hops and epochs must be >= 1");
+  if (!o.edge_level && !o.node_level) return Status::InvalidArgument("no privacy level to run");
+  if (o.max_degree < 1 || o.batch_size < 1) return Status::InvalidArgument("the degree bound and batch must be >= 1");
   if (dataset.feature_dims == 0) return Status::InvalidArgument("the dataset has no node features (features.csv)");
   Result<NodeTaskData> data = MakeNodeTaskData(dataset, Aggregation::kMean);
   if (!data.ok()) return data.status();
@@ -111,14 +143,27 @@ Status RunGapExperiment(const GraphDataset& dataset, const GapExperimentOptions&
   std::vector<ExperimentJob> jobs;
   std::size_t skipped = 0;
   for (int split = 0; split < o.splits; ++split) {
+    std::vector<GapPrivacy> levels;
+    if (o.edge_level) levels.push_back(GapPrivacy::kEdge);
+    if (o.node_level) levels.push_back(GapPrivacy::kNode);
     for (double e : o.epsilons) {
-      if ((*table)->Has(runner->Key("gap-edp", e, split))) {
+      for (GapPrivacy level : levels) {
+        const std::string name = GapRunner::Name(level);
+        if ((*table)->Has(runner->Key(name, e, split))) {
+          ++skipped;
+          continue;
+        }
+        // GAP's encoder and classifier: two trainings.
+        jobs.push_back({name + " eps=" + FormatNumber(e) + " split=" + std::to_string(split),
+                        [runner, level, e, split](const RunProgress&) { return runner->RunGap(level, e, split); }, 2});
+      }
+      if (!o.node_level || std::isinf(e)) continue;
+      if ((*table)->Has(runner->Key("mlp-dp", e, split))) {
         ++skipped;
         continue;
       }
-      // GAP's encoder and classifier: two trainings.
-      jobs.push_back({"gap-edp eps=" + FormatNumber(e) + " split=" + std::to_string(split),
-                      [runner, e, split](const RunProgress&) { return runner->RunGap(e, split); }, 2});
+      jobs.push_back({"mlp-dp eps=" + FormatNumber(e) + " split=" + std::to_string(split),
+                      [runner, e, split](const RunProgress&) { return runner->RunPrivateMlp(e, split); }});
     }
     for (const std::string model : {"gcn", "sage"}) {
       if ((*table)->Has(runner->Key(model, INFINITY, split))) {

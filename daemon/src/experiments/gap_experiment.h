@@ -1,13 +1,17 @@
 // ldpgraph experiment gap: what a node classifier released under edge-level
-// DP (GAP-EDP) costs in accuracy, against the same split's edge-free MLP
-// (GAP's encoder with its softmax head) and non-private GCN and GraphSAGE.
-// For every epsilon and split one GAP training (epsilon inf: no noise); the
-// MLP, GCN and GraphSAGE rows are edge epsilon inf (the MLP uses no edges at
-// all). One row per model and run in DIR/results.csv:
+// DP (GAP-EDP) or node-level DP (GAP-NDP) costs in accuracy, against the
+// same split's edge-free MLP (GAP's encoder with its softmax head: "mlp",
+// non-private, at epsilon inf; "mlp-dp", trained by DP-SGD with the whole
+// budget, at each finite epsilon: the edge-free bar under node-level DP)
+// and non-private GCN and GraphSAGE (epsilon inf). For every epsilon, level
+// and split one GAP training (epsilon inf: no noise). The noise is seeded
+// from the split: runs are reproducible (and so not secret). One row per
+// model and run in DIR/results.csv:
 //   dataset,model,epsilon,split,accuracy,noise_multiplier,seconds
 #ifndef LDPGRAPH_DAEMON_EXPERIMENTS_GAP_EXPERIMENT_H_
 #define LDPGRAPH_DAEMON_EXPERIMENTS_GAP_EXPERIMENT_H_
 
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -21,13 +25,16 @@ struct GapExperimentOptions {
   int splits = 5;
   int hops = 2;
   int epochs = 100;  // each of GAP's two trainings
+  bool edge_level = true, node_level = true;
+  std::uint32_t max_degree = 10;  // node level: D, DP-SGD's expected batch
+  int batch_size = 256;
   std::string out_dir;
   int jobs = 1;
 };
 
 // Errors: kInvalidArgument for an empty or non-positive epsilon list, splits
-// or hops below 1, a dataset without node features and labels; the first
-// failing run's error otherwise.
+// or hops below 1, no level, D or batch below 1, a dataset without node
+// features and labels; the first failing run's error otherwise.
 Status RunGapExperiment(const GraphDataset& dataset, const GapExperimentOptions& options);
 
 // Rewrites DIR/summary.csv and the chart from DIR/results.csv.

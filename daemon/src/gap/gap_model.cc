@@ -23,8 +23,14 @@ Result<GapClassifier> GapClassifier::Create(const GapModelConfig& c, std::uint64
 }
 
 Tape::Var GapClassifier::Forward(Tape& tape, const std::vector<Matrix>& aggregates) {
+  std::vector<Tape::Var> inputs;
+  for (const Matrix& a : aggregates) inputs.push_back(tape.ConstantView(&a));
+  return Forward(tape, inputs);
+}
+
+Tape::Var GapClassifier::Forward(Tape& tape, const std::vector<Tape::Var>& aggregates) {
   std::vector<Tape::Var> hops;
-  for (std::size_t k = 0; k < bases_.size(); ++k) hops.push_back(bases_[k].Forward(tape, tape.ConstantView(&aggregates[k])));
+  for (std::size_t k = 0; k < bases_.size(); ++k) hops.push_back(bases_[k].Forward(tape, aggregates[k]));
   Tape::Var combined = hops.front();
   if (config_.concat) {
     combined = tape.ConcatColumns(hops);

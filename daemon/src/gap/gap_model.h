@@ -31,6 +31,8 @@ class GapClassifier {
   // Class scores of every node from the K + 1 aggregates (n x hidden each,
   // read in place: they must outlive the tape).
   Tape::Var Forward(Tape& tape, const std::vector<Matrix>& aggregates);
+  // The same on inputs already on the tape (one per hop, 0..K).
+  Tape::Var Forward(Tape& tape, const std::vector<Tape::Var>& aggregates);
   std::vector<Parameter*> Parameters();
   std::vector<BatchNormStats*> Stats() { return {}; }
   const GapModelConfig& config() const { return config_; }

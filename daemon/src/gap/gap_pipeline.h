@@ -1,15 +1,25 @@
-// GAP end to end on a graph the server holds (edge-level DP, GAP-EDP):
+// GAP end to end on a graph the server holds (Sajadmanesh et al., USENIX
+// Security 2023):
 //   1. the encoder, an MLP on the features and training labels alone (no
-//      edges, so no privacy cost for them), trained with a linear softmax
-//      head; its last hidden layer, rows normalised, is X^(0);
-//   2. PMA: K noisy aggregations of X^(0) over the graph, their noise
-//      calibrated by the RDP accountant so that the K releases together are
-//      (epsilon, delta)-DP for one edge (an undirected edge moves two rows:
-//      sensitivity sqrt(2));
-//   3. the classifier on X^(0) .. X^(K), post-processing of the release.
-// Epsilon infinity: no noise (the non-private GAP). Training labels and
-// features are the server's own, not protected here: edge-level DP hides
-// the friendships only, as the paper defines it.
+//      edges), trained with a linear softmax head; its last hidden layer,
+//      rows normalised, is X^(0);
+//   2. PMA: K noisy aggregations of X^(0) over the graph (gap/aggregation.h);
+//   3. the classifier on X^(0) .. X^(K).
+// Edge level (GAP-EDP): the aggregations' noise alone hides any one edge;
+// the features and labels are the server's own and not protected, so the
+// encoder and classifier train normally (full batch, best validation epoch)
+// as post-processing of the release. An undirected edge moves two rows:
+// sensitivity sqrt(2) per hop.
+// Node level (GAP-NDP): every node keeps at most D edges (BoundDegree), so
+// one node moves at most D unit rows: sensitivity sqrt(D) per hop; encoder
+// and classifier train with DP-SGD (train/dp_sgd.h), each node one example,
+// and keep their last step. One noise multiplier s serves the three parts,
+// calibrated so that together (the encoder's steps, the K aggregations, the
+// classifier's steps) they are (epsilon, delta)-DP for adding or removing
+// one node with its features, label and edges. As in the paper, the
+// sensitivity is that of the degree-bounded graph.
+// Epsilon infinity: no noise and no clipping at either level (the
+// non-private GAP; at node level still on the degree-bounded graph).
 #ifndef LDPGRAPH_DAEMON_GAP_GAP_PIPELINE_H_
 #define LDPGRAPH_DAEMON_GAP_GAP_PIPELINE_H_
 
@@ -23,6 +33,9 @@
 
 namespace ldpgraph {
 
+enum class GapPrivacy { kEdge, kNode };
+const char* GapPrivacyName(GapPrivacy privacy);  // "edge", "node"
+
 struct GapInputs {
   const CsrGraph* graph = nullptr;
   const NodeFeatures* features = nullptr;
@@ -35,32 +48,54 @@ struct GapOptions {
   GapModelConfig model;
   int encoder_layers = 2;
   float encoder_dropout = 0.5f;
-  double epsilon = INFINITY;  // for the K aggregations together
-  double delta = 0;           // 0: 1 / (10 x the number of edges)
+  GapPrivacy privacy = GapPrivacy::kEdge;
+  double epsilon = INFINITY;  // for the whole release
+  double delta = 0;           // 0: 1 / (10 x the edges) at edge level, 1 / (10 x the nodes) at node level
   int encoder_epochs = 100;
-  int classifier_epochs = 100;
+  int classifier_epochs = 100;  // DP-SGD: epochs in expectation (each node is sampled that often)
   float lr = 0.01f;
   float weight_decay = 5e-4f;
-  std::uint64_t seed = 0;  // weights, dropout and the aggregation noise
+  // Node level: the degree bound D, DP-SGD's expected batch and clipping norm.
+  std::uint32_t max_degree = 10;
+  int batch_size = 256;
+  double clip_norm = 1.0;
+  std::uint64_t seed = 0;  // weights, dropout, batches and the degree bound
+  // Every draw of privacy noise. Null: the OS CSPRNG, as a model that is
+  // released needs. Experiments pass a seeded source to be reproducible:
+  // their noise is then not secret.
+  RandomSource* noise = nullptr;
 };
 
 struct GapRun {
+  GapPrivacy privacy = GapPrivacy::kEdge;
+  std::uint32_t max_degree = 0;  // node level
   double val_accuracy = 0, test_accuracy = 0;
-  // The encoder with its softmax head alone: the MLP without edges, the bar
-  // the aggregates have to clear.
+  // The encoder with its softmax head alone: the MLP without edges (under
+  // node-level DP trained with DP-SGD like the encoder), the bar the
+  // aggregates have to clear.
   double mlp_test_accuracy = 0;
-  // The release: L2 sensitivity per hop (grid rounding included), the noise's
-  // multiplier and standard deviation, and the (epsilon, delta) they give.
+  // The release: the aggregation's L2 sensitivity per hop (grid rounding
+  // included), the noise multiplier, the aggregation noise's standard
+  // deviation, and the (epsilon, delta) the whole release has.
   double sensitivity = 0, noise_multiplier = 0, noise_stddev = 0;
   double epsilon = INFINITY, delta = 0;
+  std::int64_t dp_sgd_steps = 0;  // node level: encoder and classifier, each
   double seconds = 0;
   std::unique_ptr<Mlp> encoder;
   std::unique_ptr<GapClassifier> classifier;
 };
 
 // Errors: kInvalidArgument for missing or disagreeing inputs, epsilon not
-// positive (or NaN), delta outside [0, 1), hops < 1; the accountant's.
+// positive (or NaN), delta outside [0, 1), hops < 1, D < 1, a batch size
+// below 1 or above the training nodes, a clipping norm not positive; the
+// accountant's (kOutOfRange when no noise reaches epsilon).
 Result<GapRun> TrainGap(const GapInputs& inputs, const GapOptions& options);
+
+// The edge-free baseline under node-level DP: the encoder with its softmax
+// head trained by DP-SGD with the whole (epsilon, delta) (an MLP reads no
+// edge, so this is also its edge-level guarantee). Returns its test
+// accuracy. Errors: as TrainGap's.
+Result<double> TrainPrivateMlp(const GapInputs& inputs, const GapOptions& options);
 
 }  // namespace ldpgraph
 
