@@ -1,5 +1,8 @@
 // ldpgraph predict: class and probabilities for every graph (GIN) or node
-// (GCN, GraphSAGE) of a dataset, from a model file.
+// (GCN, GraphSAGE, GAP) of a dataset, from a model file. A GAP model holds
+// its predictions for the graph it was trained on (computing them again
+// would aggregate with new noise and spend more budget): the dataset must
+// be that graph, and its labels only score them.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -67,6 +70,25 @@ int RunPredictCommand(const std::vector<std::string>& args) {
                                   ids, 64);
     probs = std::move(e.probs);
     if (labelled) accuracy = e.accuracy;
+  } else if (model->kind == ModelKind::kGap) {
+    const GapModel& gap = *model->gap;
+    if (ds->graphs.size() != 1 || static_cast<Eigen::Index>(ds->graphs[0].num_nodes()) != gap.node_probabilities.rows()) {
+      std::fprintf(stderr, "ldpgraph predict: this GAP model was trained on a graph of %ld nodes and predicts for "
+                   "that graph only; the dataset is not it\n", static_cast<long>(gap.node_probabilities.rows()));
+      return 2;
+    }
+    probs = gap.node_probabilities;
+    std::vector<std::uint32_t> labelled;
+    std::vector<int> labels(ds->node_labels.begin(), ds->node_labels.end());
+    for (std::uint32_t i = 0; i < labels.size(); ++i) {
+      if (labels[i] >= 0) labelled.push_back(i);
+    }
+    if (!labelled.empty() && labels.size() == static_cast<std::size_t>(probs.rows())) {
+      accuracy = Accuracy(probs, labels, labelled);
+    }
+    const GapPrivacyRecord& p = gap.privacy;
+    std::cout << "privacy=" << GapPrivacyName(p.level) << "\nepsilon=" << p.epsilon << "\ndelta=" << p.delta
+              << "\nnoise_multiplier=" << p.noise_multiplier << "\nnoise_stddev=" << p.noise_stddev << "\n";
   } else {
     Result<NodeTaskData> data = MakeNodeTaskData(*ds, AggregationFor(model->node->config().kind));
     if (!data.ok()) {

@@ -59,7 +59,6 @@ int RunGapTraining(const Flags& flags) {
       if (flags.Has(node_only)) return Usage(std::string("--") + node_only + " is for --privacy node");
     }
   }
-  if (flags.Has("out")) return Usage("GAP models cannot be saved to a model file yet");
   Result<double> epsilon = flags.Double("epsilon", INFINITY);
   Result<double> delta = flags.Double("delta", 0);
   Result<std::uint64_t> hops = flags.Unsigned("hops", 2);
@@ -114,6 +113,14 @@ int RunGapTraining(const Flags& flags) {
   if (node_level) std::cout << "\nmax_degree=" << run->max_degree << "\ndp_sgd_steps=" << run->dp_sgd_steps;
   std::cout << "\nmlp_test_accuracy=" << run->mlp_test_accuracy << "\nval_accuracy=" << run->val_accuracy
             << "\ntest_accuracy=" << run->test_accuracy << "\ntrain_seconds=" << run->seconds << "\n";
+  if (flags.Has("out")) {
+    AnyModel trained;
+    trained.kind = ModelKind::kGap;
+    trained.gap = std::move(run->model);
+    const std::string out = flags.StringOr("out", "");
+    if (Status saved = SaveModel(trained, out); !saved.ok()) return Failure(saved);
+    std::cout << "model_file=" << out << "\n";
+  }
   return 0;
 }
 

@@ -30,6 +30,15 @@ Run Ldpgraph(const std::string& args) {
 }
 
 const char kTiny[] = "3\n4 0\n0 2 1 3\n0 1 0\n0 1 3\n0 2 0 2\n3 1\n0 1 1\n0 1 0\n0 0\n2 1\n0 1 1\n0 1 0\n";
+
+std::size_t Lines(const std::string& path) {
+  std::ifstream in(path);
+  std::size_t n = 0;
+  std::string line;
+  while (std::getline(in, line)) ++n;
+  return n;
+}
+
 }  // namespace
 
 TEST_CASE("Cli.PerturbPrintsItsFiguresAndWritesTheOutput") {
@@ -226,13 +235,34 @@ TEST_CASE("Cli.TrainGapWithEdgeAndNodeLevelPrivacy") {
   for (const char* args : {"--privacy vertex", "--epsilon 0", "--epsilon nan", "--epsilon -1", "--delta 1",
                            "--delta 0", "--hops 0", "--privacy node --max-degree 0", "--privacy node --batch-size 0",
                            "--privacy node --batch-size 100000", "--privacy node --clip 0", "--max-degree 5",
-                           "--out /tmp/never.bin"}) {
-    Run bad = Ldpgraph(base + args);
+                           "--epsilon 0 --out NEVER"}) {
+    std::string bad_args = args;
+    if (const auto at = bad_args.find("NEVER"); at != std::string::npos) bad_args.replace(at, 5, dir.path() + "/never.bin");
+    Run bad = Ldpgraph(base + bad_args);
     INFO(args << ": " << bad.output);
     CHECK(bad.exit_code == 2);
     CHECK(bad.output.find("ldpgraph train: ") != std::string::npos);
   }
   CHECK(Ldpgraph("train --dataset " + data + " --model gcn --epsilon 1").exit_code == 2);  // gap's flag
+  CHECK(::access((dir.path() + "/never.bin").c_str(), F_OK) != 0);
+
+  // A model file keeps the guarantee and the predictions made from the release.
+  const std::string model = dir.path() + "/gap.bin";
+  Run saved = Ldpgraph(base + "--privacy edge --epsilon 2 --epochs 10 --out " + model);
+  REQUIRE(saved.exit_code == 0);
+  Run predicted = Ldpgraph("predict --model " + model + " --dataset " + data + " --output " + dir.path() + "/p.csv");
+  INFO(predicted.output);
+  REQUIRE(predicted.exit_code == 0);
+  for (const char* key : {"model=gap\n", "privacy=edge\n", "noise_multiplier=", "predictions=600\n", "accuracy="}) {
+    CHECK(predicted.output.find(key) != std::string::npos);
+  }
+  CHECK(Lines(dir.path() + "/p.csv") == 601);
+  const auto other = dir.path() + "/other";
+  REQUIRE(Ldpgraph("generate --kind sbm --nodes 300 --degree 6 --features 50 --words 5 --seed 4 --output " + other)
+              .exit_code == 0);
+  Run wrong = Ldpgraph("predict --model " + model + " --dataset " + other);
+  CHECK(wrong.exit_code == 2);
+  CHECK(wrong.output.find("predicts for that graph only") != std::string::npos);
 }
 
 TEST_CASE("Cli.TrainRejectsBadInputs") {
@@ -283,14 +313,6 @@ void WriteTinyNodeDataset(const TempDir& dir) {
   dir.Write("nodes/edges.csv", edges);
   dir.Write("nodes/features.csv", features);
   dir.Write("nodes/labels.csv", labels);
-}
-
-std::size_t Lines(const std::string& path) {
-  std::ifstream in(path);
-  std::size_t n = 0;
-  std::string line;
-  while (std::getline(in, line)) ++n;
-  return n;
 }
 
 bool Exists(const std::string& path) { return std::ifstream(path).good(); }

@@ -7,8 +7,11 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <fstream>
 
 #include "gap/aggregation.h"
+#include "models/model_file.h"
+#include "support/temp_dir.h"
 #include "train/dp_sgd.h"
 #include "graph/generators.h"
 #include "ldpgraph/samplers.h"
@@ -193,4 +196,51 @@ TEST_CASE("Gap.NodeLevelTrainsToItsEpsilonAndRefusesBadRequests") {
   GapInputs one_way = c.in;
   one_way.graph = &directed;
   CHECK(TrainGap(one_way, o).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("Gap.ModelFileKeepsTheReleaseItsGuaranteeAndPredictions") {
+  Communities c(0.5);
+  SeededRandomSource noise(3);
+  GapOptions o;
+  o.privacy = GapPrivacy::kNode;
+  o.epsilon = 4;
+  o.max_degree = 6;
+  o.batch_size = 100;
+  o.encoder_epochs = o.classifier_epochs = 3;
+  o.noise = &noise;
+  Result<GapRun> run = TrainGap(c.in, o);
+  REQUIRE(run.ok());
+  AnyModel saved;
+  saved.kind = ModelKind::kGap;
+  saved.gap = std::move(run->model);
+  testing::TempDir dir;
+  const std::string path = dir.path() + "/gap.bin";
+  REQUIRE(SaveModel(saved, path).ok());
+  Result<AnyModel> loaded = LoadModel(path);
+  REQUIRE_MESSAGE(loaded.ok(), loaded.status().ToString());
+  REQUIRE(loaded->kind == ModelKind::kGap);
+  const GapModel& a = *saved.gap;
+  const GapModel& b = *loaded->gap;
+  CHECK(b.privacy.level == GapPrivacy::kNode);
+  CHECK(b.privacy.epsilon == run->epsilon);
+  CHECK(b.privacy.delta == run->delta);
+  CHECK(b.privacy.noise_multiplier == run->noise_multiplier);
+  CHECK(b.privacy.noise_stddev == run->noise_stddev);
+  CHECK(b.privacy.sensitivity == run->sensitivity);
+  CHECK(b.privacy.max_degree == 6);
+  CHECK(b.node_probabilities.rows() == 1200);
+  CHECK((a.node_probabilities.array() == b.node_probabilities.array()).all());
+  CHECK(Accuracy(b.node_probabilities, c.labels, c.in.split.test) == run->test_accuracy);
+  auto pa = saved.gap->encoder.Parameters(), pb = loaded->gap->encoder.Parameters();
+  auto ca = saved.gap->classifier.Parameters(), cb = loaded->gap->classifier.Parameters();
+  pa.insert(pa.end(), ca.begin(), ca.end());
+  pb.insert(pb.end(), cb.begin(), cb.end());
+  REQUIRE(pa.size() == pb.size());
+  for (std::size_t i = 0; i < pa.size(); ++i) CHECK((pa[i]->value.array() == pb[i]->value.array()).all());
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(60);
+    f.put('\x55');
+  }
+  CHECK(LoadModel(path).status().code() == StatusCode::kDataLoss);
 }

@@ -4,6 +4,8 @@
 
 namespace ldpgraph {
 
+const char* GapPrivacyName(GapPrivacy privacy) { return privacy == GapPrivacy::kEdge ? "edge" : "node"; }
+
 Result<GapClassifier> GapClassifier::Create(const GapModelConfig& c, std::uint64_t seed) {
   if (c.hops < 1) return Status::InvalidArgument("GAP needs at least one hop (K >= 1)");
   SeededRandomSource rng(seed);

@@ -6,11 +6,27 @@
 #ifndef LDPGRAPH_DAEMON_GAP_GAP_MODEL_H_
 #define LDPGRAPH_DAEMON_GAP_GAP_MODEL_H_
 
+#include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "models/mlp.h"
 
 namespace ldpgraph {
+
+enum class GapPrivacy { kEdge, kNode };
+const char* GapPrivacyName(GapPrivacy privacy);  // "edge", "node"
+
+// What a GAP release guarantees, as its model file records it: the level,
+// (epsilon, delta) (epsilon inf: no noise), the noise multiplier and the
+// aggregation noise's standard deviation, the L2 sensitivity per hop, and at
+// node level the degree bound D.
+struct GapPrivacyRecord {
+  GapPrivacy level = GapPrivacy::kEdge;
+  double epsilon = INFINITY, delta = 0;
+  double noise_multiplier = 0, noise_stddev = 0, sensitivity = 0;
+  std::uint32_t max_degree = 0;
+};
 
 struct GapModelConfig {
   int hops = 2;        // K
@@ -41,6 +57,19 @@ class GapClassifier {
   GapModelConfig config_;
   std::vector<Mlp> bases_;  // one per hop, 0..K
   Mlp head_;
+};
+
+// A trained GAP model as it is saved and served: the encoder and the
+// classifier, the guarantee, and every node's class probabilities computed
+// from the released aggregates. GAP is transductive: its predictions for the
+// graph it was trained on are post-processing of that release and cost no
+// more budget; aggregating again would draw new noise and spend more.
+struct GapModel {
+  MlpConfig encoder_config;
+  Mlp encoder;
+  GapClassifier classifier;
+  GapPrivacyRecord privacy;
+  Matrix node_probabilities;  // nodes x classes
 };
 
 }  // namespace ldpgraph

@@ -143,8 +143,6 @@ struct Accounting {
 
 }  // namespace
 
-const char* GapPrivacyName(GapPrivacy privacy) { return privacy == GapPrivacy::kEdge ? "edge" : "node"; }
-
 Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   LDPGRAPH_RETURN_IF_ERROR(Validate(in, o));
@@ -246,11 +244,16 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& o) {
               o.classifier_epochs, o, o.seed ^ 0xc1a5ULL);
   }
   Tape tape(false, nullptr);
-  const Matrix probs = Softmax(tape.value(classifier->Forward(tape, *aggregates)));
+  Matrix probs = Softmax(tape.value(classifier->Forward(tape, *aggregates)));
   run.val_accuracy = Accuracy(probs, *in.labels, in.split.val);
   run.test_accuracy = Accuracy(probs, *in.labels, in.split.test);
-  run.encoder = std::make_unique<Mlp>(std::move(encoder->mlp));
-  run.classifier = std::make_unique<GapClassifier>(std::move(classifier).value());
+  run.model = std::make_unique<GapModel>();
+  run.model->encoder_config = encoder->mlp.config();
+  run.model->encoder = std::move(encoder->mlp);
+  run.model->classifier = std::move(classifier).value();
+  run.model->privacy = {o.privacy, run.epsilon, run.delta, run.noise_multiplier, run.noise_stddev, run.sensitivity,
+                        run.max_degree};
+  run.model->node_probabilities = std::move(probs);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }

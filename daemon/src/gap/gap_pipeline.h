@@ -33,9 +33,6 @@
 
 namespace ldpgraph {
 
-enum class GapPrivacy { kEdge, kNode };
-const char* GapPrivacyName(GapPrivacy privacy);  // "edge", "node"
-
 struct GapInputs {
   const CsrGraph* graph = nullptr;
   const NodeFeatures* features = nullptr;
@@ -79,10 +76,9 @@ struct GapRun {
   // deviation, and the (epsilon, delta) the whole release has.
   double sensitivity = 0, noise_multiplier = 0, noise_stddev = 0;
   double epsilon = INFINITY, delta = 0;
-  std::int64_t dp_sgd_steps = 0;  // node level: encoder and classifier, each
+  std::int64_t dp_sgd_steps = 0;  // node level: encoder and classifier, both
   double seconds = 0;
-  std::unique_ptr<Mlp> encoder;
-  std::unique_ptr<GapClassifier> classifier;
+  std::unique_ptr<GapModel> model;  // what a model file keeps
 };
 
 // Errors: kInvalidArgument for missing or disagreeing inputs, epsilon not

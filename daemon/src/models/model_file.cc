@@ -90,6 +90,76 @@ Status ReadWeights(internal::ByteReader* in, Model* model) {
   return Status::Ok();
 }
 
+void PutGap(GapModel& g, std::vector<std::uint8_t>* out) {  // non-const: Parameters() hands out pointers
+  internal::PutFixed32(out, static_cast<std::uint32_t>(g.encoder_config.layers));
+  PutFloat(out, g.encoder_config.dropout);
+  const GapModelConfig& c = g.classifier.config();
+  internal::PutFixed32(out, static_cast<std::uint32_t>(c.base_layers));
+  internal::PutFixed32(out, static_cast<std::uint32_t>(c.head_layers));
+  internal::PutU8(out, g.privacy.level == GapPrivacy::kNode ? 1 : 0);
+  internal::PutFixed32(out, g.privacy.max_degree);
+  for (double v : {g.privacy.epsilon, g.privacy.delta, g.privacy.noise_multiplier, g.privacy.noise_stddev,
+                   g.privacy.sensitivity}) {
+    internal::PutDouble(out, v);
+  }
+  PutWeights(&g.encoder, out);
+  PutWeights(&g.classifier, out);
+  internal::PutFixed32(out, static_cast<std::uint32_t>(g.node_probabilities.rows()));
+  internal::PutFixed32(out, static_cast<std::uint32_t>(g.node_probabilities.cols()));
+  for (Eigen::Index i = 0; i < g.node_probabilities.size(); ++i) PutFloat(out, g.node_probabilities.data()[i]);
+}
+
+// GAP's part after the common fields {input width, hidden, hops, classes}.
+Result<std::unique_ptr<GapModel>> ReadGap(internal::ByteReader* in, const std::uint32_t fields[4], float dropout,
+                                         std::uint8_t flag, const std::string& path) {
+  auto g = std::make_unique<GapModel>();
+  std::uint32_t encoder_layers = 0, base_layers = 0, head_layers = 0, max_degree = 0;
+  float encoder_dropout = 0;
+  std::uint8_t level = 0;
+  GapPrivacyRecord& p = g->privacy;
+  if (!in->ReadFixed32(&encoder_layers) || !ReadFloat(in, &encoder_dropout) || !in->ReadFixed32(&base_layers) ||
+      !in->ReadFixed32(&head_layers) || !in->ReadU8(&level) || !in->ReadFixed32(&max_degree) ||
+      !in->ReadDouble(&p.epsilon) || !in->ReadDouble(&p.delta) || !in->ReadDouble(&p.noise_multiplier) ||
+      !in->ReadDouble(&p.noise_stddev) || !in->ReadDouble(&p.sensitivity)) {
+    return Status::DataLoss(path + ": truncated GAP record");
+  }
+  if (encoder_layers > 64 || base_layers > 64 || head_layers > 64 || level > 1 || !(p.epsilon > 0) ||
+      !(p.delta >= 0 && p.delta < 1) || !(p.noise_multiplier >= 0) || !(p.noise_stddev >= 0)) {
+    return Status::DataLoss(path + ": bad GAP record");
+  }
+  p.level = level == 1 ? GapPrivacy::kNode : GapPrivacy::kEdge;
+  p.max_degree = max_degree;
+  g->encoder_config = {static_cast<int>(fields[0]), static_cast<int>(fields[1]), static_cast<int>(encoder_layers),
+                       static_cast<int>(fields[1]), encoder_dropout, /*activate_output=*/true};
+  SeededRandomSource unused(0);
+  Result<Mlp> encoder = Mlp::Create(g->encoder_config, "gap.encoder", unused);
+  if (!encoder.ok()) return Status::DataLoss(path + ": " + encoder.status().message());
+  g->encoder = std::move(encoder).value();
+  GapModelConfig c;
+  c.hops = static_cast<int>(fields[2]);
+  c.hidden = static_cast<int>(fields[1]);
+  c.classes = static_cast<int>(fields[3]);
+  c.base_layers = static_cast<int>(base_layers);
+  c.head_layers = static_cast<int>(head_layers);
+  c.concat = (flag & 1) != 0;
+  c.dropout = dropout;
+  Result<GapClassifier> classifier = GapClassifier::Create(c, 0);
+  if (!classifier.ok()) return Status::DataLoss(path + ": " + classifier.status().message());
+  g->classifier = std::move(classifier).value();
+  LDPGRAPH_RETURN_IF_ERROR(ReadWeights(in, &g->encoder));
+  LDPGRAPH_RETURN_IF_ERROR(ReadWeights(in, &g->classifier));
+  std::uint32_t rows = 0, cols = 0;
+  if (!in->ReadFixed32(&rows) || !in->ReadFixed32(&cols) || cols != fields[3] ||
+      static_cast<std::uint64_t>(rows) * cols * 4 > in->remaining()) {
+    return Status::DataLoss(path + ": bad GAP node probabilities");
+  }
+  g->node_probabilities.resize(rows, cols);
+  for (Eigen::Index i = 0; i < g->node_probabilities.size(); ++i) {
+    (void)ReadFloat(in, &g->node_probabilities.data()[i]);
+  }
+  return g;
+}
+
 }  // namespace
 
 const char* ModelKindName(ModelKind kind) {
@@ -97,6 +167,7 @@ const char* ModelKindName(ModelKind kind) {
     case ModelKind::kGin: return "gin";
     case ModelKind::kGcn: return "gcn";
     case ModelKind::kSage: return "sage";
+    case ModelKind::kGap: return "gap";
   }
   return "unknown";
 }
@@ -112,6 +183,15 @@ Status SaveModel(const AnyModel& model, const std::string& path) {
     internal::PutU8(&out, (c.mean_readout ? 1 : 0) | (c.size_input ? kSizeInputBit : 0));
     internal::PutFixed32(&out, static_cast<std::uint32_t>(c.degree_cap));
     PutWeights(model.gin.get(), &out);
+  } else if (model.kind == ModelKind::kGap) {
+    GapModel& g = *model.gap;
+    const GapModelConfig& c = g.classifier.config();
+    for (int v : {g.encoder_config.input_dim, c.hidden, c.hops, c.classes}) {
+      internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
+    }
+    PutFloat(&out, c.dropout);
+    internal::PutU8(&out, c.concat ? 1 : 0);
+    PutGap(g, &out);
   } else {
     const NodeGnnConfig& c = model.node->config();
     for (int v : {c.input_dim, c.hidden, c.layers, c.classes}) internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
@@ -144,7 +224,7 @@ Result<AnyModel> LoadModel(const std::string& path) {
   if (!in.ReadFixed32(&version) || version != kVersion) {
     return Status::DataLoss(path + ": unsupported model file version " + std::to_string(version));
   }
-  if (!in.ReadU8(&kind) || kind < 1 || kind > 3) return Status::DataLoss(path + ": unknown model kind");
+  if (!in.ReadU8(&kind) || kind < 1 || kind > 4) return Status::DataLoss(path + ": unknown model kind");
   for (auto& v : fields) {
     if (!in.ReadFixed32(&v) || v > (1u << 24)) return Status::DataLoss(path + ": bad architecture");
   }
@@ -167,6 +247,10 @@ Result<AnyModel> LoadModel(const std::string& path) {
     if (!gin.ok()) return Status::DataLoss(path + ": " + gin.status().message());
     m.gin = std::make_unique<GinModel>(std::move(gin).value());
     LDPGRAPH_RETURN_IF_ERROR(ReadWeights(&in, m.gin.get()));
+  } else if (m.kind == ModelKind::kGap) {
+    Result<std::unique_ptr<GapModel>> gap = ReadGap(&in, fields, dropout, flag, path);
+    if (!gap.ok()) return gap.status();
+    m.gap = std::move(gap).value();
   } else {
     NodeGnnConfig c;
     c.kind = m.kind == ModelKind::kGcn ? NodeGnnKind::kGcn : NodeGnnKind::kSage;

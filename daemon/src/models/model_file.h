@@ -3,33 +3,41 @@
 // predicts exactly what the saved one did.
 //
 // Layout (little-endian): "LGMODEL\0" | u32 version = 1 | u8 kind (1 GIN,
-// 2 GCN, 3 GraphSAGE) | i32 config fields | f32 dropout | u8 flags (GIN:
-// bit 0 mean readout, bit 1 size input; GCN/SAGE: SELU) | u32 GIN
-// degree cap or node-model KProp steps |
-// u32 parameter count, each: u32 name length, name, u32 rows, u32 cols,
-// rows*cols f32 | u32 stats count, each: u32 width, mean f32s, var f32s |
-// u32 CRC-32 of everything before.
+// 2 GCN, 3 GraphSAGE, 4 GAP) | i32 config fields (GAP: input width, hidden,
+// hops, classes) | f32 dropout | u8 flags (GIN: bit 0 mean readout, bit 1
+// size input; GCN/SAGE: SELU; GAP: bit 0 concatenation) | then
+//   GIN, GCN, SAGE: u32 GIN degree cap or node-model KProp steps | weights
+//   GAP: u32 encoder layers | f32 encoder dropout | u32 base layers |
+//        u32 head layers | u8 privacy level (0 edge, 1 node) | u32 D |
+//        f64 epsilon, delta, noise multiplier, noise stddev, sensitivity |
+//        encoder weights | classifier weights | u32 nodes, u32 classes,
+//        nodes*classes f32 node probabilities
+// where weights = u32 parameter count, each: u32 name length, name, u32
+// rows, u32 cols, rows*cols f32 | u32 stats count, each: u32 width, mean
+// f32s, var f32s; and last u32 CRC-32 of everything before.
 #ifndef LDPGRAPH_DAEMON_MODELS_MODEL_FILE_H_
 #define LDPGRAPH_DAEMON_MODELS_MODEL_FILE_H_
 
 #include <memory>
 #include <string>
 
+#include "gap/gap_model.h"
 #include "models/gin.h"
 #include "models/node_gnn.h"
 
 namespace ldpgraph {
 
-enum class ModelKind { kGin = 1, kGcn = 2, kSage = 3 };
+enum class ModelKind { kGin = 1, kGcn = 2, kSage = 3, kGap = 4 };
 
-// A trained model of any kind: exactly one of gin / node is set.
+// A trained model of any kind: exactly one of gin / node / gap is set.
 struct AnyModel {
   ModelKind kind = ModelKind::kGin;
   std::unique_ptr<GinModel> gin;
   std::unique_ptr<NodeGnnModel> node;
+  std::unique_ptr<GapModel> gap;
 };
 
-const char* ModelKindName(ModelKind kind);  // "gin", "gcn", "sage"
+const char* ModelKindName(ModelKind kind);  // "gin", "gcn", "sage", "gap"
 
 Status SaveModel(const AnyModel& model, const std::string& path);
 // Errors: kUnavailable (cannot read), kDataLoss (bad magic, version,
