@@ -29,7 +29,8 @@ struct EncoderWithHead {
 // keeping the epoch of best validation accuracy (the loss breaking ties).
 template <typename Model>
 void TrainRows(Model* model, const std::function<Tape::Var(Tape&)>& forward, const std::vector<int>& labels,
-               const Split& split, int epochs, const GapOptions& o, std::uint64_t seed) {
+               const Split& split, int epochs, const GapOptions& o, std::uint64_t seed,
+               const std::function<void(int)>& on_epoch) {
   AdamOptions adam_options;
   adam_options.lr = o.lr;
   adam_options.weight_decay = o.weight_decay;
@@ -49,11 +50,14 @@ void TrainRows(Model* model, const std::function<Tape::Var(Tape&)>& forward, con
     const Tape::Var logits = forward(eval);
     const double val_loss = eval.value(eval.SoftmaxCrossEntropy(logits, &val))(0, 0);
     best.Update(epoch, -Accuracy(Softmax(eval.value(logits)), labels, split.val), val_loss);
+    if (on_epoch) on_epoch(epoch);
   }
   best.RestoreBest();
 }
 
-Status Validate(const GapInputs& in, const GapOptions& o) {
+}  // namespace
+
+Status ValidateGap(const GapInputs& in, const GapOptions& o) {
   if (in.graph == nullptr || in.features == nullptr || in.labels == nullptr) {
     return Status::InvalidArgument("GAP needs a graph, features and labels");
   }
@@ -80,8 +84,20 @@ Status Validate(const GapInputs& in, const GapOptions& o) {
   return Status::Ok();
 }
 
-// DP-SGD for one module under node-level DP.
-DpSgdOptions ModuleSgd(const GapOptions& o, double multiplier, double rate, std::int64_t steps, std::uint64_t seed) {
+namespace {
+
+// Progress of one module, whose epochs come after `before` of the total, as
+// GapOptions::on_progress wants it.
+std::function<void(int)> ModuleProgress(const GapOptions& o, int before) {
+  if (!o.on_progress) return {};
+  const int total = o.encoder_epochs + o.classifier_epochs;
+  return [&o, before, total](int epoch) { o.on_progress(before + epoch, total); };
+}
+
+// DP-SGD for one module under node-level DP; progress counted in epochs
+// (1 / q steps each).
+DpSgdOptions ModuleSgd(const GapOptions& o, double multiplier, double rate, std::int64_t steps, std::uint64_t seed,
+                       int epochs_before) {
   DpSgdOptions s;
   s.noise_multiplier = multiplier;
   s.clip_norm = o.clip_norm;
@@ -90,6 +106,12 @@ DpSgdOptions ModuleSgd(const GapOptions& o, double multiplier, double rate, std:
   s.adam.lr = o.lr;
   s.adam.weight_decay = o.weight_decay;
   s.seed = seed;
+  if (std::function<void(int)> progress = ModuleProgress(o, epochs_before)) {
+    s.on_step = [progress, rate](std::int64_t step) {
+      const auto epoch = static_cast<int>(static_cast<double>(step) * rate);
+      if (epoch > static_cast<int>(static_cast<double>(step - 1) * rate)) progress(epoch);
+    };
+  }
   return s;
 }
 
@@ -122,7 +144,7 @@ Result<Encoder> TrainEncoder(const GapInputs& in, const GapOptions& o, const DpS
     LDPGRAPH_RETURN_IF_ERROR(TrainDpSgd(model, *in.labels, in.split.train, *sgd, noise));
   } else {
     TrainRows(&both, [&](Tape& t) { return e.head.Forward(t, e.mlp.Forward(t, *in.features)); }, *in.labels,
-              in.split, o.encoder_epochs, o, o.seed ^ 0xe4c0ULL);
+              in.split, o.encoder_epochs, o, o.seed ^ 0xe4c0ULL, ModuleProgress(o, 0));
   }
   return e;
 }
@@ -145,7 +167,7 @@ struct Accounting {
 
 Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  LDPGRAPH_RETURN_IF_ERROR(Validate(in, o));
+  LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, o));
   std::unique_ptr<RandomSource> os_noise;
   Result<RandomSource*> noise_source = NoiseSource(o, &os_noise);
   if (!noise_source.ok()) return noise_source.status();
@@ -201,7 +223,8 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& o) {
   }
 
   // 1. The encoder, on features and labels alone.
-  const DpSgdOptions encoder_sgd = ModuleSgd(o, run.noise_multiplier, acc.rate, acc.encoder_steps, o.seed ^ 0xe4c0ULL);
+  const DpSgdOptions encoder_sgd =
+      ModuleSgd(o, run.noise_multiplier, acc.rate, acc.encoder_steps, o.seed ^ 0xe4c0ULL, 0);
   Result<Encoder> encoder = TrainEncoder(in, o, dp_sgd ? &encoder_sgd : nullptr, noise);
   if (!encoder.ok()) return encoder.status();
   Matrix x0;
@@ -238,10 +261,11 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& o) {
                    }};
     LDPGRAPH_RETURN_IF_ERROR(TrainDpSgd(
         model, *in.labels, in.split.train,
-        ModuleSgd(o, run.noise_multiplier, acc.rate, acc.classifier_steps, o.seed ^ 0xc1a5ULL), noise));
+        ModuleSgd(o, run.noise_multiplier, acc.rate, acc.classifier_steps, o.seed ^ 0xc1a5ULL, o.encoder_epochs),
+        noise));
   } else {
     TrainRows(&*classifier, [&](Tape& t) { return classifier->Forward(t, *aggregates); }, *in.labels, in.split,
-              o.classifier_epochs, o, o.seed ^ 0xc1a5ULL);
+              o.classifier_epochs, o, o.seed ^ 0xc1a5ULL, ModuleProgress(o, o.encoder_epochs));
   }
   Tape tape(false, nullptr);
   Matrix probs = Softmax(tape.value(classifier->Forward(tape, *aggregates)));
@@ -259,7 +283,7 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& o) {
 }
 
 Result<double> TrainPrivateMlp(const GapInputs& in, const GapOptions& o) {
-  LDPGRAPH_RETURN_IF_ERROR(Validate(in, o));
+  LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, o));
   std::unique_ptr<RandomSource> os_noise;
   Result<RandomSource*> noise_source = NoiseSource(o, &os_noise);
   if (!noise_source.ok()) return noise_source.status();
@@ -273,7 +297,7 @@ Result<double> TrainPrivateMlp(const GapInputs& in, const GapOptions& o) {
     Result<double> multiplier = CalibrateNoiseMultiplier(
         [&](double s) { return std::vector<GaussianRelease>{{s, rate, steps}}; }, o.epsilon, delta);
     if (!multiplier.ok()) return multiplier.status();
-    sgd = ModuleSgd(o, *multiplier, rate, steps, o.seed ^ 0xe4c0ULL);
+    sgd = ModuleSgd(o, *multiplier, rate, steps, o.seed ^ 0xe4c0ULL, 0);
   }
   Result<Encoder> e = TrainEncoder(in, o, private_run ? &sgd : nullptr, noise);
   if (!e.ok()) return e.status();

@@ -24,6 +24,7 @@
 #define LDPGRAPH_DAEMON_GAP_GAP_PIPELINE_H_
 
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -61,6 +62,9 @@ struct GapOptions {
   // released needs. Experiments pass a seeded source to be reproducible:
   // their noise is then not secret.
   RandomSource* noise = nullptr;
+  // Called after each epoch (DP-SGD: each epoch's worth of steps) of the
+  // encoder, then of the classifier, with the epochs done and in all.
+  std::function<void(int done, int total)> on_progress;
 };
 
 struct GapRun {
@@ -81,11 +85,16 @@ struct GapRun {
   std::unique_ptr<GapModel> model;  // what a model file keeps
 };
 
-// Errors: kInvalidArgument for missing or disagreeing inputs, epsilon not
-// positive (or NaN), delta outside [0, 1), hops < 1, D < 1, a batch size
-// below 1 or above the training nodes, a clipping norm not positive; the
-// accountant's (kOutOfRange when no noise reaches epsilon).
+// Errors: those of ValidateGap; the accountant's (kOutOfRange when no
+// noise reaches epsilon).
 Result<GapRun> TrainGap(const GapInputs& inputs, const GapOptions& options);
+
+// What TrainGap checks before it trains anything: kInvalidArgument for
+// missing or disagreeing inputs, no training node, epsilon not positive (or
+// NaN), delta outside [0, 1), hops < 1, epochs < 1; at node level D < 1, a
+// batch size below 1 or above the training nodes, a clipping norm not
+// positive and finite, a graph that is not undirected.
+Status ValidateGap(const GapInputs& inputs, const GapOptions& options);
 
 // The edge-free baseline under node-level DP: the encoder with its softmax
 // head trained by DP-SGD with the whole (epsilon, delta) (an MLP reads no

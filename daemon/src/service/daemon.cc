@@ -17,6 +17,7 @@ HttpsServerOptions ServerOptions(const DaemonConfig& c) {
   o.port = c.listen_port;
   o.threads = c.threads;
   o.max_body_bytes = c.max_body_bytes;
+  o.max_upload_bytes = c.max_upload_bytes;
   o.request_timeout = std::chrono::milliseconds(c.request_timeout_ms);
   o.idle_timeout = std::chrono::milliseconds(c.idle_timeout_ms);
   o.max_connections = c.max_connections;
@@ -54,6 +55,11 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   d->models_ = std::move(*models);
   d->jobs_ = std::make_unique<TrainingJobs>(d->store_.get(), d->models_.get(), metrics, logger);
   d->ctx_->models = d->models_.get();
+  auto held = HeldGraphStore::Open(config.held_graphs_dir.empty() ? DefaultHeldGraphsDir(config.store_path)
+                                                                  : config.held_graphs_dir);
+  if (!held.ok()) return held.status();
+  d->held_graphs_ = std::move(*held);
+  d->ctx_->held_graphs = d->held_graphs_.get();
   d->ctx_->jobs = d->jobs_.get();
   auto server = HttpsServer::Start(ServerOptions(config), d->ctx_.get());
   if (!server.ok()) return server.status();

@@ -35,6 +35,7 @@ class Daemon {
   Metrics metrics_;
   std::unique_ptr<ReportStore> store_;
   std::unique_ptr<ModelRegistry> models_;
+  std::unique_ptr<HeldGraphStore> held_graphs_;
   std::unique_ptr<TrainingJobs> jobs_;
   std::unique_ptr<ServiceContext> ctx_;
   std::unique_ptr<HttpsServer> server_;

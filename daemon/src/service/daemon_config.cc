@@ -130,7 +130,7 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
   Section server(root, "server");
   LDPGRAPH_RETURN_IF_ERROR(server.CheckKnown({"listen_address", "listen_port", "threads", "max_body_bytes",
                                               "request_timeout_ms", "idle_timeout_ms", "drain_timeout_ms",
-                                              "max_connections"}));
+                                              "max_connections", "max_upload_bytes"}));
   LDPGRAPH_RETURN_IF_ERROR(server.String("listen_address", &c.listen_address));
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::uint16_t>("listen_port", 0, 65535, &c.listen_port));
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<unsigned>("threads", 1, 256, &c.threads));
@@ -139,6 +139,8 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::uint32_t>("idle_timeout_ms", 10, 3600000, &c.idle_timeout_ms));
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::uint32_t>("drain_timeout_ms", 0, 600000, &c.drain_timeout_ms));
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::size_t>("max_connections", 1, 1000000, &c.max_connections));
+  LDPGRAPH_RETURN_IF_ERROR(
+      server.Unsigned<std::size_t>("max_upload_bytes", 64, std::size_t{16} << 30, &c.max_upload_bytes));
 
   Section tls(root, "tls");
   LDPGRAPH_RETURN_IF_ERROR(tls.CheckKnown({"certificate", "private_key", "client_ca"}));
@@ -152,14 +154,17 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
   c.client_ca_file = Resolve(base_dir, c.client_ca_file);
 
   Section store(root, "store");
-  LDPGRAPH_RETURN_IF_ERROR(store.CheckKnown({"path", "max_reports_per_commit", "models_dir"}));
+  LDPGRAPH_RETURN_IF_ERROR(store.CheckKnown({"path", "max_reports_per_commit", "models_dir", "held_graphs_dir"}));
   LDPGRAPH_RETURN_IF_ERROR(store.String("path", &c.store_path));
   LDPGRAPH_RETURN_IF_ERROR(store.String("models_dir", &c.models_dir));
+  LDPGRAPH_RETURN_IF_ERROR(store.String("held_graphs_dir", &c.held_graphs_dir));
   LDPGRAPH_RETURN_IF_ERROR(
       store.Unsigned<std::size_t>("max_reports_per_commit", 1, 1000000, &c.max_reports_per_commit));
   if (c.store_path.empty()) return Bad("store.path", "is required");
   c.store_path = Resolve(base_dir, c.store_path);
   c.models_dir = c.models_dir.empty() ? DefaultModelsDir(c.store_path) : Resolve(base_dir, c.models_dir);
+  c.held_graphs_dir =
+      c.held_graphs_dir.empty() ? DefaultHeldGraphsDir(c.store_path) : Resolve(base_dir, c.held_graphs_dir);
 
   Section auth(root, "auth");
   LDPGRAPH_RETURN_IF_ERROR(auth.CheckKnown({"secret_file", "admin_token_file"}));
@@ -202,9 +207,19 @@ Result<DaemonConfig> LoadDaemonConfig(const std::string& path) {
   return config;
 }
 
-std::string DefaultModelsDir(const std::string& store_path) {
+namespace {
+
+std::string StoreDirectory(const std::string& store_path) {
   const std::size_t slash = store_path.rfind('/');
-  return (slash == std::string::npos ? std::string(".") : store_path.substr(0, slash)) + "/models";
+  return slash == std::string::npos ? std::string(".") : store_path.substr(0, slash);
+}
+
+}  // namespace
+
+std::string DefaultModelsDir(const std::string& store_path) { return StoreDirectory(store_path) + "/models"; }
+
+std::string DefaultHeldGraphsDir(const std::string& store_path) {
+  return StoreDirectory(store_path) + "/held-graphs";
 }
 
 }  // namespace ldpgraph

@@ -21,6 +21,9 @@ struct DaemonConfig {
   std::uint16_t listen_port = 8443;
   unsigned threads = 2;
   std::size_t max_body_bytes = 1 << 20;
+  // A held graph's upload (PUT /v1/admin/held-graphs/{id}), for a request
+  // whose admin token is right: a whole graph is larger than any report.
+  std::size_t max_upload_bytes = std::size_t{256} << 20;
   std::uint32_t request_timeout_ms = 10000;  // each step: handshake, request, response
   std::uint32_t idle_timeout_ms = 30000;     // a keep-alive connection waiting for its next request
   std::uint32_t drain_timeout_ms = 10000;    // SIGTERM: how long in-flight requests may finish
@@ -33,6 +36,7 @@ struct DaemonConfig {
   std::string store_path;
   std::size_t max_reports_per_commit = 4096;
   std::string models_dir;  // trained model versions; empty: DefaultModelsDir(store_path)
+  std::string held_graphs_dir;  // graphs uploaded whole; empty: DefaultHeldGraphsDir(store_path)
   // [auth]
   std::string secret;       // the HMAC key for user tokens (from secret_file)
   std::string admin_token;  // bearer token of /v1/admin (from admin_token_file)
@@ -54,6 +58,8 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
 
 // Where model versions go when the config names no folder: <store dir>/models.
 std::string DefaultModelsDir(const std::string& store_path);
+// Where held graphs go when the config names no folder: <store dir>/held-graphs.
+std::string DefaultHeldGraphsDir(const std::string& store_path);
 
 }  // namespace ldpgraph
 

@@ -1,5 +1,6 @@
 #include "service/https_server.h"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -18,6 +19,8 @@
 
 #include "service/api.h"
 #include "service/json_response.h"
+#include "service/report_ingest.h"
+#include "service/token_authority.h"
 
 namespace ldpgraph {
 namespace {
@@ -88,6 +91,7 @@ class Session : public std::enable_shared_from_this<Session> {
   Clock::time_point started_;
   bool in_flight_ = false;
   bool request_unread_ = false;  // refused before its body was read: linger on close
+  std::size_t body_limit_ = 0;   // of the request being read
   std::unique_ptr<char[]> drain_;
   std::size_t drained_ = 0;
 };
@@ -225,7 +229,11 @@ void Session::OnHandshake(beast::error_code ec) {
 void Session::ReadHeader() {
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(kMaxHttpHeaderBytes));
-  parser_->body_limit(server_->options().max_body_bytes);
+  // The header is read under the larger of the two limits (Beast refuses a
+  // Content-Length over the limit as the header completes); OnHeader then
+  // applies the one this request has.
+  body_limit_ = std::max(server_->options().max_body_bytes, server_->options().max_upload_bytes);
+  parser_->body_limit(body_limit_);
   // Waiting for the next request on a kept-alive connection may take the
   // idle timeout; once it starts, the request has the request timeout.
   beast::get_lowest_layer(stream_).expires_after(server_->options().idle_timeout);
@@ -238,6 +246,20 @@ void Session::OnHeader(beast::error_code ec) {
   started_ = Clock::now();
   if (ReadFailed(ec)) return;
   beast::get_lowest_layer(stream_).expires_after(server_->options().request_timeout);
+  // A whole graph is larger than any report: its upload, by the admin only,
+  // gets its own limit (an unauthenticated body still stops at the small one).
+  const auto& header = parser_->get();
+  static constexpr std::string_view kUploads = "/v1/admin/held-graphs/";
+  const bool upload = header.method() == http::verb::put && header.target().substr(0, kUploads.size()) == kUploads &&
+                      !server_->ctx().admin_token.empty() &&
+                      SecretsEqual(BearerToken(std::string(header[http::field::authorization])),
+                                   server_->ctx().admin_token);
+  body_limit_ = upload ? server_->options().max_upload_bytes : server_->options().max_body_bytes;
+  parser_->body_limit(body_limit_);  // a chunked body is counted against it as it arrives
+  if (parser_->content_length() && *parser_->content_length() > body_limit_) {
+    ReadFailed(http::error::body_limit);
+    return;
+  }
   http::async_read(stream_, buffer_, *parser_,
                    [self = shared_from_this()](beast::error_code ec2, std::size_t) { self->OnBody(ec2); });
 }
@@ -255,9 +277,7 @@ bool Session::ReadFailed(beast::error_code ec) {
   request_unread_ = true;
   if (ec == http::error::body_limit) {
     server_->ctx().metrics.Reject(RejectReason::kTooLarge);
-    Reply(ErrorResponse(413, "too_large",
-                        "the body exceeds " + std::to_string(server_->options().max_body_bytes) + " bytes"),
-          false);
+    Reply(ErrorResponse(413, "too_large", "the body exceeds " + std::to_string(body_limit_) + " bytes"), false);
   } else if (ec != beast::error::timeout && ec != net::error::eof && ec != ssl::error::stream_truncated &&
              ec != net::error::operation_aborted) {
     Reply(ErrorResponse(400, "malformed", "bad HTTP request: " + ec.message()), false);

@@ -21,6 +21,9 @@ struct HttpsServerOptions {
   std::uint16_t port = 0;  // 0: any free port (see HttpsServer::port())
   unsigned threads = 2;
   std::size_t max_body_bytes = 1 << 20;
+  // The body limit of a held graph's upload (PUT /v1/admin/held-graphs/...)
+  // whose admin token is right, checked from the header before the body.
+  std::size_t max_upload_bytes = std::size_t{256} << 20;
   std::chrono::milliseconds request_timeout{10000};
   std::chrono::milliseconds idle_timeout{30000};
   std::size_t max_connections = 10000;

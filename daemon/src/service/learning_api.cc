@@ -7,6 +7,7 @@
 #include "assembly/dataset_assembly.h"
 #include "graph/graph_batch.h"
 #include "models/gin.h"
+#include "service/held_graph_api.h"
 #include "service/json_response.h"
 #include "train/graph_trainer.h"
 #include "train/lpgnn_pipeline.h"
@@ -111,6 +112,7 @@ HttpResponse SetLabel(ServiceContext& ctx, const HttpRequest& request, const std
 HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
   json body = request.body.empty() ? json::object() : json::parse(request.body, nullptr, false);
   if (body.is_discarded() || !body.is_object()) return ErrorResponse(400, "invalid_request", "body must be a JSON object");
+  if (body.contains("task") && body["task"] == "gap") return StartGapJob(ctx, request.body);
   for (const auto& [key, value] : body.items()) {
     static const std::set<std::string> kKnown = {"task", "graphs",     "graph",  "model",  "label_method", "epochs",
                                                  "seed", "symmetrise", "hidden", "layers", "node_input"};
@@ -118,7 +120,9 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
   }
   GraphJobRequest job;
   const std::string task = body.value("task", "graph");
-  if (task != "graph" && task != "node") return ErrorResponse(400, "invalid_request", "task must be \"graph\" or \"node\"");
+  if (task != "graph" && task != "node") {
+    return ErrorResponse(400, "invalid_request", "task must be \"graph\", \"node\" or \"gap\"");
+  }
   if (task == "node") {
     job.task = JobTask::kNode;
     if (!body.contains("graph") || !body["graph"].is_number_unsigned()) {
@@ -265,6 +269,30 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
   return JsonResponse(200, json{{"model_version", version}, {"classes", about["classes"]}, {"predictions", out}}.dump());
 }
 
+// GAP models: the predictions they made from their release when trained
+// (aggregating again would draw new noise and spend more budget).
+HttpResponse PredictGap(ServiceContext& ctx, const json& about, std::uint64_t version, const json& body) {
+  if (body.is_discarded() || !body.is_object() || !body.contains("nodes") || !body["nodes"].is_array() ||
+      body["nodes"].empty() || body["nodes"].size() > kMaxPredictNodes) {
+    return ErrorResponse(400, "invalid_request", "body must be {\"nodes\": [node ids]} for a GAP model");
+  }
+  Result<AnyModel> model = ctx.models->Load(version);
+  if (!model.ok()) return ErrorResponse(503, "unavailable", model.status().message());
+  if (model->kind != ModelKind::kGap) return ErrorResponse(503, "unavailable", "the model file is not a GAP model");
+  const Matrix& probs = model->gap->node_probabilities;
+  json out = json::array();
+  for (const json& u : body["nodes"]) {
+    if (!u.is_number_unsigned() || u.get<std::uint64_t>() >= static_cast<std::uint64_t>(probs.rows())) {
+      return ErrorResponse(400, "out_of_range", "node ids must be below the held graph's num_nodes = " +
+                                                    std::to_string(probs.rows()));
+    }
+    json one = Prediction(probs, static_cast<Eigen::Index>(u.get<std::uint64_t>()), about["classes"]);
+    one["node"] = u;
+    out.push_back(std::move(one));
+  }
+  return JsonResponse(200, json{{"model_version", version}, {"classes", about["classes"]}, {"predictions", out}}.dump());
+}
+
 HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std::string& version_text) {
   const std::optional<std::uint64_t> version = ParseGraphId(version_text);
   if (!version) return ErrorResponse(400, "invalid_request", "model version '" + version_text + "' is not an unsigned integer");
@@ -272,6 +300,7 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
   if (!about_text) return ErrorResponse(404, "unknown_model", "no model version " + version_text);
   const json about = json::parse(*about_text, nullptr, false);
   const json body = json::parse(request.body, nullptr, false);
+  if (!about.is_discarded() && about.value("model", "") == "gap") return PredictGap(ctx, about, *version, body);
   if (!about.is_discarded() && about.value("task", "graph") == "node") return PredictNodes(ctx, about, *version, body);
   if (body.is_discarded() || !body.is_object() || !body.contains("graphs")) {
     return ErrorResponse(400, "invalid_request", "body must be {\"graphs\": [ids]}");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "service/graph_registry.h"
+#include "service/held_graph_store.h"
 #include "service/logger.h"
 #include "service/metrics.h"
 #include "service/model_registry.h"
@@ -37,9 +38,10 @@ struct ServiceContext {
   RateLimiter per_address_limit;
   Metrics& metrics;  // outlives the context: the store reports commits into it
   Logger* logger;
-  std::atomic<bool> draining{false};
+  std::atomic<bool> draining{false};  // SIGTERM: /healthz says 503, connections close after their answer
   ModelRegistry* models = nullptr;  // trained model versions (set by the Daemon)
-  TrainingJobs* jobs = nullptr;     // background training (set by the Daemon)  // SIGTERM: /healthz says 503, connections close after their answer
+  TrainingJobs* jobs = nullptr;     // background training (set by the Daemon)
+  HeldGraphStore* held_graphs = nullptr;  // graphs owners upload whole (set by the Daemon)
 };
 
 }  // namespace ldpgraph

@@ -42,31 +42,36 @@ TrainingJobs::~TrainingJobs() {
 }
 
 Result<std::uint64_t> TrainingJobs::Start(GraphJobRequest request) {
-  if (request.task == JobTask::kNode) {
-    if (request.graphs.size() != 1) return Status::InvalidArgument("a node job trains on exactly one graph");
-    const GraphConfig& g = request.graphs[0];
-    if (!g.features.enabled || !g.label.enabled) {
-      return Status::InvalidArgument("graph " + std::to_string(g.graph_id) +
-                                     " collects no features or no labels: node classification needs both");
+  if (request.task == JobTask::kGap) {
+    if (!request.held_graph) return Status::InvalidArgument("a GAP job needs a held graph");
+    request.max_epochs = request.gap.encoder_epochs + request.gap.classifier_epochs;
+  } else {
+    if (request.task == JobTask::kNode) {
+      if (request.graphs.size() != 1) return Status::InvalidArgument("a node job trains on exactly one graph");
+      const GraphConfig& g = request.graphs[0];
+      if (!g.features.enabled || !g.label.enabled) {
+        return Status::InvalidArgument("graph " + std::to_string(g.graph_id) +
+                                       " collects no features or no labels: node classification needs both");
+      }
+      request.labels.assign(1, 0);
+    } else if (request.graphs.size() < 2 || request.labels.size() != request.graphs.size()) {
+      return Status::InvalidArgument("a training job needs at least 2 graphs, each with a label");
     }
-    request.labels.assign(1, 0);
-  } else if (request.graphs.size() < 2 || request.labels.size() != request.graphs.size()) {
-    return Status::InvalidArgument("a training job needs at least 2 graphs, each with a label");
-  }
-  if (request.task == JobTask::kGraph &&
-      std::set<std::int64_t>(request.labels.begin(), request.labels.end()).size() < 2) {
-    return Status::InvalidArgument("the graphs' labels must hold at least 2 classes");
-  }
-  if (request.rules.size() != request.graphs.size()) {
-    return Status::InvalidArgument("one symmetrisation rule per graph is needed");
-  }
-  if (request.max_epochs < 1 || request.hidden < 0 || request.layers < 2) {
-    return Status::InvalidArgument("need epochs >= 1, hidden >= 1 (or 0: the model's default) and layers >= 2");
+    if (request.task == JobTask::kGraph &&
+        std::set<std::int64_t>(request.labels.begin(), request.labels.end()).size() < 2) {
+      return Status::InvalidArgument("the graphs' labels must hold at least 2 classes");
+    }
+    if (request.rules.size() != request.graphs.size()) {
+      return Status::InvalidArgument("one symmetrisation rule per graph is needed");
+    }
+    if (request.max_epochs < 1 || request.hidden < 0 || request.layers < 2) {
+      return Status::InvalidArgument("need epochs >= 1, hidden >= 1 (or 0: the model's default) and layers >= 2");
+    }
   }
   std::lock_guard<std::mutex> lock(mu_);
   auto job = std::make_unique<Job>();
   job->status.id = next_id_++;
-  job->status.graphs = request.graphs.size();
+  job->status.graphs = request.task == JobTask::kGap ? 1 : request.graphs.size();
   job->status.max_epochs = request.max_epochs;
   job->request = std::move(request);
   queue_.push_back(job.get());
@@ -144,6 +149,7 @@ void TrainingJobs::WorkerLoop() {
 
 void TrainingJobs::Run(Job* job) {
   if (job->request.task == JobTask::kNode) return RunNodeJob(job);
+  if (job->request.task == JobTask::kGap) return RunGapJob(job);
   const auto start = std::chrono::steady_clock::now();
   const GraphJobRequest& r = job->request;
   const std::string id = std::to_string(job->status.id);

@@ -3,7 +3,9 @@
 // one pipeline the CLI and the experiments use (TrainGinOnDataset); a
 // node-classification job assembles one graph with its users' rectified
 // features and randomized labels and trains GraphSAGE or GCN with LPGNN
-// (TrainLpgnn, as `ldpgraph experiment lpgnn` does). On success a job adds a
+// (TrainLpgnn, as `ldpgraph experiment lpgnn` does); a GAP job trains GAP
+// on a held graph (gap/held_graph.h) under edge- or node-level DP
+// (TrainGap, as `ldpgraph train --model gap` does). On success a job adds a
 // model version. One job runs at a time (training uses every
 // core); the others wait in order. A job can be cancelled while it waits or
 // between two epochs.
@@ -25,6 +27,8 @@
 #include <vector>
 
 #include "assembly/dataset_assembly.h"
+#include "gap/gap_pipeline.h"
+#include "gap/held_graph.h"
 #include "graph/symmetrise.h"
 #include "ldpgraph/graph_config.h"
 #include "train/lpgnn_pipeline.h"
@@ -35,7 +39,7 @@
 
 namespace ldpgraph {
 
-enum class JobTask { kGraph, kNode };
+enum class JobTask { kGraph, kNode, kGap };
 
 struct GraphJobRequest {
   JobTask task = JobTask::kGraph;
@@ -54,6 +58,9 @@ struct GraphJobRequest {
   int layers = 5;
   // kGraph: GIN's node input (SetGinNodeInput's names); "constant" is the paper's.
   std::string node_input = "constant";
+  // kGap: the held graph and how to train on it (its noise is the OS's).
+  std::shared_ptr<const HeldGraph> held_graph;
+  GapOptions gap;
 };
 
 enum class JobState { kQueued, kAssembling, kTraining, kSucceeded, kFailed, kCancelled };
@@ -102,6 +109,7 @@ class TrainingJobs {
   void WorkerLoop();
   void Run(Job* job);
   void RunNodeJob(Job* job);
+  void RunGapJob(Job* job);  // gap_job.cc
   void Finish(Job* job, std::chrono::steady_clock::time_point start, JobState state, const std::string& error);
   void Update(Job* job, const std::function<void(JobStatus&)>& change);
 

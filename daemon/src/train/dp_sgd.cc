@@ -92,6 +92,7 @@ Status TrainDpSgd(const RowModel& model, const std::vector<int>& labels, const s
       p->grad /= static_cast<float>(expected_batch);
     }
     adam.Step();
+    if (o.on_step) o.on_step(step + 1);
   }
   return Status::Ok();
 }

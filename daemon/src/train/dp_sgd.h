@@ -44,6 +44,7 @@ struct DpSgdOptions {
   std::int64_t steps = 100;
   AdamOptions adam;
   std::uint64_t seed = 0;  // the batches and dropout (not the noise)
+  std::function<void(std::int64_t step)> on_step;  // after each step (1-based)
 };
 
 // The release a run with these options makes, for the accountant.

@@ -1,0 +1,223 @@
+#include "service/held_graph_api.h"
+
+#include <cmath>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "service/json_response.h"
+#include "service/learning_api.h"
+#include "train/splits.h"
+
+namespace ldpgraph {
+namespace {
+
+using nlohmann::json;
+
+bool IsUnsigned(const json& j) { return j.is_number_unsigned() || (j.is_number_integer() && j.get<std::int64_t>() >= 0); }
+
+// The upload's JSON as HeldGraphParts; a message naming the first bad item.
+Result<HeldGraphParts> PartsFromJson(const std::string& text, std::uint64_t id) {
+  json body;
+  try {
+    body = json::parse(text);
+  } catch (const json::exception& e) {  // names the place: "parse error at line 1, column 9", "number overflow"
+    return Status::InvalidArgument(std::string("body is not JSON: ") + e.what());
+  }
+  if (!body.is_object()) return Status::InvalidArgument("body must be a JSON object");
+  static const std::set<std::string> kFields = {"num_nodes", "classes", "feature_dims", "edges", "features", "labels"};
+  for (const auto& [key, value] : body.items()) {
+    if (!kFields.count(key)) return Status::InvalidArgument("unknown field \"" + key + "\"");
+  }
+  for (const char* key : {"num_nodes", "classes", "feature_dims"}) {
+    if (!body.contains(key) || !IsUnsigned(body[key])) {
+      return Status::InvalidArgument(std::string("\"") + key + "\" must be an unsigned integer");
+    }
+  }
+  for (const char* key : {"edges", "features", "labels"}) {
+    if (!body.contains(key) || !body[key].is_array()) return Status::InvalidArgument(std::string("\"") + key + "\" must be an array");
+  }
+  HeldGraphParts p;
+  p.id = id;
+  p.num_nodes = body["num_nodes"].get<std::uint64_t>();
+  p.classes = body["classes"].get<std::uint64_t>();
+  p.feature_dims = body["feature_dims"].get<std::uint64_t>();
+  const json& edges = body["edges"];
+  p.edges.reserve(edges.size());
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const json& e = edges[i];
+    if (!e.is_array() || e.size() != 2 || !IsUnsigned(e[0]) || !IsUnsigned(e[1])) {
+      return Status::InvalidArgument("edges[" + std::to_string(i) + "] must be [u, v] with unsigned integers");
+    }
+    p.edges.emplace_back(e[0].get<std::uint64_t>(), e[1].get<std::uint64_t>());
+  }
+  const json& features = body["features"];
+  p.features.reserve(features.size());
+  for (std::size_t i = 0; i < features.size(); ++i) {
+    const json& f = features[i];
+    if (!f.is_array() || f.size() != 3 || !IsUnsigned(f[0]) || !IsUnsigned(f[1]) || !f[2].is_number()) {
+      return Status::InvalidArgument("features[" + std::to_string(i) +
+                                     "] must be [node, feature, value] with unsigned integers and a number");
+    }
+    p.features.push_back({f[0].get<std::uint64_t>(), f[1].get<std::uint64_t>(), f[2].get<double>()});
+  }
+  for (std::size_t i = 0; i < body["labels"].size(); ++i) {
+    const json& y = body["labels"][i];
+    if (!y.is_number_integer()) return Status::InvalidArgument("labels[" + std::to_string(i) + "] must be an integer");
+    p.labels.push_back(y.get<std::int64_t>());
+  }
+  return p;
+}
+
+HttpResponse Upload(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text) {
+  const std::optional<std::uint64_t> id = ParseGraphId(id_text);
+  if (!id) return ErrorResponse(400, "invalid_request", "held graph id '" + id_text + "' is not an unsigned integer");
+  Result<HeldGraphParts> parts = PartsFromJson(request.body, *id);
+  if (!parts.ok()) return ErrorResponse(400, "invalid_graph", parts.status().message());
+  Result<HeldGraph> graph = MakeHeldGraph(*parts);
+  if (!graph.ok()) return ErrorResponse(400, "invalid_graph", graph.status().message());
+  Status added = ctx.held_graphs->Add(*graph);
+  if (added.code() == StatusCode::kFailedPrecondition) return ErrorResponse(409, "exists", added.message());
+  if (!added.ok()) return ErrorResponse(503, "unavailable", added.message());
+  ctx.logger->Info("held_graph_stored", {{"held_graph", id_text},
+                                         {"num_nodes", std::to_string(graph->graph.num_nodes())},
+                                         {"edges", std::to_string(graph->edges())}});
+  return JsonResponse(201, HeldGraphStore::Summary(*graph));
+}
+
+HttpResponse Remove(ServiceContext& ctx, const std::string& id_text) {
+  const std::optional<std::uint64_t> id = ParseGraphId(id_text);
+  if (!id) return ErrorResponse(400, "invalid_request", "held graph id '" + id_text + "' is not an unsigned integer");
+  Status removed = ctx.held_graphs->Remove(*id);
+  if (removed.code() == StatusCode::kFailedPrecondition) return ErrorResponse(404, "unknown_held_graph", removed.message());
+  if (!removed.ok()) return ErrorResponse(503, "unavailable", removed.message());
+  ctx.logger->Info("held_graph_removed", {{"held_graph", id_text}});
+  return JsonResponse(200, json{{"graph_id", *id}, {"removed", true}}.dump());
+}
+
+HttpResponse List(ServiceContext& ctx) {
+  json list = json::array();
+  for (const auto& [id, summary] : ctx.held_graphs->List()) {
+    json entry = json::parse(summary, nullptr, false);
+    list.push_back(entry.is_discarded() ? json{{"graph_id", id}} : entry);
+  }
+  return JsonResponse(200, json{{"held_graphs", list}}.dump());
+}
+
+// The job's options from its JSON; a message naming the bad field.
+Status GapOptionsFromJson(const json& body, GraphJobRequest* job) {
+  GapOptions& o = job->gap;
+  const std::string privacy = body.value("privacy", "edge");
+  if (privacy != "edge" && privacy != "node") return Status::InvalidArgument("privacy must be \"edge\" or \"node\"");
+  o.privacy = privacy == "node" ? GapPrivacy::kNode : GapPrivacy::kEdge;
+  if (!body.contains("epsilon")) return Status::InvalidArgument("a GAP job needs \"epsilon\" (a number, or \"inf\")");
+  const json& e = body["epsilon"];
+  if (e.is_string() && e.get<std::string>() == "inf") {
+    o.epsilon = INFINITY;
+  } else if (e.is_number() && e.get<double>() > 0 && std::isfinite(e.get<double>())) {
+    o.epsilon = e.get<double>();
+  } else {
+    return Status::InvalidArgument("epsilon must be a positive number or \"inf\"");
+  }
+  if (body.contains("delta")) {
+    if (!body["delta"].is_number() || !(body["delta"].get<double>() > 0 && body["delta"].get<double>() < 1)) {
+      return Status::InvalidArgument("delta must be in (0, 1)");
+    }
+    o.delta = body["delta"].get<double>();
+  }
+  auto integer = [&](const char* key, std::int64_t lo, std::int64_t hi, auto* out) -> Status {
+    if (!body.contains(key)) return Status::Ok();
+    if (!body[key].is_number_integer() || body[key].get<std::int64_t>() < lo || body[key].get<std::int64_t>() > hi) {
+      return Status::InvalidArgument(std::string(key) + " must be an integer in [" + std::to_string(lo) + ", " +
+                                     std::to_string(hi) + "]");
+    }
+    *out = static_cast<std::remove_pointer_t<decltype(out)>>(body[key].get<std::int64_t>());
+    return Status::Ok();
+  };
+  int epochs = o.encoder_epochs;
+  LDPGRAPH_RETURN_IF_ERROR(integer("hops", 1, 16, &o.model.hops));
+  LDPGRAPH_RETURN_IF_ERROR(integer("hidden", 1, 4096, &o.model.hidden));
+  LDPGRAPH_RETURN_IF_ERROR(integer("epochs", 1, 100000, &epochs));
+  LDPGRAPH_RETURN_IF_ERROR(integer("max_degree", 1, 1000000, &o.max_degree));
+  LDPGRAPH_RETURN_IF_ERROR(integer("batch_size", 1, 1000000000, &o.batch_size));
+  o.encoder_epochs = o.classifier_epochs = epochs;
+  for (const char* key : {"clip", "lr"}) {
+    if (!body.contains(key)) continue;
+    if (!body[key].is_number() || !(body[key].get<double>() > 0) || !std::isfinite(body[key].get<double>())) {
+      return Status::InvalidArgument(std::string(key) + " must be a positive number");
+    }
+  }
+  o.clip_norm = body.value("clip", o.clip_norm);
+  o.lr = static_cast<float>(body.value("lr", static_cast<double>(o.lr)));
+  if (o.privacy == GapPrivacy::kEdge) {
+    for (const char* key : {"max_degree", "batch_size", "clip"}) {
+      if (body.contains(key)) return Status::InvalidArgument(std::string(key) + " is for \"privacy\": \"node\"");
+    }
+  }
+  if (body.contains("seed")) {
+    if (!body["seed"].is_number_unsigned()) return Status::InvalidArgument("seed must be an unsigned integer");
+    job->seed = body["seed"].get<std::uint64_t>();
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::optional<HttpResponse> HandleHeldGraphs(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
+  static const std::string kRoot = "/v1/admin/held-graphs";
+  if (ctx.held_graphs == nullptr) return std::nullopt;
+  if (path == kRoot) {
+    if (request.method != "GET") return MethodNotAllowed(request, path, "GET");
+    return List(ctx);
+  }
+  if (std::optional<std::string> id = PathParameter(path, kRoot + "/", "")) {
+    if (id->find('/') != std::string::npos) return std::nullopt;
+    if (request.method == "PUT") return Upload(ctx, request, *id);
+    if (request.method == "DELETE") return Remove(ctx, *id);
+    return MethodNotAllowed(request, path, "PUT, DELETE");
+  }
+  return std::nullopt;
+}
+
+HttpResponse StartGapJob(ServiceContext& ctx, const std::string& text) {
+  const json body = json::parse(text, nullptr, false);
+  if (body.is_discarded() || !body.is_object()) return ErrorResponse(400, "invalid_request", "body must be a JSON object");
+  static const std::set<std::string> kKnown = {"task",       "held_graph", "privacy", "epsilon", "delta",
+                                               "hops",       "hidden",     "epochs",  "lr",      "max_degree",
+                                               "batch_size", "clip",       "seed"};
+  for (const auto& [key, value] : body.items()) {
+    if (!kKnown.count(key)) return ErrorResponse(400, "invalid_request", "unknown field \"" + key + "\" for a GAP job");
+  }
+  if (ctx.held_graphs == nullptr) return ErrorResponse(503, "unavailable", "this daemon keeps no held graphs");
+  if (!body.contains("held_graph") || !body["held_graph"].is_number_unsigned()) {
+    return ErrorResponse(400, "invalid_request", "a GAP job needs \"held_graph\": the id of an uploaded graph");
+  }
+  GraphJobRequest job;
+  job.task = JobTask::kGap;
+  if (Status s = GapOptionsFromJson(body, &job); !s.ok()) return ErrorResponse(400, "invalid_request", s.message());
+  const std::uint64_t id = body["held_graph"].get<std::uint64_t>();
+  Result<HeldGraph> held = ctx.held_graphs->Load(id);
+  if (held.status().code() == StatusCode::kFailedPrecondition) {
+    return ErrorResponse(404, "unknown_held_graph", held.status().message());
+  }
+  if (!held.ok()) return ErrorResponse(503, "unavailable", held.status().message());
+  // Everything TrainGap would refuse, refused now: nothing is queued.
+  const NodeFeatures features = NodeFeatures::Sparse(held->features);
+  GapInputs in;
+  in.graph = &held->graph;
+  in.features = &features;
+  in.labels = &held->labels;
+  in.classes = held->classes;
+  in.split = StratifiedSplit(held->labels, 0.50, 0.25, job.seed);
+  if (Status s = ValidateGap(in, job.gap); !s.ok()) return ErrorResponse(422, "cannot_train", s.message());
+  job.held_graph = std::make_shared<const HeldGraph>(std::move(held).value());
+  Result<std::uint64_t> job_id = ctx.jobs->Start(std::move(job));
+  if (!job_id.ok()) return ErrorResponse(422, "cannot_train", job_id.status().message());
+  ctx.logger->Info("job_queued", {{"job_id", std::to_string(*job_id)}, {"task", "gap"}});
+  auto status = ctx.jobs->Get(*job_id);
+  HttpResponse r = JsonResponse(202, json{{"job_id", *job_id}, {"state", JobStateName(status->state)}}.dump());
+  r.headers.emplace_back("Location", "/v1/admin/jobs/" + std::to_string(*job_id));
+  return r;
+}
+
+}  // namespace ldpgraph

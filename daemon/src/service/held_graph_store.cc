@@ -1,0 +1,90 @@
+#include "service/held_graph_store.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "internal/durable_file.h"
+
+namespace ldpgraph {
+
+Result<std::unique_ptr<HeldGraphStore>> HeldGraphStore::Open(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) return Status::Unavailable("cannot create the held graph directory " + dir + ": " + error.message());
+  std::unique_ptr<HeldGraphStore> store(new HeldGraphStore(dir));
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    const std::filesystem::path& p = entry.path();
+    if (p.extension() != ".json") continue;
+    const std::string stem = p.stem().string();
+    if (stem.empty() || stem.find_first_not_of("0123456789") != std::string::npos || stem.size() > 18) continue;
+    std::vector<std::uint8_t> bytes;
+    bool exists = false;
+    LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(p.string(), &bytes, &exists));
+    if (exists) store->summaries_[std::stoull(stem)] = std::string(bytes.begin(), bytes.end());
+  }
+  if (error) return Status::Unavailable("cannot read the held graph directory " + dir + ": " + error.message());
+  return store;
+}
+
+std::string HeldGraphStore::PathOf(std::uint64_t id, const char* extension) const {
+  return dir_ + "/" + std::to_string(id) + extension;
+}
+
+std::string HeldGraphStore::Summary(const HeldGraph& g) {
+  return nlohmann::json{{"graph_id", g.id},
+                        {"num_nodes", g.graph.num_nodes()},
+                        {"edges", g.edges()},
+                        {"feature_dims", g.features.cols},
+                        {"classes", g.classes},
+                        {"labelled", g.labelled()}}
+      .dump();
+}
+
+Status HeldGraphStore::Add(const HeldGraph& graph) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (summaries_.count(graph.id)) {
+    return Status::FailedPrecondition("held graph " + std::to_string(graph.id) + " exists");
+  }
+  LDPGRAPH_RETURN_IF_ERROR(internal::WriteFileDurably(PathOf(graph.id, ".graph"), EncodeHeldGraph(graph)));
+  const std::string summary = Summary(graph);
+  LDPGRAPH_RETURN_IF_ERROR(
+      internal::WriteFileDurably(PathOf(graph.id, ".json"), std::vector<std::uint8_t>(summary.begin(), summary.end())));
+  summaries_[graph.id] = summary;
+  return Status::Ok();
+}
+
+Result<HeldGraph> HeldGraphStore::Load(std::uint64_t id) const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (summaries_.count(id) == 0) return Status::FailedPrecondition("no held graph " + std::to_string(id));
+  }
+  std::vector<std::uint8_t> bytes;
+  bool exists = false;
+  LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(PathOf(id, ".graph"), &bytes, &exists));
+  if (!exists) return Status::DataLoss("held graph " + std::to_string(id) + ": its file is missing");
+  return DecodeHeldGraph(bytes);
+}
+
+Status HeldGraphStore::Remove(std::uint64_t id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (summaries_.count(id) == 0) return Status::FailedPrecondition("no held graph " + std::to_string(id));
+  // The summary first: once it is gone the graph no longer exists, even if
+  // the daemon dies before the data file follows (Add overwrites it).
+  std::error_code error;
+  std::filesystem::remove(PathOf(id, ".json"), error);
+  if (error) return Status::Unavailable("cannot remove held graph " + std::to_string(id) + ": " + error.message());
+  summaries_.erase(id);
+  std::filesystem::remove(PathOf(id, ".graph"), error);
+  if (error) return Status::Unavailable("held graph " + std::to_string(id) + " is gone but its data file stays: " +
+                                        error.message());
+  return Status::Ok();
+}
+
+std::map<std::uint64_t, std::string> HeldGraphStore::List() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return summaries_;
+}
+
+}  // namespace ldpgraph
