@@ -200,14 +200,14 @@ int RunGap(const std::vector<std::string>& args) {
     (level == "edge" ? o.edge_level : o.node_level) = true;
   }
   Result<std::uint64_t> max_degree = flags->Unsigned("max-degree", o.max_degree);
-  Result<std::uint64_t> batch = flags->Unsigned("batch-size", static_cast<std::uint64_t>(o.batch_size));
+  Result<std::uint64_t> batch = flags->Unsigned("batch-size", 512);
   if (!max_degree.ok()) return Usage(max_degree.status().message());
   if (!batch.ok()) return Usage(batch.status().message());
   if (*max_degree < 1 || *max_degree > 1000000 || *batch < 1 || *batch > 1000000000) {
-    return Usage("need 1 <= --max-degree <= 10^6 and 1 <= --batch-size <= 10^9");
+    return Usage("need 1 <= --max-degree <= 10^6 and 1 <= --batch-size <= 10^9 (default: 512 or every training node)");
   }
   o.max_degree = static_cast<std::uint32_t>(*max_degree);
-  o.batch_size = static_cast<int>(*batch);
+  o.batch_size = flags->Has("batch-size") ? static_cast<int>(*batch) : 0;
   Result<std::vector<double>> epsilons = flags->DoubleList("epsilons", o.epsilons);
   Result<std::uint64_t> splits = flags->Unsigned("splits", static_cast<std::uint64_t>(o.splits));
   Result<std::uint64_t> hops = flags->Unsigned("hops", static_cast<std::uint64_t>(o.hops));

@@ -67,10 +67,14 @@ int RunGapTraining(const Flags& flags) {
   Result<std::uint64_t> hidden = flags.Unsigned("hidden", 16);
   Result<double> lr = flags.Double("lr", 0.01);
   Result<std::uint64_t> max_degree = flags.Unsigned("max-degree", 10);
-  Result<std::uint64_t> batch = flags.Unsigned("batch-size", 256);
+  Result<std::uint64_t> batch = flags.Unsigned("batch-size", 0);  // 0: GapOptions' default
+  Result<std::uint64_t> classifier_epochs = flags.Unsigned("classifier-epochs", 0);
   Result<double> clip = flags.Double("clip", 1.0);
+  const std::string residual = flags.StringOr("residual", "auto");
+  if (residual != "auto" && residual != "on" && residual != "off") return Usage("--residual must be auto, on or off");
   for (const Status* s : {&epsilon.status(), &delta.status(), &hops.status(), &epochs.status(), &seed.status(),
-                          &hidden.status(), &lr.status(), &max_degree.status(), &batch.status(), &clip.status()}) {
+                          &hidden.status(), &lr.status(), &max_degree.status(), &batch.status(), &clip.status(),
+                          &classifier_epochs.status()}) {
     if (!s->ok()) return Usage(s->message());
   }
   if (!(*epsilon > 0)) return Usage("--epsilon must be positive (inf: no privacy)");
@@ -80,7 +84,12 @@ int RunGapTraining(const Flags& flags) {
     return Usage("--epochs, --hidden and --lr must be positive (epochs <= 10^5, hidden <= 4096)");
   }
   if (*max_degree < 1 || *max_degree > 1000000) return Usage("--max-degree must be in [1, 10^6]");
-  if (*batch < 1 || !(*clip > 0) || !std::isfinite(*clip)) return Usage("--batch-size and --clip must be positive");
+  if ((flags.Has("batch-size") && *batch < 1) || *batch > 1000000000 || !(*clip > 0) || !std::isfinite(*clip)) {
+    return Usage("--batch-size and --clip must be positive");
+  }
+  if (flags.Has("classifier-epochs") && (*classifier_epochs < 1 || *classifier_epochs > 100000)) {
+    return Usage("--classifier-epochs must be in [1, 10^5]");
+  }
   Result<GraphDataset> ds = ReadDataset(*path);
   if (!ds.ok()) return Failure(ds.status());
   Result<NodeTaskData> data = MakeNodeTaskData(*ds, Aggregation::kMean);
@@ -97,10 +106,12 @@ int RunGapTraining(const Flags& flags) {
   o.model.hidden = static_cast<int>(*hidden);
   o.epsilon = *epsilon;
   o.delta = *delta;
-  o.encoder_epochs = o.classifier_epochs = static_cast<int>(*epochs);
+  o.encoder_epochs = static_cast<int>(*epochs);
+  o.classifier_epochs = static_cast<int>(*classifier_epochs);
+  o.residual = residual == "on" ? GapResidual::kOn : residual == "off" ? GapResidual::kOff : GapResidual::kAuto;
   o.lr = static_cast<float>(*lr);
   o.max_degree = static_cast<std::uint32_t>(*max_degree);
-  o.batch_size = static_cast<int>(std::min<std::uint64_t>(*batch, 1u << 30));
+  o.batch_size = static_cast<int>(*batch);
   o.clip_norm = *clip;
   o.seed = *seed;
   Result<GapRun> run = TrainGap(in, o);
@@ -109,7 +120,7 @@ int RunGapTraining(const Flags& flags) {
             << "\ntrain=" << in.split.train.size() << "\nval=" << in.split.val.size()
             << "\ntest=" << in.split.test.size() << "\nepsilon=" << run->epsilon << "\ndelta=" << run->delta
             << "\nsensitivity=" << run->sensitivity << "\nnoise_multiplier=" << run->noise_multiplier
-            << "\nnoise_stddev=" << run->noise_stddev;
+            << "\nnoise_stddev=" << run->noise_stddev << "\nresidual=" << (run->residual ? "on" : "off");
   if (node_level) std::cout << "\nmax_degree=" << run->max_degree << "\ndp_sgd_steps=" << run->dp_sgd_steps;
   std::cout << "\nmlp_test_accuracy=" << run->mlp_test_accuracy << "\nval_accuracy=" << run->val_accuracy
             << "\ntest_accuracy=" << run->test_accuracy << "\ntrain_seconds=" << run->seconds << "\n";
@@ -129,7 +140,8 @@ int RunGapTraining(const Flags& flags) {
 int RunTrainCommand(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "model", "epochs", "seed", "out", "hidden", "layers",
                                             "batch-size", "lr", "readout", "dropout", "node-input", "privacy",
-                                            "epsilon", "delta", "hops", "max-degree", "clip"});
+                                            "epsilon", "delta", "hops", "max-degree", "clip", "residual",
+                                            "classifier-epochs"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   if (!path.ok()) return Usage(path.status().message());
@@ -138,7 +150,8 @@ int RunTrainCommand(const std::vector<std::string>& args) {
     return Usage("--model must be gin, gcn, sage or gap");
   }
   if (model_name == "gap") return RunGapTraining(*flags);
-  for (const char* gap_only : {"privacy", "epsilon", "delta", "hops", "max-degree", "clip"}) {
+  for (const char* gap_only : {"privacy", "epsilon", "delta", "hops", "max-degree", "clip", "residual",
+                               "classifier-epochs"}) {
     if (flags->Has(gap_only)) return Usage(std::string("--") + gap_only + " is for --model gap");
   }
   const bool gin = model_name == "gin";

@@ -225,17 +225,18 @@ TEST_CASE("Cli.TrainGapWithEdgeAndNodeLevelPrivacy") {
     CHECK(r.output.find(key) != std::string::npos);
   }
   Run node = Ldpgraph("train --dataset " + data + " --model gap --privacy node --epsilon 8 --epochs 5 " +
-                      "--max-degree 4 --batch-size 100");
+                      "--max-degree 4 --batch-size 100 --residual off --classifier-epochs 3");
   INFO(node.output);
   REQUIRE(node.exit_code == 0);
-  for (const char* key : {"privacy=node\n", "max_degree=4\n", "dp_sgd_steps=", "noise_multiplier=", "test_accuracy="}) {
+  for (const char* key : {"privacy=node\n", "max_degree=4\n", "dp_sgd_steps=", "noise_multiplier=", "residual=off\n",
+                          "test_accuracy="}) {
     CHECK(node.output.find(key) != std::string::npos);
   }
   const std::string base = "train --dataset " + data + " --model gap ";
   for (const char* args : {"--privacy vertex", "--epsilon 0", "--epsilon nan", "--epsilon -1", "--delta 1",
                            "--delta 0", "--hops 0", "--privacy node --max-degree 0", "--privacy node --batch-size 0",
                            "--privacy node --batch-size 100000", "--privacy node --clip 0", "--max-degree 5",
-                           "--epsilon 0 --out NEVER"}) {
+                           "--residual maybe", "--classifier-epochs 0", "--epsilon 0 --out NEVER"}) {
     std::string bad_args = args;
     if (const auto at = bad_args.find("NEVER"); at != std::string::npos) bad_args.replace(at, 5, dir.path() + "/never.bin");
     Run bad = Ldpgraph(base + bad_args);
@@ -479,16 +480,17 @@ TEST_CASE("Cli.ExperimentGapWritesRowsSummaryAndChart") {
   Run r = Ldpgraph(command);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  // Per split: gap-edp and gap-ndp at 1, 2 and inf (two trainings each; the
-  // MLP's row comes with inf), mlp-dp at 1 and 2, gcn and sage.
-  CHECK(r.output.find("experiment gap: 20 run(s) to do, 32 trainings") != std::string::npos);
-  CHECK(Lines(out + "/results.csv") == 1 + 2 * 11);
-  CHECK(Lines(out + "/summary.csv") == 1 + 11);
+  // Per split: gap-edp, gap-edp-res, gap-ndp and gap-ndp-res at 1, 2 and
+  // inf (two trainings each, gap-edp-res three; the MLP's row comes with
+  // inf), mlp-dp at 1 and 2, gcn and sage.
+  CHECK(r.output.find("experiment gap: 32 run(s) to do, 62 trainings") != std::string::npos);
+  CHECK(Lines(out + "/results.csv") == 1 + 2 * 17);
+  CHECK(Lines(out + "/summary.csv") == 1 + 17);
   CHECK(Exists(out + "/accuracy_vs_epsilon__sbm.svg"));
   Run again = Ldpgraph(command);
   CHECK(again.exit_code == 0);
-  CHECK(again.output.find("20 row(s) already in the results, 0 run(s) to do") != std::string::npos);
-  CHECK(Lines(out + "/results.csv") == 1 + 2 * 11);  // resumed: nothing to do
+  CHECK(again.output.find("32 row(s) already in the results, 0 run(s) to do") != std::string::npos);
+  CHECK(Lines(out + "/results.csv") == 1 + 2 * 17);  // resumed: nothing to do
   for (const char* args : {"--epsilons 0", "--epsilons -1,2", "--splits 0", "--hops 0", "--levels vertex",
                            "--max-degree 0", "--batch-size 0"}) {
     Run bad = Ldpgraph("experiment gap --dataset " + data + " --out " + out + " " + args);

@@ -226,6 +226,9 @@ TEST_CASE("DaemonGap.BadUploadsAndJobsAreRefusedAndChangeNothing") {
       {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"privacy", "node"}, {"batch_size", 0}}, 400},
       {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"max_degree", 4}}, 400},  // edge level has no D
       {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"privacy", "vertex"}}, 400},
+      {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"privacy", 1}}, 400},
+      {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"residual", "maybe"}}, 400},
+      {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"residual", true}}, 400},
       {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"graphs", {1}}}, 400},
       {{{"task", "gap"}, {"held_graph", 9}, {"epsilon", 1}}, 404},
       {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"privacy", "node"}, {"batch_size", 151}}, 422},

@@ -185,7 +185,7 @@ TEST_CASE("Gap.NodeLevelTrainsToItsEpsilonAndRefusesBadRequests") {
   bad.max_degree = 0;
   CHECK(TrainGap(c.in, bad).status().code() == StatusCode::kInvalidArgument);
   bad = o;
-  bad.batch_size = 0;
+  bad.batch_size = -1;
   CHECK(TrainGap(c.in, bad).status().code() == StatusCode::kInvalidArgument);
   bad.batch_size = static_cast<int>(c.in.split.train.size()) + 1;
   CHECK(TrainGap(c.in, bad).status().code() == StatusCode::kInvalidArgument);
@@ -196,6 +196,32 @@ TEST_CASE("Gap.NodeLevelTrainsToItsEpsilonAndRefusesBadRequests") {
   GapInputs one_way = c.in;
   one_way.graph = &directed;
   CHECK(TrainGap(one_way, o).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("Gap.ResidualClassifierStartsFromItsEncoder") {
+  Communities c(0.5);
+  SeededRandomSource noise(5);
+  GapOptions o;
+  o.epsilon = 2;
+  o.encoder_epochs = 60;
+  o.classifier_epochs = 1;  // one step: the classifier has barely moved
+  o.noise = &noise;
+  o.residual = GapResidual::kOn;
+  Result<GapRun> residual = TrainGap(c.in, o);
+  REQUIRE(residual.ok());
+  CHECK(residual->residual);
+  CHECK(std::fabs(residual->test_accuracy - residual->mlp_test_accuracy) <= 0.02);
+  o.residual = GapResidual::kOff;  // the paper's: from scratch
+  Result<GapRun> plain = TrainGap(c.in, o);
+  REQUIRE(plain.ok());
+  CHECK_FALSE(plain->residual);
+  CHECK(plain->test_accuracy < plain->mlp_test_accuracy - 0.1);
+  // Automatic at edge level: both trained, the better on validation kept.
+  o.residual = GapResidual::kAuto;
+  Result<GapRun> chosen = TrainGap(c.in, o);
+  REQUIRE(chosen.ok());
+  CHECK(chosen->residual);
+  CHECK(chosen->val_accuracy >= plain->val_accuracy);
 }
 
 TEST_CASE("Gap.ModelFileKeepsTheReleaseItsGuaranteeAndPredictions") {
@@ -228,10 +254,13 @@ TEST_CASE("Gap.ModelFileKeepsTheReleaseItsGuaranteeAndPredictions") {
   CHECK(b.privacy.noise_stddev == run->noise_stddev);
   CHECK(b.privacy.sensitivity == run->sensitivity);
   CHECK(b.privacy.max_degree == 6);
+  CHECK(b.residual == run->residual);
   CHECK(b.node_probabilities.rows() == 1200);
   CHECK((a.node_probabilities.array() == b.node_probabilities.array()).all());
   CHECK(Accuracy(b.node_probabilities, c.labels, c.in.split.test) == run->test_accuracy);
   auto pa = saved.gap->encoder.Parameters(), pb = loaded->gap->encoder.Parameters();
+  for (Parameter* p : saved.gap->encoder_head.Parameters()) pa.push_back(p);
+  for (Parameter* p : loaded->gap->encoder_head.Parameters()) pb.push_back(p);
   auto ca = saved.gap->classifier.Parameters(), cb = loaded->gap->classifier.Parameters();
   pa.insert(pa.end(), ca.begin(), ca.end());
   pb.insert(pb.end(), cb.begin(), cb.end());

@@ -4,7 +4,8 @@
 // non-private, at epsilon inf; "mlp-dp", trained by DP-SGD with the whole
 // budget, at each finite epsilon: the edge-free bar under node-level DP)
 // and non-private GCN and GraphSAGE (epsilon inf). For every epsilon, level
-// and split one GAP training (epsilon inf: no noise). The noise is seeded
+// and split two GAP trainings (epsilon inf: no noise): the paper's
+// ("gap-edp", "gap-ndp") and ours with the residual classifier ("-res"). The noise is seeded
 // from the split: runs are reproducible (and so not secret). One row per
 // model and run in DIR/results.csv:
 //   dataset,model,epsilon,split,accuracy,noise_multiplier,seconds
@@ -26,8 +27,8 @@ struct GapExperimentOptions {
   int hops = 2;
   int epochs = 100;  // each of GAP's two trainings
   bool edge_level = true, node_level = true;
-  std::uint32_t max_degree = 10;  // node level: D, DP-SGD's expected batch
-  int batch_size = 256;
+  std::uint32_t max_degree = 10;  // node level: D, DP-SGD's expected batch (0: GapOptions' default)
+  int batch_size = 0;
   std::string out_dir;
   int jobs = 1;
 };

@@ -67,6 +67,8 @@ class GapClassifier {
 struct GapModel {
   MlpConfig encoder_config;
   Mlp encoder;
+  Mlp encoder_head;       // the encoder's softmax head (its scores, under a residual classifier)
+  bool residual = false;  // class scores: classifier's + encoder head's
   GapClassifier classifier;
   GapPrivacyRecord privacy;
   Matrix node_probabilities;  // nodes x classes

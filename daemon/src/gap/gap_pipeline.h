@@ -20,6 +20,12 @@
 // sensitivity is that of the degree-bounded graph.
 // Epsilon infinity: no noise and no clipping at either level (the
 // non-private GAP; at node level still on the degree-bounded graph).
+//
+// Beyond the paper, the residual classifier: its scores are added to the
+// encoder head's (private already), its output layer starting at zero, so
+// training starts from the edge-free MLP and learns what the aggregates add.
+// Under DP-SGD the paper's classifier, trained from scratch on noisy
+// gradients, loses much of what the encoder knew; the residual keeps it.
 #ifndef LDPGRAPH_DAEMON_GAP_GAP_PIPELINE_H_
 #define LDPGRAPH_DAEMON_GAP_GAP_PIPELINE_H_
 
@@ -42,6 +48,13 @@ struct GapInputs {
   Split split;
 };
 
+// kAuto: at edge level both classifiers are trained and the one with the
+// better validation accuracy kept (validation labels are not what edge-level
+// DP protects); at node level the residual (selecting on private validation
+// labels would leak them).
+enum class GapResidual { kAuto, kOff, kOn };
+const char* GapResidualName(GapResidual residual);  // "auto", "off", "on"
+
 struct GapOptions {
   GapModelConfig model;
   int encoder_layers = 2;
@@ -50,13 +63,18 @@ struct GapOptions {
   double epsilon = INFINITY;  // for the whole release
   double delta = 0;           // 0: 1 / (10 x the edges) at edge level, 1 / (10 x the nodes) at node level
   int encoder_epochs = 100;
-  int classifier_epochs = 100;  // DP-SGD: epochs in expectation (each node is sampled that often)
+  // 0: the encoder's at edge level, 5 at node level, where every DP-SGD
+  // epoch costs budget and the residual classifier needs few. DP-SGD
+  // epochs are in expectation: each node is sampled that often.
+  int classifier_epochs = 0;
   float lr = 0.01f;
   float weight_decay = 5e-4f;
-  // Node level: the degree bound D, DP-SGD's expected batch and clipping norm.
+  // Node level: the degree bound D, DP-SGD's expected batch (0: 512, or
+  // every training node when fewer) and clipping norm.
   std::uint32_t max_degree = 10;
-  int batch_size = 256;
+  int batch_size = 0;
   double clip_norm = 1.0;
+  GapResidual residual = GapResidual::kAuto;  // kOff: the paper's classifier
   std::uint64_t seed = 0;  // weights, dropout, batches and the degree bound
   // Every draw of privacy noise. Null: the OS CSPRNG, as a model that is
   // released needs. Experiments pass a seeded source to be reproducible:
@@ -81,18 +99,22 @@ struct GapRun {
   double sensitivity = 0, noise_multiplier = 0, noise_stddev = 0;
   double epsilon = INFINITY, delta = 0;
   std::int64_t dp_sgd_steps = 0;  // node level: encoder and classifier, both
+  bool residual = false;          // the classifier kept adds to its encoder's scores
   double seconds = 0;
   std::unique_ptr<GapModel> model;  // what a model file keeps
 };
 
 // Errors: those of ValidateGap; the accountant's (kOutOfRange when no
 // noise reaches epsilon).
+//
+// Measured on Cora (50/25/25, 5 splits, `ldpgraph experiment gap`): see
+// docs/results.md, study 15.
 Result<GapRun> TrainGap(const GapInputs& inputs, const GapOptions& options);
 
 // What TrainGap checks before it trains anything: kInvalidArgument for
 // missing or disagreeing inputs, no training node, epsilon not positive (or
-// NaN), delta outside [0, 1), hops < 1, epochs < 1; at node level D < 1, a
-// batch size below 1 or above the training nodes, a clipping norm not
+// NaN), delta outside [0, 1), hops < 1, encoder epochs < 1; at node level
+// D < 1, a batch size above the training nodes, a clipping norm not
 // positive and finite, a graph that is not undirected.
 Status ValidateGap(const GapInputs& inputs, const GapOptions& options);
 

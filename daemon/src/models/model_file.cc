@@ -103,6 +103,7 @@ void PutGap(GapModel& g, std::vector<std::uint8_t>* out) {  // non-const: Parame
     internal::PutDouble(out, v);
   }
   PutWeights(&g.encoder, out);
+  PutWeights(&g.encoder_head, out);
   PutWeights(&g.classifier, out);
   internal::PutFixed32(out, static_cast<std::uint32_t>(g.node_probabilities.rows()));
   internal::PutFixed32(out, static_cast<std::uint32_t>(g.node_probabilities.cols()));
@@ -135,6 +136,11 @@ Result<std::unique_ptr<GapModel>> ReadGap(internal::ByteReader* in, const std::u
   Result<Mlp> encoder = Mlp::Create(g->encoder_config, "gap.encoder", unused);
   if (!encoder.ok()) return Status::DataLoss(path + ": " + encoder.status().message());
   g->encoder = std::move(encoder).value();
+  Result<Mlp> head = Mlp::Create({static_cast<int>(fields[1]), static_cast<int>(fields[1]), 1, static_cast<int>(fields[3]), 0.0f, false},
+                                 "gap.encoder_head", unused);
+  if (!head.ok()) return Status::DataLoss(path + ": " + head.status().message());
+  g->encoder_head = std::move(head).value();
+  g->residual = (flag & 2) != 0;
   GapModelConfig c;
   c.hops = static_cast<int>(fields[2]);
   c.hidden = static_cast<int>(fields[1]);
@@ -147,6 +153,7 @@ Result<std::unique_ptr<GapModel>> ReadGap(internal::ByteReader* in, const std::u
   if (!classifier.ok()) return Status::DataLoss(path + ": " + classifier.status().message());
   g->classifier = std::move(classifier).value();
   LDPGRAPH_RETURN_IF_ERROR(ReadWeights(in, &g->encoder));
+  LDPGRAPH_RETURN_IF_ERROR(ReadWeights(in, &g->encoder_head));
   LDPGRAPH_RETURN_IF_ERROR(ReadWeights(in, &g->classifier));
   std::uint32_t rows = 0, cols = 0;
   if (!in->ReadFixed32(&rows) || !in->ReadFixed32(&cols) || cols != fields[3] ||
@@ -190,7 +197,7 @@ Status SaveModel(const AnyModel& model, const std::string& path) {
       internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
     }
     PutFloat(&out, c.dropout);
-    internal::PutU8(&out, c.concat ? 1 : 0);
+    internal::PutU8(&out, (c.concat ? 1 : 0) | (g.residual ? 2 : 0));
     PutGap(g, &out);
   } else {
     const NodeGnnConfig& c = model.node->config();

@@ -5,12 +5,13 @@
 // Layout (little-endian): "LGMODEL\0" | u32 version = 1 | u8 kind (1 GIN,
 // 2 GCN, 3 GraphSAGE, 4 GAP) | i32 config fields (GAP: input width, hidden,
 // hops, classes) | f32 dropout | u8 flags (GIN: bit 0 mean readout, bit 1
-// size input; GCN/SAGE: SELU; GAP: bit 0 concatenation) | then
+// size input; GCN/SAGE: SELU; GAP: bit 0 concatenation, bit 1 residual) | then
 //   GIN, GCN, SAGE: u32 GIN degree cap or node-model KProp steps | weights
 //   GAP: u32 encoder layers | f32 encoder dropout | u32 base layers |
 //        u32 head layers | u8 privacy level (0 edge, 1 node) | u32 D |
 //        f64 epsilon, delta, noise multiplier, noise stddev, sensitivity |
-//        encoder weights | classifier weights | u32 nodes, u32 classes,
+//        encoder weights | encoder head weights | classifier weights |
+//        u32 nodes, u32 classes,
 //        nodes*classes f32 node probabilities
 // where weights = u32 parameter count, each: u32 name length, name, u32
 // rows, u32 cols, rows*cols f32 | u32 stats count, each: u32 width, mean

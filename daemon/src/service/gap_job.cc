@@ -57,6 +57,7 @@ void TrainingJobs::RunGapJob(Job* job) {
                                 {"sensitivity", run->sensitivity},
                                 {"max_degree", run->max_degree},
                                 {"hops", o.model.hops},
+                                {"residual", run->residual},
                                 {"val_accuracy", run->val_accuracy},
                                 {"test_accuracy", run->test_accuracy},
                                 {"mlp_test_accuracy", run->mlp_test_accuracy},

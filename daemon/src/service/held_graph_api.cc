@@ -107,6 +107,9 @@ HttpResponse List(ServiceContext& ctx) {
 // The job's options from its JSON; a message naming the bad field.
 Status GapOptionsFromJson(const json& body, GraphJobRequest* job) {
   GapOptions& o = job->gap;
+  for (const char* key : {"privacy", "residual"}) {
+    if (body.contains(key) && !body[key].is_string()) return Status::InvalidArgument(std::string(key) + " must be a string");
+  }
   const std::string privacy = body.value("privacy", "edge");
   if (privacy != "edge" && privacy != "node") return Status::InvalidArgument("privacy must be \"edge\" or \"node\"");
   o.privacy = privacy == "node" ? GapPrivacy::kNode : GapPrivacy::kEdge;
@@ -134,13 +137,17 @@ Status GapOptionsFromJson(const json& body, GraphJobRequest* job) {
     *out = static_cast<std::remove_pointer_t<decltype(out)>>(body[key].get<std::int64_t>());
     return Status::Ok();
   };
-  int epochs = o.encoder_epochs;
   LDPGRAPH_RETURN_IF_ERROR(integer("hops", 1, 16, &o.model.hops));
   LDPGRAPH_RETURN_IF_ERROR(integer("hidden", 1, 4096, &o.model.hidden));
-  LDPGRAPH_RETURN_IF_ERROR(integer("epochs", 1, 100000, &epochs));
+  LDPGRAPH_RETURN_IF_ERROR(integer("epochs", 1, 100000, &o.encoder_epochs));
+  LDPGRAPH_RETURN_IF_ERROR(integer("classifier_epochs", 1, 100000, &o.classifier_epochs));
   LDPGRAPH_RETURN_IF_ERROR(integer("max_degree", 1, 1000000, &o.max_degree));
   LDPGRAPH_RETURN_IF_ERROR(integer("batch_size", 1, 1000000000, &o.batch_size));
-  o.encoder_epochs = o.classifier_epochs = epochs;
+  const std::string residual = body.value("residual", "auto");
+  if (residual != "auto" && residual != "on" && residual != "off") {
+    return Status::InvalidArgument("residual must be \"auto\", \"on\" or \"off\"");
+  }
+  o.residual = residual == "on" ? GapResidual::kOn : residual == "off" ? GapResidual::kOff : GapResidual::kAuto;
   for (const char* key : {"clip", "lr"}) {
     if (!body.contains(key)) continue;
     if (!body[key].is_number() || !(body[key].get<double>() > 0) || !std::isfinite(body[key].get<double>())) {
@@ -182,9 +189,10 @@ std::optional<HttpResponse> HandleHeldGraphs(ServiceContext& ctx, const HttpRequ
 HttpResponse StartGapJob(ServiceContext& ctx, const std::string& text) {
   const json body = json::parse(text, nullptr, false);
   if (body.is_discarded() || !body.is_object()) return ErrorResponse(400, "invalid_request", "body must be a JSON object");
-  static const std::set<std::string> kKnown = {"task",       "held_graph", "privacy", "epsilon", "delta",
-                                               "hops",       "hidden",     "epochs",  "lr",      "max_degree",
-                                               "batch_size", "clip",       "seed"};
+  static const std::set<std::string> kKnown = {"task",       "held_graph", "privacy",  "epsilon",
+                                               "delta",      "hops",       "hidden",   "epochs",
+                                               "lr",         "max_degree", "batch_size", "clip",
+                                               "seed",       "residual",   "classifier_epochs"};
   for (const auto& [key, value] : body.items()) {
     if (!kKnown.count(key)) return ErrorResponse(400, "invalid_request", "unknown field \"" + key + "\" for a GAP job");
   }

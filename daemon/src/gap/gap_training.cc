@@ -1,0 +1,148 @@
+#include "gap/gap_training.h"
+
+#include <functional>
+
+#include "engine/adam.h"
+#include "train/early_stopping.h"
+
+namespace ldpgraph {
+namespace {
+
+// The encoder and its softmax head, trained (and snapshotted) as one model.
+struct EncoderWithHead {
+  Mlp* encoder;
+  Mlp* head;
+  std::vector<Parameter*> Parameters() {
+    std::vector<Parameter*> p = encoder->Parameters();
+    for (Parameter* q : head->Parameters()) p.push_back(q);
+    return p;
+  }
+  std::vector<BatchNormStats*> Stats() { return {}; }
+};
+
+// GapOptions::on_progress for one module whose epochs follow `before`.
+std::function<void(int)> Progress(const GapOptions& o, int before, int total) {
+  if (!o.on_progress) return {};
+  return [&o, before, total](int epoch) { o.on_progress(before + epoch, total); };
+}
+
+// Full-batch Adam on the training rows' cross-entropy for `epochs` epochs,
+// keeping the epoch of best validation accuracy (the loss breaking ties).
+template <typename Model>
+void TrainFullBatch(Model* model, const std::function<Tape::Var(Tape&)>& forward, const GapInputs& in, int epochs,
+                    const GapOptions& o, std::uint64_t seed, const std::function<void(int)>& on_epoch) {
+  AdamOptions adam_options;
+  adam_options.lr = o.lr;
+  adam_options.weight_decay = o.weight_decay;
+  Adam adam(model->Parameters(), adam_options);
+  SeededRandomSource rng(seed);
+  const std::vector<int> train = Masked(*in.labels, in.split.train), val = Masked(*in.labels, in.split.val);
+  EarlyStopping<Model> best(model, epochs + 1, 1, /*enabled=*/false);
+  for (int epoch = 1; epoch <= epochs; ++epoch) {
+    {
+      Tape tape(true, &rng);
+      Tape::Var loss = tape.SoftmaxCrossEntropy(forward(tape), &train);
+      adam.ZeroGrad();
+      tape.Backward(loss);
+      adam.Step();
+    }
+    Tape eval(false, nullptr);
+    const Tape::Var logits = forward(eval);
+    const double val_loss = eval.value(eval.SoftmaxCrossEntropy(logits, &val))(0, 0);
+    best.Update(epoch, -Accuracy(Softmax(eval.value(logits)), *in.labels, in.split.val), val_loss);
+    if (on_epoch) on_epoch(epoch);
+  }
+  best.RestoreBest();
+}
+
+// DP-SGD's options for one module; progress counted in epochs (1/q steps).
+DpSgdOptions SgdOptions(const GapOptions& o, const ModuleSgd& m, std::uint64_t seed,
+                        std::function<void(int)> progress) {
+  DpSgdOptions s;
+  s.noise_multiplier = m.noise_multiplier;
+  s.clip_norm = o.clip_norm;
+  s.sampling_rate = m.sampling_rate;
+  s.steps = m.steps;
+  s.adam.lr = o.lr;
+  s.adam.weight_decay = o.weight_decay;
+  s.seed = seed;
+  if (progress) {
+    const double rate = m.sampling_rate;
+    s.on_step = [progress, rate](std::int64_t step) {
+      const auto epoch = static_cast<int>(static_cast<double>(step) * rate);
+      if (epoch > static_cast<int>(static_cast<double>(step - 1) * rate)) progress(epoch);
+    };
+  }
+  return s;
+}
+
+// The listed rows of `m`, in order.
+Matrix Rows(const Matrix& m, const std::vector<std::uint32_t>& rows) {
+  Matrix out(static_cast<Eigen::Index>(rows.size()), m.cols());
+  for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = m.row(rows[i]);
+  return out;
+}
+
+}  // namespace
+
+Result<TrainedEncoder> TrainEncoder(const GapInputs& in, const GapOptions& o, int total_epochs, const ModuleSgd* sgd,
+                                    RandomSource& noise) {
+  SeededRandomSource init(o.seed);
+  MlpConfig config{static_cast<int>(in.features->cols()), o.model.hidden, o.encoder_layers, o.model.hidden,
+                   o.encoder_dropout, /*activate_output=*/true};
+  Result<Mlp> mlp = Mlp::Create(config, "gap.encoder", init);
+  if (!mlp.ok()) return mlp.status();
+  Result<Mlp> head = Mlp::Create({o.model.hidden, o.model.hidden, 1, in.classes, 0.0f, false}, "gap.encoder_head", init);
+  if (!head.ok()) return head.status();
+  TrainedEncoder e{std::move(mlp).value(), std::move(head).value()};
+  EncoderWithHead both{&e.mlp, &e.head};
+  const std::function<void(int)> progress = Progress(o, 0, total_epochs);
+  if (sgd != nullptr) {
+    RowModel model{both.Parameters(), [&](Tape& t, const std::vector<std::uint32_t>& rows) {
+                     return e.head.Forward(t, e.mlp.Forward(t, *t.Own(in.features->Rows(rows))));
+                   }};
+    LDPGRAPH_RETURN_IF_ERROR(
+        TrainDpSgd(model, *in.labels, in.split.train, SgdOptions(o, *sgd, o.seed ^ 0xe4c0ULL, progress), noise));
+  } else {
+    TrainFullBatch(&both, [&](Tape& t) { return e.head.Forward(t, e.mlp.Forward(t, *in.features)); }, in,
+                   o.encoder_epochs, o, o.seed ^ 0xe4c0ULL, progress);
+  }
+  return e;
+}
+
+Result<TrainedClassifier> TrainClassifier(const GapInputs& in, const GapOptions& o, int epochs, int epochs_before,
+                                          const std::vector<Matrix>& aggregates, const Matrix* base_logits,
+                                          const ModuleSgd* sgd, RandomSource& noise) {
+  GapModelConfig config = o.model;
+  config.classes = in.classes;
+  Result<GapClassifier> created = GapClassifier::Create(config, o.seed + 1);
+  if (!created.ok()) return created.status();
+  TrainedClassifier c{std::move(created).value(), Matrix(), 0};
+  GapClassifier& classifier = c.classifier;
+  if (base_logits != nullptr) {
+    std::vector<Parameter*> params = classifier.Parameters();
+    for (std::size_t k = params.size() - 2; k < params.size(); ++k) params[k]->value.setZero();  // the head's last layer
+  }
+  const std::function<void(int)> progress = Progress(o, epochs_before, epochs_before + epochs);
+  if (sgd != nullptr) {
+    RowModel model{classifier.Parameters(), [&](Tape& t, const std::vector<std::uint32_t>& rows) {
+                     std::vector<Tape::Var> batch;
+                     for (const Matrix& a : aggregates) batch.push_back(t.Constant(Rows(a, rows)));
+                     const Tape::Var scores = classifier.Forward(t, batch);
+                     return base_logits == nullptr ? scores : t.Add(scores, t.Constant(Rows(*base_logits, rows)));
+                   }};
+    LDPGRAPH_RETURN_IF_ERROR(
+        TrainDpSgd(model, *in.labels, in.split.train, SgdOptions(o, *sgd, o.seed ^ 0xc1a5ULL, progress), noise));
+  }
+  auto forward = [&](Tape& t) {
+    const Tape::Var scores = classifier.Forward(t, aggregates);
+    return base_logits == nullptr ? scores : t.Add(scores, t.ConstantView(base_logits));
+  };
+  if (sgd == nullptr) TrainFullBatch(&classifier, forward, in, epochs, o, o.seed ^ 0xc1a5ULL, progress);
+  Tape tape(false, nullptr);
+  c.probs = Softmax(tape.value(forward(tape)));
+  c.val_accuracy = Accuracy(c.probs, *in.labels, in.split.val);
+  return c;
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,46 @@
+// How GAP's two trained modules learn (gap_pipeline.h runs them): full
+// batch keeping the epoch of best validation accuracy (edge level, or no
+// privacy), or DP-SGD keeping the last step (node level).
+#ifndef LDPGRAPH_DAEMON_GAP_GAP_TRAINING_H_
+#define LDPGRAPH_DAEMON_GAP_GAP_TRAINING_H_
+
+#include <vector>
+
+#include "gap/gap_pipeline.h"
+#include "train/dp_sgd.h"
+
+namespace ldpgraph {
+
+// DP-SGD for one module (null options: full batch).
+struct ModuleSgd {
+  double noise_multiplier = 0;
+  double sampling_rate = 1;
+  std::int64_t steps = 0;
+};
+
+struct TrainedEncoder {
+  Mlp mlp, head;  // the encoder and its linear softmax head
+};
+
+// The encoder with its head, on features and labels alone, for
+// o.encoder_epochs; `sgd` null: full batch. Progress counts its epochs first,
+// out of `total_epochs` (the classifier's follow).
+Result<TrainedEncoder> TrainEncoder(const GapInputs& in, const GapOptions& o, int total_epochs, const ModuleSgd* sgd,
+                                    RandomSource& noise);
+
+struct TrainedClassifier {
+  GapClassifier classifier;
+  Matrix probs;  // every node's class probabilities
+  double val_accuracy = 0;
+};
+
+// The classifier on the aggregates, its scores added to `base_logits`
+// (null: the paper's classifier alone; set: residual, its output layer
+// starting at zero). Progress counts its epochs after `epochs_before`.
+Result<TrainedClassifier> TrainClassifier(const GapInputs& in, const GapOptions& o, int epochs, int epochs_before,
+                                          const std::vector<Matrix>& aggregates, const Matrix* base_logits,
+                                          const ModuleSgd* sgd, RandomSource& noise);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_GAP_GAP_TRAINING_H_
