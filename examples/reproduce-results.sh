@@ -150,8 +150,9 @@ study 14-reddit-alpha-early-stop "REDDIT-BINARY: the alpha sweep with early stop
   --epsilons 1 --alphas 0,0.1,0.2,0.5 --splits 3 --jobs 2 --min-epochs 0
 
 # GAP: the other trust model, a graph the server holds, released under
-# edge-level DP (no device perturbs anything); the edge-free MLP is its bar.
-study 15-cora-gap "Cora: GAP under edge-level DP vs edge epsilon, against the MLP without edges and non-private GCN / GraphSAGE" -- \
+# edge- or node-level DP (no device perturbs anything); the edge-free MLP
+# (plain, and trained by DP-SGD) is its bar.
+study 15-cora-gap "Cora: GAP under edge- and node-level DP vs epsilon, the paper's and ours, against the MLP without edges (plain and DP-SGD) and non-private GCN / GraphSAGE" -- \
   experiment gap --dataset "$cora" --epsilons 0.5,1,2,4,8,inf --splits 5
 
 {

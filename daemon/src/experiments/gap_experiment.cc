@@ -130,7 +130,7 @@ Status SummariseGapExperiment(const std::string& out_dir) {
   if (!summary.ok()) return summary.status();
   LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/summary.csv", kGroup, kMetrics, *summary));
   Result<std::vector<std::string>> files =
-      WriteCharts(out_dir, kGroup, kMetrics, *summary, {"epsilon", "model", "accuracy", "edge epsilon", true});
+      WriteCharts(out_dir, kGroup, kMetrics, *summary, {"epsilon", "model", "accuracy", "epsilon (edge- or node-level)", true});
   return files.ok() ? Status::Ok() : files.status();
 }
 

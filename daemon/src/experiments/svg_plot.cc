@@ -16,6 +16,12 @@ constexpr double kLeft = 70, kRight = 560, kTop = 40, kBottom = 390;
 
 const char* const kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
                                 "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+constexpr std::size_t kColourCount = sizeof(kColours) / sizeof(kColours[0]);
+
+// Series past the palette's length reuse its colours with dashed lines (in
+// the legend too), so no two series look alike.
+const char* Colour(std::size_t k) { return kColours[k % kColourCount]; }
+std::string Dash(std::size_t k) { return k >= kColourCount ? " stroke-dasharray=\"7,4\"" : ""; }
 
 std::string Escape(const std::string& s) {
   std::string out;
@@ -188,7 +194,7 @@ std::string RenderSvg(const PlotSpec& spec, const std::vector<PlotSeries>& serie
          Num(kRight - kLeft) + "\" height=\"" + Num(kBottom - kTop) + "\"/></clipPath>\n<g clip-path=\"url(#area)\">\n";
   for (std::size_t k = 0; k < series.size(); ++k) {
     const PlotSeries& s = series[k];
-    const std::string colour = kColours[k % (sizeof(kColours) / sizeof(kColours[0]))];
+    const std::string colour = Colour(k);
     std::string path;
     for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
       if (!x.Drawable(s.x[i]) || !y.Drawable(s.y[i])) continue;
@@ -209,16 +215,21 @@ std::string RenderSvg(const PlotSpec& spec, const std::vector<PlotSeries>& serie
       }
     }
     if (!path.empty()) {
-      svg += "<path d=\"" + path + "\" stroke=\"" + colour + "\" stroke-width=\"2\" fill=\"none\"/>\n";
+      svg += "<path d=\"" + path + "\" stroke=\"" + colour + "\" stroke-width=\"2\"" + Dash(k) + " fill=\"none\"/>\n";
     }
   }
   svg += "</g>\n";
   // Legend.
   for (std::size_t k = 0; k < series.size(); ++k) {
-    const std::string colour = kColours[k % (sizeof(kColours) / sizeof(kColours[0]))];
+    const std::string colour = Colour(k);
     const double py = kTop + 10 + 20 * static_cast<double>(k);
-    svg += "<rect x=\"" + Num(kRight + 20) + "\" y=\"" + Num(py - 8) + "\" width=\"14\" height=\"10\" fill=\"" +
-           colour + "\"/>\n";
+    if (k < kColourCount) {
+      svg += "<rect x=\"" + Num(kRight + 20) + "\" y=\"" + Num(py - 8) + "\" width=\"14\" height=\"10\" fill=\"" +
+             colour + "\"/>\n";
+    } else {
+      svg += "<path d=\"M" + Num(kRight + 18) + "," + Num(py - 3) + " L" + Num(kRight + 36) + "," + Num(py - 3) +
+             "\" stroke=\"" + colour + "\" stroke-width=\"3\"" + Dash(k) + "/>\n";
+    }
     svg += "<text x=\"" + Num(kRight + 40) + "\" y=\"" + Num(py + 1) + "\">" + Escape(series[k].name) + "</text>\n";
   }
   svg += "</svg>\n";
