@@ -5,57 +5,20 @@
 // Every bad upload or job is refused with its reason and changes nothing.
 #include <doctest/doctest.h>
 
-#include <chrono>
 #include <cmath>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "graph/generators.h"
 #include "ldpgraph/random_source.h"
-#include "support/daemon_process.h"
-#include "support/temp_dir.h"
+#include "support/admin_daemon.h"
 
-using ldpgraph::testing::DaemonProcess;
 using ldpgraph::testing::DaemonSettings;
-using ldpgraph::testing::TempDir;
 using nlohmann::json;
-namespace lt = ldpgraph::transport;
 
 namespace {
 
-struct Daemon {
-  explicit Daemon(DaemonSettings settings = {}) : process(LDPGRAPHD, dir.path(), std::move(settings)) { Start(); }
-  void Start() {
-    REQUIRE_MESSAGE(process.Start(), process.log());
-    auto c = lt::HttpsClient::Create(process.endpoint());
-    REQUIRE(c.ok());
-    client = std::move(*c);
-  }
-  lt::HttpAnswer Call(const std::string& method, const std::string& path, const std::string& body,
-                      const std::string& bearer) {
-    auto answer = client->Request(method, path, body.empty() ? "" : "application/json", body, bearer);
-    REQUIRE_MESSAGE(answer.ok(), answer.status().message());
-    return *answer;
-  }
-  lt::HttpAnswer Admin(const std::string& method, const std::string& path, const std::string& body = "") {
-    return Call(method, path, body, DaemonProcess::kAdminToken);
-  }
-  json Wait(std::uint64_t job) {
-    for (int i = 0; i < 1200; ++i) {
-      const json s = json::parse(Admin("GET", "/v1/admin/jobs/" + std::to_string(job)).body);
-      const std::string state = s["state"];
-      if (state == "succeeded" || state == "failed" || state == "cancelled") return s;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    FAIL("job " << job << " did not finish");
-    return {};
-  }
-
-  TempDir dir;
-  DaemonProcess process;
-  std::unique_ptr<lt::HttpsClient> client;
-};
+using Daemon = ldpgraph::testing::AdminDaemon;
 
 // Three communities whose words carry the class: the upload's JSON.
 json Communities(std::uint32_t nodes = 900) {

@@ -6,10 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -19,48 +17,15 @@
 #include "ldpgraph/samplers.h"
 #include "ldpgraph/wire_format.h"
 #include "service/token_authority.h"
-#include "support/daemon_process.h"
-#include "support/temp_dir.h"
+#include "support/admin_daemon.h"
 
 using ldpgraph::testing::DaemonProcess;
 using ldpgraph::testing::TempDir;
 using nlohmann::json;
-namespace lt = ldpgraph::transport;
 
 namespace {
 
-struct Daemon {
-  Daemon() : process(LDPGRAPHD, dir.path()) {
-    REQUIRE_MESSAGE(process.Start(), process.log());
-    auto c = lt::HttpsClient::Create(process.endpoint());
-    REQUIRE(c.ok());
-    client = std::move(*c);
-  }
-  lt::HttpAnswer Call(const std::string& method, const std::string& path, const std::string& body,
-                      const std::string& bearer) {
-    auto answer = client->Request(method, path, body.empty() ? "" : "application/json", body, bearer);
-    REQUIRE_MESSAGE(answer.ok(), answer.status().message());
-    return *answer;
-  }
-  lt::HttpAnswer Admin(const std::string& method, const std::string& path, const std::string& body = "") {
-    return Call(method, path, body, DaemonProcess::kAdminToken);
-  }
-  // Polls a job until it is over.
-  json Wait(std::uint64_t job) {
-    for (int i = 0; i < 1200; ++i) {
-      const json s = json::parse(Admin("GET", "/v1/admin/jobs/" + std::to_string(job)).body);
-      const std::string state = s["state"];
-      if (state == "succeeded" || state == "failed" || state == "cancelled") return s;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    FAIL("job " << job << " did not finish");
-    return {};
-  }
-
-  TempDir dir;
-  DaemonProcess process;
-  std::unique_ptr<lt::HttpsClient> client;
-};
+using Daemon = ldpgraph::testing::AdminDaemon;
 
 // Runs `command`, returns its standard output.
 std::string Run(const std::string& command) {

@@ -151,16 +151,25 @@ TEST_CASE("DpSgd.OneExampleMovesTheClippedSumByAtMostTheClip") {
 TEST_CASE("DpSgd.RefusesModelsWhoseRowsMixAndBadOptions") {
   Fixture f(true);
   const std::vector<Matrix> before = {f.mlp.Parameters()[0]->value};
-  // Rows mixed by an aggregation over a graph.
-  SparseMatrix a;
-  a.rows = a.cols = 8;
-  for (int i = 0; i < 8; ++i) {
-    a.indices.push_back((i + 1) % 8);
-    a.offsets.push_back(a.nnz());
-  }
-  const SparseMatrix a_t = a.Transposed();
-  RowModel mixing{f.model.parameters, [&](Tape& t, const std::vector<std::uint32_t>&) {
-                    return t.Aggregate(&a, &a_t, f.mlp.Forward(t, f.features));
+  // Scores for every node whatever the batch.
+  RowModel whole{f.model.parameters, [&](Tape& t, const std::vector<std::uint32_t>&) {
+                   return f.mlp.Forward(t, f.features);
+                 }};
+  DpSgdOptions whole_options;
+  whole_options.steps = 3;
+  SeededRandomSource whole_noise(1);
+  CHECK(TrainDpSgd(whole, f.labels, kBatch, whole_options, whole_noise).code() == StatusCode::kInvalidArgument);
+  // Rows mixed: batch row i reads the scores of node rows[i]'s neighbour.
+  RowModel mixing{f.model.parameters, [&](Tape& t, const std::vector<std::uint32_t>& rows) {
+                    SparseMatrix pick;
+                    pick.rows = static_cast<std::int64_t>(rows.size());
+                    pick.cols = 8;
+                    for (std::uint32_t r : rows) {
+                      pick.indices.push_back(static_cast<std::int32_t>((r + 1) % 8));
+                      pick.offsets.push_back(pick.nnz());
+                    }
+                    const SparseMatrix* a = t.Own(std::move(pick));
+                    return t.Aggregate(a, t.Own(a->Transposed()), f.mlp.Forward(t, f.features));
                   }};
   DpSgdOptions o;
   o.steps = 3;

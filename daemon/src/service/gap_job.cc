@@ -66,14 +66,7 @@ void TrainingJobs::RunGapJob(Job* job) {
   AnyModel model;
   model.kind = ModelKind::kGap;
   model.gap = std::move(run->model);
-  Result<std::uint64_t> version = models_->Add(model, about.dump());
-  if (!version.ok()) return finish(JobState::kFailed, version.status().ToString());
-  Update(job, [&](JobStatus& s) {
-    s.val_accuracy = run->val_accuracy;
-    s.test_accuracy = run->test_accuracy;
-    s.model_version = *version;
-  });
-  finish(JobState::kSucceeded, "");
+  Publish(job, start, model, about.dump(), run->val_accuracy, run->test_accuracy);
 }
 
 }  // namespace ldpgraph

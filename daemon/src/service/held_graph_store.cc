@@ -1,30 +1,19 @@
 #include "service/held_graph_store.h"
 
-#include <cstdio>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
 #include "internal/durable_file.h"
+#include "service/numbered_files.h"
 
 namespace ldpgraph {
 
 Result<std::unique_ptr<HeldGraphStore>> HeldGraphStore::Open(const std::string& dir) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) return Status::Unavailable("cannot create the held graph directory " + dir + ": " + error.message());
+  Result<std::map<std::uint64_t, std::string>> summaries = ReadNumberedFiles(dir, ".json", "held graph");
+  if (!summaries.ok()) return summaries.status();
   std::unique_ptr<HeldGraphStore> store(new HeldGraphStore(dir));
-  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
-    const std::filesystem::path& p = entry.path();
-    if (p.extension() != ".json") continue;
-    const std::string stem = p.stem().string();
-    if (stem.empty() || stem.find_first_not_of("0123456789") != std::string::npos || stem.size() > 18) continue;
-    std::vector<std::uint8_t> bytes;
-    bool exists = false;
-    LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(p.string(), &bytes, &exists));
-    if (exists) store->summaries_[std::stoull(stem)] = std::string(bytes.begin(), bytes.end());
-  }
-  if (error) return Status::Unavailable("cannot read the held graph directory " + dir + ": " + error.message());
+  store->summaries_ = std::move(summaries).value();
   return store;
 }
 

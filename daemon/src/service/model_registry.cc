@@ -1,29 +1,15 @@
 #include "service/model_registry.h"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-
 #include "internal/durable_file.h"
+#include "service/numbered_files.h"
 
 namespace ldpgraph {
 
 Result<std::unique_ptr<ModelRegistry>> ModelRegistry::Open(const std::string& dir) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) return Status::Unavailable("cannot create the model directory " + dir + ": " + error.message());
+  Result<std::map<std::uint64_t, std::string>> about = ReadNumberedFiles(dir, ".json", "model");
+  if (!about.ok()) return about.status();
   std::unique_ptr<ModelRegistry> registry(new ModelRegistry(dir));
-  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
-    const std::filesystem::path& p = entry.path();
-    if (p.extension() != ".json") continue;
-    const std::string stem = p.stem().string();
-    if (stem.empty() || stem.find_first_not_of("0123456789") != std::string::npos || stem.size() > 18) continue;
-    std::vector<std::uint8_t> bytes;
-    bool exists = false;
-    LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(p.string(), &bytes, &exists));
-    if (exists) registry->about_[std::stoull(stem)] = std::string(bytes.begin(), bytes.end());
-  }
-  if (error) return Status::Unavailable("cannot read the model directory " + dir + ": " + error.message());
+  registry->about_ = std::move(about).value();
   return registry;
 }
 

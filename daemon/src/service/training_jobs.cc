@@ -277,14 +277,19 @@ void TrainingJobs::RunNodeJob(Job* job) {
                                 {"reporters", stats.reporters},
                                 {"edges", stats.edges}};
   model.node = std::move(run->model);
-  Result<std::uint64_t> version = models_->Add(model, about.dump());
-  if (!version.ok()) return finish(JobState::kFailed, version.status().ToString());
+  Publish(job, start, model, about.dump(), run->val_accuracy, run->test_accuracy);
+}
+
+void TrainingJobs::Publish(Job* job, std::chrono::steady_clock::time_point start, const AnyModel& model,
+                           const std::string& about_json, double val_accuracy, double test_accuracy) {
+  Result<std::uint64_t> version = models_->Add(model, about_json);
+  if (!version.ok()) return Finish(job, start, JobState::kFailed, version.status().ToString());
   Update(job, [&](JobStatus& s) {
-    s.val_accuracy = run->val_accuracy;
-    s.test_accuracy = run->test_accuracy;
+    s.val_accuracy = val_accuracy;
+    s.test_accuracy = test_accuracy;
     s.model_version = *version;
   });
-  finish(JobState::kSucceeded, "");
+  Finish(job, start, JobState::kSucceeded, "");
 }
 
 }  // namespace ldpgraph

@@ -111,6 +111,10 @@ class TrainingJobs {
   void RunNodeJob(Job* job);
   void RunGapJob(Job* job);  // gap_job.cc
   void Finish(Job* job, std::chrono::steady_clock::time_point start, JobState state, const std::string& error);
+  // Stores `model` as a new version and marks the job succeeded with its
+  // accuracies (failed when the version cannot be stored).
+  void Publish(Job* job, std::chrono::steady_clock::time_point start, const AnyModel& model,
+               const std::string& about_json, double val_accuracy, double test_accuracy);
   void Update(Job* job, const std::function<void(JobStatus&)>& change);
 
   ReportStore* store_;

@@ -37,7 +37,12 @@ Status ClippedGradientSum(const RowModel& model, const std::vector<int>& labels,
     SeededRandomSource masks(dropout_seed);
     Tape tape(true, &masks);
     tape.TrackRowGradientNorms(&squared_norms);
-    const Tape::Var loss = tape.WeightedCrossEntropySum(model.forward(tape, batch), &batch_labels, &weights);
+    const Tape::Var scores = model.forward(tape, batch);
+    if (tape.value(scores).rows() != static_cast<Eigen::Index>(batch.size())) {
+      return Status::InvalidArgument("the model gave " + std::to_string(tape.value(scores).rows()) +
+                                     " score rows for a batch of " + std::to_string(batch.size()));
+    }
+    const Tape::Var loss = tape.WeightedCrossEntropySum(scores, &batch_labels, &weights);
     if (!tape.RowsSeparable()) {
       return Status::InvalidArgument("DP-SGD needs a model whose rows never mix (no aggregation or BatchNorm)");
     }

@@ -59,7 +59,8 @@ std::int64_t DpSgdSteps(double epochs, double sampling_rate);
 // The sum over `batch` of every example's gradient clipped to L2 norm
 // `clip_norm`, written into the parameters' grads (what was there is
 // dropped); dropout masks drawn from `dropout_seed`. Requires a label for
-// every batch row. Errors: kInvalidArgument when the model's rows mix.
+// every batch row. Errors: kInvalidArgument when the model's rows mix or it
+// gives other than one score row per batch row.
 Status ClippedGradientSum(const RowModel& model, const std::vector<int>& labels,
                           const std::vector<std::uint32_t>& batch, double clip_norm, std::uint64_t dropout_seed);
 // The noise a step adds: standard deviation s x C', C' the clipping norm
