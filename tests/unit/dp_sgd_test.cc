@@ -181,6 +181,13 @@ TEST_CASE("DpSgd.RefusesModelsWhoseRowsMixAndBadOptions") {
                     return t.Add(f.mlp.Forward(t, *x), f.mlp.Forward(t, *x));
                   }};
   CHECK(TrainDpSgd(reused, f.labels, kBatch, o, noise).code() == StatusCode::kInvalidArgument);
+  // A parameter read by another operation first (its rows' norms escape).
+  Parameter w("w", 5, 3);
+  RowModel scaled{{&w}, [&](Tape& t, const std::vector<std::uint32_t>& rows) {
+                    return t.Linear(t.Constant(f.features.Rows(rows).ToDense()), t.Scale(t.Param(&w), 2.0f),
+                                    Tape::kNone);
+                  }};
+  CHECK(TrainDpSgd(scaled, f.labels, kBatch, o, noise).code() == StatusCode::kInvalidArgument);
   CHECK((f.mlp.Parameters()[0]->value - before[0]).norm() == 0);  // nothing trained
 
   for (double bad : {0.0, -1.0, std::nan(""), HUGE_VAL}) {

@@ -114,9 +114,16 @@ void Tape::NoteParameterRead(Var p) {
   read_parameters_.push_back(param);
 }
 
+bool Tape::RowsSeparable() const {
+  // Every parameter on the tape must have been read by a product that counts
+  // its rows' norms; one read elsewhere (a sum, a scale) would escape them.
+  return rows_separable_ && read_parameters_.size() == parameter_vars_;
+}
+
 Tape::Var Tape::Param(Parameter* p) {
   Var v = Push(p->value, true);
   nodes_[v].param = p;
+  if (row_norms_ != nullptr) ++parameter_vars_;
   return v;
 }
 

@@ -70,10 +70,10 @@ class Tape {
   // products) the squared norm of row i's share of every parameter gradient
   // that Linear, InputProduct and AddBias form (row_gradient_norms.h). Their
   // sum is example i's squared gradient norm only when rows never mix and no
-  // parameter is read twice: RowsSeparable() says whether the tape's
-  // operations kept to that (Aggregate, Pool and BatchNorm mix rows).
+  // parameter is read twice or by another operation: RowsSeparable() says
+  // whether the tape kept to that (Aggregate, Pool and BatchNorm mix rows).
   void TrackRowGradientNorms(std::vector<double>* squared_norms) { row_norms_ = squared_norms; }
-  bool RowsSeparable() const { return rows_separable_; }
+  bool RowsSeparable() const;
 
   // ---- operations ---------------------------------------------------------
   Var Linear(Var x, Var w, Var b);  // x W + b (b is 1 x out, or kNone: x W)
@@ -167,6 +167,7 @@ class Tape {
   std::vector<double>* row_norms_ = nullptr;
   bool rows_separable_ = true;
   std::vector<const Parameter*> read_parameters_;
+  std::size_t parameter_vars_ = 0;  // Param() calls while tracking
 
   bool training_;
   RandomSource* rng_;

@@ -40,15 +40,6 @@ std::unique_ptr<ModuleSgd> DpSgdModule(const GapOptions& o, std::size_t training
 
 }  // namespace
 
-const char* GapResidualName(GapResidual residual) {
-  switch (residual) {
-    case GapResidual::kAuto: return "auto";
-    case GapResidual::kOff: return "off";
-    case GapResidual::kOn: return "on";
-  }
-  return "?";
-}
-
 Status ValidateGap(const GapInputs& in, const GapOptions& o) {
   if (in.graph == nullptr || in.features == nullptr || in.labels == nullptr) {
     return Status::InvalidArgument("GAP needs a graph, features and labels");

@@ -53,7 +53,6 @@ struct GapInputs {
 // DP protects); at node level the residual (selecting on private validation
 // labels would leak them).
 enum class GapResidual { kAuto, kOff, kOn };
-const char* GapResidualName(GapResidual residual);  // "auto", "off", "on"
 
 struct GapOptions {
   GapModelConfig model;

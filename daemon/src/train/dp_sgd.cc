@@ -87,10 +87,12 @@ Status TrainDpSgd(const RowModel& model, const std::vector<int>& labels, const s
   const double expected_batch = o.sampling_rate * static_cast<double>(examples.size());
 
   Adam adam(model.parameters, o.adam);
-  SeededRandomSource batches(o.seed);
   SeededRandomSource dropout(o.seed ^ 0xd509ULL);
   for (std::int64_t step = 0; step < o.steps; ++step) {
-    const std::vector<std::uint32_t> batch = PoissonBatch(examples, o.sampling_rate, batches);
+    // The batches are part of the mechanism: drawn from the noise source,
+    // whose draws stay secret. Batches anyone could recompute from a seed
+    // would void the subsampling's amplification the accountant counts on.
+    const std::vector<std::uint32_t> batch = PoissonBatch(examples, o.sampling_rate, noise);
     LDPGRAPH_RETURN_IF_ERROR(ClippedGradientSum(model, labels, batch, o.clip_norm, dropout.NextU64()));
     for (Parameter* p : model.parameters) {
       LDPGRAPH_RETURN_IF_ERROR(AddDiscreteGaussianNoise(&p->grad, stddev, noise));

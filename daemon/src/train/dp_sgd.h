@@ -43,7 +43,7 @@ struct DpSgdOptions {
   double sampling_rate = 0.1;     // q
   std::int64_t steps = 100;
   AdamOptions adam;
-  std::uint64_t seed = 0;  // the batches and dropout (not the noise)
+  std::uint64_t seed = 0;  // dropout (the batches come from the noise source: they must stay secret)
   std::function<void(std::int64_t step)> on_step;  // after each step (1-based)
 };
 
@@ -68,9 +68,10 @@ Status ClippedGradientSum(const RowModel& model, const std::vector<int>& labels,
 double DpSgdNoiseStddev(const std::vector<Parameter*>& parameters, double noise_multiplier, double clip_norm);
 
 // Trains `model` on the labelled `examples` (labels[row] >= 0), the noise
-// drawn from `noise`. Errors: kInvalidArgument for a multiplier or clipping
-// norm not positive and finite, a rate outside (0, 1], steps < 1, an
-// example without a label, or a model whose rows mix (Tape::RowsSeparable:
+// and the batches drawn from `noise`. Errors: kInvalidArgument for a
+// multiplier or clipping norm not positive and finite, a rate outside
+// (0, 1], steps < 1, an example without a label, or a model whose rows mix
+// or that reads a parameter outside its row-counting products (Tape::RowsSeparable:
 // clipping would not bound one example's influence); nothing is trained then.
 Status TrainDpSgd(const RowModel& model, const std::vector<int>& labels, const std::vector<std::uint32_t>& examples,
                   const DpSgdOptions& options, RandomSource& noise);
