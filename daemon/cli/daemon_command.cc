@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "dataset/graph_dataset.h"
+#include "train/task_data.h"
 #include "ldpgraph/transport/https_client.h"
 #include "util/flags.h"
 #include "util/https_url.h"
@@ -35,6 +37,12 @@ const char kDaemonUsage[] =
     "                                          progress, then its result)\n"
     "  train --graph ID [--model sage|gcn] [--label-method drop|fc|ce] [...]\n"
     "                                          node classification on one graph's noisy labels\n"
+    "  hold --graph ID --dataset PATH          upload a node dataset (CSV folder) whole as held graph ID:\n"
+    "                                          trusted to the server, for GAP (see docs/http-api.md)\n"
+    "  held-graphs | unhold --graph ID         the held graphs; delete one\n"
+    "  train --held-graph ID --epsilon E [--privacy edge|node] [--delta D] [--hops K]\n"
+    "        [--max-degree D] [--batch-size B] [--residual auto|on|off] [--epochs N] [--seed S] [--wait]\n"
+    "                                          GAP on a held graph, released under edge- or node-level DP\n"
     "  job --id N | cancel --id N              a job's state, or cancel it\n"
     "  models                                  every model version\n"
     "  predict --model V --graphs ID,ID,...    class and probabilities per graph\n"
@@ -112,6 +120,37 @@ Result<json> IdList(const std::string& text) {
   return ids;
 }
 
+// A node dataset (CSV folder) as the body of PUT /v1/admin/held-graphs/{id}.
+Result<std::string> HeldGraphJson(const std::string& path) {
+  Result<GraphDataset> ds = ReadDataset(path);
+  if (!ds.ok()) return ds.status();
+  Result<NodeTaskData> data = MakeNodeTaskData(*ds, Aggregation::kMean);  // labels mapped to 0..C-1
+  if (!data.ok()) return data.status();
+  const CsrGraph& g = ds->graphs[0];
+  json edges = json::array(), features = json::array();
+  for (std::uint32_t u = 0; u < g.num_nodes(); ++u) {
+    for (std::uint32_t v : g.neighbours(u)) {
+      if (u < v) edges.push_back({u, v});
+    }
+  }
+  const SparseMatrix& x = ds->node_features;
+  for (std::int64_t r = 0; r < x.rows && ds->feature_dims > 0; ++r) {
+    for (std::int64_t k = x.offsets[r]; k < x.offsets[r + 1]; ++k) {
+      features.push_back({r, x.indices[k], x.unit_weights() ? 1.0 : static_cast<double>(x.values[k])});
+    }
+  }
+  if (ds->feature_dims == 0) {  // no features.csv: the constant input the trainers use
+    for (std::uint32_t r = 0; r < g.num_nodes(); ++r) features.push_back({r, 0, 1.0});
+  }
+  return json{{"num_nodes", g.num_nodes()},
+              {"classes", data->classes},
+              {"feature_dims", std::max<std::uint32_t>(ds->feature_dims, 1)},
+              {"edges", edges},
+              {"features", features},
+              {"labels", data->labels}}
+      .dump();
+}
+
 int WaitForJob(Client& client, std::uint64_t id) {
   const bool tty = isatty(STDERR_FILENO);
   json status;
@@ -140,7 +179,8 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},
                                      {"daemon", "ca", "admin-token-file", "config", "graph", "label", "graphs",
                                       "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method", "rule",
-                                      "node-input"},
+                                      "node-input", "dataset", "held-graph", "privacy", "epsilon", "delta", "hops",
+                                      "max-degree", "batch-size", "residual"},
                                      {"wait"});
   if (!flags.ok()) return Usage(flags.status().message());
   const std::optional<HttpsUrl> url = ParseHttpsUrl(flags->StringOr("daemon", ""));
@@ -211,6 +251,65 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
     PrintKeyValues(out);
     return 0;
   }
+  if (action == "hold") {
+    Result<std::uint64_t> graph = flags->Unsigned("graph", 0);
+    if (!flags->Has("graph") || !graph.ok() || !flags->Has("dataset")) {
+      return Usage("--graph ID and --dataset PATH (a CSV node dataset) are required");
+    }
+    Result<std::string> body = HeldGraphJson(flags->StringOr("dataset", ""));
+    if (!body.ok()) return Failure(body.status().message());
+    if (!client.Call("PUT", "/v1/admin/held-graphs/" + std::to_string(*graph), *body, 201, &out)) return 1;
+    PrintKeyValues(out);
+    return 0;
+  }
+  if (action == "held-graphs") {
+    if (!client.Call("GET", "/v1/admin/held-graphs", "", 200, &out)) return 1;
+    for (const json& g : out["held_graphs"]) {
+      std::cout << "graph_id=" << g["graph_id"] << " num_nodes=" << g.value("num_nodes", 0) << " edges="
+                << g.value("edges", 0) << " labelled=" << g.value("labelled", 0) << "\n";
+    }
+    return 0;
+  }
+  if (action == "unhold") {
+    Result<std::uint64_t> graph = flags->Unsigned("graph", 0);
+    if (!flags->Has("graph") || !graph.ok()) return Usage("--graph ID is required");
+    if (!client.Call("DELETE", "/v1/admin/held-graphs/" + std::to_string(*graph), "", 200, &out)) return 1;
+    PrintKeyValues(out);
+    return 0;
+  }
+  if (action == "train" && flags->Has("held-graph")) {  // GAP
+    Result<std::uint64_t> held = flags->Unsigned("held-graph", 0);
+    if (!held.ok()) return Usage(held.status().message());
+    json body = {{"task", "gap"}, {"held_graph", *held}, {"privacy", flags->StringOr("privacy", "edge")}};
+    const std::string epsilon = flags->StringOr("epsilon", "");
+    if (epsilon == "inf") {
+      body["epsilon"] = "inf";
+    } else {
+      Result<double> e = flags->Double("epsilon", 0);
+      if (!flags->Has("epsilon") || !e.ok()) return Usage("--epsilon E (a number, or inf) is required");
+      body["epsilon"] = *e;
+    }
+    if (flags->Has("delta")) {
+      Result<double> d = flags->Double("delta", 0);
+      if (!d.ok()) return Usage(d.status().message());
+      body["delta"] = *d;
+    }
+    for (const auto& [flag, key] : {std::pair<const char*, const char*>{"hops", "hops"}, {"max-degree", "max_degree"},
+                                    {"batch-size", "batch_size"}, {"epochs", "epochs"}, {"seed", "seed"}}) {
+      if (!flags->Has(flag)) continue;
+      Result<std::uint64_t> v = flags->Unsigned(flag, 0);
+      if (!v.ok()) return Usage(v.status().message());
+      body[key] = *v;
+    }
+    if (flags->Has("residual")) body["residual"] = flags->StringOr("residual", "");
+    if (!client.Call("POST", "/v1/admin/jobs", body.dump(), 202, &out)) return 1;
+    const std::uint64_t id = out["job_id"];
+    if (!flags->Has("wait")) {
+      std::cout << "job_id=" << id << "\n";
+      return 0;
+    }
+    return WaitForJob(client, id);
+  }
   if (action == "train") {
     json body = json::object();
     if (flags->Has("graph")) {  // node classification
@@ -255,8 +354,16 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
   if (action == "models") {
     if (!client.Call("GET", "/v1/admin/models", "", 200, &out)) return 1;
     for (const json& m : out["models"]) {
-      std::cout << "version=" << m["version"] << " task=" << m.value("task", "?") << " test_accuracy="
-                << m.value("test_accuracy", 0.0) << " graphs=" << m.value("graphs", json::array()).size() << "\n";
+      std::cout << "version=" << m["version"] << " task=" << m.value("task", "?") << " model=" << m.value("model", "?")
+                << " test_accuracy=" << m.value("test_accuracy", 0.0);
+      if (m.contains("held_graph")) {  // GAP: what it guarantees
+        std::cout << " held_graph=" << m["held_graph"] << " privacy=" << m.value("privacy", "?")
+                  << " epsilon=" << (m["epsilon"].is_string() ? m["epsilon"].get<std::string>() : m["epsilon"].dump())
+                  << " delta=" << m.value("delta", 0.0);
+      } else {
+        std::cout << " graphs=" << m.value("graphs", json::array()).size();
+      }
+      std::cout << "\n";
     }
     return 0;
   }

@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +15,7 @@
 #include "ldpgraph/random_source.h"
 #include "support/admin_daemon.h"
 
+using ldpgraph::testing::DaemonProcess;
 using ldpgraph::testing::DaemonSettings;
 using nlohmann::json;
 
@@ -48,6 +51,17 @@ json Communities(std::uint32_t nodes = 900) {
   for (std::int64_t y : ds.node_labels) labels.push_back(y);
   return {{"num_nodes", nodes}, {"classes", 3}, {"feature_dims", 60},
           {"edges", edges},     {"features", features}, {"labels", labels}};
+}
+
+// Runs `command`; its exit status and everything it printed.
+std::pair<int, std::string> Run(const std::string& command) {
+  std::string out;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
 std::uint64_t StartJob(Daemon& d, const json& job) {
@@ -202,4 +216,33 @@ TEST_CASE("DaemonGap.BadUploadsAndJobsAreRefusedAndChangeNothing") {
     CHECK(answer.status == status);
   }
   CHECK(json::parse(d.Admin("GET", "/v1/admin/jobs").body)["jobs"].empty());  // nothing trained
+}
+
+TEST_CASE("DaemonGap.TheAdminCliHoldsTrainsListsAndDrops") {
+  Daemon d;
+  const std::string data = d.dir.path() + "/sbm";
+  REQUIRE(Run(std::string(LDPGRAPH_CLI) + " generate --kind sbm --nodes 500 --degree 8 --features 40 --words 5 " +
+              "--seed 3 --output " + data)
+              .first == 0);
+  const std::string cli = std::string("LDPGRAPH_ADMIN_TOKEN=") + DaemonProcess::kAdminToken + " " + LDPGRAPH_CLI +
+                          " daemon ";
+  const std::string where = " --daemon https://127.0.0.1:" + std::to_string(d.process.port()) + " --ca " +
+                            d.process.pki().ca_certificate;
+  auto [held_status, held] = Run(cli + "hold --graph 5 --dataset " + data + where);
+  INFO(held);
+  REQUIRE(held_status == 0);
+  CHECK(held.find("num_nodes=500") != std::string::npos);
+  CHECK(Run(cli + "hold --graph 5 --dataset " + data + where).first == 1);  // 409: the id is taken
+  CHECK(Run(cli + "held-graphs" + where).second.find("graph_id=5 num_nodes=500") != std::string::npos);
+  auto [trained_status, trained] =
+      Run(cli + "train --held-graph 5 --privacy node --epsilon 8 --max-degree 6 --epochs 10 --wait" + where);
+  INFO(trained);
+  CHECK(trained_status == 0);
+  CHECK(trained.find("state=succeeded") != std::string::npos);
+  const std::string models = Run(cli + "models" + where).second;
+  CHECK(models.find("model=gap") != std::string::npos);
+  CHECK(models.find("held_graph=5 privacy=node epsilon=") != std::string::npos);
+  CHECK(Run(cli + "train --held-graph 5 --epsilon -1" + where).first != 0);
+  CHECK(Run(cli + "unhold --graph 5" + where).first == 0);
+  CHECK(Run(cli + "held-graphs" + where).second.empty());
 }
