@@ -149,6 +149,17 @@ TEST_CASE("Daemon.AdminCreatesGraphsAndIssuesTokens") {
   CHECK(t["tokens"][0]["user_id"] == 10);
   CHECK(t["tokens"][0]["token"] == Token(kGraph, 10));
   CHECK(d.Admin("POST", "/v1/admin/graphs/7/tokens", R"({"users": [100]})").status == 400);
+  // first + count past 2^64 - 1 (issue 28: it used to wrap and answer 200 with no token).
+  auto wrapped = d.Admin("POST", "/v1/admin/graphs/7/tokens", R"({"first": 18446744073709551615, "count": 2})");
+  CHECK(wrapped.status == 400);
+  CHECK(ErrorOf(wrapped) == "out_of_range");
+  CHECK(d.Admin("POST", "/v1/admin/graphs/7/tokens", R"({"first": 1000, "count": 1})").status == 400);
+  // Raw bytes that are not UTF-8 in the path come back as valid JSON (issue 28: they were copied in).
+  auto raw = d.Call("GET", "/\xff\xfe");
+  CHECK(raw.status == 404);
+  const json parsed = json::parse(raw.body, nullptr, false);  // nlohmann refuses invalid UTF-8
+  CHECK_FALSE(parsed.is_discarded());
+  CHECK(raw.body.find("\\ufffd") != std::string::npos);
   CHECK(d.Admin("POST", "/v1/admin/graphs/8/tokens", R"({"users": [1]})").status == 404);
 
   // A restart serves the graphs it stored.

@@ -78,6 +78,12 @@ HttpResponse IssueTokens(ServiceContext& ctx, const HttpRequest& request, const 
       return ErrorResponse(400, "invalid_request", "at most " + std::to_string(kMaxTokensPerRequest) +
                                                        " tokens per request");
     }
+    // first + count would wrap past 2^64 - 1 and name no user at all.
+    if (count > 0 && first > graph->config.num_users - 1) {
+      return ErrorResponse(400, "out_of_range", "\"first\" = " + std::to_string(first) +
+                                                    " is not below the graph's n = " +
+                                                    std::to_string(graph->config.num_users));
+    }
     for (std::uint64_t u = first; u < first + count; ++u) users.push_back(u);
   } else {
     return ErrorResponse(400, "invalid_request", "body needs \"users\" or \"first\" and \"count\"");

@@ -33,7 +33,9 @@ class Logger {
   std::mutex mu_;
 };
 
-// JSON string escaping (quotes included).
+// JSON string escaping (quotes included). Bytes that are not well-formed
+// UTF-8 (raw request bytes quoted in an error) become U+FFFD, so the result
+// is valid JSON whatever `text` holds.
 std::string JsonQuote(const std::string& text);
 
 }  // namespace ldpgraph
