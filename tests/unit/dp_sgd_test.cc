@@ -159,17 +159,16 @@ TEST_CASE("DpSgd.RefusesModelsWhoseRowsMixAndBadOptions") {
   whole_options.steps = 3;
   SeededRandomSource whole_noise(1);
   CHECK(TrainDpSgd(whole, f.labels, kBatch, whole_options, whole_noise).code() == StatusCode::kInvalidArgument);
-  // Rows mixed: batch row i reads the scores of node rows[i]'s neighbour.
+  // Rows mixed: batch row i reads the scores of batch row i + 1.
   RowModel mixing{f.model.parameters, [&](Tape& t, const std::vector<std::uint32_t>& rows) {
-                    SparseMatrix pick;
-                    pick.rows = static_cast<std::int64_t>(rows.size());
-                    pick.cols = 8;
-                    for (std::uint32_t r : rows) {
-                      pick.indices.push_back(static_cast<std::int32_t>((r + 1) % 8));
-                      pick.offsets.push_back(pick.nnz());
+                    SparseMatrix next;
+                    next.rows = next.cols = static_cast<std::int64_t>(rows.size());
+                    for (std::size_t i = 0; i < rows.size(); ++i) {
+                      next.indices.push_back(static_cast<std::int32_t>((i + 1) % rows.size()));
+                      next.offsets.push_back(next.nnz());
                     }
-                    const SparseMatrix* a = t.Own(std::move(pick));
-                    return t.Aggregate(a, t.Own(a->Transposed()), f.mlp.Forward(t, f.features));
+                    const SparseMatrix* a = t.Own(std::move(next));
+                    return t.Aggregate(a, t.Own(a->Transposed()), f.mlp.Forward(t, *t.Own(f.features.Rows(rows))));
                   }};
   DpSgdOptions o;
   o.steps = 3;
