@@ -171,6 +171,19 @@ int WaitForJob(Client& client, std::uint64_t id) {
   return status["state"] == "succeeded" ? 0 : 1;
 }
 
+// Starts the job `body` describes; prints its id, or with `wait` follows it
+// to its end (WaitForJob).
+int StartJob(Client& client, const json& body, bool wait) {
+  json out;
+  if (!client.Call("POST", "/v1/admin/jobs", body.dump(), 202, &out)) return 1;
+  const std::uint64_t id = out["job_id"];
+  if (!wait) {
+    std::cout << "job_id=" << id << "\n";
+    return 0;
+  }
+  return WaitForJob(client, id);
+}
+
 }  // namespace
 
 int RunDaemonCommand(const std::vector<std::string>& args) {
@@ -302,13 +315,7 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
       body[key] = *v;
     }
     if (flags->Has("residual")) body["residual"] = flags->StringOr("residual", "");
-    if (!client.Call("POST", "/v1/admin/jobs", body.dump(), 202, &out)) return 1;
-    const std::uint64_t id = out["job_id"];
-    if (!flags->Has("wait")) {
-      std::cout << "job_id=" << id << "\n";
-      return 0;
-    }
-    return WaitForJob(client, id);
+    return StartJob(client, body, flags->Has("wait"));
   }
   if (action == "train") {
     json body = json::object();
@@ -335,13 +342,7 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
     }
     if (flags->Has("symmetrise")) body["symmetrise"] = flags->StringOr("symmetrise", "");
     if (flags->Has("node-input")) body["node_input"] = flags->StringOr("node-input", "");
-    if (!client.Call("POST", "/v1/admin/jobs", body.dump(), 202, &out)) return 1;
-    const std::uint64_t id = out["job_id"];
-    if (!flags->Has("wait")) {
-      std::cout << "job_id=" << id << "\n";
-      return 0;
-    }
-    return WaitForJob(client, id);
+    return StartJob(client, body, flags->Has("wait"));
   }
   if (action == "job" || action == "cancel") {
     Result<std::uint64_t> id = flags->Unsigned("id", 0);

@@ -28,6 +28,10 @@ GapOptions Resolved(const GapOptions& o, std::size_t training_nodes) {
   return r;
 }
 
+// The options' delta, or the default: 1 / (10 x the units protected:
+// edges at edge level, nodes at node level).
+double DeltaOf(const GapOptions& o, double units) { return o.delta > 0 ? o.delta : 1 / (10 * std::max(units, 1.0)); }
+
 // DP-SGD's sampling rate and step count for `epochs` (null at edge level
 // or without privacy: full batch).
 std::unique_ptr<ModuleSgd> DpSgdModule(const GapOptions& o, std::size_t training_nodes, int epochs) {
@@ -96,7 +100,7 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& options) {
   run.sensitivity = RoundedSensitivity(edge_sensitivity, o.model.hidden);
   const double units = node_level ? static_cast<double>(in.graph->num_nodes())
                                   : static_cast<double>(in.graph->num_entries()) / (undirected ? 2 : 1);
-  run.delta = o.delta > 0 ? o.delta : 1 / (10 * std::max(units, 1.0));
+  run.delta = DeltaOf(o, units);
 
   // One noise multiplier for every release, calibrated for them together:
   // the K aggregations and, at node level, both modules' DP-SGD steps.
@@ -183,7 +187,7 @@ Result<double> TrainPrivateMlp(const GapInputs& in, const GapOptions& options) {
   level.privacy = GapPrivacy::kNode;  // DP-SGD whenever epsilon is finite
   std::unique_ptr<ModuleSgd> sgd = DpSgdModule(level, in.split.train.size(), o.encoder_epochs);
   if (sgd) {
-    const double delta = o.delta > 0 ? o.delta : 1 / (10 * std::max<double>(in.graph->num_nodes(), 1.0));
+    const double delta = DeltaOf(o, static_cast<double>(in.graph->num_nodes()));
     Result<double> multiplier = CalibrateNoiseMultiplier(
         [&](double s) { return std::vector<GaussianRelease>{{s, sgd->sampling_rate, sgd->steps}}; }, o.epsilon, delta);
     if (!multiplier.ok()) return multiplier.status();

@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "service/json_response.h"
-#include "service/learning_api.h"
 #include "train/splits.h"
 
 namespace ldpgraph {
