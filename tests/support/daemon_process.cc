@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <sstream>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -30,8 +31,9 @@ void DaemonProcess::WriteConfig() {
   out << "[server]\nlisten_address = \"" << settings_.listen_address << "\"\nlisten_port = " << port_ << "\nthreads = 2\n"
       << settings_.extra_server << "\n[tls]\ncertificate = \"server.crt\"\nprivate_key = \"server.key\"\n";
   if (!settings_.client_ca.empty()) out << "client_ca = \"" << settings_.client_ca << "\"\n";
+  out << settings_.extra_tls;
   out << "\n[store]\npath = \"store.db\"\n\n[auth]\nsecret_file = \"secret\"\nadmin_token_file = \"admin-token\"\n"
-      << "\n[limits]\n" << settings_.limits << "\n[log]\nformat = \"json\"\n";
+      << "\n[limits]\n" << settings_.limits << "\n[log]\nformat = \"json\"\n" << settings_.extra_log;
 }
 
 std::string DaemonProcess::log() const {
@@ -52,6 +54,10 @@ bool DaemonProcess::Start() {
     ::dup2(fd, STDERR_FILENO);
     ::dup2(fd, STDOUT_FILENO);
     for (const auto& [name, value] : settings_.env) ::setenv(name.c_str(), value.c_str(), 1);
+    if (settings_.descriptor_limit > 0) {
+      const rlimit limit{settings_.descriptor_limit, settings_.descriptor_limit};
+      ::setrlimit(RLIMIT_NOFILE, &limit);
+    }
     ::execl(binary_.c_str(), binary_.c_str(), "--config", config.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }

@@ -22,6 +22,9 @@ struct DaemonSettings {
   std::string extra_server;  // extra TOML lines for [server]
   std::string limits = "per_token_rate = 1000\nper_token_burst = 1000\nper_address_rate = 0\n";
   std::string client_ca;     // [tls] client_ca
+  std::string extra_tls;     // extra TOML lines for [tls]
+  std::string extra_log;     // extra TOML lines for [log]
+  unsigned descriptor_limit = 0;  // RLIMIT_NOFILE (soft and hard) of the daemon; 0: inherited
   std::vector<std::pair<std::string, std::string>> env;  // e.g. NOTIFY_SOCKET for sd_notify
 };
 
@@ -44,6 +47,7 @@ class DaemonProcess {
   // Sends `signal` (e.g. SIGHUP) without waiting.
   void Signal(int signal);
   bool running() const { return pid_ > 0; }
+  pid_t pid() const { return pid_; }
 
   std::uint16_t port() const { return port_; }
   // 127.0.0.1, the port, and the throwaway CA pinned.

@@ -30,6 +30,9 @@ TEST_CASE("DaemonConfig.DefaultsAndRelativePaths") {
   CHECK(c->secret == std::string(40, 's'));  // the trailing newline is not part of it
   CHECK(c->admin_token == "admin-token-123456");
   CHECK(c->per_token.per_second == 5);
+  CHECK(c->max_connections_per_address == 1000);
+  CHECK(c->tls12_ciphers == ldpgraph::kDefaultTls12Ciphers);
+  CHECK(c->refusal_log_lines_per_second == 20);
   const std::string path = dir.Write("d.toml", Minimal() + "[server]\nlisten_port = 9000\nthreads = 4\n");
   auto loaded = ldpgraph::LoadDaemonConfig(path);
   REQUIRE(loaded.ok());
@@ -55,6 +58,10 @@ TEST_CASE("DaemonConfig.EveryBadKeyIsNamed") {
       {Minimal() + "[limits]\nper_token_rate = -1\n", "limits.per_token_rate must be a number in"},
       {Minimal() + "[limits]\nper_token_rate = 3\nper_token_burst = 0\n", "limits.per_token_burst must be at least 1"},
       {Minimal() + "[log]\nformat = \"xml\"\n", "log.format must be auto, json or text"},
+      {Minimal() + "[server]\nmax_connections_per_address = -1\n", "server.max_connections_per_address must be in"},
+      {Minimal() + "[log]\nrefusal_lines_per_second = 200000\n", "log.refusal_lines_per_second must be in"},
+      {"[tls]\ncertificate = \"a\"\nprivate_key = \"b\"\ntls12_ciphers = \"\"\n[store]\npath = \"db\"\n",
+       "tls.tls12_ciphers must name at least one cipher suite"},
       {"[store]\npath = \"db\"\n", "tls.certificate is required"},
       {"[tls]\ncertificate = \"a\"\nprivate_key = \"b\"\n", "store.path is required"},
       {"[tls]\ncertificate = \"a\"\nprivate_key = \"b\"\n[store]\npath = \"db\"\n[auth]\nsecret_file = \"short\"\n"

@@ -21,6 +21,9 @@ HttpsServerOptions ServerOptions(const DaemonConfig& c) {
   o.request_timeout = std::chrono::milliseconds(c.request_timeout_ms);
   o.idle_timeout = std::chrono::milliseconds(c.idle_timeout_ms);
   o.max_connections = c.max_connections;
+  o.max_connections_per_address = c.max_connections_per_address;
+  o.tls12_ciphers = c.tls12_ciphers;
+  o.refusal_log_lines_per_second = c.refusal_log_lines_per_second;
   o.certificate_file = c.certificate_file;
   o.private_key_file = c.private_key_file;
   o.client_ca_file = c.client_ca_file;

@@ -130,7 +130,8 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
   Section server(root, "server");
   LDPGRAPH_RETURN_IF_ERROR(server.CheckKnown({"listen_address", "listen_port", "threads", "max_body_bytes",
                                               "request_timeout_ms", "idle_timeout_ms", "drain_timeout_ms",
-                                              "max_connections", "max_upload_bytes"}));
+                                              "max_connections", "max_connections_per_address",
+                                              "max_upload_bytes"}));
   LDPGRAPH_RETURN_IF_ERROR(server.String("listen_address", &c.listen_address));
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::uint16_t>("listen_port", 0, 65535, &c.listen_port));
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<unsigned>("threads", 1, 256, &c.threads));
@@ -139,11 +140,15 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::uint32_t>("idle_timeout_ms", 10, 3600000, &c.idle_timeout_ms));
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::uint32_t>("drain_timeout_ms", 0, 600000, &c.drain_timeout_ms));
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::size_t>("max_connections", 1, 1000000, &c.max_connections));
+  LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::size_t>("max_connections_per_address", 0, 1000000,
+                                                        &c.max_connections_per_address));
   LDPGRAPH_RETURN_IF_ERROR(
       server.Unsigned<std::size_t>("max_upload_bytes", 64, std::size_t{16} << 30, &c.max_upload_bytes));
 
   Section tls(root, "tls");
-  LDPGRAPH_RETURN_IF_ERROR(tls.CheckKnown({"certificate", "private_key", "client_ca"}));
+  LDPGRAPH_RETURN_IF_ERROR(tls.CheckKnown({"certificate", "private_key", "client_ca", "tls12_ciphers"}));
+  LDPGRAPH_RETURN_IF_ERROR(tls.String("tls12_ciphers", &c.tls12_ciphers));
+  if (c.tls12_ciphers.empty()) return Bad("tls.tls12_ciphers", "must name at least one cipher suite");
   LDPGRAPH_RETURN_IF_ERROR(tls.String("certificate", &c.certificate_file));
   LDPGRAPH_RETURN_IF_ERROR(tls.String("private_key", &c.private_key_file));
   LDPGRAPH_RETURN_IF_ERROR(tls.String("client_ca", &c.client_ca_file));
@@ -185,7 +190,9 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
   LDPGRAPH_RETURN_IF_ERROR(ReadRateLimit(limits, "per_address_rate", "per_address_burst", &c.per_address));
 
   Section log(root, "log");
-  LDPGRAPH_RETURN_IF_ERROR(log.CheckKnown({"format", "level"}));
+  LDPGRAPH_RETURN_IF_ERROR(log.CheckKnown({"format", "level", "refusal_lines_per_second"}));
+  LDPGRAPH_RETURN_IF_ERROR(
+      log.Unsigned<std::uint32_t>("refusal_lines_per_second", 0, 100000, &c.refusal_log_lines_per_second));
   LDPGRAPH_RETURN_IF_ERROR(log.String("format", &c.log_format));
   LDPGRAPH_RETURN_IF_ERROR(log.String("level", &c.log_level));
   if (c.log_format != "auto" && c.log_format != "json" && c.log_format != "text") {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ldpgraph/status.h"
+#include "service/tls_ciphers.h"
 
 namespace ldpgraph {
 
@@ -28,10 +29,12 @@ struct DaemonConfig {
   std::uint32_t idle_timeout_ms = 30000;     // a keep-alive connection waiting for its next request
   std::uint32_t drain_timeout_ms = 10000;    // SIGTERM: how long in-flight requests may finish
   std::size_t max_connections = 10000;
+  std::size_t max_connections_per_address = 1000;  // 0: no cap
   // [tls]
   std::string certificate_file;
   std::string private_key_file;
   std::string client_ca_file;  // set: clients must present a certificate it signed
+  std::string tls12_ciphers = kDefaultTls12Ciphers;  // OpenSSL list syntax
   // [store]
   std::string store_path;
   std::size_t max_reports_per_commit = 4096;
@@ -46,6 +49,7 @@ struct DaemonConfig {
   // [log]
   std::string log_format = "auto";  // auto (JSON unless stderr is a terminal), json, text
   std::string log_level = "info";   // debug, info, warning, error
+  std::uint32_t refusal_log_lines_per_second = 20;  // the audit trail of refusals; 0: none
 };
 
 // Reads and checks the file; relative paths are taken from the file's

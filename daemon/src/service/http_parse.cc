@@ -3,6 +3,8 @@
 #include <boost/beast/core/buffers_prefix.hpp>
 #include <boost/beast/http.hpp>
 
+#include "service/beast_framing.h"
+
 namespace ldpgraph {
 
 Result<HttpRequest> ParseHttpRequest(const std::string& raw, std::size_t max_body_bytes) {
@@ -18,6 +20,10 @@ Result<HttpRequest> ParseHttpRequest(const std::string& raw, std::size_t max_bod
   if (ec) return Status::InvalidArgument("bad HTTP request: " + ec.message());
   if (!parser.is_done()) return Status::InvalidArgument("incomplete HTTP request");
   auto& req = parser.get();
+  std::string transfer_encoding;
+  if (auto refusal = CheckRequestFraming(FramingOf(req.base(), &transfer_encoding))) {
+    return Status::InvalidArgument("bad HTTP request: " + refusal->body);
+  }
   HttpRequest out;
   out.method = std::string(req.method_string());
   out.target = std::string(req.target());

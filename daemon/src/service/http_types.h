@@ -30,6 +30,7 @@ struct HttpResponse {
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
+  std::string reason;  // a refusal's error code ("rate_limited", ...), for the refusal log
 };
 
 // Answers are asynchronous (a report is answered after its commit); the

@@ -5,12 +5,15 @@
 #include <mutex>
 #include <optional>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -18,7 +21,9 @@
 #include <openssl/ssl.h>
 
 #include "service/api.h"
+#include "service/beast_framing.h"
 #include "service/json_response.h"
+#include "service/refusal_log.h"
 #include "service/report_ingest.h"
 #include "service/token_authority.h"
 
@@ -43,6 +48,9 @@ Result<std::shared_ptr<ssl::context>> MakeTlsContext(const HttpsServerOptions& o
                        ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1 | ssl::context::single_dh_use,
                    ec);
   SSL_CTX_set_min_proto_version(ctx->native_handle(), TLS1_2_VERSION);
+  if (SSL_CTX_set_cipher_list(ctx->native_handle(), o.tls12_ciphers.c_str()) != 1) {
+    return Status::InvalidArgument("tls ciphers '" + o.tls12_ciphers + "' select no cipher suite OpenSSL knows");
+  }
   ctx->use_certificate_chain_file(o.certificate_file, ec);
   if (ec) return Status::InvalidArgument("tls certificate " + o.certificate_file + ": " + ec.message());
   ctx->use_private_key_file(o.private_key_file, ssl::context::pem, ec);
@@ -64,7 +72,7 @@ class Server;
 // the server closes. Runs on its own strand.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(Socket socket, std::shared_ptr<ssl::context> tls, Server* server);
+  Session(Socket socket, std::shared_ptr<ssl::context> tls, Server* server, std::string remote);
   ~Session();
   void Start();
 
@@ -88,6 +96,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::string_body> response_;
   std::string remote_;
+  std::string method_ = "-", target_ = "-";  // of the request being read, for the refusal log
   Clock::time_point started_;
   bool in_flight_ = false;
   bool request_unread_ = false;  // refused before its body was read: linger on close
@@ -100,7 +109,8 @@ class Server final : public HttpsServer {
  public:
   Server(const HttpsServerOptions& options, ServiceContext* ctx, std::shared_ptr<ssl::context> tls)
       : options_(options), ctx_(ctx), ioc_(static_cast<int>(options.threads)), acceptor_(net::make_strand(ioc_)),
-        tls_(std::move(tls)) {}
+        accept_timer_(acceptor_.get_executor()), flush_timer_(net::make_strand(ioc_)), tls_(std::move(tls)),
+        refusals_(ctx->logger, options.refusal_log_lines_per_second) {}
 
   ~Server() override { Drain(std::chrono::milliseconds(0)); }
 
@@ -118,7 +128,9 @@ class Server final : public HttpsServer {
                                  ": " + ec.message());
     }
     port_ = acceptor_.local_endpoint().port();
+    CheckDescriptorLimit();
     Accept();
+    FlushRefusalsEverySecond();
     for (unsigned i = 0; i < options_.threads; ++i) {
       threads_.emplace_back([this] {
         pthread_setname_np(pthread_self(), "ldpgraphd-io");  // for top, perf and gdb
@@ -145,26 +157,70 @@ class Server final : public HttpsServer {
     net::post(acceptor_.get_executor(), [this] {
       boost::system::error_code ignored;
       acceptor_.close(ignored);
+      accept_timer_.cancel();
     });
     const auto deadline = Clock::now() + timeout;
     while (in_flight_.load() > 0 && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     ioc_.stop();
     for (std::thread& t : threads_) t.join();
     threads_.clear();
+    refusals_.Flush();
   }
 
   const HttpsServerOptions& options() const { return options_; }
   ServiceContext& ctx() { return *ctx_; }
   std::atomic<std::int64_t>& in_flight() { return in_flight_; }
+  RefusalLog& refusals() { return refusals_; }
+
+  // A session ends: its address frees a slot, and an acceptor waiting for a
+  // descriptor tries again at once.
+  void ConnectionClosed(const std::string& address) {
+    if (options_.max_connections_per_address > 0) {
+      std::lock_guard<std::mutex> lock(per_address_mu_);
+      auto it = per_address_.find(address);
+      if (it != per_address_.end() && --it->second == 0) per_address_.erase(it);
+    }
+    if (accept_paused_.load()) net::post(acceptor_.get_executor(), [this] { accept_timer_.cancel(); });
+  }
 
  private:
+  // Every connection costs a descriptor, and the store, the model files and
+  // the log need some more. Short of them, accept() fails (handled below);
+  // better to raise the soft limit now, and say so when it cannot be.
+  void CheckDescriptorLimit() {
+    constexpr rlim_t kReserve = 64;
+    const rlim_t wanted = static_cast<rlim_t>(options_.max_connections) + kReserve;
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= wanted) return;
+    rlimit raised = limit;
+    raised.rlim_cur = std::min(wanted, limit.rlim_max);
+    if (raised.rlim_cur > limit.rlim_cur && setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
+    if (limit.rlim_cur >= wanted) return;
+    ctx_->logger->Warning("descriptor_limit_below_max_connections",
+                          {{"descriptor_limit", std::to_string(limit.rlim_cur)},
+                           {"max_connections", std::to_string(options_.max_connections)},
+                           {"advice", "raise LimitNOFILE (systemd) or ulimit -n, or lower server.max_connections"}});
+  }
+
   void Accept() {
     acceptor_.async_accept(net::make_strand(ioc_.get_executor()), [this](beast::error_code ec, Socket socket) {
       if (ec) {
         if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
-        // Out of descriptors and the like: keep accepting after a breath.
-        ctx_->logger->Warning("accept_failed", {{"error", ec.message()}});
-      } else if (static_cast<std::size_t>(ctx_->metrics.open_connections.load()) >= options_.max_connections) {
+        return AcceptFailed(ec);  // out of descriptors and the like
+      }
+      accept_backoff_ = std::chrono::milliseconds(0);
+      boost::system::error_code address_ec;
+      const auto endpoint = socket.remote_endpoint(address_ec);
+      std::string address = address_ec ? "unknown" : endpoint.address().to_string();
+      const char* refusal = nullptr;
+      if (static_cast<std::size_t>(ctx_->metrics.open_connections.load()) >= options_.max_connections) {
+        refusal = "max_connections";
+      } else if (!TakeAddressSlot(address)) {
+        refusal = "max_connections_per_address";
+      }
+      if (refusal) {
+        ctx_->metrics.connections_refused.fetch_add(1);
+        refusals_.ConnectionRefused(address, refusal);
         boost::system::error_code ignored;
         socket.close(ignored);
       } else {
@@ -173,9 +229,54 @@ class Server final : public HttpsServer {
           std::lock_guard<std::mutex> lock(tls_mu_);
           tls = tls_;
         }
-        std::make_shared<Session>(std::move(socket), std::move(tls), this)->Start();
+        std::make_shared<Session>(std::move(socket), std::move(tls), this, std::move(address))->Start();
       }
       if (acceptor_.is_open()) Accept();
+    });
+  }
+
+  bool TakeAddressSlot(const std::string& address) {
+    if (options_.max_connections_per_address == 0) return true;
+    std::lock_guard<std::mutex> lock(per_address_mu_);
+    std::size_t& held = per_address_[address];
+    if (held >= options_.max_connections_per_address) return false;
+    ++held;
+    return true;
+  }
+
+  // accept() failing again at once would spin a core and fill the disk
+  // with log lines: wait (10 ms, doubling to 1 s, or until a connection
+  // closes and frees a descriptor), and log one line per 10 s with a count.
+  void AcceptFailed(const beast::error_code& ec) {
+    ctx_->metrics.accept_failures.fetch_add(1);
+    ++accept_failures_unlogged_;
+    const auto now = Clock::now();
+    if (accept_failure_logged_ == Clock::time_point{} || now - accept_failure_logged_ >= std::chrono::seconds(10)) {
+      ctx_->logger->Warning("accept_failed", {{"error", ec.message()},
+                                              {"failures", std::to_string(accept_failures_unlogged_)},
+                                              {"retry_ms", std::to_string(NextBackoff().count())}});
+      accept_failure_logged_ = now;
+      accept_failures_unlogged_ = 0;
+    }
+    accept_backoff_ = NextBackoff();
+    accept_paused_ = true;
+    accept_timer_.expires_after(accept_backoff_);
+    accept_timer_.async_wait([this](beast::error_code) {
+      accept_paused_ = false;
+      if (acceptor_.is_open()) Accept();
+    });
+  }
+
+  std::chrono::milliseconds NextBackoff() const {
+    return std::clamp(accept_backoff_ * 2, std::chrono::milliseconds(10), std::chrono::milliseconds(1000));
+  }
+
+  void FlushRefusalsEverySecond() {
+    flush_timer_.expires_after(std::chrono::seconds(1));
+    flush_timer_.async_wait([this](beast::error_code ec) {
+      if (ec) return;
+      refusals_.Flush();
+      FlushRefusalsEverySecond();
     });
   }
 
@@ -185,20 +286,28 @@ class Server final : public HttpsServer {
   std::atomic<std::int64_t> in_flight_{0};
   net::io_context ioc_;
   tcp::acceptor acceptor_;
+  // On the acceptor's strand, as every field below that the acceptor uses.
+  net::steady_timer accept_timer_;
+  std::chrono::milliseconds accept_backoff_{0};
+  std::atomic<bool> accept_paused_{false};
+  Clock::time_point accept_failure_logged_{};
+  std::uint64_t accept_failures_unlogged_ = 0;
+  net::steady_timer flush_timer_;
   std::mutex tls_mu_;
   std::shared_ptr<ssl::context> tls_;
+  std::mutex per_address_mu_;
+  std::unordered_map<std::string, std::size_t> per_address_;
+  RefusalLog refusals_;
   std::vector<std::thread> threads_;
   std::mutex drain_mu_;
   std::uint16_t port_ = 0;
 };
 
-Session::Session(Socket socket, std::shared_ptr<ssl::context> tls, Server* server)
-    : tls_(std::move(tls)), stream_(std::move(socket), *tls_), server_(server) {
+Session::Session(Socket socket, std::shared_ptr<ssl::context> tls, Server* server, std::string remote)
+    : tls_(std::move(tls)), stream_(std::move(socket), *tls_), server_(server), remote_(std::move(remote)) {
   boost::system::error_code ec;
   // Answers are small and final: send them now, not after the client's delayed ACK.
   beast::get_lowest_layer(stream_).socket().set_option(tcp::no_delay(true), ec);
-  const auto endpoint = beast::get_lowest_layer(stream_).socket().remote_endpoint(ec);
-  remote_ = ec ? "unknown" : endpoint.address().to_string();
   server_->ctx().metrics.open_connections.fetch_add(1);
   server_->ctx().metrics.connections_total.fetch_add(1);
 }
@@ -206,6 +315,7 @@ Session::Session(Socket socket, std::shared_ptr<ssl::context> tls, Server* serve
 Session::~Session() {
   server_->ctx().metrics.open_connections.fetch_sub(1);
   if (in_flight_) server_->in_flight().fetch_sub(1);
+  server_->ConnectionClosed(remote_);
 }
 
 void Session::Start() {
@@ -228,6 +338,7 @@ void Session::OnHandshake(beast::error_code ec) {
 
 void Session::ReadHeader() {
   parser_.emplace();
+  method_ = target_ = "-";
   parser_->header_limit(static_cast<std::uint32_t>(kMaxHttpHeaderBytes));
   // The header is read under the larger of the two limits (Beast refuses a
   // Content-Length over the limit as the header completes); OnHeader then
@@ -246,6 +357,13 @@ void Session::OnHeader(beast::error_code ec) {
   started_ = Clock::now();
   if (ReadFailed(ec)) return;
   beast::get_lowest_layer(stream_).expires_after(server_->options().request_timeout);
+  method_ = std::string(parser_->get().method_string());
+  target_ = std::string(parser_->get().target());
+  std::string transfer_encoding;
+  if (auto refusal = CheckRequestFraming(FramingOf(parser_->get().base(), &transfer_encoding))) {
+    request_unread_ = true;  // its body's end is unknown: refuse, close, never read it as a request
+    return Reply(std::move(*refusal), false);
+  }
   // A whole graph is larger than any report: its upload, by the admin only,
   // gets its own limit (an unauthenticated body still stops at the small one).
   const auto& header = parser_->get();
@@ -308,6 +426,10 @@ void Session::Dispatch() {
 
 void Session::Reply(HttpResponse response, bool keep_alive) {
   keep_alive = keep_alive && !server_->ctx().draining.load();
+  // A batch with some items refused answers 207: its first refusal is logged.
+  if (RefusalLog::Audited(response.status) || (response.status == 207 && !response.reason.empty())) {
+    server_->refusals().Refused(response.status, remote_, method_, target_, response.reason);
+  }
   response_ = {};
   response_.version(11);
   response_.result(static_cast<unsigned>(response.status));

@@ -13,6 +13,7 @@
 
 #include "ldpgraph/status.h"
 #include "service/service_context.h"
+#include "service/tls_ciphers.h"
 
 namespace ldpgraph {
 
@@ -27,6 +28,14 @@ struct HttpsServerOptions {
   std::chrono::milliseconds request_timeout{10000};
   std::chrono::milliseconds idle_timeout{30000};
   std::size_t max_connections = 10000;
+  // Connections one client address may hold at once (0: no cap), so that
+  // one address cannot take every slot. Mobile carriers put many devices
+  // behind one address: keep it well above one device's needs.
+  std::size_t max_connections_per_address = 1000;
+  // TLS 1.2 cipher suites (OpenSSL list syntax).
+  std::string tls12_ciphers = kDefaultTls12Ciphers;
+  // The audit trail of refused requests and connections (see RefusalLog).
+  std::uint32_t refusal_log_lines_per_second = 20;
   std::string certificate_file;  // PEM chain
   std::string private_key_file;  // PEM
   std::string client_ca_file;    // optional: require client certificates it signed
@@ -35,7 +44,10 @@ struct HttpsServerOptions {
 class HttpsServer {
  public:
   // Loads the certificates, binds, and starts serving on `threads` threads.
-  // Errors: kInvalidArgument for unusable certificate files, kUnavailable
+  // Warns (and raises the soft limit where the hard one allows) when the
+  // process may open fewer descriptors than max_connections needs.
+  // Errors: kInvalidArgument for unusable certificate files or a cipher
+  // list that selects no suite, kUnavailable
   // when the address cannot be bound.
   static Result<std::unique_ptr<HttpsServer>> Start(const HttpsServerOptions& options, ServiceContext* ctx);
   virtual ~HttpsServer() = default;

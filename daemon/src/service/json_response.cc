@@ -9,7 +9,9 @@ std::string ErrorJson(const std::string& reason, const std::string& message) {
 }
 
 HttpResponse ErrorResponse(int status, const std::string& reason, const std::string& message) {
-  return JsonResponse(status, ErrorJson(reason, message));
+  HttpResponse r = JsonResponse(status, ErrorJson(reason, message));
+  r.reason = reason;
+  return r;
 }
 
 std::optional<std::uint64_t> ParseGraphId(const std::string& text) {

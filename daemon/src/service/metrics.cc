@@ -74,6 +74,10 @@ std::string Metrics::RenderPrometheus() const {
   Counter(&out, "ldpgraph_connections_total", "TCP connections accepted.", connections_total.load());
   Counter(&out, "ldpgraph_tls_handshake_failures_total", "Connections whose TLS handshake failed.",
           tls_handshake_failures.load());
+  Counter(&out, "ldpgraph_connections_refused_total",
+          "Connections closed unserved: over max_connections or the per-address cap.", connections_refused.load());
+  Counter(&out, "ldpgraph_accept_failures_total", "accept() failures, such as running out of descriptors.",
+          accept_failures.load());
   Counter(&out, "ldpgraph_requests_total", "HTTP requests answered.", requests_total.load());
   Counter(&out, "ldpgraph_store_commits_total", "Store transactions committed.", store_commits.load());
   Counter(&out, "ldpgraph_graphs_assembled_total", "Graphs assembled from their reports.", graphs_assembled.load());

@@ -46,6 +46,8 @@ struct Metrics {
   std::atomic<std::int64_t> open_connections{0};
   std::atomic<std::uint64_t> connections_total{0};
   std::atomic<std::uint64_t> tls_handshake_failures{0};
+  std::atomic<std::uint64_t> connections_refused{0};  // over max_connections or the per-address cap
+  std::atomic<std::uint64_t> accept_failures{0};      // accept() errors, e.g. out of descriptors
   std::atomic<std::uint64_t> requests_total{0};
   std::atomic<std::uint64_t> store_commits{0};
   Histogram request_seconds;

@@ -14,6 +14,7 @@ namespace {
 struct ItemResult {
   int status = 200;
   std::string json;  // the item's answer object
+  const char* reason = "";  // a refusal's code
 };
 
 int StatusOf(RejectReason reason) {
@@ -35,7 +36,7 @@ int StatusOf(RejectReason reason) {
 
 ItemResult Rejected(ServiceContext& ctx, RejectReason reason, const std::string& message) {
   ctx.metrics.Reject(reason);
-  return {StatusOf(reason), ErrorJson(RejectReasonName(reason), message)};
+  return {StatusOf(reason), ErrorJson(RejectReasonName(reason), message), RejectReasonName(reason)};
 }
 
 ItemResult Accepted(ServiceContext& ctx, InsertOutcome outcome, const ReportId& id) {
@@ -62,17 +63,23 @@ class Answer {
  private:
   void Send() {
     if (!batch_) {
-      respond_(JsonResponse(results_[0].status, results_[0].json));
+      HttpResponse response = JsonResponse(results_[0].status, results_[0].json);
+      response.reason = results_[0].reason;
+      respond_(std::move(response));
       return;
     }
     int status = results_[0].status;
+    const char* reason = "";  // a batch's refusal log line names its first refused item's reason
     std::string json = "{\"results\":[";
     for (std::size_t i = 0; i < results_.size(); ++i) {
       if (results_[i].status != status) status = 207;
+      if (!*reason) reason = results_[i].reason;
       if (i) json += ",";
       json += "{\"status\":" + std::to_string(results_[i].status) + ",\"result\":" + results_[i].json + "}";
     }
-    respond_(JsonResponse(status, json + "]}"));
+    HttpResponse response = JsonResponse(status, json + "]}");
+    response.reason = reason;
+    respond_(std::move(response));
   }
 
   std::mutex mu_;
@@ -123,6 +130,7 @@ void RespondNow(ServiceContext& ctx, RejectReason reason, const std::string& mes
                 unsigned retry_after = 0) {
   ItemResult r = Rejected(ctx, reason, message);
   HttpResponse response = JsonResponse(r.status, r.json);
+  response.reason = r.reason;
   if (reason == RejectReason::kUnauthenticated) response.headers.emplace_back("WWW-Authenticate", "Bearer");
   if (retry_after) response.headers.emplace_back("Retry-After", std::to_string(retry_after));
   respond(std::move(response));
