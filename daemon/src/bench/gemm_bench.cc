@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "engine/float_vector.h"
+#include "engine/kernels/kernel_table.h"
 #include "engine/tall_gemm.h"
 
 namespace ldpgraph {
@@ -38,30 +38,9 @@ double Rate(double flops, double seconds, Step step) {
   return flops * static_cast<double>(reps) / elapsed;
 }
 
-constexpr int kLanes = kFloatLanes;
-using Vec = FloatVector;
-
-// Twelve independent multiply-add chains: enough to cover the latency of
-// two FMA units, few enough to stay in registers. Distinct starting values
-// keep the compiler from merging them into one, and a start it cannot see
-// (read through a volatile by the caller) from computing them once for all
-// calls.
+// The core's peak: the kernels' own multiply-add chains (12 of them).
 constexpr int kChains = 12;
 constexpr std::int64_t kSteps = 1 << 20;
-float FmaChains(float start) {
-  Vec acc[kChains];
-  for (int j = 0; j < kChains; ++j) {
-    for (int l = 0; l < kLanes; ++l) acc[j][l] = start + static_cast<float>(j) + 0.01f * static_cast<float>(l);
-  }
-  const Vec scale = Vec{} + 0.999f, shift = Vec{} + 0.001f;  // converges to 1, never overflows
-  for (std::int64_t i = 0; i < kSteps; ++i) {
-#pragma GCC unroll 12
-    for (int j = 0; j < kChains; ++j) acc[j] = acc[j] * scale + shift;
-  }
-  float sum = 0;
-  for (int j = 0; j < kChains; ++j) sum += acc[j][0];
-  return sum;
-}
 
 #if defined(__AVX512BF16__)
 // The same chains with bfloat16 pair dot products (VDPBF16PS: 16 lanes, each
@@ -100,9 +79,11 @@ Status RunGemmBench(const GemmBenchOptions& o, std::ostream& out) {
     TallGemm({x.data(), 1, kWidth, y.data(), kWidth, gw.data(), kWidth}, kWidth, kWidth, n, false);
   });
   volatile float start = 1, sink = 0;
-  const double peak = Rate(2.0 * kLanes * kChains * static_cast<double>(kSteps), o.seconds,
-                           [&] { sink = sink + FmaChains(start); });
-  out << "rows=" << n << "\nwidth=" << kWidth << "\nvector_lanes=" << kLanes << "\nforward_gflops=" << forward / 1e9
+  const KernelTable& kernels = Kernels();
+  const double peak = Rate(2.0 * kernels.float_lanes * kChains * static_cast<double>(kSteps), o.seconds,
+                           [&] { sink = sink + kernels.fma_chains(start, kSteps); });
+  out << "rows=" << n << "\nwidth=" << kWidth << "\nkernel_isa=" << kernels.isa
+      << "\nvector_lanes=" << kernels.float_lanes << "\nforward_gflops=" << forward / 1e9
       << "\nweight_gradient_gflops=" << weight_gradient / 1e9 << "\nfma_peak_gflops=" << peak / 1e9
       << "\nforward_share_of_peak=" << forward / peak << "\nweight_gradient_share_of_peak=" << weight_gradient / peak
       << "\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "engine/kernels/kernel_table.h"
 #include "engine/parallel.h"
 
 namespace ldpgraph {
@@ -12,71 +13,11 @@ namespace {
 // that one huge graph still splits over both cores.
 constexpr std::int64_t kRowsPerTask = 1024;
 
-// out = sum over k of w_k x[idx_k] for one row, x rows of width W known at
-// compile time (the hidden sizes), so the accumulator lives in registers.
-template <int W, bool kUnit>
-void RowProductFixed(const float* x, const std::int32_t* idx, const float* w, std::int64_t count, float* out) {
-  using Row = Eigen::Matrix<float, 1, W>;
-  Row acc = Row::Zero();
-  for (std::int64_t k = 0; k < count; ++k) {
-    Eigen::Map<const Row> xr(x + static_cast<std::int64_t>(idx[k]) * W);
-    if constexpr (kUnit) {
-      acc += xr;
-    } else {
-      acc += w[k] * xr;
-    }
-  }
-  Eigen::Map<Row> result(out);
-  result = acc;
-}
-
-template <int W>
-void RowProduct(bool unit, const float* x, const std::int32_t* idx, const float* w, std::int64_t count, float* out) {
-  unit ? RowProductFixed<W, true>(x, idx, w, count, out) : RowProductFixed<W, false>(x, idx, w, count, out);
-}
-
-template <bool kUnit>
-void RowProductDynamic(const float* x, Eigen::Index width, const std::int32_t* idx, const float* w,
-                       std::int64_t count, float* out) {
-  Eigen::Map<RowVector> acc(out, width);
-  acc.setZero();
-  for (std::int64_t k = 0; k < count; ++k) {
-    Eigen::Map<const RowVector> xr(x + static_cast<std::int64_t>(idx[k]) * width, width);
-    if constexpr (kUnit) {
-      acc += xr;
-    } else {
-      acc += w[k] * xr;
-    }
-  }
-}
-
 // Rows [begin, end) of y = A x, where x and y point at the block's first
 // row; `w` are A's weights (null: all 1).
 void ProductRows(const SparseMatrix& a, const float* w, const float* x, Eigen::Index width, std::int64_t begin,
                  std::int64_t end, float* y) {
-  const bool unit = w == nullptr;
-  for (std::int64_t r = begin; r < end; ++r) {
-    const std::int64_t first = a.offsets[r], count = a.offsets[r + 1] - first;
-    const std::int32_t* idx = a.indices.data() + first;
-    const float* wr = unit ? nullptr : w + first;
-    float* out = y + r * width;
-    switch (width) {
-      case 64: RowProduct<64>(unit, x, idx, wr, count, out); break;
-      case 32: RowProduct<32>(unit, x, idx, wr, count, out); break;
-      case 16: RowProduct<16>(unit, x, idx, wr, count, out); break;
-      // Class scores (Drop's label propagation, a last layer aggregated after its product).
-      case 8: RowProduct<8>(unit, x, idx, wr, count, out); break;
-      case 7: RowProduct<7>(unit, x, idx, wr, count, out); break;
-      case 6: RowProduct<6>(unit, x, idx, wr, count, out); break;
-      case 5: RowProduct<5>(unit, x, idx, wr, count, out); break;
-      case 4: RowProduct<4>(unit, x, idx, wr, count, out); break;
-      case 3: RowProduct<3>(unit, x, idx, wr, count, out); break;
-      case 2: RowProduct<2>(unit, x, idx, wr, count, out); break;
-      default:
-        unit ? RowProductDynamic<true>(x, width, idx, wr, count, out)
-             : RowProductDynamic<false>(x, width, idx, wr, count, out);
-    }
-  }
+  Kernels().sparse_rows(a.offsets.data(), a.indices.data(), w, x, width, begin, end, y);
 }
 
 const float* WeightsOf(const SparseMatrix& a) { return a.unit_weights() ? nullptr : a.values.data(); }

@@ -12,7 +12,8 @@
 //   A(r, p) = a[r * a_row_stride + p * a_inner_stride]
 //   B(p, j) = b[p * ldb + j],  C(r, j) = c[r * ldc + j]
 // Any shape is accepted; column counts that are not a whole number of
-// vector lanes fall back to Eigen.
+// vector lanes fall back to Eigen. The tiles themselves are in
+// kernels/isa_kernels.cc, compiled per x86-64 level and picked at run time.
 #ifndef LDPGRAPH_DAEMON_ENGINE_TALL_GEMM_H_
 #define LDPGRAPH_DAEMON_ENGINE_TALL_GEMM_H_
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/kernels/kernel_table.h"
 #include "engine/parallel.h"
 #include "engine/row_gradient_norms.h"
 #include "engine/tall_gemm.h"
@@ -15,48 +16,6 @@ namespace ldpgraph {
 namespace {
 constexpr float kSeluScale = 1.0507009873554805f;
 constexpr float kSeluAlpha = 1.6732632423543772f;
-
-// BatchNorm's per-row passes over raw rows; __restrict lets the compiler
-// vectorise them (Eigen's dynamic-size row expressions cost more in set-up
-// than the 64 multiply-adds they do).
-void AddSquaredDeviation(const float* __restrict row, const float* __restrict mean, float* __restrict acc,
-                         Eigen::Index f) {
-  for (Eigen::Index c = 0; c < f; ++c) acc[c] += (row[c] - mean[c]) * (row[c] - mean[c]);
-}
-
-template <bool kRelu>
-void NormaliseRow(const float* __restrict row, const float* __restrict mean, const float* __restrict invstd,
-                  const float* __restrict gamma, const float* __restrict beta, float* __restrict xhat,
-                  float* __restrict out, Eigen::Index f) {
-  for (Eigen::Index c = 0; c < f; ++c) {
-    xhat[c] = (row[c] - mean[c]) * invstd[c];
-    const float v = xhat[c] * gamma[c] + beta[c];
-    out[c] = kRelu ? std::max(v, 0.0f) : v;
-  }
-}
-
-// Zeroes the gradient where the fused ReLU clipped (kRelu), then adds it and
-// its product with xhat to the column sums.
-template <bool kRelu>
-void GradientSums(float* __restrict grad, const float* __restrict out, const float* __restrict xhat,
-                  float* __restrict sum_g, float* __restrict sum_gx, Eigen::Index f) {
-  for (Eigen::Index c = 0; c < f; ++c) {
-    const float g = kRelu && !(out[c] > 0.0f) ? 0.0f : grad[c];
-    grad[c] = g;
-    sum_g[c] += g;
-    sum_gx[c] += g * xhat[c];
-  }
-}
-
-template <bool kFresh>
-void InputGradientRow(const float* __restrict grad, const float* __restrict xhat, const float* __restrict mean_g,
-                      const float* __restrict mean_gx, const float* __restrict k, float* __restrict out,
-                      Eigen::Index f) {
-  for (Eigen::Index c = 0; c < f; ++c) {
-    const float d = (grad[c] - mean_g[c] - xhat[c] * mean_gx[c]) * k[c];
-    out[c] = kFresh ? d : out[c] + d;
-  }
-}
 
 // Dropout's quantised p: an element is dropped when its 16-bit draw is below this.
 std::uint16_t DropoutThreshold(float p) { return static_cast<std::uint16_t>(std::min(p * 65536.0f, 65535.0f)); }
@@ -150,7 +109,7 @@ Tape::Var Tape::Linear(Var x, Var w, Var b) {
   ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
     TallGemm({in.data() + begin * in_dim, in_dim, 1, weight.data(), out_dim, y.data() + begin * out_dim, out_dim},
              end - begin, out_dim, in_dim, false);
-    if (biased) y.middleRows(begin, end - begin).rowwise() += bias;
+    if (biased) Kernels().broadcast_row(bias.data(), end - begin, out_dim, y.data() + begin * out_dim, false);
   });
   Var out = Push(std::move(y), Needs(x) || Needs(w) || (biased && Needs(b)));
   NoteParameterRead(w);
@@ -178,7 +137,10 @@ Tape::Var Tape::Linear(Var x, Var w, Var b) {
         gw[t].resize(k, m);
         TallGemm({in2.data() + begin * k, 1, k, gblock, m, gw[t].data(), m}, k, m, end - begin, false);
       }
-      if (need_b) gb[t] = g.middleRows(begin, end - begin).colwise().sum();
+      if (need_b) {
+        gb[t] = RowVector::Zero(m);
+        Kernels().column_sums(gblock, end - begin, m, gb[t].data());
+      }
     });
     for (std::size_t t = 0; t < gw.size(); ++t) {
       if (need_w && gw[t].size() != 0) GradOf(w) += gw[t];
@@ -439,6 +401,7 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
   // besides the normalised input kept for the backward pass.
   const Matrix& in = value(x);
   const Eigen::Index n = in.rows(), f = in.cols();
+  const KernelTable& kernels = Kernels();
   const RowVector g = value(gamma).row(0);
   const RowVector b = value(beta).row(0);
   auto xhat = std::make_shared<Matrix>(n, f);
@@ -447,7 +410,7 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
   if (training_) {
     std::vector<RowVector> partial(static_cast<std::size_t>(EngineThreads()), RowVector::Zero(f));
     ForEachRowBlock(n, [&](int t, Eigen::Index begin, Eigen::Index end) {
-      partial[t] = in.middleRows(begin, end - begin).colwise().sum();
+      kernels.column_sums(in.data() + begin * f, end - begin, f, partial[t].data());
     });
     mean = RowVector::Zero(f);
     for (const auto& p : partial) mean += p;
@@ -456,7 +419,7 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
       float* acc = partial[t].data();
       const float* mu = mean.data();
       std::fill_n(acc, f, 0.0f);
-      for (Eigen::Index r = begin; r < end; ++r) AddSquaredDeviation(in.data() + r * f, mu, acc, f);
+      kernels.squared_deviations(in.data() + begin * f, end - begin, f, mu, acc);
     });
     RowVector var = RowVector::Zero(f);
     for (const auto& p : partial) var += p;
@@ -475,11 +438,8 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
   }
   Matrix y(n, f);
   ForEachRowBlock(n, [&](int, Eigen::Index begin, Eigen::Index end) {
-    const auto normalise = relu ? NormaliseRow<true> : NormaliseRow<false>;
-    for (Eigen::Index r = begin; r < end; ++r) {
-      normalise(in.data() + r * f, mean.data(), invstd->data(), g.data(), b.data(), xhat->data() + r * f,
-                y.data() + r * f, f);
-    }
+    kernels.normalise_rows(in.data() + begin * f, end - begin, f, mean.data(), invstd->data(), g.data(), b.data(),
+                           xhat->data() + begin * f, y.data() + begin * f, relu);
   });
   Var out = Push(std::move(y), Needs(x) || Needs(gamma) || Needs(beta));
   const bool training = training_;
@@ -492,11 +452,8 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
     const std::size_t threads = static_cast<std::size_t>(EngineThreads());
     std::vector<RowVector> part_g(threads, RowVector::Zero(cols)), part_gx(threads, RowVector::Zero(cols));
     ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
-      const auto sums = relu ? GradientSums<true> : GradientSums<false>;
-      for (Eigen::Index r = begin; r < end; ++r) {
-        sums(gy.data() + r * cols, yv.data() + r * cols, xhat->data() + r * cols, part_g[t].data(),
-             part_gx[t].data(), cols);
-      }
+      Kernels().gradient_sums(gy.data() + begin * cols, yv.data() + begin * cols, xhat->data() + begin * cols,
+                              end - begin, cols, part_g[t].data(), part_gx[t].data(), relu);
     });
     RowVector sum_g = RowVector::Zero(cols), sum_gx = RowVector::Zero(cols);
     for (std::size_t t = 0; t < threads; ++t) {
@@ -519,11 +476,8 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
     const RowVector mean_g = sum_g / static_cast<float>(rows);
     const RowVector mean_gx = sum_gx / static_cast<float>(rows);
     ForEachRowBlock(rows, [&](int, Eigen::Index begin, Eigen::Index end) {
-      const auto input_gradient = fresh ? InputGradientRow<true> : InputGradientRow<false>;
-      for (Eigen::Index r = begin; r < end; ++r) {
-        input_gradient(gy.data() + r * cols, xhat->data() + r * cols, mean_g.data(), mean_gx.data(), k.data(),
-                       gx.data() + r * cols, cols);
-      }
+      Kernels().input_gradient_rows(gy.data() + begin * cols, xhat->data() + begin * cols, end - begin, cols,
+                                    mean_g.data(), mean_gx.data(), k.data(), gx.data() + begin * cols, fresh);
     });
   };
   return out;
@@ -570,7 +524,7 @@ Tape::Var Tape::Pool(const std::vector<std::int64_t>* offsets, Var x, bool mean)
   for (Eigen::Index g = 0; g < groups; ++g) {
     const auto begin = (*offsets)[g], count = (*offsets)[g + 1] - begin;
     if (count == 0) continue;
-    y.row(g) = in.middleRows(begin, count).colwise().sum();
+    Kernels().column_sums(in.data() + begin * in.cols(), count, in.cols(), y.data() + g * in.cols());
     if (mean) y.row(g) /= static_cast<float>(count);
   }
   Var out = Push(std::move(y), Needs(x));
@@ -585,11 +539,7 @@ Tape::Var Tape::Pool(const std::vector<std::int64_t>* offsets, Var x, bool mean)
       const auto begin = (*offsets)[g], count = (*offsets)[g + 1] - begin;
       if (count == 0) continue;
       const RowVector row = mean ? RowVector(gy.row(g) / static_cast<float>(count)) : RowVector(gy.row(g));
-      if (fresh) {
-        gx.middleRows(begin, count).rowwise() = row;
-      } else {
-        gx.middleRows(begin, count).rowwise() += row;
-      }
+      Kernels().broadcast_row(row.data(), count, gx.cols(), gx.data() + begin * gx.cols(), fresh);
     }
     // Rows outside every group (none when the offsets cover all rows) get no gradient.
     if (fresh && (*offsets)[groups] < gx.rows()) gx.bottomRows(gx.rows() - (*offsets)[groups]).setZero();

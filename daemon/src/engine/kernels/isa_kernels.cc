@@ -1,0 +1,306 @@
+// The engine's hot loops for one x86-64 level. CMake compiles this file once
+// per level with that level's -march and LDPGRAPH_KERNEL_NS / _ISA set, so
+// each copy lives in a namespace of its own and exports one symbol, its
+// KernelTable. Everything else here has internal linkage, and nothing is
+// included that defines inline functions the linker could share with code
+// built for another level: a vector extension type, __builtin_memcpy and
+// plain loops only.
+#include "engine/kernels/kernel_table.h"
+
+#if !defined(LDPGRAPH_KERNEL_NS) || !defined(LDPGRAPH_KERNEL_ISA)
+#error "compile with -DLDPGRAPH_KERNEL_NS=<namespace> -DLDPGRAPH_KERNEL_ISA=\"<level>\""
+#endif
+
+namespace ldpgraph {
+namespace LDPGRAPH_KERNEL_NS {
+namespace {
+
+#if defined(__AVX512F__)
+constexpr int kLanes = 16;
+#elif defined(__AVX__)
+constexpr int kLanes = 8;
+#else
+constexpr int kLanes = 4;
+#endif
+
+// The compiler maps it to zmm, ymm or xmm registers; `scalar * vector`
+// broadcasts, and `+=` of a product contracts to a fused multiply-add.
+typedef float Vec __attribute__((vector_size(kLanes * sizeof(float))));
+
+inline Vec Load(const float* p) {
+  Vec v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline void Store(float* p, const Vec& v) { __builtin_memcpy(p, &v, sizeof v); }
+
+// ---- TallGemm's register tiles (the Linear layers: n x 64 by 64 x 64) ----
+
+// kMaxRows x kMaxVectors accumulators, plus the B vectors of one inner step
+// and a broadcast, fit the register file (32 zmm with AVX-512: 24 + 4 + 1;
+// 16 ymm with AVX: 12 + 2 + 1; 16 xmm with SSE: 12 + 2 + 1).
+constexpr int kMaxVectors = kLanes == 16 ? 4 : 2;
+constexpr int kMaxRows = 6;
+// The inner dimension is streamed in blocks whose A and B rows stay in L2
+// while every tile of C passes over them (the weight gradient's inner
+// dimension is the batch's node count).
+constexpr std::ptrdiff_t kInnerBlock = 256;
+
+// C[row .. row+R, col .. col+V*kLanes] (+)= A B over inner [p0, p1).
+template <int R, int V>
+void Tile(const GemmOperands& m, std::ptrdiff_t row, std::ptrdiff_t col, std::ptrdiff_t p0, std::ptrdiff_t p1,
+          bool accumulate) {
+  Vec acc[R][V];
+  float* c = m.c + row * m.ldc + col;
+  for (int r = 0; r < R; ++r) {
+    for (int v = 0; v < V; ++v) acc[r][v] = accumulate ? Load(c + r * m.ldc + v * kLanes) : Vec{};
+  }
+  const float* a = m.a + row * m.a_row_stride;
+  for (std::ptrdiff_t p = p0; p < p1; ++p) {
+    const float* b = m.b + p * m.ldb + col;
+    Vec bv[V];
+    for (int v = 0; v < V; ++v) bv[v] = Load(b + v * kLanes);
+    const float* ap = a + p * m.a_inner_stride;
+    for (int r = 0; r < R; ++r) {
+      const float s = ap[r * m.a_row_stride];
+      for (int v = 0; v < V; ++v) acc[r][v] += s * bv[v];
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int v = 0; v < V; ++v) Store(c + r * m.ldc + v * kLanes, acc[r][v]);
+  }
+}
+
+template <int V>
+void TileRows(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t col, std::ptrdiff_t p0, std::ptrdiff_t p1,
+              bool accumulate) {
+  std::ptrdiff_t row = 0;
+  for (; row + kMaxRows <= rows; row += kMaxRows) Tile<kMaxRows, V>(m, row, col, p0, p1, accumulate);
+  switch (rows - row) {
+    case 5: Tile<5, V>(m, row, col, p0, p1, accumulate); break;
+    case 4: Tile<4, V>(m, row, col, p0, p1, accumulate); break;
+    case 3: Tile<3, V>(m, row, col, p0, p1, accumulate); break;
+    case 2: Tile<2, V>(m, row, col, p0, p1, accumulate); break;
+    case 1: Tile<1, V>(m, row, col, p0, p1, accumulate); break;
+    default: break;
+  }
+}
+
+void TileColumns(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, std::ptrdiff_t p0,
+                 std::ptrdiff_t p1, bool accumulate) {
+  std::ptrdiff_t col = 0;
+  for (; col + kMaxVectors * kLanes <= cols; col += kMaxVectors * kLanes) {
+    TileRows<kMaxVectors>(m, rows, col, p0, p1, accumulate);
+  }
+  switch ((cols - col) / kLanes) {
+    case 3: TileRows<3>(m, rows, col, p0, p1, accumulate); break;
+    case 2: TileRows<2>(m, rows, col, p0, p1, accumulate); break;
+    case 1: TileRows<1>(m, rows, col, p0, p1, accumulate); break;
+    default: break;
+  }
+}
+
+void TallGemm(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, std::ptrdiff_t inner,
+              bool accumulate) {
+  for (std::ptrdiff_t p0 = 0; p0 < inner; p0 += kInnerBlock) {
+    const std::ptrdiff_t p1 = inner < p0 + kInnerBlock ? inner : p0 + kInnerBlock;
+    TileColumns(m, rows, cols, p0, p1, accumulate || p0 > 0);
+  }
+}
+
+// ---- Row passes (BatchNorm, biases, pooling); __restrict lets the compiler vectorise them ----
+
+void ColumnSums(const float* __restrict x, std::ptrdiff_t rows, std::ptrdiff_t f, float* __restrict acc) {
+  for (std::ptrdiff_t r = 0; r < rows; ++r) {
+    const float* row = x + r * f;
+    for (std::ptrdiff_t c = 0; c < f; ++c) acc[c] += row[c];
+  }
+}
+
+template <bool kOverwrite>
+void BroadcastRowImpl(const float* __restrict row, std::ptrdiff_t rows, std::ptrdiff_t f, float* __restrict out) {
+  for (std::ptrdiff_t r = 0; r < rows; ++r) {
+    float* o = out + r * f;
+    for (std::ptrdiff_t c = 0; c < f; ++c) o[c] = kOverwrite ? row[c] : o[c] + row[c];
+  }
+}
+
+void BroadcastRow(const float* row, std::ptrdiff_t rows, std::ptrdiff_t f, float* out, bool overwrite) {
+  overwrite ? BroadcastRowImpl<true>(row, rows, f, out) : BroadcastRowImpl<false>(row, rows, f, out);
+}
+
+void SquaredDeviations(const float* __restrict x, std::ptrdiff_t rows, std::ptrdiff_t f,
+                       const float* __restrict mean, float* __restrict acc) {
+  for (std::ptrdiff_t r = 0; r < rows; ++r) {
+    const float* row = x + r * f;
+    for (std::ptrdiff_t c = 0; c < f; ++c) acc[c] += (row[c] - mean[c]) * (row[c] - mean[c]);
+  }
+}
+
+template <bool kRelu>
+void NormaliseRowsImpl(const float* __restrict x, std::ptrdiff_t rows, std::ptrdiff_t f,
+                       const float* __restrict mean, const float* __restrict invstd, const float* __restrict gamma,
+                       const float* __restrict beta, float* __restrict xhat, float* __restrict out) {
+  for (std::ptrdiff_t r = 0; r < rows; ++r) {
+    const float* row = x + r * f;
+    float* h = xhat + r * f;
+    float* o = out + r * f;
+    for (std::ptrdiff_t c = 0; c < f; ++c) {
+      h[c] = (row[c] - mean[c]) * invstd[c];
+      const float v = h[c] * gamma[c] + beta[c];
+      o[c] = kRelu ? (v > 0.0f ? v : 0.0f) : v;
+    }
+  }
+}
+
+void NormaliseRows(const float* x, std::ptrdiff_t rows, std::ptrdiff_t f, const float* mean, const float* invstd,
+                   const float* gamma, const float* beta, float* xhat, float* out, bool relu) {
+  relu ? NormaliseRowsImpl<true>(x, rows, f, mean, invstd, gamma, beta, xhat, out)
+       : NormaliseRowsImpl<false>(x, rows, f, mean, invstd, gamma, beta, xhat, out);
+}
+
+template <bool kRelu>
+void GradientSumsImpl(float* __restrict grad, const float* __restrict out, const float* __restrict xhat,
+                      std::ptrdiff_t rows, std::ptrdiff_t f, float* __restrict sum_g, float* __restrict sum_gx) {
+  for (std::ptrdiff_t r = 0; r < rows; ++r) {
+    float* gr = grad + r * f;
+    const float* o = out + r * f;
+    const float* h = xhat + r * f;
+    for (std::ptrdiff_t c = 0; c < f; ++c) {
+      const float g = kRelu && !(o[c] > 0.0f) ? 0.0f : gr[c];
+      gr[c] = g;
+      sum_g[c] += g;
+      sum_gx[c] += g * h[c];
+    }
+  }
+}
+
+void GradientSums(float* grad, const float* out, const float* xhat, std::ptrdiff_t rows, std::ptrdiff_t f,
+                  float* sum_g, float* sum_gx, bool relu) {
+  relu ? GradientSumsImpl<true>(grad, out, xhat, rows, f, sum_g, sum_gx)
+       : GradientSumsImpl<false>(grad, out, xhat, rows, f, sum_g, sum_gx);
+}
+
+template <bool kFresh>
+void InputGradientRowsImpl(const float* __restrict grad, const float* __restrict xhat, std::ptrdiff_t rows,
+                           std::ptrdiff_t f, const float* __restrict mean_g, const float* __restrict mean_gx,
+                           const float* __restrict k, float* __restrict out) {
+  for (std::ptrdiff_t r = 0; r < rows; ++r) {
+    const float* g = grad + r * f;
+    const float* h = xhat + r * f;
+    float* o = out + r * f;
+    for (std::ptrdiff_t c = 0; c < f; ++c) {
+      const float d = (g[c] - mean_g[c] - h[c] * mean_gx[c]) * k[c];
+      o[c] = kFresh ? d : o[c] + d;
+    }
+  }
+}
+
+void InputGradientRows(const float* grad, const float* xhat, std::ptrdiff_t rows, std::ptrdiff_t f,
+                       const float* mean_g, const float* mean_gx, const float* k, float* out, bool fresh) {
+  fresh ? InputGradientRowsImpl<true>(grad, xhat, rows, f, mean_g, mean_gx, k, out)
+        : InputGradientRowsImpl<false>(grad, xhat, rows, f, mean_g, mean_gx, k, out);
+}
+
+// ---- Sparse aggregation: one CSR row times x at a time ----
+
+// Width known at compile time (the hidden sizes, class counts): the row's
+// accumulator lives in registers.
+template <int W, bool kUnit>
+void RowProductFixed(const float* x, const std::int32_t* idx, const float* w, std::int64_t count, float* out) {
+  if constexpr (W % kLanes == 0) {
+    constexpr int V = W / kLanes;
+    Vec acc[V] = {};
+    for (std::int64_t k = 0; k < count; ++k) {
+      const float* xr = x + static_cast<std::int64_t>(idx[k]) * W;
+      for (int v = 0; v < V; ++v) {
+        if constexpr (kUnit) {
+          acc[v] += Load(xr + v * kLanes);
+        } else {
+          acc[v] += w[k] * Load(xr + v * kLanes);
+        }
+      }
+    }
+    for (int v = 0; v < V; ++v) Store(out + v * kLanes, acc[v]);
+  } else {
+    float acc[W] = {};
+    for (std::int64_t k = 0; k < count; ++k) {
+      const float* xr = x + static_cast<std::int64_t>(idx[k]) * W;
+      for (int c = 0; c < W; ++c) acc[c] += kUnit ? xr[c] : w[k] * xr[c];
+    }
+    for (int c = 0; c < W; ++c) out[c] = acc[c];
+  }
+}
+
+template <int W>
+void RowProduct(bool unit, const float* x, const std::int32_t* idx, const float* w, std::int64_t count, float* out) {
+  unit ? RowProductFixed<W, true>(x, idx, w, count, out) : RowProductFixed<W, false>(x, idx, w, count, out);
+}
+
+void RowProductDynamic(const float* __restrict x, std::ptrdiff_t width, const std::int32_t* idx, const float* w,
+                       std::int64_t count, float* __restrict out) {
+  for (std::ptrdiff_t c = 0; c < width; ++c) out[c] = 0.0f;
+  for (std::int64_t k = 0; k < count; ++k) {
+    const float* xr = x + static_cast<std::int64_t>(idx[k]) * width;
+    const float s = w == nullptr ? 1.0f : w[k];
+    for (std::ptrdiff_t c = 0; c < width; ++c) out[c] += s * xr[c];
+  }
+}
+
+void SparseRows(const std::int64_t* offsets, const std::int32_t* indices, const float* weights, const float* x,
+                std::ptrdiff_t width, std::int64_t begin, std::int64_t end, float* y) {
+  const bool unit = weights == nullptr;
+  for (std::int64_t r = begin; r < end; ++r) {
+    const std::int64_t first = offsets[r], count = offsets[r + 1] - first;
+    const std::int32_t* idx = indices + first;
+    const float* wr = unit ? nullptr : weights + first;
+    float* out = y + r * width;
+    switch (width) {
+      case 64: RowProduct<64>(unit, x, idx, wr, count, out); break;
+      case 32: RowProduct<32>(unit, x, idx, wr, count, out); break;
+      case 16: RowProduct<16>(unit, x, idx, wr, count, out); break;
+      // Class scores (Drop's label propagation, a last layer aggregated after its product).
+      case 8: RowProduct<8>(unit, x, idx, wr, count, out); break;
+      case 7: RowProduct<7>(unit, x, idx, wr, count, out); break;
+      case 6: RowProduct<6>(unit, x, idx, wr, count, out); break;
+      case 5: RowProduct<5>(unit, x, idx, wr, count, out); break;
+      case 4: RowProduct<4>(unit, x, idx, wr, count, out); break;
+      case 3: RowProduct<3>(unit, x, idx, wr, count, out); break;
+      case 2: RowProduct<2>(unit, x, idx, wr, count, out); break;
+      default: RowProductDynamic(x, width, idx, wr, count, out);
+    }
+  }
+}
+
+// ---- The peak: twelve independent multiply-add chains ----
+
+// Enough chains to cover the latency of two FMA units, few enough to stay in
+// registers. Distinct starting values keep the compiler from merging them,
+// and a start it cannot see (the caller reads it through a volatile) from
+// computing them once for all calls.
+constexpr int kChains = 12;
+float FmaChains(float start, std::int64_t steps) {
+  Vec acc[kChains];
+  for (int j = 0; j < kChains; ++j) {
+    for (int l = 0; l < kLanes; ++l) acc[j][l] = start + static_cast<float>(j) + 0.01f * static_cast<float>(l);
+  }
+  const Vec scale = Vec{} + 0.999f, shift = Vec{} + 0.001f;  // converges to 1, never overflows
+  for (std::int64_t i = 0; i < steps; ++i) {
+#pragma GCC unroll 12
+    for (int j = 0; j < kChains; ++j) acc[j] = acc[j] * scale + shift;
+  }
+  float sum = 0;
+  for (int j = 0; j < kChains; ++j) sum += acc[j][0];
+  return sum;
+}
+
+}  // namespace
+
+extern const KernelTable kTable;
+const KernelTable kTable = {LDPGRAPH_KERNEL_ISA, kLanes,           TallGemm,     ColumnSums,
+                            BroadcastRow,        SquaredDeviations, NormaliseRows, GradientSums,
+                            InputGradientRows,   SparseRows,        FmaChains};
+
+}  // namespace LDPGRAPH_KERNEL_NS
+}  // namespace ldpgraph

@@ -1,0 +1,71 @@
+// KernelTable: the engine's hot loops, compiled once per x86-64 level and
+// picked at run time for the CPU the process runs on. The rest of the
+// library is built for the portable x86-64 baseline, so one binary runs on
+// any x86-64 and still multiplies with AVX2 + FMA (or AVX-512) where the CPU
+// has them.
+//
+// isa_kernels.cc is compiled once per level, each time inside its own
+// namespace; its functions take raw pointers only and instantiate no
+// template shared with other files (no Eigen, no std algorithm), so no
+// inline function compiled for AVX2 can be picked by the linker for a caller
+// on the baseline (kernel_symbols_test checks the object files).
+#ifndef LDPGRAPH_DAEMON_ENGINE_KERNELS_KERNEL_TABLE_H_
+#define LDPGRAPH_DAEMON_ENGINE_KERNELS_KERNEL_TABLE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "engine/tall_gemm.h"
+
+namespace ldpgraph {
+
+struct KernelTable {
+  const char* isa;  // "x86-64" (SSE2), "x86-64-v3" (AVX2, FMA), "x86-64-v4" (AVX-512)
+  int float_lanes;  // the vector width the loops are written for
+
+  // TallGemm's register-tile path (see tall_gemm.h); `cols` a multiple of
+  // float_lanes, rows, cols and inner positive.
+  void (*tall_gemm)(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, std::ptrdiff_t inner,
+                    bool accumulate);
+
+  // Passes over `rows` rows of `f` floats (row-major, contiguous):
+  // acc[c] += sum_r x[r][c] (BatchNorm's mean, bias gradients, pooling)
+  void (*column_sums)(const float* x, std::ptrdiff_t rows, std::ptrdiff_t f, float* acc);
+  // out[r][c] = row[c] (overwrite) or out[r][c] += row[c] (biases, pooling's gradient)
+  void (*broadcast_row)(const float* row, std::ptrdiff_t rows, std::ptrdiff_t f, float* out, bool overwrite);
+  // BatchNorm's own:
+  // acc[c] += sum_r (x[r][c] - mean[c])^2
+  void (*squared_deviations)(const float* x, std::ptrdiff_t rows, std::ptrdiff_t f, const float* mean, float* acc);
+  // xhat = (x - mean) invstd; out = xhat gamma + beta, clipped at 0 when relu.
+  void (*normalise_rows)(const float* x, std::ptrdiff_t rows, std::ptrdiff_t f, const float* mean,
+                         const float* invstd, const float* gamma, const float* beta, float* xhat, float* out,
+                         bool relu);
+  // With relu, grad is zeroed in place where out was clipped; then
+  // sum_g[c] += sum_r grad[r][c] and sum_gx[c] += sum_r grad[r][c] xhat[r][c].
+  void (*gradient_sums)(float* grad, const float* out, const float* xhat, std::ptrdiff_t rows, std::ptrdiff_t f,
+                        float* sum_g, float* sum_gx, bool relu);
+  // d = (grad - mean_g - xhat mean_gx) k; out = d (fresh) or out += d.
+  void (*input_gradient_rows)(const float* grad, const float* xhat, std::ptrdiff_t rows, std::ptrdiff_t f,
+                              const float* mean_g, const float* mean_gx, const float* k, float* out, bool fresh);
+
+  // Rows [begin, end) of y = A x for a CSR matrix A (weights null: all 1),
+  // x and y row-major with `width` columns.
+  void (*sparse_rows)(const std::int64_t* offsets, const std::int32_t* indices, const float* weights,
+                      const float* x, std::ptrdiff_t width, std::int64_t begin, std::int64_t end, float* y);
+
+  // `steps` rounds of twelve independent multiply-add chains of float_lanes
+  // lanes each (2 x 12 x lanes flops a round): the core's peak, for benchmarks.
+  float (*fma_chains)(float start, std::int64_t steps);
+};
+
+// The table for this CPU, chosen once: the widest level it supports, or the
+// one LDPGRAPH_ISA names (x86-64, x86-64-v3, x86-64-v4) if the CPU has it.
+const KernelTable& Kernels();
+
+// Every level this CPU can run, narrowest first (for tests and benchmarks).
+std::vector<const KernelTable*> SupportedKernelTables();
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_ENGINE_KERNELS_KERNEL_TABLE_H_

@@ -1,0 +1,221 @@
+// Every copy of the engine's hot loops this CPU can run (x86-64, and -v3 and
+// -v4 where the CPU has AVX2 / AVX-512) against plain double-precision loops
+// written here: the register-tiled product, the row passes (BatchNorm's
+// with and without the fused ReLU, biases, pooling), and the sparse row products at every width the
+// models use and one they do not. And the run-time choice itself.
+#include "engine/kernels/kernel_table.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "ldpgraph/samplers.h"
+
+using namespace ldpgraph;
+
+namespace {
+
+std::vector<float> Random(std::size_t n, RandomSource& rng) {
+  std::vector<float> v(n);
+  for (float& x : v) x = static_cast<float>(UniformUnit(rng)) - 0.5f;
+  return v;
+}
+
+// |got - want| <= tolerance (relative to the terms summed) everywhere.
+void CheckClose(const std::vector<float>& got, const std::vector<double>& want, double tolerance) {
+  REQUIRE(got.size() == want.size());
+  double worst = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(got[i] - want[i]));
+  CHECK(worst <= tolerance);
+}
+
+std::string Levels() {
+  std::string out;
+  for (const KernelTable* t : SupportedKernelTables()) out += std::string(out.empty() ? "" : ", ") + t->isa;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Kernels.TheWidestSupportedLevelIsChosen") {
+  const auto tables = SupportedKernelTables();
+  REQUIRE(!tables.empty());
+  MESSAGE("kernel levels this CPU runs: " << Levels() << "; chosen: " << std::string(Kernels().isa));
+  const char* forced = std::getenv("LDPGRAPH_ISA");
+  if (forced == nullptr || *forced == '\0') CHECK(&Kernels() == tables.back());
+  for (std::size_t i = 1; i < tables.size(); ++i) CHECK(tables[i]->float_lanes >= tables[i - 1]->float_lanes);
+}
+
+TEST_CASE("Kernels.TallGemmMatchesPlainLoops") {
+  SeededRandomSource rng(3);
+  for (const KernelTable* k : SupportedKernelTables()) {
+    CAPTURE(k->isa);
+    for (std::ptrdiff_t rows : {1, 6, 7, 100}) {
+      for (std::ptrdiff_t vectors : {1, 2, 3, 4, 5, 8}) {
+        const std::ptrdiff_t cols = vectors * k->float_lanes;
+        for (std::ptrdiff_t inner : {1, 64, 300}) {
+          for (bool transposed : {false, true}) {
+            for (bool accumulate : {false, true}) {
+              CAPTURE(rows);
+              CAPTURE(cols);
+              CAPTURE(inner);
+              const std::vector<float> a = Random(static_cast<std::size_t>(rows * inner), rng);
+              const std::vector<float> b = Random(static_cast<std::size_t>(inner * cols), rng);
+              std::vector<float> c = Random(static_cast<std::size_t>(rows * cols), rng);
+              // A(r, p) stored row-major (rows x inner) or as the transpose's source (inner x rows).
+              auto at = [&](std::ptrdiff_t r, std::ptrdiff_t p) {
+                return transposed ? a[static_cast<std::size_t>(p * rows + r)] : a[static_cast<std::size_t>(r * inner + p)];
+              };
+              std::vector<double> want(c.size());
+              for (std::ptrdiff_t r = 0; r < rows; ++r) {
+                for (std::ptrdiff_t j = 0; j < cols; ++j) {
+                  double sum = accumulate ? c[static_cast<std::size_t>(r * cols + j)] : 0.0;
+                  for (std::ptrdiff_t p = 0; p < inner; ++p) sum += at(r, p) * double{b[static_cast<std::size_t>(p * cols + j)]};
+                  want[static_cast<std::size_t>(r * cols + j)] = sum;
+                }
+              }
+              const GemmOperands m{a.data(), transposed ? 1 : inner, transposed ? rows : 1, b.data(), cols,
+                                   c.data(), cols};
+              k->tall_gemm(m, rows, cols, inner, accumulate);
+              CheckClose(c, want, 1e-6 * static_cast<double>(inner + 1));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("Kernels.BatchNormPassesMatchPlainLoops") {
+  SeededRandomSource rng(4);
+  for (const KernelTable* k : SupportedKernelTables()) {
+    CAPTURE(k->isa);
+    for (std::ptrdiff_t f : {1, 7, 64, 100}) {
+      const std::ptrdiff_t rows = 37;
+      const auto n = static_cast<std::size_t>(rows * f), w = static_cast<std::size_t>(f);
+      const std::vector<float> x = Random(n, rng), mean = Random(w, rng), gamma = Random(w, rng),
+                               beta = Random(w, rng), mean_g = Random(w, rng), mean_gx = Random(w, rng),
+                               scale = Random(w, rng);
+      std::vector<float> invstd = Random(w, rng);
+      for (float& v : invstd) v += 1.0f;
+      CAPTURE(f);
+
+      std::vector<float> sums(w, 1.0f), deviations(w, 2.0f);
+      std::vector<double> want_sums(w, 1.0), want_dev(w, 2.0);
+      for (std::size_t r = 0; r < static_cast<std::size_t>(rows); ++r) {
+        for (std::size_t c = 0; c < w; ++c) {
+          want_sums[c] += x[r * w + c];
+          want_dev[c] += (double{x[r * w + c]} - mean[c]) * (double{x[r * w + c]} - mean[c]);
+        }
+      }
+      k->column_sums(x.data(), rows, f, sums.data());
+      for (bool overwrite : {false, true}) {
+        std::vector<float> out = Random(n, rng);
+        std::vector<double> want(n);
+        for (std::size_t i = 0; i < n; ++i) want[i] = (overwrite ? 0.0 : double{out[i]}) + mean[i % w];
+        k->broadcast_row(mean.data(), rows, f, out.data(), overwrite);
+        CheckClose(out, want, 1e-6);
+      }
+      k->squared_deviations(x.data(), rows, f, mean.data(), deviations.data());
+      CheckClose(sums, want_sums, 1e-5);
+      CheckClose(deviations, want_dev, 1e-5);
+
+      for (bool relu : {false, true}) {
+        CAPTURE(relu);
+        std::vector<float> xhat(n), out(n);
+        std::vector<double> want_xhat(n), want_out(n);
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::size_t c = i % w;
+          want_xhat[i] = (double{x[i]} - mean[c]) * invstd[c];
+          const double v = want_xhat[i] * gamma[c] + beta[c];
+          want_out[i] = relu && v < 0 ? 0.0 : v;
+        }
+        k->normalise_rows(x.data(), rows, f, mean.data(), invstd.data(), gamma.data(), beta.data(), xhat.data(),
+                          out.data(), relu);
+        CheckClose(xhat, want_xhat, 1e-5);
+        CheckClose(out, want_out, 1e-5);
+
+        std::vector<float> grad = Random(n, rng), sum_g(w, 0.5f), sum_gx(w, -0.5f);
+        std::vector<double> want_grad(n), want_g(w, 0.5), want_gx(w, -0.5);
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::size_t c = i % w;
+          want_grad[i] = relu && !(out[i] > 0.0f) ? 0.0 : grad[i];
+          want_g[c] += want_grad[i];
+          want_gx[c] += want_grad[i] * xhat[i];
+        }
+        k->gradient_sums(grad.data(), out.data(), xhat.data(), rows, f, sum_g.data(), sum_gx.data(), relu);
+        CheckClose(grad, want_grad, 0);  // zeroed or untouched, exactly
+        CheckClose(sum_g, want_g, 1e-5);
+        CheckClose(sum_gx, want_gx, 1e-5);
+      }
+
+      for (bool fresh : {false, true}) {
+        const std::vector<float> grad = Random(n, rng), xhat = Random(n, rng);
+        std::vector<float> out = Random(n, rng);
+        std::vector<double> want(n);
+        for (std::size_t i = 0; i < n; ++i) {
+          const std::size_t c = i % w;
+          const double d = (double{grad[i]} - mean_g[c] - double{xhat[i]} * mean_gx[c]) * scale[c];
+          want[i] = fresh ? d : out[i] + d;
+        }
+        k->input_gradient_rows(grad.data(), xhat.data(), rows, f, mean_g.data(), mean_gx.data(), scale.data(),
+                               out.data(), fresh);
+        CheckClose(out, want, 1e-5);
+      }
+    }
+  }
+}
+
+TEST_CASE("Kernels.SparseRowsMatchPlainLoops") {
+  SeededRandomSource rng(5);
+  const std::int64_t rows = 50, cols = 40;
+  // A random CSR matrix with empty rows among them.
+  std::vector<std::int64_t> offsets = {0};
+  std::vector<std::int32_t> indices;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int32_t c = 0; c < cols; ++c) {
+      if (r % 7 != 3 && UniformUnit(rng) < 0.2) indices.push_back(c);
+    }
+    offsets.push_back(static_cast<std::int64_t>(indices.size()));
+  }
+  const std::vector<float> weights = Random(indices.size(), rng);
+  for (const KernelTable* k : SupportedKernelTables()) {
+    CAPTURE(k->isa);
+    for (std::ptrdiff_t width : {64, 32, 16, 8, 7, 6, 5, 4, 3, 2, 1, 20}) {
+      for (bool unit : {false, true}) {
+        CAPTURE(width);
+        CAPTURE(unit);
+        const std::vector<float> x = Random(static_cast<std::size_t>(cols * width), rng);
+        std::vector<float> y(static_cast<std::size_t>(rows * width), 99.0f);  // every row overwritten
+        std::vector<double> want(y.size(), 0.0);
+        for (std::int64_t r = 0; r < rows; ++r) {
+          for (std::int64_t e = offsets[r]; e < offsets[r + 1]; ++e) {
+            const double s = unit ? 1.0 : weights[static_cast<std::size_t>(e)];
+            for (std::ptrdiff_t c = 0; c < width; ++c) {
+              want[static_cast<std::size_t>(r * width + c)] += s * x[static_cast<std::size_t>(indices[e] * width + c)];
+            }
+          }
+        }
+        // In two calls, as the parallel loop splits rows.
+        k->sparse_rows(offsets.data(), indices.data(), unit ? nullptr : weights.data(), x.data(), width, 0, 20,
+                       y.data());
+        k->sparse_rows(offsets.data(), indices.data(), unit ? nullptr : weights.data(), x.data(), width, 20, rows,
+                       y.data());
+        CheckClose(y, want, 1e-5);
+      }
+    }
+  }
+}
+
+TEST_CASE("Kernels.FmaChainsConvergeAsTheirFormulaSays") {
+  // Each chain is x <- 0.999 x + 0.001, which tends to 1 from any start.
+  for (const KernelTable* k : SupportedKernelTables()) {
+    CAPTURE(k->isa);
+    // One step from lane 0's starts 1 + j, j = 0..11: 0.999 (12 + 66) + 12 x 0.001.
+    CHECK(k->fma_chains(1.0f, 1) == doctest::Approx(0.999 * 78 + 0.012).epsilon(1e-5));
+    CHECK(k->fma_chains(1.0f, 100000) == doctest::Approx(12.0).epsilon(1e-4));
+  }
+}
