@@ -59,8 +59,8 @@ Result<std::vector<SummaryRow>> Summarise(const CsvRow& columns, const std::vect
       for (double x : v) sum += x;
       const double mean = sum / static_cast<double>(v.size());
       double sq = 0;
-      // One rounding per step on every machine: -march=native lets the
-      // compiler fuse `sq += d * d` where the CPU has FMA, and the
+      // One rounding per step on every machine: a build for a CPU with FMA
+      // lets the compiler fuse `sq += d * d` where the CPU has FMA, and the
       // committed summaries then changed in the last digit from one build
       // machine to the next.
       for (double x : v) sq = std::fma(x - mean, x - mean, sq);
