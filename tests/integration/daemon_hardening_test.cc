@@ -4,12 +4,9 @@
 // an audit trail, one address holding every connection, CBC suites on TLS 1.2.
 #include <doctest/doctest.h>
 
-#include <arpa/inet.h>
 #include <chrono>
 #include <fstream>
-#include <netinet/in.h>
 #include <sstream>
-#include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -115,12 +112,8 @@ TEST_CASE("Hardening.BacksOffWhenDescriptorsRunOut") {
 
   std::vector<int> held;
   for (int i = 0; i < 100; ++i) {  // more than the daemon has descriptors: the rest wait in the backlog
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(d.process.port());
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0);
+    const int fd = ldpgraph::testing::ConnectLoopback(d.process.port());
+    REQUIRE(fd >= 0);
     held.push_back(fd);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the daemon runs out of descriptors

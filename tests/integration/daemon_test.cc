@@ -24,6 +24,7 @@
 #include "service/graph_config_json.h"
 #include "service/token_authority.h"
 #include "support/daemon_process.h"
+#include "support/raw_tls.h"
 #include "support/temp_dir.h"
 
 using ldpgraph::testing::DaemonProcess;
@@ -285,14 +286,8 @@ TEST_CASE("Daemon.RefusesPlainHttpAndSlowClients") {
   settings.extra_server = "request_timeout_ms = 300\nidle_timeout_ms = 300\n";
   Daemon d(settings);
   auto connect = [&] {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(d.process.port());
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0);
-    timeval tv{5, 0};
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    const int fd = ldpgraph::testing::ConnectLoopback(d.process.port());
+    REQUIRE(fd >= 0);
     return fd;
   };
   {

@@ -27,6 +27,21 @@ std::string OpenSslError() {
 
 }  // namespace
 
+int ConnectLoopback(std::uint16_t port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  timeval tv{10, 0};  // no test waits forever on a silent server
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  return fd;
+}
+
 std::unique_ptr<RawTls> RawTls::Connect(std::uint16_t port, const RawTlsOptions& options, std::string* error) {
   // A write to a connection the server closed must fail, not kill the test.
   std::signal(SIGPIPE, SIG_IGN);
@@ -38,17 +53,11 @@ std::unique_ptr<RawTls> RawTls::Connect(std::uint16_t port, const RawTlsOptions&
     *error = "cipher list refused by OpenSSL: " + OpenSslError();
     return nullptr;
   }
-  c->fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_port = htons(port);
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(c->fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+  c->fd_ = ConnectLoopback(port);
+  if (c->fd_ < 0) {
     *error = "connect failed";
     return nullptr;
   }
-  timeval tv{10, 0};  // no test waits forever on a silent server
-  ::setsockopt(c->fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
   SSL* ssl = SSL_new(ctx);
   c->ssl_ = ssl;
   SSL_set_fd(ssl, c->fd_);

@@ -17,6 +17,10 @@ struct RawTlsOptions {
   std::string tls12_ciphers;  // OpenSSL cipher list; empty: OpenSSL's default
 };
 
+// A plain TCP connection to 127.0.0.1:port with a 10 s receive timeout;
+// -1 when the connection fails.
+int ConnectLoopback(std::uint16_t port);
+
 class RawTls {
  public:
   // Connects to 127.0.0.1:port and completes the handshake. nullptr on
