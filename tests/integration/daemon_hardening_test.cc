@@ -103,7 +103,17 @@ TEST_CASE("Hardening.RefusesBodiesWithoutAChunkedFinalCoding") {
   CHECK(d.Admin("GET", "/healthz").status == 200);
 }
 
-TEST_CASE("Hardening.BacksOffWhenDescriptorsRunOut") {
+// Not in the sanitizer build: UBSan's vptr check tests whether memory is
+// readable through a pipe it opens on the spot, which fails when the process
+// has no descriptor left, and it then reports every virtual call as one on a
+// bad object (and cannot symbolize or apply suppressions without one either).
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
+TEST_CASE("Hardening.BacksOffWhenDescriptorsRunOut" * doctest::skip(kSanitized)) {
   DaemonSettings settings;
   settings.descriptor_limit = 64;
   settings.extra_server = "request_timeout_ms = 30000\n";  // the held connections stay through the measurement
@@ -189,13 +199,11 @@ TEST_CASE("Hardening.CapsConnectionsPerAddress") {
     if (!again) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   REQUIRE_MESSAGE(again, error);
-  REQUIRE(again->Send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
-  CHECK(again->ReadUntilClosed(5).rfind("HTTP/1.1 200", 0) == 0);
-  held.clear();
-  again.reset();
-  // The metric counts what the log shows (the admin client's own connection
-  // may be refused too while the daemon has yet to see the others close).
-  const std::string metrics = d.Admin("GET", "/metrics").body;
+  // Served, on the slot that freed: the metrics, which count every refusal the log shows.
+  REQUIRE(again->Send(std::string("GET /metrics HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ") +
+                      DaemonProcess::kAdminToken + "\r\nConnection: close\r\n\r\n"));
+  const std::string metrics = again->ReadUntilClosed(5);
+  CHECK(metrics.rfind("HTTP/1.1 200", 0) == 0);
   const std::string name = "\nldpgraph_connections_refused_total ";  // the sample, not its HELP line
   const std::size_t at = metrics.find(name);
   REQUIRE(at != std::string::npos);
