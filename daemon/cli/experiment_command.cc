@@ -4,6 +4,7 @@
 //   scaling  training and classification time vs n on Barabasi-Albert graphs
 //   lpgnn    node classification with private features, labels and edges
 //   gap      GAP under edge- and node-level DP against the MLP (plain and DP-SGD) and non-private GCN / GraphSAGE
+//   linkldp  node classification on a graph every user reports under edge LDP, denoised by the server (Blink and ours)
 // Every study appends to DIR/results.csv as runs finish (a rerun resumes),
 // then writes DIR/summary.csv and its SVG charts.
 #include <cmath>
@@ -15,6 +16,7 @@
 #include "experiments/dprr_experiment.h"
 #include "experiments/degree_experiment.h"
 #include "experiments/gap_experiment.h"
+#include "experiments/linkldp_experiment.h"
 #include "experiments/lpgnn_experiment.h"
 #include "experiments/results_report.h"
 #include "experiments/scaling_experiment.h"
@@ -232,6 +234,44 @@ int RunGap(const std::vector<std::string>& args) {
   return Finish(s);
 }
 
+int RunLinkLdp(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(args, {"dataset", "out", "models", "methods", "epsilons", "features",
+                                            "feature-epsilon", "label-epsilon", "splits", "jobs"});
+  if (!flags.ok()) return Usage(flags.status().message());
+  Result<std::string> path = flags->String("dataset");
+  Result<std::string> out = flags->String("out");
+  if (!path.ok()) return Usage(path.status().message());
+  if (!out.ok()) return Usage(out.status().message());
+  LinkLdpExperimentOptions o;
+  Result<std::vector<std::string>> models = flags->StringList("models", o.models);
+  Result<std::vector<std::string>> methods = flags->StringList("methods", o.methods);
+  Result<std::vector<std::string>> features = flags->StringList("features", o.feature_settings);
+  Result<std::vector<double>> epsilons = flags->DoubleList("epsilons", o.edge_epsilons);
+  Result<double> feature_epsilon = flags->Double("feature-epsilon", o.feature_epsilon);
+  Result<double> label_epsilon = flags->Double("label-epsilon", o.label_epsilon);
+  Result<std::uint64_t> splits = flags->Unsigned("splits", static_cast<std::uint64_t>(o.splits));
+  Result<std::uint64_t> jobs = flags->Unsigned("jobs", 2);
+  for (const Status* s : {&models.status(), &methods.status(), &features.status(), &epsilons.status(),
+                          &feature_epsilon.status(), &label_epsilon.status(), &splits.status(), &jobs.status()}) {
+    if (!s->ok()) return Usage(s->message());
+  }
+  if (*splits < 1 || *splits > 1000 || *jobs < 1) return Usage("need 1 <= --splits <= 1000 and --jobs >= 1");
+  o.models = *models;
+  o.methods = *methods;
+  o.feature_settings = *features;
+  o.edge_epsilons = *epsilons;
+  o.feature_epsilon = *feature_epsilon;
+  o.label_epsilon = *label_epsilon;
+  o.splits = static_cast<int>(*splits);
+  o.jobs = static_cast<int>(*jobs);
+  o.out_dir = *out;
+  Result<GraphDataset> ds = ReadDataset(*path);
+  if (!ds.ok()) return Failure(ds.status());
+  Status s = RunLinkLdpExperiment(*ds, o);
+  if (s.ok()) std::printf("results=%s/results.csv\nsummary=%s/summary.csv\n", out->c_str(), out->c_str());
+  return Finish(s);
+}
+
 int RunDegree(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "mechanisms", "epsilon", "seed", "out"});
   if (!flags.ok()) return Usage(flags.status().message());
@@ -322,12 +362,13 @@ int RunReport(const std::vector<std::string>& args) {
 
 int RunExperimentCommand(const std::vector<std::string>& args) {
   const std::string usage =
-      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn|gap|report [options] (see ldpgraph help)";
+      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn|gap|linkldp|report [options] (see ldpgraph help)";
   if (args.empty()) return Usage(usage);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "dprr") return RunDprr(rest);
   if (args[0] == "lpgnn") return RunLpgnn(rest);
   if (args[0] == "gap") return RunGap(rest);
+  if (args[0] == "linkldp") return RunLinkLdp(rest);
   if (args[0] == "degree") return RunDegree(rest);
   if (args[0] == "scaling") return RunScaling(rest);
   if (args[0] == "report") return RunReport(rest);

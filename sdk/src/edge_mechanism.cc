@@ -4,6 +4,7 @@
 #include "ldpgraph/local_lap.h"
 #include "ldpgraph/non_private.h"
 #include "ldpgraph/randomized_response.h"
+#include "ldpgraph/rr_with_degree.h"
 
 namespace ldpgraph {
 
@@ -13,17 +14,18 @@ const char* EdgeMechanismName(EdgeMechanism mechanism) {
     case EdgeMechanism::kDprr: return "dprr";
     case EdgeMechanism::kRr: return "rr";
     case EdgeMechanism::kLocalLap: return "locallap";
+    case EdgeMechanism::kRrDegree: return "rr-degree";
   }
   return "unknown";
 }
 
 Result<EdgeMechanism> ParseEdgeMechanism(const std::string& name) {
   for (auto m : {EdgeMechanism::kNone, EdgeMechanism::kDprr, EdgeMechanism::kRr,
-                 EdgeMechanism::kLocalLap}) {
+                 EdgeMechanism::kLocalLap, EdgeMechanism::kRrDegree}) {
     if (name == EdgeMechanismName(m)) return m;
   }
   return Status::InvalidArgument("unknown edge mechanism '" + name +
-                                 "' (expected none, dprr, rr or locallap)");
+                                 "' (expected none, dprr, rr, locallap or rr-degree)");
 }
 
 const char* BudgetAllocationName(BudgetAllocation allocation) {
@@ -57,6 +59,8 @@ Result<std::unique_ptr<EdgeRandomizer>> MakeEdgeRandomizer(std::uint32_t num_use
     case EdgeMechanism::kLocalLap:
       return Box(LocalLapClient::Create(num_users, policy.epsilon, policy.allocation,
                                         policy.n_max, policy.locallap_resolution));
+    case EdgeMechanism::kRrDegree:
+      return Box(RrWithDegree::Create(num_users, policy.epsilon, policy.allocation, policy.n_max));
   }
   return Status::InvalidArgument("unknown edge mechanism value " +
                                  std::to_string(static_cast<int>(policy.mechanism)));

@@ -87,7 +87,7 @@ Result<GraphConfig> DecodeGraphConfig(const std::uint8_t* data, std::size_t size
   LDPGRAPH_RETURN_IF_ERROR(in.U64("graph id", &c.graph_id));
   LDPGRAPH_RETURN_IF_ERROR(in.U32("n", &c.num_users));
   LDPGRAPH_RETURN_IF_ERROR(in.U8("edge mechanism", &mechanism));
-  if (mechanism > static_cast<std::uint8_t>(EdgeMechanism::kLocalLap)) return in.Fail("edge mechanism");
+  if (mechanism > static_cast<std::uint8_t>(EdgeMechanism::kRrDegree)) return in.Fail("edge mechanism");
   c.edges.mechanism = static_cast<EdgeMechanism>(mechanism);
   LDPGRAPH_RETURN_IF_ERROR(in.F64("edge epsilon", &c.edges.epsilon));
   LDPGRAPH_RETURN_IF_ERROR(in.U8("allocation", &allocation));

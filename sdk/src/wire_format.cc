@@ -65,6 +65,10 @@ Status CheckEdges(const Report& r) {
       if (!IsPositiveFinite(e.epsilon)) return Bad("edge epsilon must be finite and positive");
       if (!IsProbability(e.p, 0.5)) return Bad("RR p must be in [0.5, 1]");
       return CheckNeighbourIds(r);
+    case EdgeMechanism::kRrDegree:
+      LDPGRAPH_RETURN_IF_ERROR(CheckSplit(e));
+      if (!IsProbability(e.p, 0.5)) return Bad("RR p must be in [0.5, 1]");
+      return CheckNeighbourIds(r);
     case EdgeMechanism::kLocalLap:
       LDPGRAPH_RETURN_IF_ERROR(CheckSplit(e));
       if (e.resolution < 1 || e.resolution > wire::kMaxLocalLapResolution) {
@@ -184,7 +188,7 @@ Status Decoder::Edges(Report* r) {
   NoisyEdges& e = r->edges;
   std::uint8_t mechanism = 0;
   LDPGRAPH_RETURN_IF_ERROR(U8(&mechanism, "mechanism"));
-  if (mechanism > static_cast<std::uint8_t>(EdgeMechanism::kLocalLap)) {
+  if (mechanism > static_cast<std::uint8_t>(EdgeMechanism::kRrDegree)) {
     return Fail("unknown edge mechanism " + std::to_string(mechanism));
   }
   e.mechanism = static_cast<EdgeMechanism>(mechanism);
@@ -205,6 +209,17 @@ Status Decoder::Edges(Report* r) {
       LDPGRAPH_RETURN_IF_ERROR(Double(&e.p, "p"));
       LDPGRAPH_RETURN_IF_ERROR(Double(&e.q, "q"));
       return Ids(&e.neighbours);
+    case EdgeMechanism::kRrDegree: {
+      LDPGRAPH_RETURN_IF_ERROR(U8(&allocation, "allocation"));
+      e.allocation = static_cast<BudgetAllocation>(allocation);
+      LDPGRAPH_RETURN_IF_ERROR(Double(&e.eps1, "eps1"));
+      LDPGRAPH_RETURN_IF_ERROR(Double(&e.eps2, "eps2"));
+      LDPGRAPH_RETURN_IF_ERROR(Double(&e.p, "p"));
+      std::uint64_t degree = 0;
+      LDPGRAPH_RETURN_IF_ERROR(Varint(&degree, "noisy degree"));
+      e.noisy_degree = internal::UnZigZag(degree);
+      return Ids(&e.neighbours);
+    }
     case EdgeMechanism::kLocalLap: {
       LDPGRAPH_RETURN_IF_ERROR(U8(&allocation, "allocation"));
       e.allocation = static_cast<BudgetAllocation>(allocation);
@@ -330,6 +345,14 @@ Status EncodeReport(const Report& r, std::vector<std::uint8_t>* out) {
       PutDouble(out, e.eps2);
       PutDouble(out, e.p);
       PutDouble(out, e.q);
+      PutIds(out, e.neighbours);
+      break;
+    case EdgeMechanism::kRrDegree:
+      PutU8(out, static_cast<std::uint8_t>(e.allocation));
+      PutDouble(out, e.eps1);
+      PutDouble(out, e.eps2);
+      PutDouble(out, e.p);
+      PutVarint(out, internal::ZigZag(e.noisy_degree));
       PutIds(out, e.neighbours);
       break;
     case EdgeMechanism::kLocalLap:

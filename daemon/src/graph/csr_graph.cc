@@ -35,6 +35,13 @@ CsrGraph CsrGraph::FromUndirectedEdges(
   return g;
 }
 
+CsrGraph CsrGraph::FromCsr(std::vector<std::uint64_t> offsets, std::vector<std::uint32_t> targets) {
+  CsrGraph g;
+  g.offsets_ = std::move(offsets);
+  g.targets_ = std::move(targets);
+  return g;
+}
+
 CsrGraph CsrGraph::FromRows(const std::vector<std::vector<std::uint32_t>>& rows) {
   CsrGraph g;
   std::size_t total = 0;

@@ -22,6 +22,9 @@ class CsrGraph {
   // both directions are stored, self-loops and repeats are dropped.
   static CsrGraph FromUndirectedEdges(std::uint32_t num_nodes,
                                       const std::vector<std::pair<std::uint32_t, std::uint32_t>>& edges);
+  // From CSR arrays: offsets (num_nodes + 1, starting at 0, non-decreasing,
+  // ending at targets.size()) and rows sorted and unique; taken, not copied.
+  static CsrGraph FromCsr(std::vector<std::uint64_t> offsets, std::vector<std::uint32_t> targets);
   // A directed graph from one row per node; rows must be sorted and unique.
   static CsrGraph FromRows(const std::vector<std::vector<std::uint32_t>>& rows);
 

@@ -52,6 +52,13 @@ struct GraphBatch {
   Matrix inputs;                            // node inputs, stacked
 };
 
+// The same for a weighted graph: `weights` holds one weight per row entry of
+// `graph` (aligned with graph.targets(); null: every entry 1). A node's
+// degree is the sum of its row's weights; a self-loop weighs 1. Used for the
+// denoised graphs of link LDP, whose weights are edge probabilities.
+PreparedGraph PrepareGraph(const CsrGraph& graph, const std::vector<float>* weights, Aggregation aggregation,
+                           int degree_cap = 0, bool size_input = false);
+
 // Stacks the graphs `ids` of `graphs` (labels from `labels`, may be empty).
 GraphBatch MakeBatch(const std::vector<PreparedGraph>& graphs, const std::vector<std::uint32_t>& ids,
                      const std::vector<std::uint32_t>& labels);

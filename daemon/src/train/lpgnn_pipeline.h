@@ -35,6 +35,9 @@ Result<LabelMethod> ParseLabelMethod(const std::string& name);  // "ce", "fc", "
 
 struct LpgnnInputs {
   const CsrGraph* graph = nullptr;
+  // One weight per row entry of `graph` (a denoised graph's edge
+  // probabilities, linkldp/); null: every edge weighs 1.
+  const std::vector<float>* edge_weights = nullptr;
   const NodeFeatures* features = nullptr;  // nodes x dims, as the server has them
   const std::vector<int>* labels = nullptr;  // per node as the server has them; -1 unknown
   int classes = 2;

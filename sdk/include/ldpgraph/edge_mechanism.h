@@ -21,6 +21,7 @@ enum class EdgeMechanism : std::uint8_t {
   kDprr = 1,      // degree-preserving randomized response (Hidano and Murakami, Alg. 1)
   kRr = 2,        // Warner's randomized response on every bit
   kLocalLap = 3,  // noisy degree and a noisy value per bit (client part of LocalLap)
+  kRrDegree = 4,  // RR on every bit and the noisy degree (Blink's report; rr_with_degree.h)
 };
 
 // How DPRR (and LocalLap) split epsilon into eps1 (degree) and eps2 (bits).
@@ -29,7 +30,7 @@ enum class BudgetAllocation : std::uint8_t {
   kFixed = 1,  // eps1 = epsilon / 10, as the DPRR reference code does
 };
 
-// "none", "dprr", "rr", "locallap".
+// "none", "dprr", "rr", "locallap", "rr-degree".
 const char* EdgeMechanismName(EdgeMechanism mechanism);
 Result<EdgeMechanism> ParseEdgeMechanism(const std::string& name);
 // "paper", "fixed".
@@ -42,13 +43,13 @@ struct NoisyEdges {
   EdgeMechanism mechanism = EdgeMechanism::kNone;
   BudgetAllocation allocation = BudgetAllocation::kPaper;
   double epsilon = 0;  // total edge epsilon; +infinity for kNone
-  double eps1 = 0;     // DPRR, LocalLap: spent on the degree
-  double eps2 = 0;     // DPRR, LocalLap: spent on the bits
-  double p = 1;        // DPRR, RR: probability that RR keeps a bit
+  double eps1 = 0;     // DPRR, LocalLap, RR with degree: spent on the degree
+  double eps2 = 0;     // DPRR, LocalLap, RR with degree: spent on the bits
+  double p = 1;        // DPRR, RR, RR with degree: probability that RR keeps a bit
   double q = 1;        // DPRR: edge sampling probability (eq. 5 with the clamps)
-  // DPRR, RR, kNone: the reported neighbour ids, strictly increasing.
+  // DPRR, RR, RR with degree, kNone: the reported neighbour ids, strictly increasing.
   std::vector<std::uint32_t> neighbours;
-  // LocalLap: d + DiscreteLaplace(eps1), unclamped as the paper sends it.
+  // LocalLap, RR with degree: d + DiscreteLaplace(eps1), unclamped.
   std::int64_t noisy_degree = 0;
   // LocalLap: values are on a lattice of 1/resolution: value_j =
   // resolution * a_j + DiscreteLaplace(eps2 / resolution), which is eps2-DP per bit.

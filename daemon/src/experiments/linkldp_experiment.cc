@@ -1,0 +1,324 @@
+#include "experiments/linkldp_experiment.h"
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <numeric>
+
+#include "experiments/job_runner.h"
+#include "experiments/results_table.h"
+#include "experiments/setting_seed.h"
+#include "experiments/summary.h"
+#include "experiments/summary_charts.h"
+#include "graph/graph_batch.h"
+#include "ldpgraph/label_rr.h"
+#include "linkldp/link_denoiser.h"
+#include "linkldp/simulated_reports.h"
+#include "privacy/feature_mechanisms.h"
+#include "train/lpgnn_pipeline.h"
+#include "train/task_data.h"
+
+namespace ldpgraph {
+
+const char* const kLinkLdpMethods =
+    "mlp, nonprivate, dprr, rr, blink-hard, blink-soft, blink-hybrid, ours-soft, ours-hybrid, ours";
+
+namespace {
+
+const CsvRow kColumns = {"dataset", "model", "features", "edge_epsilon", "method",
+                         "split",   "accuracy", "val_accuracy", "edges", "seconds"};
+const std::vector<std::size_t> kKeyColumns = {0, 1, 2, 3, 4, 5};
+const std::vector<std::string> kGroup = {"dataset", "model", "features", "edge_epsilon", "method"};
+const std::vector<std::string> kMetrics = {"accuracy", "val_accuracy", "edges", "seconds"};
+
+bool IsMethod(const std::string& m) {
+  for (const char* name : {"mlp", "nonprivate", "dprr", "rr", "blink-hard", "blink-soft", "blink-hybrid",
+                           "ours-soft", "ours-hybrid", "ours"}) {
+    if (m == name) return true;
+  }
+  return false;
+}
+
+struct Setting {
+  std::string model, features;
+  double edge_epsilon;
+  std::string method;
+  std::string Label() const {
+    return model + " " + features + " edges@" + FormatNumber(edge_epsilon) + " " + method;
+  }
+};
+
+// A graph the node model trains on, with its weights (empty: unweighted).
+struct TrainingGraph {
+  CsrGraph graph;
+  std::vector<float> weights;
+};
+
+struct Trained {
+  double test_accuracy = 0, val_accuracy = 0;
+  Matrix probs;  // every node's class probabilities
+};
+
+class LinkLdpRunner {
+ public:
+  LinkLdpRunner(const GraphDataset& dataset, NodeTaskData data, const LinkLdpExperimentOptions& options,
+                ResultsTable* table)
+      : dataset_(dataset), data_(std::move(data)), options_(options), table_(table) {
+    ScaleColumnsToUnit(&data_.features);
+  }
+
+  CsvRow Key(const Setting& s, int split) const {
+    return {dataset_.name, s.model, s.features, FormatNumber(s.edge_epsilon), s.method, std::to_string(split)};
+  }
+
+  Status Run(const Setting& s, int split, const RunProgress& progress) const {
+    const auto start = std::chrono::steady_clock::now();
+    Inputs in;
+    LDPGRAPH_RETURN_IF_ERROR(MakeInputs(s, split, &in));
+    Trained best;
+    std::uint64_t edges = 0;
+    if (s.method == "ours") {
+      // The candidates, judged on validation; the edge-free model is one.
+      best.val_accuracy = -1;
+      for (const char* method : {"ours-soft", "ours-hybrid", "mlp"}) {
+        Setting t = s;
+        t.method = method;
+        TrainingGraph g;
+        LDPGRAPH_RETURN_IF_ERROR(Graph(t, split, in, progress, &g));
+        Result<Trained> r = Train(s, in, g, progress);
+        if (!r.ok()) return r.status();
+        if (r->val_accuracy > best.val_accuracy) {
+          best = std::move(r).value();
+          edges = g.graph.num_entries() / 2;
+        }
+      }
+    } else {
+      TrainingGraph g;
+      LDPGRAPH_RETURN_IF_ERROR(Graph(s, split, in, progress, &g));
+      Result<Trained> r = Train(s, in, g, progress);
+      if (!r.ok()) return r.status();
+      best = std::move(r).value();
+      edges = g.graph.num_entries() / 2;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CsvRow row = Key(s, split);
+    row.push_back(FormatNumber(best.test_accuracy));
+    row.push_back(FormatNumber(best.val_accuracy));
+    row.push_back(std::to_string(edges));
+    row.push_back(FormatNumber(seconds));
+    return table_->Append(row);
+  }
+
+ private:
+  // Features and labels as the server has them in setting `s`.
+  struct Inputs {
+    NodeFeatures private_features;
+    const NodeFeatures* features = nullptr;
+    std::vector<int> labels;
+    double label_epsilon = INFINITY;
+    Split split;
+    std::uint64_t seed = 0;  // weights and dropout: the split's number
+  };
+
+  Status MakeInputs(const Setting& s, int split, Inputs* in) const {
+    const std::string at_split = " split=" + std::to_string(split);
+    in->split = StratifiedSplit(data_.labels, 0.50, 0.25, static_cast<std::uint64_t>(split));
+    in->seed = static_cast<std::uint64_t>(split);
+    in->labels = data_.labels;
+    in->features = &data_.features;
+    if (s.features == "true") return Status::Ok();
+    // The same noisy features and labels as experiment lpgnn's for this split.
+    Result<Matrix> noisy = PerturbFeatures(data_.features.ToDense(), FeatureMechanism::kMultiBit,
+                                           options_.feature_epsilon,
+                                           SettingSeed("features mbm " + FormatNumber(options_.feature_epsilon) + at_split));
+    if (!noisy.ok()) return noisy.status();
+    in->private_features = NodeFeatures::Dense(std::move(noisy).value());
+    in->features = &in->private_features;
+    Result<LabelRandomizer> rr = LabelRandomizer::Create(static_cast<std::uint32_t>(data_.classes), options_.label_epsilon);
+    if (!rr.ok()) return rr.status();
+    SeededRandomSource rng(SettingSeed("labels " + FormatNumber(options_.label_epsilon) + at_split));
+    for (int& y : in->labels) {
+      if (y < 0) continue;
+      Result<std::uint32_t> out = rr->Perturb(static_cast<std::uint32_t>(y), rng);
+      if (!out.ok()) return out.status();
+      y = static_cast<int>(*out);
+    }
+    in->label_epsilon = options_.label_epsilon;
+    return Status::Ok();
+  }
+
+  Result<LinkReports> Reports(EdgeMechanism mechanism, double epsilon, int split) const {
+    EdgePolicy policy;
+    policy.mechanism = mechanism;
+    policy.epsilon = epsilon;
+    // Blink gives the degree a tenth of the budget; DPRR its paper's eq. 8.
+    policy.allocation = mechanism == EdgeMechanism::kRrDegree ? BudgetAllocation::kFixed : BudgetAllocation::kPaper;
+    const std::string name = EdgeMechanismName(mechanism);
+    return SimulateLinkReports(dataset_.graphs[0], policy,
+                               SettingSeed("edges " + name + " " + FormatNumber(epsilon) + " split=" + std::to_string(split)));
+  }
+
+  Status Graph(const Setting& s, int split, const Inputs& in, const RunProgress& progress, TrainingGraph* out) const {
+    const std::uint32_t n = dataset_.graphs[0].num_nodes();
+    if (s.method == "mlp") {
+      out->graph = CsrGraph::FromRows(std::vector<std::vector<std::uint32_t>>(n));
+      return Status::Ok();
+    }
+    if (s.method == "nonprivate") {
+      out->graph = dataset_.graphs[0];
+      return Status::Ok();
+    }
+    if (s.method == "dprr" || s.method == "rr") {
+      Result<LinkReports> r = Reports(s.method == "rr" ? EdgeMechanism::kRr : EdgeMechanism::kDprr, s.edge_epsilon, split);
+      if (!r.ok()) return r.status();
+      out->graph = std::move(r->rows);
+      return Status::Ok();
+    }
+    Result<LinkReports> reports = Reports(EdgeMechanism::kRrDegree, s.edge_epsilon, split);
+    if (!reports.ok()) return reports.status();
+    const bool ours = s.method.rfind("ours", 0) == 0;
+    const std::string variant = s.method.substr(s.method.find('-') + 1);
+    DenoiseOptions o;
+    Result<DenoisedOutput> output = ParseDenoisedOutput(variant);
+    if (!output.ok()) return output.status();
+    o.seed = static_cast<std::uint64_t>(split);
+    Matrix probs;
+    if (ours) {
+      // The first model: the same GNN on Blink's hybrid graph.
+      DenoiseOptions first = o;
+      first.output = DenoisedOutput::kHybrid;
+      Result<DenoisedGraph> blink = DenoiseLinks(*reports, first);
+      if (!blink.ok()) return blink.status();
+      TrainingGraph g{std::move(blink->graph), std::move(blink->weights)};
+      Result<Trained> t = Train(s, in, g, progress);
+      if (!t.ok()) return t.status();
+      probs = std::move(t->probs);
+      // Where the server holds a (true) training label, it is the class.
+      if (!std::isfinite(in.label_epsilon)) {
+        for (std::uint32_t v : in.split.train) {
+          probs.row(v).setZero();
+          probs(v, in.labels[v]) = 1.0f;
+        }
+      }
+      o.side.class_probabilities = &probs;
+      // Rectified private features are noise pair by pair: only true ones help.
+      if (s.features == "true") o.side.features = in.features;
+    }
+    o.output = *output;
+    Result<DenoisedGraph> d = DenoiseLinks(*reports, o);
+    if (!d.ok()) return d.status();
+    out->graph = std::move(d->graph);
+    out->weights = std::move(d->weights);
+    if (*output == DenoisedOutput::kHard) out->weights.clear();
+    return Status::Ok();
+  }
+
+  Result<Trained> Train(const Setting& s, const Inputs& in, const TrainingGraph& g, const RunProgress& progress) const {
+    const bool private_inputs = s.features == "private";
+    LpgnnInputs li;
+    li.graph = &g.graph;
+    li.edge_weights = g.weights.empty() ? nullptr : &g.weights;
+    li.features = in.features;
+    li.labels = &in.labels;
+    li.classes = data_.classes;
+    li.label_epsilon = in.label_epsilon;
+    li.split = in.split;
+    li.test_labels = &data_.labels;
+    li.rectified_features = private_inputs;
+    LpgnnOptions o;
+    o.kind = s.model == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
+    o.label_method = private_inputs ? LabelMethod::kDrop : LabelMethod::kCrossEntropy;
+    if (!private_inputs) o.kx_choices = {0};
+    o.seed = in.seed;
+    o.on_progress = progress;
+    Result<LpgnnRun> run = TrainLpgnn(li, o);
+    if (!run.ok()) return run.status();
+    Trained t;
+    t.test_accuracy = run->test_accuracy;
+    t.val_accuracy = run->val_accuracy;
+    // Class probabilities of every node, from the chosen model's inputs.
+    const PreparedGraph mean = PrepareGraph(g.graph, li.edge_weights, Aggregation::kMean);
+    PropagatedInputs inputs(*in.features, mean, private_inputs);
+    const PreparedGraph model_graph = PrepareGraph(g.graph, li.edge_weights, AggregationFor(o.kind));
+    std::vector<std::uint32_t> all(g.graph.num_nodes());
+    std::iota(all.begin(), all.end(), 0u);
+    t.probs = EvaluateNodes(run->model.get(), model_graph, inputs.At(run->kx), data_.labels, all).probs;
+    return t;
+  }
+
+  const GraphDataset& dataset_;
+  NodeTaskData data_;
+  const LinkLdpExperimentOptions& options_;
+  ResultsTable* table_;
+};
+
+}  // namespace
+
+Status SummariseLinkLdpExperiment(const std::string& out_dir) {
+  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
+  if (!table.ok()) return table.status();
+  Result<std::vector<SummaryRow>> summary = Summarise(kColumns, (*table)->Rows(), kGroup, kMetrics);
+  if (!summary.ok()) return summary.status();
+  LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/summary.csv", kGroup, kMetrics, *summary));
+  Result<std::vector<std::string>> files =
+      WriteCharts(out_dir, kGroup, kMetrics, *summary, {"edge_epsilon", "method", "accuracy", "edge epsilon", true});
+  return files.ok() ? Status::Ok() : files.status();
+}
+
+Status RunLinkLdpExperiment(const GraphDataset& dataset, const LinkLdpExperimentOptions& o) {
+  for (const std::string& m : o.models) {
+    if (m != "gcn" && m != "sage") return Status::InvalidArgument("unknown model '" + m + "' (gcn or sage)");
+  }
+  for (const std::string& m : o.methods) {
+    if (!IsMethod(m)) return Status::InvalidArgument("unknown method '" + m + "' (" + kLinkLdpMethods + ")");
+  }
+  for (const std::string& f : o.feature_settings) {
+    if (f != "true" && f != "private") return Status::InvalidArgument("unknown features setting '" + f + "' (true or private)");
+  }
+  if (o.models.empty() || o.methods.empty() || o.edge_epsilons.empty() || o.feature_settings.empty()) {
+    return Status::InvalidArgument("an empty list of models, methods, epsilons or feature settings");
+  }
+  for (double e : o.edge_epsilons) {
+    if (!(e > 0) || !std::isfinite(e)) return Status::InvalidArgument("edge epsilon must be positive and finite, got " + FormatNumber(e));
+  }
+  for (double e : {o.feature_epsilon, o.label_epsilon}) {
+    if (!(e > 0) || !std::isfinite(e)) return Status::InvalidArgument("feature and label epsilon must be positive and finite");
+  }
+  if (o.splits < 1) return Status::InvalidArgument("at least one split is needed");
+  if (dataset.graphs.size() != 1 || dataset.feature_dims == 0) {
+    return Status::InvalidArgument("experiment linkldp needs one node-classification graph with features.csv");
+  }
+  Result<NodeTaskData> data = MakeNodeTaskData(dataset, Aggregation::kMean);
+  if (!data.ok()) return data.status();
+  LDPGRAPH_RETURN_IF_ERROR(MakeOutputDirectory(o.out_dir));
+  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::Open(o.out_dir + "/results.csv", kColumns, kKeyColumns);
+  if (!table.ok()) return table.status();
+  auto runner = std::make_shared<LinkLdpRunner>(dataset, std::move(data).value(), o, table->get());
+  std::vector<ExperimentJob> jobs;
+  std::size_t skipped = 0;
+  for (int split = 0; split < o.splits; ++split) {
+    for (const std::string& model : o.models) {
+      for (const std::string& features : o.feature_settings) {
+        for (const std::string& method : o.methods) {
+          // The edge-free and true graphs do not depend on the edge epsilon.
+          const bool edge_free = method == "mlp" || method == "nonprivate";
+          for (double e : edge_free ? std::vector<double>{INFINITY} : o.edge_epsilons) {
+            const Setting s{model, features, e, method};
+            if ((*table)->Has(runner->Key(s, split))) {
+              ++skipped;
+              continue;
+            }
+            const int trainings = method == "ours" ? 6 : method.rfind("ours", 0) == 0 ? 2 : 1;
+            jobs.push_back({s.Label() + " split=" + std::to_string(split),
+                            [runner, s, split](const RunProgress& p) { return runner->Run(s, split, p); },
+                            trainings});
+          }
+        }
+      }
+    }
+  }
+  LDPGRAPH_RETURN_IF_ERROR(RunJobs("experiment linkldp", std::move(jobs), o.jobs, skipped));
+  return SummariseLinkLdpExperiment(o.out_dir);
+}
+
+}  // namespace ldpgraph
