@@ -155,6 +155,15 @@ study 14-reddit-alpha-early-stop "REDDIT-BINARY: the alpha sweep with early stop
 study 15-cora-gap "Cora: GAP under edge- and node-level DP vs epsilon, the paper's and ours, against the MLP without edges (plain and DP-SGD) and non-private GCN / GraphSAGE" -- \
   experiment gap --dataset "$cora" --epsilons 0.5,1,2,4,8,inf --splits 5
 
+# Link LDP (issue 25): every user reports her friend list under edge LDP and
+# the server denoises it: Blink's Bayesian estimation (its three graphs) and
+# ours (a prior learned from class agreement and feature similarity), against
+# the raw DPRR and RR graphs, the edge-free model and the true graph. True
+# features and labels; the combined setting (private features and labels as
+# well) is not in this study yet.
+study 16-cora-linkldp "Cora: node classification under edge LDP, true features and labels: raw DPRR and RR, Blink and ours vs edge epsilon" -- \
+  experiment linkldp --dataset "$cora" --features true --epsilons 1,2,4,5,8 --splits 10 --jobs 2
+
 {
   cat docs/results-intro.md
   echo

@@ -7,6 +7,7 @@
 #include "bench/gemm_bench.h"
 #include "bench/gin_bench.h"
 #include "bench/ingest_bench.h"
+#include "bench/linkldp_bench.h"
 #include "bench/node_bench.h"
 #include "bench/perturb_bench.h"
 #include "cli/commands.h"
@@ -176,6 +177,36 @@ int RunAssemble(const std::vector<std::string>& args) {
   return 0;
 }
 
+int RunLinkLdp(const std::vector<std::string>& args) {
+  auto fail = [](const std::string& message) {
+    std::fprintf(stderr, "ldpgraph bench linkldp: %s\n", message.c_str());
+    return 2;
+  };
+  Result<Flags> flags = Flags::Parse(args, {"users", "degree", "mechanism", "epsilon", "output", "threads"});
+  if (!flags.ok()) return fail(flags.status().message());
+  LinkLdpBenchOptions o;
+  Result<std::uint64_t> users = flags->Unsigned("users", o.users);
+  Result<std::uint64_t> degree = flags->Unsigned("degree", o.degree);
+  Result<double> epsilon = flags->Double("epsilon", o.epsilon);
+  Result<std::uint64_t> threads = flags->Unsigned("threads", 0);
+  for (const Status* s : {&users.status(), &degree.status(), &epsilon.status(), &threads.status()}) {
+    if (!s->ok()) return fail(s->message());
+  }
+  if (*users > (1u << 30) || *degree > (1u << 20)) return fail("--users must be at most 2^30, --degree 2^20");
+  o.users = static_cast<std::uint32_t>(*users);
+  o.degree = static_cast<std::uint32_t>(*degree);
+  o.epsilon = *epsilon;
+  o.mechanism = flags->StringOr("mechanism", o.mechanism);
+  o.output = flags->StringOr("output", o.output);
+  o.threads = static_cast<int>(*threads);
+  Status s = RunLinkLdpBench(o, std::cout);
+  if (!s.ok()) {
+    std::fprintf(stderr, "ldpgraph bench linkldp: %s\n", s.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int RunBenchCommand(const std::vector<std::string>& args) {
@@ -184,6 +215,7 @@ int RunBenchCommand(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "gemm") return RunGemm({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "ingest") return RunIngest({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "assemble") return RunAssemble({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "linkldp") return RunLinkLdp({args.begin() + 1, args.end()});
   if (args.empty() || args[0] != "perturb") {
     std::fprintf(stderr, "usage: ldpgraph bench perturb [--users N] [--degree D] [--epsilon E] "
                          "[--reports R] [--baseline-reports B]\n"
@@ -194,7 +226,9 @@ int RunBenchCommand(const std::vector<std::string>& args) {
                          "       ldpgraph bench ingest [--connections C] [--reports R] [--degree D] "
                          "[--server-threads T] [--handshakes H] [--dir DIR]\n"
                          "       ldpgraph bench assemble [--users N] [--degree D] [--epsilon E] "
-                         "[--symmetrise none|or|and] [--dir DIR]\n");
+                         "[--symmetrise none|or|and] [--dir DIR]\n"
+                         "       ldpgraph bench linkldp [--users N] [--degree D] [--mechanism dprr|rr-degree] "
+                         "[--epsilon E] [--output hard|soft|hybrid] [--threads T]\n");
     return 2;
   }
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},

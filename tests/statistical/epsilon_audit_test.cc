@@ -13,6 +13,7 @@
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/multibit.h"
 #include "ldpgraph/randomized_response.h"
+#include "ldpgraph/rr_with_degree.h"
 #include "ldpgraph/samplers.h"
 #include "support/audit.h"
 
@@ -32,19 +33,28 @@ std::string EdgeKey(const NoisyEdges& e) {
   return key;
 }
 
+// RR with degree's report: the noisy degree (clipped to [-3, 7], which is
+// post-processing and keeps the outputs few enough to count) and the list.
+std::string DegreeEdgeKey(const NoisyEdges& e) {
+  std::string key = std::to_string(std::max<std::int64_t>(-3, std::min<std::int64_t>(7, e.noisy_degree))) + "|";
+  for (auto v : e.neighbours) key += std::to_string(v) + ",";
+  return key;
+}
+
 AuditResult AuditEdges(const EdgeRandomizer& mech, std::uint64_t seed) {
   // Neighbouring lists of user 0 among n = 5: {1, 2} and {1, 2, 3}.
   SeededRandomSource rng_a(seed), rng_b(seed + 1);
   const std::vector<std::uint32_t> a = {1, 2}, b = {1, 2, 3};
   NoisyEdges out;
+  auto key = mech.mechanism() == EdgeMechanism::kRrDegree ? DegreeEdgeKey : EdgeKey;
   return AuditEpsilon(
       [&] {
         (void)mech.Perturb(0, a, rng_a, &out);
-        return EdgeKey(out);
+        return key(out);
       },
       [&] {
         (void)mech.Perturb(0, b, rng_b, &out);
-        return EdgeKey(out);
+        return key(out);
       },
       kRuns, kDelta);
 }
@@ -80,6 +90,23 @@ TEST_CASE("EpsilonAudit.RandomizedResponse") {
   CHECK(r.max_lower_bound <= 1.0);
   // RR's bound is tight: the largest ratio is exactly e^eps, and the audit sees it.
   CHECK(r.max_estimate > 0.9);
+}
+
+TEST_CASE("EpsilonAudit.RrWithDegree") {
+  // Both parts move with the one extra friend: the degree by one, one bit.
+  auto mech = RrWithDegree::Create(5, 2.0, BudgetAllocation::kFixed);
+  REQUIRE(mech.ok());
+  const AuditResult r = AuditEdges(*mech, 76);
+  Report("RR with degree, eps 2", 2.0, r);
+  CHECK(r.max_lower_bound <= 2.0);
+}
+
+TEST_CASE("EpsilonAudit.DetectsAnRrWithDegreeThatSpendsMore") {
+  auto broken = RrWithDegree::Create(5, 4.0, BudgetAllocation::kFixed);
+  REQUIRE(broken.ok());
+  const AuditResult r = AuditEdges(*broken, 78);
+  Report("RR with degree spending 4, claimed 2", 2.0, r);
+  CHECK(r.max_lower_bound > 2.0);
 }
 
 TEST_CASE("EpsilonAudit.DetectsANotPrivateDprr") {

@@ -54,7 +54,7 @@ ldpgraph::Status CheckReportPolicy(const ldpgraph::Report& r, const GraphConfig&
 
 TEST_CASE("PolicyCheck.ReportsOfTheSdkPassForEveryMechanism") {
   for (auto m : {ldpgraph::EdgeMechanism::kNone, ldpgraph::EdgeMechanism::kDprr, ldpgraph::EdgeMechanism::kRr,
-                 ldpgraph::EdgeMechanism::kLocalLap}) {
+                 ldpgraph::EdgeMechanism::kLocalLap, ldpgraph::EdgeMechanism::kRrDegree}) {
     const GraphConfig c = Config(m);
     const ldpgraph::Report r = Build(c);
     INFO(ldpgraph::EdgeMechanismName(m));

@@ -94,6 +94,24 @@ Report GoldenLocalLap() {
   return r;
 }
 
+Report GoldenRrDegree() {
+  Report r;
+  r.graph_id = 1;
+  r.num_users = 4;
+  r.user_id = 2;
+  r.report_id = CountingId();
+  r.edges.mechanism = EdgeMechanism::kRrDegree;
+  r.edges.allocation = BudgetAllocation::kFixed;
+  r.edges.epsilon = 2.0;
+  r.edges.eps1 = 0.25;
+  r.edges.eps2 = 1.75;
+  r.edges.p = 0.875;
+  r.edges.q = 1;
+  r.edges.noisy_degree = -1;
+  r.edges.neighbours = {0, 3};
+  return r;
+}
+
 std::vector<std::uint8_t> Encode(const Report& r) {
   std::vector<std::uint8_t> out;
   Status s = EncodeReport(r, &out);
@@ -127,6 +145,7 @@ void CheckSameReport(const Report& a, const Report& b) {
 const char* kGoldenDprrHex = "4c470100000102030405060708090a0b0c0d0e0f070a0301000000000000f03f01000000000000c03f000000000000ec3f000000000000e83f000000000000e03f03000304";
 const char* kGoldenNonPrivateHex = "4c470103000102030405060708090a0b0c0d0e0fac02c801960100000000000000f07f03017e4600000000000012401002040d000000000000f03f0302";
 const char* kGoldenLocalLapHex = "4c470100000102030405060708090a0b0c0d0e0f01040103000000000000004001000000000000d03f000000000000fc3f100103220500";
+const char* kGoldenRrDegreeHex = "4c470100000102030405060708090a0b0c0d0e0f01040204000000000000004001000000000000d03f000000000000fc3f000000000000ec3f01020002";
 
 }  // namespace
 
@@ -134,12 +153,14 @@ TEST_CASE("WireFormat.GoldenVectors") {
   CHECK(Hex(Encode(GoldenDprr())) == kGoldenDprrHex);
   CHECK(Hex(Encode(GoldenNonPrivateWithFeaturesAndLabel())) == kGoldenNonPrivateHex);
   CHECK(Hex(Encode(GoldenLocalLap())) == kGoldenLocalLapHex);
+  CHECK(Hex(Encode(GoldenRrDegree())) == kGoldenRrDegreeHex);
 }
 
 TEST_CASE("WireFormat.GoldenVectorsDecode") {
   for (auto [hex, expected] : {std::make_pair(kGoldenDprrHex, GoldenDprr()),
                                std::make_pair(kGoldenNonPrivateHex, GoldenNonPrivateWithFeaturesAndLabel()),
-                               std::make_pair(kGoldenLocalLapHex, GoldenLocalLap())}) {
+                               std::make_pair(kGoldenLocalLapHex, GoldenLocalLap()),
+                               std::make_pair(kGoldenRrDegreeHex, GoldenRrDegree())}) {
     auto bytes = Unhex(hex);
     auto decoded = DecodeReport(bytes.data(), bytes.size());
     REQUIRE_MESSAGE(decoded.ok(), decoded.status().ToString());
@@ -149,7 +170,8 @@ TEST_CASE("WireFormat.GoldenVectorsDecode") {
 
 TEST_CASE("WireFormat.RoundTripsEveryMechanismFromTheBuilder") {
   SeededRandomSource rng(9);
-  for (auto m : {EdgeMechanism::kNone, EdgeMechanism::kDprr, EdgeMechanism::kRr, EdgeMechanism::kLocalLap}) {
+  for (auto m : {EdgeMechanism::kNone, EdgeMechanism::kDprr, EdgeMechanism::kRr, EdgeMechanism::kLocalLap,
+                 EdgeMechanism::kRrDegree}) {
     GraphConfig c;
     c.graph_id = 0xFFFFFFFFFFFFull;
     c.num_users = 300;

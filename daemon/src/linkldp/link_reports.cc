@@ -114,7 +114,7 @@ Status LinkReportsBuilder::Add(std::uint32_t user, const NoisyEdges& r) {
   rows_[user] = r.neighbours;
   out_.keep_edge[user] = t1;
   out_.keep_non_edge[user] = t0;
-  out_.degree[user] = std::clamp(degree, 0.0, static_cast<double>(n_) - 1);
+  out_.degree[user] = degree;  // shrunk and clamped in Finish()
   out_.degree_variance[user] = variance;
   return Status::Ok();
 }
@@ -122,6 +122,31 @@ Status LinkReportsBuilder::Add(std::uint32_t user, const NoisyEdges& r) {
 Result<LinkReports> LinkReportsBuilder::Finish() {
   for (std::uint32_t u = 0; u < n_; ++u) {
     if (!seen_[u]) return Status::FailedPrecondition("user " + std::to_string(u) + " has not reported");
+  }
+  // Empirical Bayes: each estimate shrunk toward the mean by the share of
+  // its spread that is noise, E[d | estimate] for degrees spread with the
+  // variance the estimates show beyond their noise. Unshrunk, a user whose
+  // noise drew her estimate low would get too low a prior for every pair,
+  // and the posteriors would be overconfident at both ends (on G(n, p) with
+  // mean degree 10 at epsilon 5, pairs given 0.76 were edges 90% of the time).
+  double mean = 0, spread = 0, noise = 0;
+  std::uint64_t noisy = 0;
+  for (std::uint32_t u = 0; u < n_; ++u) mean += out_.degree[u];
+  mean /= std::max<double>(1, n_);
+  for (std::uint32_t u = 0; u < n_; ++u) {
+    spread += (out_.degree[u] - mean) * (out_.degree[u] - mean);
+    if (std::isfinite(out_.degree_variance[u])) {
+      noise += out_.degree_variance[u];
+      ++noisy;
+    }
+  }
+  spread /= std::max<double>(1, n_);
+  noise /= std::max<double>(1, static_cast<double>(noisy));
+  const double signal = std::max(spread - noise, 0.05 * spread);
+  for (std::uint32_t u = 0; u < n_; ++u) {
+    const double v = out_.degree_variance[u];
+    const double keep = std::isfinite(v) ? signal / (signal + v) : 0.0;
+    out_.degree[u] = std::clamp(mean + keep * (out_.degree[u] - mean), 0.0, static_cast<double>(n_) - 1);
   }
   out_.rows = CsrGraph::FromRows(rows_);
   rows_.clear();

@@ -25,8 +25,10 @@ struct LinkReports {
   CsrGraph rows;                  // row i: the ids user i reported (directed)
   std::vector<double> keep_edge;  // P(i reports j | i and j are friends)
   std::vector<double> keep_non_edge;  // P(i reports j | they are not)
-  std::vector<double> degree;     // estimate of d_i, clamped to [0, n - 1]
-  std::vector<double> degree_variance;
+  // Estimate of d_i: the report's evidence, shrunk toward the mean degree
+  // (empirical Bayes), clamped to [0, n - 1].
+  std::vector<double> degree;
+  std::vector<double> degree_variance;  // of the unshrunk estimate (0: exact)
 
   std::uint32_t num_users() const { return rows.num_nodes(); }
 };

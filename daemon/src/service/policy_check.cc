@@ -6,6 +6,7 @@
 
 #include "ldpgraph/dprr.h"
 #include "ldpgraph/randomized_response.h"
+#include "ldpgraph/rr_with_degree.h"
 
 namespace ldpgraph {
 namespace {
@@ -65,7 +66,8 @@ Result<PolicyExpectation> ExpectPolicy(const GraphConfig& g) {
     auto rr = RandomizedResponse::Create(g.num_users, policy.epsilon);
     if (!rr.ok()) return rr.status();
     want.p = rr->p();
-  } else if (policy.mechanism == EdgeMechanism::kDprr || policy.mechanism == EdgeMechanism::kLocalLap) {
+  } else if (policy.mechanism == EdgeMechanism::kDprr || policy.mechanism == EdgeMechanism::kLocalLap ||
+             policy.mechanism == EdgeMechanism::kRrDegree) {
     auto split = AllocateBudget(policy.epsilon, policy.allocation, n_max);
     if (!split.ok()) return split.status();
     want.eps1 = split->eps1;
@@ -74,6 +76,11 @@ Result<PolicyExpectation> ExpectPolicy(const GraphConfig& g) {
       auto dprr = Dprr::Create(g.num_users, policy.epsilon, policy.allocation, n_max);
       if (!dprr.ok()) return dprr.status();
       want.p = dprr->p();
+    }
+    if (policy.mechanism == EdgeMechanism::kRrDegree) {
+      auto rr = RrWithDegree::Create(g.num_users, policy.epsilon, policy.allocation, n_max);
+      if (!rr.ok()) return rr.status();
+      want.p = rr->p();
     }
   }
   if (g.features.enabled) want.sampled_feature_dims = g.features.params.SampledDims();

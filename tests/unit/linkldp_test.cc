@@ -1,0 +1,241 @@
+// The server's link denoising (daemon/src/linkldp/): report bookkeeping,
+// candidate pairs, the degree prior, the posterior (its formula and its
+// calibration on a graph whose prior is right), the learned prior and the
+// three output graphs; weighted aggregation.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <set>
+
+#include "graph/generators.h"
+#include "graph/graph_batch.h"
+#include "ldpgraph/random_source.h"
+#include "ldpgraph/rr_with_degree.h"
+#include "linkldp/degree_prior.h"
+#include "linkldp/edge_posterior.h"
+#include "linkldp/link_denoiser.h"
+#include "linkldp/simulated_reports.h"
+
+using namespace ldpgraph;
+
+namespace {
+
+NoisyEdges RrReport(std::vector<std::uint32_t> ids, double eps) {
+  NoisyEdges r;
+  r.mechanism = EdgeMechanism::kRr;
+  r.epsilon = r.eps2 = eps;
+  r.p = 1 / (1 + std::exp(-eps));
+  r.neighbours = std::move(ids);
+  return r;
+}
+
+bool HasEdge(const CsrGraph& g, std::uint32_t i, std::uint32_t j) {
+  auto row = g.neighbours(i);
+  return std::binary_search(row.begin(), row.end(), j);
+}
+
+}  // namespace
+
+TEST_CASE("LinkReports.RefusesWhatThePosteriorCannotUse") {
+  LinkReportsBuilder b(4);
+  CHECK(b.Add(4, RrReport({}, 1)).code() == StatusCode::kOutOfRange);
+  CHECK(b.Add(0, RrReport({5}, 1)).code() == StatusCode::kOutOfRange);
+  CHECK(b.Add(0, RrReport({0}, 1)).code() == StatusCode::kInvalidArgument);     // herself
+  CHECK(b.Add(0, RrReport({2, 1}, 1)).code() == StatusCode::kInvalidArgument);  // unsorted
+  NoisyEdges lap;
+  lap.mechanism = EdgeMechanism::kLocalLap;
+  CHECK(b.Add(0, lap).code() == StatusCode::kInvalidArgument);
+  NoisyEdges bad = RrReport({1}, 1);
+  bad.p = 0.3;
+  CHECK(b.Add(0, bad).code() == StatusCode::kInvalidArgument);
+  REQUIRE(b.Add(0, RrReport({1}, 1)).ok());
+  CHECK(b.Add(0, RrReport({2}, 1)).code() == StatusCode::kInvalidArgument);  // twice
+  Result<LinkReports> partial = b.Finish();
+  CHECK(partial.status().code() == StatusCode::kFailedPrecondition);
+}
+
+TEST_CASE("LinkReports.DegreeEstimatesAreUnbiased") {
+  // G(n, p) with mean degree 8; RR with degree at epsilon 4: the mean error
+  // of the estimates is small against their spread, and the combination
+  // beats either source alone (its variance is the harmonic combination).
+  SeededRandomSource rng(5);
+  const CsrGraph g = ErdosRenyi(3000, 8.0 / 2999, rng);
+  EdgePolicy policy;
+  policy.mechanism = EdgeMechanism::kRrDegree;
+  policy.epsilon = 4;
+  policy.allocation = BudgetAllocation::kFixed;
+  Result<LinkReports> r = SimulateLinkReports(g, policy, 11);
+  REQUIRE(r.ok());
+  double error = 0, square = 0;
+  for (std::uint32_t u = 0; u < g.num_nodes(); ++u) {
+    const double e = r->degree[u] - g.degree(u);
+    error += e;
+    square += e * e;
+  }
+  const double n = g.num_nodes(), mean_error = error / n, rmse = std::sqrt(square / n);
+  const double laplace_sd = std::sqrt(DiscreteLaplaceVariance(0.4));
+  MESSAGE("mean error " << mean_error << ", rmse " << rmse << ", Laplace alone " << laplace_sd);
+  CHECK(std::fabs(mean_error) < 4 * rmse / std::sqrt(n) + 0.1);  // clamping at 0 biases a little
+  CHECK(rmse < laplace_sd);
+  CHECK(r->degree_variance[0] < DiscreteLaplaceVariance(0.4));
+}
+
+TEST_CASE("EdgePosterior.CandidatesHoldBothEndsBits") {
+  LinkReportsBuilder b(4);
+  REQUIRE(b.Add(0, RrReport({1, 2}, 2)).ok());
+  REQUIRE(b.Add(1, RrReport({0}, 2)).ok());
+  REQUIRE(b.Add(2, RrReport({3}, 2)).ok());
+  REQUIRE(b.Add(3, RrReport({}, 2)).ok());
+  Result<LinkReports> r = b.Finish();
+  REQUIRE(r.ok());
+  const CandidatePairs c = CollectCandidates(*r);
+  // Pairs: {0,1} both ends, {0,2} from 0, {2,3} from 2.
+  REQUIRE(c.pairs.num_entries() == 6);
+  auto bits = [&](std::uint32_t i, std::uint32_t j) {
+    auto row = c.pairs.neighbours(i);
+    const auto at = std::lower_bound(row.begin(), row.end(), j) - row.begin();
+    REQUIRE(row[at] == j);
+    const std::uint64_t e = c.pairs.offsets()[i] + static_cast<std::uint64_t>(at);
+    CHECK(c.pairs.targets()[c.mirror[e]] == i);  // the mirror is the same pair from j's row
+    return c.bits[e];
+  };
+  CHECK(bits(0, 1) == 3);
+  CHECK(bits(1, 0) == 3);
+  CHECK(bits(0, 2) == 1);
+  CHECK(bits(2, 0) == 2);
+  CHECK(bits(2, 3) == 1);
+  CHECK(bits(3, 2) == 2);
+  // log LR: both ends reported at epsilon 2 -> 2 * 2; one end -> 2 + log((1-p)/p) = 0.
+  CHECK(LogLikelihoodRatio(*r, 0, 1, 3) == doctest::Approx(4.0));
+  CHECK(LogLikelihoodRatio(*r, 0, 2, 1) == doctest::Approx(0.0).epsilon(1e-12));
+  const std::vector<float> post =
+      EdgePosterior(*r, c, [](std::uint32_t, std::uint32_t, std::uint64_t) { return std::log(0.1 / 0.9); });
+  const double odds = 0.1 / 0.9 * std::exp(4.0);
+  CHECK(post[0] == doctest::Approx(odds / (1 + odds)).epsilon(1e-6));
+  CHECK(post[1] == doctest::Approx(0.1).epsilon(1e-6));
+}
+
+TEST_CASE("DegreePrior.ExpectedDegreesMatchTheTargets") {
+  std::vector<double> degrees;
+  for (int i = 0; i < 500; ++i) degrees.push_back(1 + (i % 37));
+  const DegreePrior prior = DegreePrior::Fit(degrees);
+  CHECK(prior.residual() < 1e-3);
+  // Recompute expected degrees by brute force (users in one 1% bucket share a target here).
+  for (std::uint32_t i : {0u, 17u, 36u, 499u}) {
+    double expected = 0;
+    for (std::uint32_t j = 0; j < degrees.size(); ++j) {
+      if (j != i) expected += prior.Probability(i, j);
+    }
+    CHECK(expected == doctest::Approx(degrees[i]).epsilon(2e-3));
+  }
+}
+
+TEST_CASE("EdgePosterior.IsCalibratedWhenThePriorIsRight") {
+  // On G(n, p) the beta-model prior is the true model: among candidate
+  // pairs with posterior in a bin, the share of true edges is the bin's
+  // mean posterior. Checked for every bin with enough pairs, to 4 standard
+  // errors plus the prior's estimation slack.
+  SeededRandomSource rng(21);
+  const CsrGraph g = ErdosRenyi(4000, 10.0 / 3999, rng);
+  EdgePolicy policy;
+  policy.mechanism = EdgeMechanism::kRrDegree;
+  policy.epsilon = 5;
+  policy.allocation = BudgetAllocation::kFixed;
+  Result<LinkReports> r = SimulateLinkReports(g, policy, 23);
+  REQUIRE(r.ok());
+  const CandidatePairs c = CollectCandidates(*r);
+  const DegreePrior prior = DegreePrior::Fit(r->degree);
+  const std::vector<float> post = EdgePosterior(
+      *r, c, [&](std::uint32_t i, std::uint32_t j, std::uint64_t) { return prior.LogOdds(i, j); });
+  constexpr int kBins = 10;
+  std::vector<double> count(kBins, 0), truth(kBins, 0), mass(kBins, 0);
+  for (std::uint32_t i = 0; i < g.num_nodes(); ++i) {
+    for (std::uint64_t e = c.pairs.offsets()[i]; e < c.pairs.offsets()[i + 1]; ++e) {
+      const std::uint32_t j = c.pairs.targets()[e];
+      if (j < i) continue;
+      const int bin = std::min(kBins - 1, static_cast<int>(post[e] * kBins));
+      count[bin] += 1;
+      mass[bin] += post[e];
+      truth[bin] += HasEdge(g, i, j) ? 1 : 0;
+    }
+  }
+  int checked = 0;
+  for (int b = 0; b < kBins; ++b) {
+    if (count[b] < 200) continue;
+    const double predicted = mass[b] / count[b], observed = truth[b] / count[b];
+    const double se = std::sqrt(predicted * (1 - predicted) / count[b]);
+    INFO("bin " << b << ": " << count[b] << " pairs, predicted " << predicted << ", observed " << observed);
+    CHECK(std::fabs(observed - predicted) < 4 * se + 0.03);
+    ++checked;
+  }
+  CHECK(checked >= 2);
+}
+
+TEST_CASE("LinkDenoiser.OutputsAndTheLearnedPrior") {
+  // Two communities of 1000 with 90% of edges inside; the learned prior,
+  // told each node's community, must recover true edges better than the
+  // degree prior at the same number of kept pairs.
+  SeededRandomSource rng(31);
+  const CsrGraph g = StochasticBlockModel({1000, 1000}, {{9.0 / 1000, 1.0 / 1000}, {1.0 / 1000, 9.0 / 1000}}, rng);
+  EdgePolicy policy;
+  policy.mechanism = EdgeMechanism::kRrDegree;
+  policy.epsilon = 3;
+  policy.allocation = BudgetAllocation::kFixed;
+  Result<LinkReports> r = SimulateLinkReports(g, policy, 33);
+  REQUIRE(r.ok());
+  auto precision = [&](const DenoisedGraph& d) {
+    double right = 0;
+    for (std::uint32_t i = 0; i < g.num_nodes(); ++i) {
+      for (std::uint32_t j : d.graph.neighbours(i)) right += HasEdge(g, i, j) ? 1 : 0;
+    }
+    return right / static_cast<double>(std::max<std::uint64_t>(1, d.graph.num_entries()));
+  };
+  DenoiseOptions o;
+  Result<DenoisedGraph> hybrid = DenoiseLinks(*r, o);
+  REQUIRE(hybrid.ok());
+  // Hybrid keeps about the expected number of edges.
+  CHECK(static_cast<double>(hybrid->graph.num_entries()) / 2 == doctest::Approx(hybrid->expected_edges).epsilon(0.02));
+  CHECK(hybrid->expected_edges == doctest::Approx(g.num_entries() / 2.0).epsilon(0.1));
+  o.output = DenoisedOutput::kHard;
+  Result<DenoisedGraph> hard = DenoiseLinks(*r, o);
+  REQUIRE(hard.ok());
+  for (float w : hard->weights) CHECK(w == 1.0f);
+  o.output = DenoisedOutput::kSoft;
+  Result<DenoisedGraph> soft = DenoiseLinks(*r, o);
+  REQUIRE(soft.ok());
+  CHECK(soft->graph.num_entries() >= hybrid->graph.num_entries());
+  for (float w : soft->weights) CHECK((w >= o.min_weight && w <= 1.0f));
+
+  Matrix community = Matrix::Zero(g.num_nodes(), 2);
+  for (std::uint32_t v = 0; v < g.num_nodes(); ++v) community(v, v < 1000 ? 0 : 1) = 1;
+  DenoiseOptions learned;
+  learned.side.class_probabilities = &community;
+  Result<DenoisedGraph> ours = DenoiseLinks(*r, learned);
+  REQUIRE(ours.ok());
+  MESSAGE("hybrid precision: degree prior " << precision(*hybrid) << ", learned prior " << precision(*ours));
+  CHECK(precision(*ours) > precision(*hybrid) + 0.05);
+
+  DenoiseOptions bad;
+  bad.em_iterations = -1;
+  CHECK(DenoiseLinks(*r, bad).status().code() == StatusCode::kInvalidArgument);
+  Matrix wrong = Matrix::Zero(3, 2);
+  bad = DenoiseOptions{};
+  bad.side.class_probabilities = &wrong;
+  CHECK(DenoiseLinks(*r, bad).status().code() == StatusCode::kInvalidArgument);
+  CHECK(ParseDenoisedOutput("medium").status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("WeightedAggregation.UnitWeightsMatchTheUnweightedGraph") {
+  const CsrGraph g = CsrGraph::FromUndirectedEdges(4, {{0, 1}, {1, 2}, {2, 3}, {0, 2}});
+  const std::vector<float> ones(g.num_entries(), 1.0f);
+  for (Aggregation a : {Aggregation::kGcn, Aggregation::kMean, Aggregation::kSymNoSelf, Aggregation::kSumWithSelf}) {
+    const Matrix plain = ToDense(PrepareGraph(g, a).agg), weighted = ToDense(PrepareGraph(g, &ones, a).agg);
+    CHECK((plain - weighted).cwiseAbs().maxCoeff() < 1e-7f);
+  }
+  // GCN with weights: D = 1 + row sums; entry w_vu / sqrt(D_v D_u), self 1 / D_v.
+  const CsrGraph path = CsrGraph::FromUndirectedEdges(2, {{0, 1}});
+  const std::vector<float> half = {0.5f, 0.5f};
+  const Matrix a = ToDense(PrepareGraph(path, &half, Aggregation::kGcn).agg);
+  CHECK(a(0, 0) == doctest::Approx(1 / 1.5));
+  CHECK(a(0, 1) == doctest::Approx(0.5 / 1.5));
+}
