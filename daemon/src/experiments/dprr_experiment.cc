@@ -159,27 +159,13 @@ std::string Label(const std::string& mechanism, const Setting& s, int split) {
 const std::vector<std::string>& DprrResultsColumns() { return kColumns; }
 
 Status SummariseDprrExperiment(const std::string& out_dir) {
-  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
-  if (!table.ok()) return table.status();
-  const std::vector<std::string> group = {"dataset", "mechanism", "epsilon", "alpha"};
-  const std::vector<std::string> metrics = {"accuracy", "auc", "noisy_edges", "train_seconds"};
-  Result<std::vector<SummaryRow>> summary = Summarise(kColumns, (*table)->Rows(), group, metrics);
-  if (!summary.ok()) return summary.status();
-  LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/summary.csv", group, metrics, *summary));
-
+  std::vector<ChartRequest> charts;
   for (const char* metric : {"accuracy", "auc"}) {
-    for (bool vs_epsilon : {true, false}) {
-      ChartRequest chart;
-      chart.metric = metric;
-      chart.series_column = "mechanism";
-      chart.x_column = vs_epsilon ? "epsilon" : "alpha";
-      chart.x_label = vs_epsilon ? "epsilon (edge LDP)" : "alpha (fraction of non-private users)";
-      chart.log_x = vs_epsilon;
-      Result<std::vector<std::string>> files = WriteCharts(out_dir, group, metrics, *summary, chart);
-      if (!files.ok()) return files.status();
-    }
+    charts.push_back({"epsilon", "mechanism", metric, "epsilon (edge LDP)", true});
+    charts.push_back({"alpha", "mechanism", metric, "alpha (fraction of non-private users)", false});
   }
-  return Status::Ok();
+  return SummariseStudy(out_dir, kColumns, kKeyColumns, {"dataset", "mechanism", "epsilon", "alpha"},
+                        {"accuracy", "auc", "noisy_edges", "train_seconds"}, charts);
 }
 
 Status RunDprrExperiment(const GraphDataset& dataset, const DprrExperimentOptions& o) {

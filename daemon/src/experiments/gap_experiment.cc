@@ -124,14 +124,8 @@ class GapRunner {
 }  // namespace
 
 Status SummariseGapExperiment(const std::string& out_dir) {
-  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
-  if (!table.ok()) return table.status();
-  Result<std::vector<SummaryRow>> summary = Summarise(kColumns, (*table)->Rows(), kGroup, kMetrics);
-  if (!summary.ok()) return summary.status();
-  LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/summary.csv", kGroup, kMetrics, *summary));
-  Result<std::vector<std::string>> files =
-      WriteCharts(out_dir, kGroup, kMetrics, *summary, {"epsilon", "model", "accuracy", "epsilon (edge- or node-level)", true});
-  return files.ok() ? Status::Ok() : files.status();
+  return SummariseStudy(out_dir, kColumns, kKeyColumns, kGroup, kMetrics,
+                        {{"epsilon", "model", "accuracy", "epsilon (edge- or node-level)", true}});
 }
 
 Status RunGapExperiment(const GraphDataset& dataset, const GapExperimentOptions& o) {

@@ -255,14 +255,8 @@ class LinkLdpRunner {
 }  // namespace
 
 Status SummariseLinkLdpExperiment(const std::string& out_dir) {
-  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
-  if (!table.ok()) return table.status();
-  Result<std::vector<SummaryRow>> summary = Summarise(kColumns, (*table)->Rows(), kGroup, kMetrics);
-  if (!summary.ok()) return summary.status();
-  LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/summary.csv", kGroup, kMetrics, *summary));
-  Result<std::vector<std::string>> files =
-      WriteCharts(out_dir, kGroup, kMetrics, *summary, {"edge_epsilon", "method", "accuracy", "edge epsilon", true});
-  return files.ok() ? Status::Ok() : files.status();
+  return SummariseStudy(out_dir, kColumns, kKeyColumns, kGroup, kMetrics,
+                        {{"edge_epsilon", "method", "accuracy", "edge epsilon", true}});
 }
 
 Status RunLinkLdpExperiment(const GraphDataset& dataset, const LinkLdpExperimentOptions& o) {

@@ -155,21 +155,12 @@ class LpgnnRunner {
 const std::vector<std::string>& LpgnnResultsColumns() { return kColumns; }
 
 Status SummariseLpgnnExperiment(const std::string& out_dir) {
-  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
-  if (!table.ok()) return table.status();
-  Result<std::vector<SummaryRow>> summary = Summarise(kColumns, (*table)->Rows(), kGroup, kMetrics);
-  if (!summary.ok()) return summary.status();
-  LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/summary.csv", kGroup, kMetrics, *summary));
-  const ChartRequest charts[] = {
-      {"feature_epsilon", "feature_mechanism", "accuracy", "feature epsilon", true},
-      {"label_epsilon", "label_method", "accuracy", "label epsilon", true},
-      {"edge_epsilon", "label_method", "accuracy", "edge epsilon (DPRR)", true},
-  };
-  for (const ChartRequest& chart : charts) {
-    Result<std::vector<std::string>> files = WriteCharts(out_dir, kGroup, kMetrics, *summary, chart);
-    if (!files.ok()) return files.status();
-  }
-  return Status::Ok();
+  return SummariseStudy(out_dir, kColumns, kKeyColumns, kGroup, kMetrics,
+                        {
+                            {"feature_epsilon", "feature_mechanism", "accuracy", "feature epsilon", true},
+                            {"label_epsilon", "label_method", "accuracy", "label epsilon", true},
+                            {"edge_epsilon", "label_method", "accuracy", "edge epsilon (DPRR)", true},
+                        });
 }
 
 Status RunLpgnnExperiment(const GraphDataset& dataset, const LpgnnExperimentOptions& o) {

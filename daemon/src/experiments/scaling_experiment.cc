@@ -80,20 +80,11 @@ Status RunOne(const ScalingExperimentOptions& o, std::uint32_t m, std::uint32_t 
 const std::vector<std::string>& ScalingResultsColumns() { return kColumns; }
 
 Status SummariseScalingExperiment(const std::string& out_dir) {
-  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
-  if (!table.ok()) return table.status();
-  const std::vector<std::string> group = {"m", "n", "mechanism", "epsilon", "graphs"};
   const std::vector<std::string> metrics = {"train_seconds_per_epoch", "classify_seconds", "perturb_seconds",
                                             "noisy_edges"};
-  Result<std::vector<SummaryRow>> summary = Summarise(kColumns, (*table)->Rows(), group, metrics);
-  if (!summary.ok()) return summary.status();
-  LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/summary.csv", group, metrics, *summary));
-  for (const std::string& metric : metrics) {
-    ChartRequest chart{"n", "mechanism", metric, "users per graph (n)", true, true};
-    Result<std::vector<std::string>> files = WriteCharts(out_dir, group, metrics, *summary, chart);
-    if (!files.ok()) return files.status();
-  }
-  return Status::Ok();
+  std::vector<ChartRequest> charts;
+  for (const std::string& metric : metrics) charts.push_back({"n", "mechanism", metric, "users per graph (n)", true, true});
+  return SummariseStudy(out_dir, kColumns, kKeyColumns, {"m", "n", "mechanism", "epsilon", "graphs"}, metrics, charts);
 }
 
 Status RunScalingExperiment(const ScalingExperimentOptions& o) {

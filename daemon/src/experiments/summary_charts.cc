@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "experiments/results_table.h"
 #include "experiments/svg_plot.h"
 
 namespace ldpgraph {
@@ -95,6 +96,21 @@ Result<std::vector<std::string>> WriteCharts(const std::string& out_dir, const s
     written.push_back(file);
   }
   return written;
+}
+
+Status SummariseStudy(const std::string& out_dir, const CsvRow& columns, const std::vector<std::size_t>& key_columns,
+                      const std::vector<std::string>& group, const std::vector<std::string>& metrics,
+                      const std::vector<ChartRequest>& charts) {
+  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", columns, key_columns);
+  if (!table.ok()) return table.status();
+  Result<std::vector<SummaryRow>> summary = Summarise(columns, (*table)->Rows(), group, metrics);
+  if (!summary.ok()) return summary.status();
+  LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/summary.csv", group, metrics, *summary));
+  for (const ChartRequest& chart : charts) {
+    Result<std::vector<std::string>> files = WriteCharts(out_dir, group, metrics, *summary, chart);
+    if (!files.ok()) return files.status();
+  }
+  return Status::Ok();
 }
 
 }  // namespace ldpgraph

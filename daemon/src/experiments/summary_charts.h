@@ -28,6 +28,13 @@ Result<std::vector<std::string>> WriteCharts(const std::string& out_dir, const s
                                              const std::vector<std::string>& metrics,
                                              const std::vector<SummaryRow>& summary, const ChartRequest& request);
 
+// What every study does once its runs are in: reads OUT_DIR/results.csv
+// (read-only), writes OUT_DIR/summary.csv (mean and standard deviation of
+// `metrics` per `group`) and the charts `charts` asks for.
+Status SummariseStudy(const std::string& out_dir, const CsvRow& columns, const std::vector<std::size_t>& key_columns,
+                      const std::vector<std::string>& group, const std::vector<std::string>& metrics,
+                      const std::vector<ChartRequest>& charts);
+
 }  // namespace ldpgraph
 
 #endif  // LDPGRAPH_DAEMON_EXPERIMENTS_SUMMARY_CHARTS_H_
