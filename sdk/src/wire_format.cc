@@ -111,6 +111,13 @@ Status CheckLabel(const ReportLabel& l) {
   return Status::Ok();
 }
 
+// The budget split of DPRR, LocalLap and RR with degree: allocation, eps1, eps2.
+void PutSplit(std::vector<std::uint8_t>* out, const NoisyEdges& e) {
+  internal::PutU8(out, static_cast<std::uint8_t>(e.allocation));
+  internal::PutDouble(out, e.eps1);
+  internal::PutDouble(out, e.eps2);
+}
+
 void PutIds(std::vector<std::uint8_t>* out, const std::vector<std::uint32_t>& ids) {
   internal::PutVarint(out, ids.size());
   std::uint64_t next = 0;  // smallest id the next one may take
@@ -157,6 +164,20 @@ class Decoder {
     if (*v > in_.remaining()) return Fail(std::string(field) + " exceeds the bytes left");
     return Status::Ok();
   }
+  // The budget split of DPRR, LocalLap and RR with degree: allocation, eps1, eps2.
+  Status Split(NoisyEdges* e) {
+    std::uint8_t allocation = 0;
+    LDPGRAPH_RETURN_IF_ERROR(U8(&allocation, "allocation"));
+    e->allocation = static_cast<BudgetAllocation>(allocation);
+    LDPGRAPH_RETURN_IF_ERROR(Double(&e->eps1, "eps1"));
+    return Double(&e->eps2, "eps2");
+  }
+  Status NoisyDegree(std::int64_t* degree) {
+    std::uint64_t z = 0;
+    LDPGRAPH_RETURN_IF_ERROR(Varint(&z, "noisy degree"));
+    *degree = internal::UnZigZag(z);
+    return Status::Ok();
+  }
   Status Ids(std::vector<std::uint32_t>* ids);
   Status Edges(Report* r);
   Status Features(ReportFeatures* f);
@@ -193,7 +214,6 @@ Status Decoder::Edges(Report* r) {
   }
   e.mechanism = static_cast<EdgeMechanism>(mechanism);
   LDPGRAPH_RETURN_IF_ERROR(Double(&e.epsilon, "edge epsilon"));
-  std::uint8_t allocation = 0;
   switch (e.mechanism) {
     case EdgeMechanism::kNone:
       return Ids(&e.neighbours);
@@ -202,33 +222,19 @@ Status Decoder::Edges(Report* r) {
       LDPGRAPH_RETURN_IF_ERROR(Double(&e.p, "p"));
       return Ids(&e.neighbours);
     case EdgeMechanism::kDprr:
-      LDPGRAPH_RETURN_IF_ERROR(U8(&allocation, "allocation"));
-      e.allocation = static_cast<BudgetAllocation>(allocation);
-      LDPGRAPH_RETURN_IF_ERROR(Double(&e.eps1, "eps1"));
-      LDPGRAPH_RETURN_IF_ERROR(Double(&e.eps2, "eps2"));
+      LDPGRAPH_RETURN_IF_ERROR(Split(&e));
       LDPGRAPH_RETURN_IF_ERROR(Double(&e.p, "p"));
       LDPGRAPH_RETURN_IF_ERROR(Double(&e.q, "q"));
       return Ids(&e.neighbours);
-    case EdgeMechanism::kRrDegree: {
-      LDPGRAPH_RETURN_IF_ERROR(U8(&allocation, "allocation"));
-      e.allocation = static_cast<BudgetAllocation>(allocation);
-      LDPGRAPH_RETURN_IF_ERROR(Double(&e.eps1, "eps1"));
-      LDPGRAPH_RETURN_IF_ERROR(Double(&e.eps2, "eps2"));
+    case EdgeMechanism::kRrDegree:
+      LDPGRAPH_RETURN_IF_ERROR(Split(&e));
       LDPGRAPH_RETURN_IF_ERROR(Double(&e.p, "p"));
-      std::uint64_t degree = 0;
-      LDPGRAPH_RETURN_IF_ERROR(Varint(&degree, "noisy degree"));
-      e.noisy_degree = internal::UnZigZag(degree);
+      LDPGRAPH_RETURN_IF_ERROR(NoisyDegree(&e.noisy_degree));
       return Ids(&e.neighbours);
-    }
     case EdgeMechanism::kLocalLap: {
-      LDPGRAPH_RETURN_IF_ERROR(U8(&allocation, "allocation"));
-      e.allocation = static_cast<BudgetAllocation>(allocation);
-      LDPGRAPH_RETURN_IF_ERROR(Double(&e.eps1, "eps1"));
-      LDPGRAPH_RETURN_IF_ERROR(Double(&e.eps2, "eps2"));
+      LDPGRAPH_RETURN_IF_ERROR(Split(&e));
       LDPGRAPH_RETURN_IF_ERROR(U32(&e.resolution, "resolution"));
-      std::uint64_t degree = 0;
-      LDPGRAPH_RETURN_IF_ERROR(Varint(&degree, "noisy degree"));
-      e.noisy_degree = internal::UnZigZag(degree);
+      LDPGRAPH_RETURN_IF_ERROR(NoisyDegree(&e.noisy_degree));
       std::uint64_t count = 0;
       LDPGRAPH_RETURN_IF_ERROR(Count(&count, "value count"));
       e.values.resize(count);
@@ -340,25 +346,19 @@ Status EncodeReport(const Report& r, std::vector<std::uint8_t>* out) {
       PutIds(out, e.neighbours);
       break;
     case EdgeMechanism::kDprr:
-      PutU8(out, static_cast<std::uint8_t>(e.allocation));
-      PutDouble(out, e.eps1);
-      PutDouble(out, e.eps2);
+      PutSplit(out, e);
       PutDouble(out, e.p);
       PutDouble(out, e.q);
       PutIds(out, e.neighbours);
       break;
     case EdgeMechanism::kRrDegree:
-      PutU8(out, static_cast<std::uint8_t>(e.allocation));
-      PutDouble(out, e.eps1);
-      PutDouble(out, e.eps2);
+      PutSplit(out, e);
       PutDouble(out, e.p);
       PutVarint(out, internal::ZigZag(e.noisy_degree));
       PutIds(out, e.neighbours);
       break;
     case EdgeMechanism::kLocalLap:
-      PutU8(out, static_cast<std::uint8_t>(e.allocation));
-      PutDouble(out, e.eps1);
-      PutDouble(out, e.eps2);
+      PutSplit(out, e);
       PutVarint(out, e.resolution);
       PutVarint(out, internal::ZigZag(e.noisy_degree));
       PutVarint(out, e.values.size());
