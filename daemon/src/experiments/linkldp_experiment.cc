@@ -56,7 +56,6 @@ struct TrainingGraph {
 
 struct Trained {
   double test_accuracy = 0, val_accuracy = 0;
-  Matrix probs;  // every node's class probabilities
 };
 
 class LinkLdpRunner {
@@ -77,28 +76,37 @@ class LinkLdpRunner {
     LDPGRAPH_RETURN_IF_ERROR(MakeInputs(s, split, &in));
     Trained best;
     std::uint64_t edges = 0;
-    if (s.method == "ours") {
-      // The candidates, judged on validation; the edge-free model is one.
-      best.val_accuracy = -1;
-      for (const char* method : {"ours-soft", "ours-hybrid", "mlp"}) {
-        Setting t = s;
-        t.method = method;
-        TrainingGraph g;
-        LDPGRAPH_RETURN_IF_ERROR(Graph(t, split, in, progress, &g));
-        Result<Trained> r = Train(s, in, g, progress);
-        if (!r.ok()) return r.status();
-        if (r->val_accuracy > best.val_accuracy) {
-          best = std::move(r).value();
-          edges = g.graph.num_entries() / 2;
-        }
+    auto consider = [&](const TrainingGraph& g) -> Status {
+      Result<Trained> r = Train(s, in, g, progress, nullptr);
+      if (!r.ok()) return r.status();
+      if (r->val_accuracy > best.val_accuracy) {
+        best = *r;
+        edges = g.graph.num_entries() / 2;
       }
+      return Status::Ok();
+    };
+    best.val_accuracy = -1;
+    if (s.method == "ours") {
+      // The candidates, judged on validation, the edge-free model among
+      // them; the reports and the first model are shared by both graphs.
+      Result<LinkReports> reports = Reports(EdgeMechanism::kRrDegree, s.edge_epsilon, split);
+      if (!reports.ok()) return reports.status();
+      Result<Matrix> probs = FirstModelProbabilities(s, in, *reports, split, progress);
+      if (!probs.ok()) return probs.status();
+      for (DenoisedOutput output : {DenoisedOutput::kSoft, DenoisedOutput::kHybrid}) {
+        TrainingGraph g;
+        LDPGRAPH_RETURN_IF_ERROR(Denoised(s, output, *reports, &*probs, in, split, &g));
+        LDPGRAPH_RETURN_IF_ERROR(consider(g));
+      }
+      Setting mlp = s;
+      mlp.method = "mlp";
+      TrainingGraph g;
+      LDPGRAPH_RETURN_IF_ERROR(Graph(mlp, split, in, progress, &g));
+      LDPGRAPH_RETURN_IF_ERROR(consider(g));
     } else {
       TrainingGraph g;
       LDPGRAPH_RETURN_IF_ERROR(Graph(s, split, in, progress, &g));
-      Result<Trained> r = Train(s, in, g, progress);
-      if (!r.ok()) return r.status();
-      best = std::move(r).value();
-      edges = g.graph.num_entries() / 2;
+      LDPGRAPH_RETURN_IF_ERROR(consider(g));
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CsvRow row = Key(s, split);
@@ -176,44 +184,54 @@ class LinkLdpRunner {
     }
     Result<LinkReports> reports = Reports(EdgeMechanism::kRrDegree, s.edge_epsilon, split);
     if (!reports.ok()) return reports.status();
-    const bool ours = s.method.rfind("ours", 0) == 0;
-    const std::string variant = s.method.substr(s.method.find('-') + 1);
-    DenoiseOptions o;
-    Result<DenoisedOutput> output = ParseDenoisedOutput(variant);
+    Result<DenoisedOutput> output = ParseDenoisedOutput(s.method.substr(s.method.find('-') + 1));
     if (!output.ok()) return output.status();
-    o.seed = static_cast<std::uint64_t>(split);
+    if (s.method.rfind("ours", 0) != 0) return Denoised(s, *output, *reports, nullptr, in, split, out);
+    Result<Matrix> probs = FirstModelProbabilities(s, in, *reports, split, progress);
+    if (!probs.ok()) return probs.status();
+    return Denoised(s, *output, *reports, &*probs, in, split, out);
+  }
+
+  // Ours' side information: the class probabilities of the same GNN trained
+  // on Blink's hybrid graph, one-hot where the server holds a true training
+  // label.
+  Result<Matrix> FirstModelProbabilities(const Setting& s, const Inputs& in, const LinkReports& reports, int split,
+                                         const RunProgress& progress) const {
+    TrainingGraph g;
+    LDPGRAPH_RETURN_IF_ERROR(Denoised(s, DenoisedOutput::kHybrid, reports, nullptr, in, split, &g));
     Matrix probs;
-    if (ours) {
-      // The first model: the same GNN on Blink's hybrid graph.
-      DenoiseOptions first = o;
-      first.output = DenoisedOutput::kHybrid;
-      Result<DenoisedGraph> blink = DenoiseLinks(*reports, first);
-      if (!blink.ok()) return blink.status();
-      TrainingGraph g{std::move(blink->graph), std::move(blink->weights)};
-      Result<Trained> t = Train(s, in, g, progress);
-      if (!t.ok()) return t.status();
-      probs = std::move(t->probs);
-      // Where the server holds a (true) training label, it is the class.
-      if (!std::isfinite(in.label_epsilon)) {
-        for (std::uint32_t v : in.split.train) {
-          probs.row(v).setZero();
-          probs(v, in.labels[v]) = 1.0f;
-        }
+    Result<Trained> t = Train(s, in, g, progress, &probs);
+    if (!t.ok()) return t.status();
+    if (!std::isfinite(in.label_epsilon)) {
+      for (std::uint32_t v : in.split.train) {
+        probs.row(v).setZero();
+        probs(v, in.labels[v]) = 1.0f;
       }
-      o.side.class_probabilities = &probs;
-      // Rectified private features are noise pair by pair: only true ones help.
-      if (s.features == "true") o.side.features = in.features;
     }
-    o.output = *output;
-    Result<DenoisedGraph> d = DenoiseLinks(*reports, o);
+    return probs;
+  }
+
+  // The graph the denoiser makes from `reports`: under the degree prior
+  // (Blink) when `probs` is null, else under the learned prior.
+  Status Denoised(const Setting& s, DenoisedOutput output, const LinkReports& reports, const Matrix* probs,
+                  const Inputs& in, int split, TrainingGraph* out) const {
+    DenoiseOptions o;
+    o.output = output;
+    o.seed = static_cast<std::uint64_t>(split);
+    o.side.class_probabilities = probs;
+    // Rectified private features are noise pair by pair: only true ones help.
+    if (probs != nullptr && s.features == "true") o.side.features = in.features;
+    Result<DenoisedGraph> d = DenoiseLinks(reports, o);
     if (!d.ok()) return d.status();
     out->graph = std::move(d->graph);
     out->weights = std::move(d->weights);
-    if (*output == DenoisedOutput::kHard) out->weights.clear();
+    if (output == DenoisedOutput::kHard) out->weights.clear();
     return Status::Ok();
   }
 
-  Result<Trained> Train(const Setting& s, const Inputs& in, const TrainingGraph& g, const RunProgress& progress) const {
+  // `probs`: where to put every node's class probabilities (null: not wanted).
+  Result<Trained> Train(const Setting& s, const Inputs& in, const TrainingGraph& g, const RunProgress& progress,
+                        Matrix* probs) const {
     const bool private_inputs = s.features == "private";
     LpgnnInputs li;
     li.graph = &g.graph;
@@ -236,13 +254,14 @@ class LinkLdpRunner {
     Trained t;
     t.test_accuracy = run->test_accuracy;
     t.val_accuracy = run->val_accuracy;
+    if (probs == nullptr) return t;
     // Class probabilities of every node, from the chosen model's inputs.
     const PreparedGraph mean = PrepareGraph(g.graph, li.edge_weights, Aggregation::kMean);
     PropagatedInputs inputs(*in.features, mean, private_inputs);
     const PreparedGraph model_graph = PrepareGraph(g.graph, li.edge_weights, AggregationFor(o.kind));
     std::vector<std::uint32_t> all(g.graph.num_nodes());
     std::iota(all.begin(), all.end(), 0u);
-    t.probs = EvaluateNodes(run->model.get(), model_graph, inputs.At(run->kx), data_.labels, all).probs;
+    *probs = EvaluateNodes(run->model.get(), model_graph, inputs.At(run->kx), data_.labels, all).probs;
     return t;
   }
 
@@ -290,6 +309,8 @@ Status RunLinkLdpExperiment(const GraphDataset& dataset, const LinkLdpExperiment
   auto runner = std::make_shared<LinkLdpRunner>(dataset, std::move(data).value(), o, table->get());
   std::vector<ExperimentJob> jobs;
   std::size_t skipped = 0;
+  LpgnnOptions private_pipeline;  // what Train() runs for private features and labels
+  private_pipeline.label_method = LabelMethod::kDrop;
   for (int split = 0; split < o.splits; ++split) {
     for (const std::string& model : o.models) {
       for (const std::string& features : o.feature_settings) {
@@ -302,7 +323,11 @@ Status RunLinkLdpExperiment(const GraphDataset& dataset, const LinkLdpExperiment
               ++skipped;
               continue;
             }
-            const int trainings = method == "ours" ? 6 : method.rfind("ours", 0) == 0 ? 2 : 1;
+            // Models per training of the pipeline (its KProp grid with
+            // private inputs), times the trainings the method needs: ours
+            // a first model, its two graphs and the edge-free one.
+            const int per_graph = features == "private" ? LpgnnTrainings(private_pipeline) : 1;
+            const int trainings = per_graph * (method == "ours" ? 4 : method.rfind("ours", 0) == 0 ? 2 : 1);
             jobs.push_back({s.Label() + " split=" + std::to_string(split),
                             [runner, s, split](const RunProgress& p) { return runner->Run(s, split, p); },
                             trainings});

@@ -44,7 +44,7 @@ DegreePrior DegreePrior::Fit(const std::vector<double>& degrees, double floor) {
     return s - 1 / (exp_minus[a] + ea);  // not a member's pair with herself
   };
   constexpr int kMaxIterations = 500;
-  for (prior.iterations_ = 0; prior.iterations_ < kMaxIterations; ++prior.iterations_) {
+  for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
     double worst = 0;
     for (std::size_t a = 0; a < g; ++a) exp_minus[a] = std::exp(-beta[a]);
     for (std::size_t a = 0; a < g; ++a) {

@@ -27,14 +27,11 @@ class DegreePrior {
   double Probability(std::uint32_t i, std::uint32_t j) const;
   // The same as a log-odds: beta_i + beta_j.
   double LogOdds(std::uint32_t i, std::uint32_t j) const { return beta_[i] + beta_[j]; }
-  const std::vector<double>& beta() const { return beta_; }
-  int iterations() const { return iterations_; }
   // Largest relative gap between a group's expected and target degree.
   double residual() const { return residual_; }
 
  private:
   std::vector<double> beta_;
-  int iterations_ = 0;
   double residual_ = 0;
 };
 

@@ -24,43 +24,28 @@ CandidatePairs CollectCandidates(const LinkReports& reports) {
   const CsrGraph cols = rows.Transposed();  // row i: the users who reported i
   const std::uint32_t n = rows.num_nodes();
   CandidatePairs c;
+  // Row i: the sorted union of the ids i reported and the ids that reported i.
   std::vector<std::uint64_t> offsets(static_cast<std::size_t>(n) + 1, 0);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    // |union| of two sorted lists.
-    auto a = rows.neighbours(i), b = cols.neighbours(i);
-    std::size_t x = 0, y = 0, count = 0;
-    while (x < a.size() || y < b.size()) {
-      if (y == b.size() || (x < a.size() && a[x] < b[y])) {
-        ++x;
-      } else if (x == a.size() || b[y] < a[x]) {
-        ++y;
-      } else {
-        ++x, ++y;
-      }
-      ++count;
-    }
-    offsets[i + 1] = offsets[i] + count;
-  }
-  std::vector<std::uint32_t> targets(offsets[n]);
-  c.bits.resize(offsets[n]);
+  std::vector<std::uint32_t> targets;
+  targets.reserve(2 * rows.num_entries());
+  c.bits.reserve(2 * rows.num_entries());
   for (std::uint32_t i = 0; i < n; ++i) {
     auto a = rows.neighbours(i), b = cols.neighbours(i);
     std::size_t x = 0, y = 0;
-    std::uint64_t at = offsets[i];
     while (x < a.size() || y < b.size()) {
       if (y == b.size() || (x < a.size() && a[x] < b[y])) {
-        targets[at] = a[x++];
-        c.bits[at] = 1;
+        targets.push_back(a[x++]);
+        c.bits.push_back(1);
       } else if (x == a.size() || b[y] < a[x]) {
-        targets[at] = b[y++];
-        c.bits[at] = 2;
+        targets.push_back(b[y++]);
+        c.bits.push_back(2);
       } else {
-        targets[at] = a[x];
-        c.bits[at] = 3;
+        targets.push_back(a[x]);
+        c.bits.push_back(3);
         ++x, ++y;
       }
-      ++at;
     }
+    offsets[i + 1] = targets.size();
   }
   // Mirrors: walking rows in order, the entries (j, i) of row j are met in
   // increasing i, so a cursor per row finds each one in O(1).

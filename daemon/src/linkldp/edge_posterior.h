@@ -20,7 +20,6 @@
 #include <vector>
 
 #include "graph/csr_graph.h"
-#include "linkldp/degree_prior.h"
 #include "linkldp/link_reports.h"
 
 namespace ldpgraph {

@@ -46,8 +46,6 @@ class LearnedPrior {
   void Fit(const std::vector<float>& posterior);
   // log R of candidate entry e.
   double LogFactor(std::uint64_t e) const { return log_ratio_[cell_[e]]; }
-  // R per cell, row-major (agreement bins x cosine bins), for reports.
-  const std::vector<double>& log_ratio() const { return log_ratio_; }
 
  private:
   std::vector<std::uint16_t> cell_;  // per candidate entry

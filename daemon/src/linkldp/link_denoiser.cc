@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <memory>
 
 #include "linkldp/degree_prior.h"
 #include "linkldp/edge_posterior.h"
@@ -17,19 +16,15 @@ DenoisedGraph Select(const CandidatePairs& c, const std::vector<float>& posterio
   const CsrGraph& g = c.pairs;
   const std::uint32_t n = g.num_nodes();
   std::vector<std::uint64_t> offsets(static_cast<std::size_t>(n) + 1, 0);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    std::uint64_t kept = 0;
-    for (std::uint64_t e = g.offsets()[i]; e < g.offsets()[i + 1]; ++e) kept += keep(e) ? 1 : 0;
-    offsets[i + 1] = offsets[i] + kept;
-  }
+  std::vector<std::uint32_t> targets;
   DenoisedGraph out;
-  std::vector<std::uint32_t> targets(offsets[n]);
-  out.weights.resize(offsets[n]);
-  std::uint64_t at = 0;
-  for (std::uint64_t e = 0; e < g.num_entries(); ++e) {
-    if (!keep(e)) continue;
-    targets[at] = g.targets()[e];
-    out.weights[at++] = weighted ? posterior[e] : 1.0f;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::uint64_t e = g.offsets()[i]; e < g.offsets()[i + 1]; ++e) {
+      if (!keep(e)) continue;
+      targets.push_back(g.targets()[e]);
+      out.weights.push_back(weighted ? posterior[e] : 1.0f);
+    }
+    offsets[i + 1] = targets.size();
   }
   out.graph = CsrGraph::FromCsr(std::move(offsets), std::move(targets));
   return out;
@@ -78,11 +73,9 @@ Result<DenoisedGraph> DenoiseLinks(const LinkReports& reports, const DenoiseOpti
       });
     }
   }
-  double expected = 0, mass = 0;
+  double expected = 0;
   for (double d : reports.degree) expected += d;
   expected /= 2;
-  for (float p : posterior) mass += p;
-  mass /= 2;
 
   DenoisedGraph out;
   switch (o.output) {
@@ -118,7 +111,6 @@ Result<DenoisedGraph> DenoiseLinks(const LinkReports& reports, const DenoiseOpti
   }
   out.candidate_pairs = candidates.pairs.num_entries() / 2;
   out.expected_edges = expected;
-  out.posterior_mass = mass;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

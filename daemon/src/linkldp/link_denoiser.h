@@ -42,7 +42,6 @@ struct DenoisedGraph {
   // What it took.
   std::uint64_t candidate_pairs = 0;
   double expected_edges = 0;   // sum of the degree estimates / 2
-  double posterior_mass = 0;   // sum of the candidates' posteriors
   double seconds = 0;
 };
 

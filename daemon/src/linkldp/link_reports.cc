@@ -102,13 +102,8 @@ Status LinkReportsBuilder::Add(std::uint32_t user, const NoisyEdges& r) {
   if (r.mechanism != EdgeMechanism::kNone) {
     const DegreeEvidence length = FromLength(r.neighbours.size(), n_, t1, t0);
     const double wl = 1 / length.variance, wd = 1 / laplace.variance;  // 0 for missing evidence
-    if (wl + wd > 0) {
-      degree = (wl * length.value + wd * laplace.value) / (wl + wd);
-      variance = 1 / (wl + wd);
-    } else {
-      degree = static_cast<double>(r.neighbours.size());
-      variance = INFINITY;
-    }
+    variance = 1 / (wl + wd);  // infinity when there is no evidence: the length stands, unweighted
+    if (wl + wd > 0) degree = (wl * length.value + wd * laplace.value) / (wl + wd);
   }
   seen_[user] = true;
   rows_[user] = r.neighbours;
