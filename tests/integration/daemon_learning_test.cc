@@ -16,6 +16,7 @@
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/samplers.h"
 #include "ldpgraph/wire_format.h"
+#include "service/graph_config_json.h"
 #include "service/token_authority.h"
 #include "support/admin_daemon.h"
 
@@ -43,6 +44,57 @@ std::string Value(const std::string& key_values, const std::string& key) {
   REQUIRE(at != std::string::npos);
   const std::size_t begin = at + key.size() + 2;
   return key_values.substr(begin, key_values.find('\n', begin) - begin);
+}
+
+// Two communities, users [0, n/2) and [n/2, n); an edge within a community
+// with probability `within`, across with `across`.
+std::vector<std::vector<std::uint32_t>> TwoCommunities(std::uint32_t n, double within, double across,
+                                                       ldpgraph::RandomSource& rng) {
+  std::vector<std::vector<std::uint32_t>> rows(n);
+  for (std::uint32_t u = 0; u < n; ++u) {
+    for (std::uint32_t v = u + 1; v < n; ++v) {
+      if (ldpgraph::UniformUnit(rng) < ((u < n / 2) == (v < n / 2) ? within : across)) {
+        rows[u].push_back(v);
+        rows[v].push_back(u);
+      }
+    }
+  }
+  for (auto& r : rows) std::sort(r.begin(), r.end());
+  return rows;
+}
+
+// Users [0, reporters) of graph `graph_id` report through the API as their
+// devices would, with the configuration the daemon publishes: their friend
+// lists, features leaning `lean` toward their community, and the community
+// as the label.
+void ReportCommunities(Daemon& d, std::uint64_t graph_id, const std::vector<std::vector<std::uint32_t>>& rows,
+                       std::uint32_t reporters, double lean, ldpgraph::RandomSource& rng) {
+  auto authority = ldpgraph::TokenAuthority::Create(DaemonProcess::kSecret);
+  REQUIRE(authority.ok());
+  auto published = d.Call("GET", "/v1/graphs/" + std::to_string(graph_id), "", "");
+  REQUIRE(published.status == 200);
+  auto config = ldpgraph::GraphConfigFromJson(published.body);
+  REQUIRE(config.ok());
+  auto builder = ldpgraph::ReportBuilder::Create(*config);
+  REQUIRE(builder.ok());
+  const auto n = static_cast<std::uint32_t>(rows.size());
+  for (std::uint32_t u = 0; u < reporters; ++u) {
+    const std::uint32_t cls = u < n / 2 ? 0 : 1;
+    std::vector<double> x(config->features.params.dims);
+    for (auto& v : x) v = std::clamp(0.5 + (cls ? lean : -lean) + 0.2 * (ldpgraph::UniformUnit(rng) - 0.5), 0.0, 1.0);
+    ldpgraph::UserData data;
+    data.user_id = u;
+    data.neighbours = ldpgraph::Span<const std::uint32_t>(rows[u].data(), rows[u].size());
+    data.features = ldpgraph::Span<const double>(x.data(), x.size());
+    data.has_label = true;
+    data.label = cls;
+    auto report = (*builder)->Build(data, rng);
+    REQUIRE(report.ok());
+    std::vector<std::uint8_t> bytes;
+    REQUIRE(ldpgraph::EncodeReport(*report, &bytes).ok());
+    auto answer = d.Call("POST", "/v1/reports", std::string(bytes.begin(), bytes.end()), authority->Issue(graph_id, u));
+    REQUIRE_MESSAGE(answer.status == 200, answer.body);
+  }
 }
 
 }  // namespace
@@ -211,22 +263,10 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
 
 TEST_CASE("DaemonLearning.NodeJobTrainsOnTheUsersNoisyFeaturesAndLabels") {
   Daemon d;
-  auto authority = ldpgraph::TokenAuthority::Create(DaemonProcess::kSecret);
-  REQUIRE(authority.ok());
   // Two communities of 150 users; features lean towards the community, labels are it.
   constexpr std::uint32_t kN = 300, kDims = 8;
   ldpgraph::SeededRandomSource rng(9);
-  std::vector<std::vector<std::uint32_t>> rows(kN);
-  for (std::uint32_t u = 0; u < kN; ++u) {
-    for (std::uint32_t v = u + 1; v < kN; ++v) {
-      const bool same = (u < kN / 2) == (v < kN / 2);
-      if (ldpgraph::UniformUnit(rng) < (same ? 0.06 : 0.004)) {
-        rows[u].push_back(v);
-        rows[v].push_back(u);
-      }
-    }
-  }
-  for (auto& r : rows) std::sort(r.begin(), r.end());
+  const auto rows = TwoCommunities(kN, 0.06, 0.004, rng);
   const json create = {{"graph_id", 500},
                        {"num_users", kN},
                        {"edges", {{"mechanism", "dprr"}, {"epsilon", 2.0}}},
@@ -237,37 +277,7 @@ TEST_CASE("DaemonLearning.NodeJobTrainsOnTheUsersNoisyFeaturesAndLabels") {
   REQUIRE(d.Admin("POST", "/v1/admin/graphs",
                   json{{"graph_id", 501}, {"num_users", 10}, {"edges", {{"mechanism", "dprr"}, {"epsilon", 1.0}}}}.dump())
               .status == 201);
-  auto config = d.Call("GET", "/v1/graphs/500", "", "");
-  REQUIRE(config.status == 200);
-  ldpgraph::GraphConfig c;
-  c.graph_id = 500;
-  c.num_users = kN;
-  c.edges.epsilon = 2.0;
-  c.features.enabled = true;
-  c.features.params.dims = kDims;
-  c.features.params.epsilon = 2.0;
-  c.label.enabled = true;
-  c.label.classes = 2;
-  c.label.epsilon = 2.0;
-  auto builder = ldpgraph::ReportBuilder::Create(c);
-  REQUIRE(builder.ok());
-  for (std::uint32_t u = 0; u < kN; ++u) {
-    const std::uint32_t cls = u < kN / 2 ? 0 : 1;
-    std::vector<double> x(kDims);
-    for (auto& v : x) v = std::clamp(0.5 + (cls ? 0.25 : -0.25) + 0.2 * (ldpgraph::UniformUnit(rng) - 0.5), 0.0, 1.0);
-    ldpgraph::UserData data;
-    data.user_id = u;
-    data.neighbours = ldpgraph::Span<const std::uint32_t>(rows[u].data(), rows[u].size());
-    data.features = ldpgraph::Span<const double>(x.data(), x.size());
-    data.has_label = true;
-    data.label = cls;
-    auto report = (*builder)->Build(data, rng);
-    REQUIRE(report.ok());
-    std::vector<std::uint8_t> bytes;
-    REQUIRE(ldpgraph::EncodeReport(*report, &bytes).ok());
-    auto answer = d.Call("POST", "/v1/reports", std::string(bytes.begin(), bytes.end()), authority->Issue(500, u));
-    REQUIRE_MESSAGE(answer.status == 200, answer.body);
-  }
+  ReportCommunities(d, 500, rows, kN, 0.25, rng);
 
   CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"task": "node"})").status == 400);  // which graph?
   CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"task": "node", "graph": 9})").status == 404);
@@ -299,4 +309,80 @@ TEST_CASE("DaemonLearning.NodeJobTrainsOnTheUsersNoisyFeaturesAndLabels") {
   CHECK(right >= 2);
   CHECK(d.Admin("POST", "/v1/admin/models/1/predict", R"({"nodes": [300]})").status == 400);
   CHECK(d.Admin("POST", "/v1/admin/models/1/predict", R"({"graphs": [500]})").status == 400);
+}
+
+TEST_CASE("DaemonLearning.NodeJobOnRrWithDegreeReportsTrainsOnTheDenoisedGraph") {
+  // Blink's reports (RR row and Laplace degree) at edge epsilon 4: the raw
+  // rows hold ~29 noise ids per user against ~10 friends, the denoised graph
+  // mostly friends. Features say almost nothing, so the graph decides.
+  // Users 280-299 send nothing (a real graph is rarely complete).
+  Daemon d;
+  constexpr std::uint32_t kN = 300, kReporters = 280;
+  ldpgraph::SeededRandomSource rng(12);
+  const auto rows = TwoCommunities(kN, 0.06, 0.005, rng);
+  const json create = {{"graph_id", 600},
+                       {"num_users", kN},
+                       {"edges", {{"mechanism", "rr-degree"}, {"epsilon", 4.0}}},
+                       {"features", {{"dims", 4}, {"epsilon", 2.0}}},
+                       {"label", {{"classes", 2}, {"epsilon", 2.0}}}};
+  auto created = d.Admin("POST", "/v1/admin/graphs", create.dump());
+  REQUIRE_MESSAGE(created.status == 201, created.body);
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs",
+                  json{{"graph_id", 601}, {"num_users", 10}, {"edges", {{"mechanism", "locallap"}, {"epsilon", 1.0}}},
+                       {"features", {{"dims", 2}, {"epsilon", 2.0}}}, {"label", {{"classes", 2}, {"epsilon", 2.0}}}}
+                      .dump())
+              .status == 201);
+  ReportCommunities(d, 600, rows, kReporters, 0.02, rng);
+
+  // Bad requests start nothing.
+  CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"task": "node", "graph": 600, "denoise": "bayes"})").status == 400);
+  CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"task": "node", "graph": 600, "denoise": 1})").status == 400);
+  CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"denoise": "ours"})").status == 400);  // a graph job
+  auto lap = d.Admin("POST", "/v1/admin/jobs", R"({"task": "node", "graph": 601, "denoise": "blink"})");
+  CHECK(lap.status == 422);
+  CHECK(lap.body.find("locallap") != std::string::npos);
+  CHECK(json::parse(d.Admin("GET", "/v1/admin/jobs").body)["jobs"].empty());
+
+  // Denoised by default for these reports, "none" on request.
+  auto train = [&](const std::string& body) {
+    auto started = d.Admin("POST", "/v1/admin/jobs", body);
+    REQUIRE_MESSAGE(started.status == 202, started.body);
+    const json done = d.Wait(json::parse(started.body)["job_id"]);
+    REQUIRE_MESSAGE(done["state"] == "succeeded", done.dump());
+  };
+  train(R"({"task": "node", "graph": 600, "model": "gcn", "seed": 2, "epochs": 150})");
+  train(R"({"task": "node", "graph": 600, "model": "gcn", "seed": 2, "epochs": 150, "denoise": "none"})");
+  const json models = json::parse(d.Admin("GET", "/v1/admin/models").body)["models"];
+  REQUIRE(models.size() == 2);
+  CHECK(models[0]["denoise"] == "ours");
+  const std::string used = models[0]["graph_used"];
+  CHECK((used == "ours-soft" || used == "ours-hybrid" || used == "edge-free"));
+  CHECK(models[1]["denoise"] == "none");
+  CHECK(models[1]["graph_used"] == "reported");
+  // The denoised graph is sparser than the raw rows (~1500 true pairs
+  // against ~4900 reported; a soft graph keeps its unlikely pairs at small
+  // weights).
+  MESSAGE("edges: denoised " << models[0]["edges"] << ", reported " << models[1]["edges"]);
+  CHECK(models[0]["edges"].get<double>() < models[1]["edges"].get<double>());
+
+  // Every user gets a prediction, the silent ones too; the denoised model is
+  // right for most of them.
+  json everyone = json::array();
+  for (std::uint32_t u = 0; u < kN; ++u) everyone.push_back(u);
+  auto accuracy = [&](int version) {
+    auto predicted = d.Admin("POST", "/v1/admin/models/" + std::to_string(version) + "/predict",
+                             json{{"nodes", everyone}}.dump());
+    REQUIRE_MESSAGE(predicted.status == 200, predicted.body);
+    int right = 0;
+    const json answer = json::parse(predicted.body);
+    for (const json& one : answer["predictions"]) {
+      right += one["class"].get<int>() == (one["node"].get<int>() < static_cast<int>(kN / 2) ? 0 : 1);
+    }
+    return right / static_cast<double>(kN);
+  };
+  const double denoised = accuracy(1), reported = accuracy(2);
+  MESSAGE("accuracy on every user: denoised " << denoised << ", reported rows " << reported);
+  CHECK(denoised > 0.85);
+  CHECK(denoised > reported);
+  CHECK(d.Admin("POST", "/v1/admin/models/1/predict", R"({"nodes": [300]})").status == 400);
 }

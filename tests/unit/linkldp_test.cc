@@ -50,8 +50,24 @@ TEST_CASE("LinkReports.RefusesWhatThePosteriorCannotUse") {
   CHECK(b.Add(0, bad).code() == StatusCode::kInvalidArgument);
   REQUIRE(b.Add(0, RrReport({1}, 1)).ok());
   CHECK(b.Add(0, RrReport({2}, 1)).code() == StatusCode::kInvalidArgument);  // twice
-  Result<LinkReports> partial = b.Finish();
-  CHECK(partial.status().code() == StatusCode::kFailedPrecondition);
+}
+
+TEST_CASE("LinkReports.AUserWithoutAReportIsNoEvidence") {
+  // Users 0 and 1 report at epsilon 2; 2 and 3 send nothing (a daemon's
+  // graph is rarely complete): their side of a pair weighs nothing and
+  // their degree is the reporters' mean.
+  LinkReportsBuilder b(4);
+  REQUIRE(b.Add(0, RrReport({1, 2}, 2)).ok());
+  REQUIRE(b.Add(1, RrReport({0}, 2)).ok());
+  const LinkReports r = b.Finish();
+  CHECK(r.keep_edge[2] == 0);
+  CHECK(r.keep_non_edge[3] == 0);
+  CHECK(std::isinf(r.degree_variance[2]));
+  CHECK(r.degree[2] == doctest::Approx(r.degree[3]));
+  const double mean = (r.degree[0] + r.degree[1]) / 2;
+  CHECK(r.degree[2] == doctest::Approx(std::clamp(mean, 0.0, 3.0)));
+  // The pair {0, 2}: only 0's bit counts, log(p / (1 - p)) = 2.
+  CHECK(LogLikelihoodRatio(r, 0, 2, 1) == doctest::Approx(2.0));
 }
 
 TEST_CASE("LinkReports.DegreeEstimatesAreUnbiased") {
@@ -86,9 +102,8 @@ TEST_CASE("EdgePosterior.CandidatesHoldBothEndsBits") {
   REQUIRE(b.Add(1, RrReport({0}, 2)).ok());
   REQUIRE(b.Add(2, RrReport({3}, 2)).ok());
   REQUIRE(b.Add(3, RrReport({}, 2)).ok());
-  Result<LinkReports> r = b.Finish();
-  REQUIRE(r.ok());
-  const CandidatePairs c = CollectCandidates(*r);
+  const LinkReports r = b.Finish();
+  const CandidatePairs c = CollectCandidates(r);
   // Pairs: {0,1} both ends, {0,2} from 0, {2,3} from 2.
   REQUIRE(c.pairs.num_entries() == 6);
   auto bits = [&](std::uint32_t i, std::uint32_t j) {
@@ -106,10 +121,10 @@ TEST_CASE("EdgePosterior.CandidatesHoldBothEndsBits") {
   CHECK(bits(2, 3) == 1);
   CHECK(bits(3, 2) == 2);
   // log LR: both ends reported at epsilon 2 -> 2 * 2; one end -> 2 + log((1-p)/p) = 0.
-  CHECK(LogLikelihoodRatio(*r, 0, 1, 3) == doctest::Approx(4.0));
-  CHECK(LogLikelihoodRatio(*r, 0, 2, 1) == doctest::Approx(0.0).epsilon(1e-12));
+  CHECK(LogLikelihoodRatio(r, 0, 1, 3) == doctest::Approx(4.0));
+  CHECK(LogLikelihoodRatio(r, 0, 2, 1) == doctest::Approx(0.0).epsilon(1e-12));
   const std::vector<float> post =
-      EdgePosterior(*r, c, [](std::uint32_t, std::uint32_t, std::uint64_t) { return std::log(0.1 / 0.9); });
+      EdgePosterior(r, c, [](std::uint32_t, std::uint32_t, std::uint64_t) { return std::log(0.1 / 0.9); });
   const double odds = 0.1 / 0.9 * std::exp(4.0);
   CHECK(post[0] == doctest::Approx(odds / (1 + odds)).epsilon(1e-6));
   CHECK(post[1] == doctest::Approx(0.1).epsilon(1e-6));

@@ -237,6 +237,34 @@ TEST_CASE("ModelFile.NodeModelRoundTripAndCorruption") {
   std::remove(path.c_str());
 }
 
+TEST_CASE("ModelFile.NodeModelKeepsItsPredictionsBitExact") {
+  // A model trained on a denoised graph serves the probabilities it made.
+  AnyModel saved;
+  saved.kind = ModelKind::kGcn;
+  NodeGnnConfig c;
+  c.kind = NodeGnnKind::kGcn;
+  c.input_dim = 5;
+  c.hidden = 3;
+  c.classes = 2;
+  saved.node = std::make_unique<NodeGnnModel>(NodeGnnModel::Create(c, 1).value());
+  saved.node_probabilities = Matrix::Random(7, 2);
+  const std::string path = TempPath("gcn.bin");
+  REQUIRE(SaveModel(saved, path).ok());
+  auto loaded = LoadModel(path);
+  REQUIRE(loaded.ok());
+  CHECK(loaded->kind == ModelKind::kGcn);
+  CHECK(loaded->node->config().selu);  // bit 0 read apart from bit 1
+  REQUIRE(loaded->node_probabilities.rows() == 7);
+  CHECK((loaded->node_probabilities.array() == saved.node_probabilities.array()).all());
+  // Without predictions the flag stays clear and nothing follows the weights.
+  saved.node_probabilities.resize(0, 0);
+  REQUIRE(SaveModel(saved, path).ok());
+  loaded = LoadModel(path);
+  REQUIRE(loaded.ok());
+  CHECK(loaded->node_probabilities.size() == 0);
+  std::remove(path.c_str());
+}
+
 TEST_CASE("Lpgnn.RectifiedInputsAreStandardisedAndTrueOnesKept") {
   // A path 0-1-2: one KProp step averages the neighbours; rectified inputs
   // then get mean 0 and standard deviation 1 per column (a constant column

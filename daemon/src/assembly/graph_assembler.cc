@@ -1,6 +1,7 @@
 #include "assembly/graph_assembler.h"
 
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "ldpgraph/wire_format.h"
@@ -30,11 +31,22 @@ Status CheckBelongs(const Report& r, const GraphConfig& config, std::uint32_t st
 
 }  // namespace
 
+bool DenoisableMechanism(EdgeMechanism mechanism) {
+  return mechanism == EdgeMechanism::kRr || mechanism == EdgeMechanism::kDprr || mechanism == EdgeMechanism::kRrDegree;
+}
+
 Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* store, Symmetrisation rule,
-                                     RandomSource& rng) {
+                                     RandomSource& rng, LinkReports* link_reports) {
   const auto start = std::chrono::steady_clock::now();
   const std::uint32_t n = config.num_users;
   const bool local_lap = config.edges.mechanism == EdgeMechanism::kLocalLap;
+  if (link_reports != nullptr && !DenoisableMechanism(config.edges.mechanism)) {
+    return Status::FailedPrecondition(std::string("graph ") + std::to_string(config.graph_id) + "'s edges (" +
+                                      EdgeMechanismName(config.edges.mechanism) +
+                                      ") are not RR reports the link denoiser can use (rr, dprr or rr-degree)");
+  }
+  std::optional<LinkReportsBuilder> links;
+  if (link_reports != nullptr) links.emplace(n);
   AssembledGraph out;
   out.graph_id = config.graph_id;
   out.labels.assign(n, -1);
@@ -79,6 +91,12 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
       ++next_row;
     }
     out.reported_entries += report->edges.neighbours.size();
+    if (links) {
+      if (Status s = links->Add(u, report->edges); !s.ok()) {
+        failure = Corrupt(u, s.message());
+        return;
+      }
+    }
     if (config.features.enabled && report->has_features) {
       if (Status s = rectifier.Rectify(report->features.encoded, &rectified); !s.ok()) {
         failure = Corrupt(u, s.message());
@@ -111,6 +129,7 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
     for (; next_row < n; ++next_row) out.adjacency.AppendRow({});
     if (rule != Symmetrisation::kNone) out.adjacency = Symmetrise(out.adjacency, rule);
   }
+  if (links) *link_reports = links->Finish();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

@@ -19,6 +19,7 @@
 #include "graph/symmetrise.h"
 #include "ldpgraph/graph_config.h"
 #include "ldpgraph/random_source.h"
+#include "linkldp/link_reports.h"
 #include "store/report_store.h"
 
 namespace ldpgraph {
@@ -33,11 +34,18 @@ struct AssembledGraph {
   double seconds = 0;
 };
 
+// With `link_reports`, the same pass also collects the edge reports as the
+// link denoiser takes them (linkldp/link_reports.h); the graph's mechanism
+// must then be an RR-based one (rr, dprr, rr-degree).
 // Errors: kDataLoss naming the user when a stored report does not decode or
 // does not belong to this graph (the store held something ingest never
-// accepted); the store's own errors.
+// accepted); kFailedPrecondition for link reports of LocalLap or
+// unperturbed edges; the store's own errors.
 Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* store, Symmetrisation rule,
-                                     RandomSource& rng);
+                                     RandomSource& rng, LinkReports* link_reports = nullptr);
+
+// Whether the link denoiser can use this mechanism's reports.
+bool DenoisableMechanism(EdgeMechanism mechanism);
 
 }  // namespace ldpgraph
 

@@ -48,12 +48,11 @@ Status RunLinkLdpBench(const LinkLdpBenchOptions& o, std::ostream& out) {
     NoisyEdges().neighbours.swap(reports[u].neighbours);  // handed over: free as we go
   }
   std::vector<NoisyEdges>().swap(reports);
-  Result<LinkReports> link = builder.Finish();
-  if (!link.ok()) return link.status();
+  const LinkReports link = builder.Finish();
   const double collect_seconds = seconds_since(total_start);
   DenoiseOptions d;
   d.output = *output;
-  Result<DenoisedGraph> denoised = DenoiseLinks(*link, d);
+  Result<DenoisedGraph> denoised = DenoiseLinks(link, d);
   if (!denoised.ok()) return denoised.status();
   const double total_seconds = seconds_since(total_start);
   out << "users=" << o.users << "\nmean_degree=" << o.degree << "\nmechanism=" << o.mechanism

@@ -3,16 +3,14 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
-#include <numeric>
 
 #include "experiments/job_runner.h"
 #include "experiments/results_table.h"
 #include "experiments/setting_seed.h"
 #include "experiments/summary.h"
 #include "experiments/summary_charts.h"
-#include "graph/graph_batch.h"
 #include "ldpgraph/label_rr.h"
-#include "linkldp/link_denoiser.h"
+#include "linkldp/denoised_training.h"
 #include "linkldp/simulated_reports.h"
 #include "privacy/feature_mechanisms.h"
 #include "train/lpgnn_pipeline.h"
@@ -48,16 +46,6 @@ struct Setting {
   }
 };
 
-// A graph the node model trains on, with its weights (empty: unweighted).
-struct TrainingGraph {
-  CsrGraph graph;
-  std::vector<float> weights;
-};
-
-struct Trained {
-  double test_accuracy = 0, val_accuracy = 0;
-};
-
 class LinkLdpRunner {
  public:
   LinkLdpRunner(const GraphDataset& dataset, NodeTaskData data, const LinkLdpExperimentOptions& options,
@@ -74,44 +62,36 @@ class LinkLdpRunner {
     const auto start = std::chrono::steady_clock::now();
     Inputs in;
     LDPGRAPH_RETURN_IF_ERROR(MakeInputs(s, split, &in));
-    Trained best;
+    const LpgnnInputs li = PipelineInputs(s, in);
+    const LpgnnOptions lo = PipelineOptions(s, in, progress);
+    double test = 0, val = 0;
     std::uint64_t edges = 0;
-    auto consider = [&](const TrainingGraph& g) -> Status {
-      Result<Trained> r = Train(s, in, g, progress, nullptr);
-      if (!r.ok()) return r.status();
-      if (r->val_accuracy > best.val_accuracy) {
-        best = *r;
-        edges = g.graph.num_entries() / 2;
-      }
-      return Status::Ok();
-    };
-    best.val_accuracy = -1;
     if (s.method == "ours") {
-      // The candidates, judged on validation, the edge-free model among
-      // them; the reports and the first model are shared by both graphs.
+      // The shared pipeline (the daemon's node jobs run it too): the
+      // candidates judged on validation, the edge-free model among them.
       Result<LinkReports> reports = Reports(EdgeMechanism::kRrDegree, s.edge_epsilon, split);
       if (!reports.ok()) return reports.status();
-      Result<Matrix> probs = FirstModelProbabilities(s, in, *reports, split, progress);
-      if (!probs.ok()) return probs.status();
-      for (DenoisedOutput output : {DenoisedOutput::kSoft, DenoisedOutput::kHybrid}) {
-        TrainingGraph g;
-        LDPGRAPH_RETURN_IF_ERROR(Denoised(s, output, *reports, &*probs, in, split, &g));
-        LDPGRAPH_RETURN_IF_ERROR(consider(g));
-      }
-      Setting mlp = s;
-      mlp.method = "mlp";
-      TrainingGraph g;
-      LDPGRAPH_RETURN_IF_ERROR(Graph(mlp, split, in, progress, &g));
-      LDPGRAPH_RETURN_IF_ERROR(consider(g));
+      DenoisedTrainingOptions d;
+      d.feature_similarity = s.features == "true";
+      d.seed = in.seed;
+      Result<DenoisedRun> run = TrainOnLinkReports(*reports, li, lo, d);
+      if (!run.ok()) return run.status();
+      test = run->chosen.run.test_accuracy;
+      val = run->chosen.run.val_accuracy;
+      edges = run->chosen_graph.graph.num_entries() / 2;
     } else {
-      TrainingGraph g;
-      LDPGRAPH_RETURN_IF_ERROR(Graph(s, split, in, progress, &g));
-      LDPGRAPH_RETURN_IF_ERROR(consider(g));
+      WeightedGraph g;
+      LDPGRAPH_RETURN_IF_ERROR(Graph(s, split, in, li, lo, &g));
+      Result<GraphRun> r = TrainOnGraph(li, lo, g);
+      if (!r.ok()) return r.status();
+      test = r->run.test_accuracy;
+      val = r->run.val_accuracy;
+      edges = g.graph.num_entries() / 2;
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CsvRow row = Key(s, split);
-    row.push_back(FormatNumber(best.test_accuracy));
-    row.push_back(FormatNumber(best.val_accuracy));
+    row.push_back(FormatNumber(test));
+    row.push_back(FormatNumber(val));
     row.push_back(std::to_string(edges));
     row.push_back(FormatNumber(seconds));
     return table_->Append(row);
@@ -166,7 +146,9 @@ class LinkLdpRunner {
                                SettingSeed("edges " + name + " " + FormatNumber(epsilon) + " split=" + std::to_string(split)));
   }
 
-  Status Graph(const Setting& s, int split, const Inputs& in, const RunProgress& progress, TrainingGraph* out) const {
+  // The graph of every method but ours.
+  Status Graph(const Setting& s, int split, const Inputs& in, const LpgnnInputs& li, const LpgnnOptions& lo,
+               WeightedGraph* out) const {
     const std::uint32_t n = dataset_.graphs[0].num_nodes();
     if (s.method == "mlp") {
       out->graph = CsrGraph::FromRows(std::vector<std::vector<std::uint32_t>>(n));
@@ -186,83 +168,49 @@ class LinkLdpRunner {
     if (!reports.ok()) return reports.status();
     Result<DenoisedOutput> output = ParseDenoisedOutput(s.method.substr(s.method.find('-') + 1));
     if (!output.ok()) return output.status();
-    if (s.method.rfind("ours", 0) != 0) return Denoised(s, *output, *reports, nullptr, in, split, out);
-    Result<Matrix> probs = FirstModelProbabilities(s, in, *reports, split, progress);
-    if (!probs.ok()) return probs.status();
-    return Denoised(s, *output, *reports, &*probs, in, split, out);
-  }
-
-  // Ours' side information: the class probabilities of the same GNN trained
-  // on Blink's hybrid graph, one-hot where the server holds a true training
-  // label.
-  Result<Matrix> FirstModelProbabilities(const Setting& s, const Inputs& in, const LinkReports& reports, int split,
-                                         const RunProgress& progress) const {
-    TrainingGraph g;
-    LDPGRAPH_RETURN_IF_ERROR(Denoised(s, DenoisedOutput::kHybrid, reports, nullptr, in, split, &g));
+    PairSideInformation side;
     Matrix probs;
-    Result<Trained> t = Train(s, in, g, progress, &probs);
-    if (!t.ok()) return t.status();
-    if (!std::isfinite(in.label_epsilon)) {
-      for (std::uint32_t v : in.split.train) {
-        probs.row(v).setZero();
-        probs(v, in.labels[v]) = 1.0f;
-      }
+    if (s.method.rfind("ours", 0) == 0) {
+      // The learned prior from a first model trained on Blink's hybrid graph.
+      Result<WeightedGraph> blink = DenoisedTrainingGraph(*reports, DenoisedOutput::kHybrid, {}, in.seed);
+      if (!blink.ok()) return blink.status();
+      Result<GraphRun> first = TrainOnGraph(li, lo, *blink);
+      if (!first.ok()) return first.status();
+      probs = FirstModelProbabilities(li, *first);
+      side.class_probabilities = &probs;
+      // Rectified private features are noise pair by pair: only true ones help.
+      if (s.features == "true") side.features = in.features;
     }
-    return probs;
-  }
-
-  // The graph the denoiser makes from `reports`: under the degree prior
-  // (Blink) when `probs` is null, else under the learned prior.
-  Status Denoised(const Setting& s, DenoisedOutput output, const LinkReports& reports, const Matrix* probs,
-                  const Inputs& in, int split, TrainingGraph* out) const {
-    DenoiseOptions o;
-    o.output = output;
-    o.seed = static_cast<std::uint64_t>(split);
-    o.side.class_probabilities = probs;
-    // Rectified private features are noise pair by pair: only true ones help.
-    if (probs != nullptr && s.features == "true") o.side.features = in.features;
-    Result<DenoisedGraph> d = DenoiseLinks(reports, o);
-    if (!d.ok()) return d.status();
-    out->graph = std::move(d->graph);
-    out->weights = std::move(d->weights);
-    if (output == DenoisedOutput::kHard) out->weights.clear();
+    Result<WeightedGraph> g = DenoisedTrainingGraph(*reports, *output, side, in.seed);
+    if (!g.ok()) return g.status();
+    *out = std::move(g).value();
     return Status::Ok();
   }
 
-  // `probs`: where to put every node's class probabilities (null: not wanted).
-  Result<Trained> Train(const Setting& s, const Inputs& in, const TrainingGraph& g, const RunProgress& progress,
-                        Matrix* probs) const {
-    const bool private_inputs = s.features == "private";
+  LpgnnInputs PipelineInputs(const Setting& s, const Inputs& in) const {
     LpgnnInputs li;
-    li.graph = &g.graph;
-    li.edge_weights = g.weights.empty() ? nullptr : &g.weights;
     li.features = in.features;
     li.labels = &in.labels;
     li.classes = data_.classes;
     li.label_epsilon = in.label_epsilon;
     li.split = in.split;
     li.test_labels = &data_.labels;
-    li.rectified_features = private_inputs;
+    li.rectified_features = s.features == "private";
+    return li;
+  }
+
+  static LpgnnOptions PipelineOptions(const Setting& s, const Inputs& in, const RunProgress& progress) {
+    const bool private_inputs = s.features == "private";
     LpgnnOptions o;
     o.kind = s.model == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
     o.label_method = private_inputs ? LabelMethod::kDrop : LabelMethod::kCrossEntropy;
     if (!private_inputs) o.kx_choices = {0};
+    // Every method judged as ours is (denoised_training.h): against the
+    // labels as the server holds them.
+    o.validate_on_propagated_labels = false;
     o.seed = in.seed;
     o.on_progress = progress;
-    Result<LpgnnRun> run = TrainLpgnn(li, o);
-    if (!run.ok()) return run.status();
-    Trained t;
-    t.test_accuracy = run->test_accuracy;
-    t.val_accuracy = run->val_accuracy;
-    if (probs == nullptr) return t;
-    // Class probabilities of every node, from the chosen model's inputs.
-    const PreparedGraph mean = PrepareGraph(g.graph, li.edge_weights, Aggregation::kMean);
-    PropagatedInputs inputs(*in.features, mean, private_inputs);
-    const PreparedGraph model_graph = PrepareGraph(g.graph, li.edge_weights, AggregationFor(o.kind));
-    std::vector<std::uint32_t> all(g.graph.num_nodes());
-    std::iota(all.begin(), all.end(), 0u);
-    *probs = EvaluateNodes(run->model.get(), model_graph, inputs.At(run->kx), data_.labels, all).probs;
-    return t;
+    return o;
   }
 
   const GraphDataset& dataset_;

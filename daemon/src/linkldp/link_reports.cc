@@ -114,9 +114,12 @@ Status LinkReportsBuilder::Add(std::uint32_t user, const NoisyEdges& r) {
   return Status::Ok();
 }
 
-Result<LinkReports> LinkReportsBuilder::Finish() {
+LinkReports LinkReportsBuilder::Finish() {
+  // A user without a report lists nobody whatever her friends (t1 = t0 = 0:
+  // her side of every pair is no evidence), and her degree is unknown (the
+  // mean, below).
   for (std::uint32_t u = 0; u < n_; ++u) {
-    if (!seen_[u]) return Status::FailedPrecondition("user " + std::to_string(u) + " has not reported");
+    if (!seen_[u]) out_.degree_variance[u] = INFINITY;
   }
   // Empirical Bayes: each estimate shrunk toward the mean by the share of
   // its spread that is noise, E[d | estimate] for degrees spread with the
@@ -125,22 +128,27 @@ Result<LinkReports> LinkReportsBuilder::Finish() {
   // and the posteriors would be overconfident at both ends (on G(n, p) with
   // mean degree 10 at epsilon 5, pairs given 0.76 were edges 90% of the time).
   double mean = 0, spread = 0, noise = 0;
-  std::uint64_t noisy = 0;
-  for (std::uint32_t u = 0; u < n_; ++u) mean += out_.degree[u];
-  mean /= std::max<double>(1, n_);
+  std::uint64_t reporters = 0, noisy = 0;
   for (std::uint32_t u = 0; u < n_; ++u) {
+    if (!seen_[u]) continue;
+    mean += out_.degree[u];
+    ++reporters;
+  }
+  mean /= std::max<double>(1, static_cast<double>(reporters));
+  for (std::uint32_t u = 0; u < n_; ++u) {
+    if (!seen_[u]) continue;
     spread += (out_.degree[u] - mean) * (out_.degree[u] - mean);
     if (std::isfinite(out_.degree_variance[u])) {
       noise += out_.degree_variance[u];
       ++noisy;
     }
   }
-  spread /= std::max<double>(1, n_);
+  spread /= std::max<double>(1, static_cast<double>(reporters));
   noise /= std::max<double>(1, static_cast<double>(noisy));
   const double signal = std::max(spread - noise, 0.05 * spread);
   for (std::uint32_t u = 0; u < n_; ++u) {
     const double v = out_.degree_variance[u];
-    const double keep = std::isfinite(v) ? signal / (signal + v) : 0.0;
+    const double keep = std::isfinite(v) ? signal / (signal + v) : 0.0;  // no evidence: the mean
     out_.degree[u] = std::clamp(mean + keep * (out_.degree[u] - mean), 0.0, static_cast<double>(n_) - 1);
   }
   out_.rows = CsrGraph::FromRows(rows_);

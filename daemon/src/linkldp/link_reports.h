@@ -33,8 +33,7 @@ struct LinkReports {
   std::uint32_t num_users() const { return rows.num_nodes(); }
 };
 
-// Collects one report per user, in any order; every user of the graph must
-// report once.
+// Collects at most one report per user, in any order.
 class LinkReportsBuilder {
  public:
   explicit LinkReportsBuilder(std::uint32_t num_users);
@@ -44,8 +43,10 @@ class LinkReportsBuilder {
   // (LocalLap: its values are not an RR row) or parameters outside their
   // ranges; nothing is added then.
   Status Add(std::uint32_t user, const NoisyEdges& report);
-  // Errors: kFailedPrecondition naming the first user without a report.
-  Result<LinkReports> Finish();
+  // The reports so far. A user who sent none is no evidence: she reported
+  // nobody with t1 = t0 = 0, and her degree is the reporters' mean with an
+  // infinite variance (the daemon's graphs are rarely complete).
+  LinkReports Finish();
 
  private:
   std::uint32_t n_;

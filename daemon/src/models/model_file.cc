@@ -14,6 +14,9 @@ constexpr std::uint32_t kVersion = 1;
 // GIN's flag byte: bit 0 mean readout, bit 1 the graph-size input (files
 // written before it existed have the bit clear, which is what they mean).
 constexpr std::uint8_t kSizeInputBit = 2;
+// GCN/SAGE's flag byte: bit 0 SELU, bit 1 the node probabilities follow the
+// weights (a model trained on a denoised graph; earlier files lack them).
+constexpr std::uint8_t kPredictionsBit = 2;
 
 void PutFloat(std::vector<std::uint8_t>* out, float v) {
   std::uint32_t bits;
@@ -90,6 +93,24 @@ Status ReadWeights(internal::ByteReader* in, Model* model) {
   return Status::Ok();
 }
 
+// Every node's class probabilities as a model made them when trained.
+void PutProbabilities(const Matrix& probs, std::vector<std::uint8_t>* out) {
+  internal::PutFixed32(out, static_cast<std::uint32_t>(probs.rows()));
+  internal::PutFixed32(out, static_cast<std::uint32_t>(probs.cols()));
+  for (Eigen::Index i = 0; i < probs.size(); ++i) PutFloat(out, probs.data()[i]);
+}
+
+Status ReadProbabilities(internal::ByteReader* in, std::uint32_t classes, const std::string& what, Matrix* probs) {
+  std::uint32_t rows = 0, cols = 0;
+  if (!in->ReadFixed32(&rows) || !in->ReadFixed32(&cols) || cols != classes ||
+      static_cast<std::uint64_t>(rows) * cols * 4 > in->remaining()) {
+    return Status::DataLoss(what + ": bad node probabilities");
+  }
+  probs->resize(rows, cols);
+  for (Eigen::Index i = 0; i < probs->size(); ++i) (void)ReadFloat(in, &probs->data()[i]);
+  return Status::Ok();
+}
+
 void PutGap(GapModel& g, std::vector<std::uint8_t>* out) {  // non-const: Parameters() hands out pointers
   internal::PutFixed32(out, static_cast<std::uint32_t>(g.encoder_config.layers));
   PutFloat(out, g.encoder_config.dropout);
@@ -105,9 +126,7 @@ void PutGap(GapModel& g, std::vector<std::uint8_t>* out) {  // non-const: Parame
   PutWeights(&g.encoder, out);
   PutWeights(&g.encoder_head, out);
   PutWeights(&g.classifier, out);
-  internal::PutFixed32(out, static_cast<std::uint32_t>(g.node_probabilities.rows()));
-  internal::PutFixed32(out, static_cast<std::uint32_t>(g.node_probabilities.cols()));
-  for (Eigen::Index i = 0; i < g.node_probabilities.size(); ++i) PutFloat(out, g.node_probabilities.data()[i]);
+  PutProbabilities(g.node_probabilities, out);
 }
 
 // GAP's part after the common fields {input width, hidden, hops, classes}.
@@ -155,15 +174,7 @@ Result<std::unique_ptr<GapModel>> ReadGap(internal::ByteReader* in, const std::u
   LDPGRAPH_RETURN_IF_ERROR(ReadWeights(in, &g->encoder));
   LDPGRAPH_RETURN_IF_ERROR(ReadWeights(in, &g->encoder_head));
   LDPGRAPH_RETURN_IF_ERROR(ReadWeights(in, &g->classifier));
-  std::uint32_t rows = 0, cols = 0;
-  if (!in->ReadFixed32(&rows) || !in->ReadFixed32(&cols) || cols != fields[3] ||
-      static_cast<std::uint64_t>(rows) * cols * 4 > in->remaining()) {
-    return Status::DataLoss(path + ": bad GAP node probabilities");
-  }
-  g->node_probabilities.resize(rows, cols);
-  for (Eigen::Index i = 0; i < g->node_probabilities.size(); ++i) {
-    (void)ReadFloat(in, &g->node_probabilities.data()[i]);
-  }
+  LDPGRAPH_RETURN_IF_ERROR(ReadProbabilities(in, fields[3], path + ": GAP", &g->node_probabilities));
   return g;
 }
 
@@ -203,9 +214,11 @@ Status SaveModel(const AnyModel& model, const std::string& path) {
     const NodeGnnConfig& c = model.node->config();
     for (int v : {c.input_dim, c.hidden, c.layers, c.classes}) internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
     PutFloat(&out, c.dropout);
-    internal::PutU8(&out, c.selu ? 1 : 0);
+    const bool predictions = model.node_probabilities.size() > 0;
+    internal::PutU8(&out, (c.selu ? 1 : 0) | (predictions ? kPredictionsBit : 0));
     internal::PutFixed32(&out, static_cast<std::uint32_t>(c.kprop_steps));
     PutWeights(model.node.get(), &out);
+    if (predictions) PutProbabilities(model.node_probabilities, &out);
   }
   internal::PutFixed32(&out, internal::Crc32(out.data(), out.size()));
   return internal::WriteFileDurably(path, out);
@@ -266,7 +279,7 @@ Result<AnyModel> LoadModel(const std::string& path) {
     c.layers = static_cast<int>(fields[2]);
     c.classes = static_cast<int>(fields[3]);
     c.dropout = dropout;
-    c.selu = flag != 0;
+    c.selu = (flag & 1) != 0;
     std::uint32_t steps = 0;
     if (!in.ReadFixed32(&steps) || steps > 1000) return Status::DataLoss(path + ": bad KProp steps");
     c.kprop_steps = static_cast<int>(steps);
@@ -274,6 +287,9 @@ Result<AnyModel> LoadModel(const std::string& path) {
     if (!node.ok()) return Status::DataLoss(path + ": " + node.status().message());
     m.node = std::make_unique<NodeGnnModel>(std::move(node).value());
     LDPGRAPH_RETURN_IF_ERROR(ReadWeights(&in, m.node.get()));
+    if ((flag & kPredictionsBit) != 0) {
+      LDPGRAPH_RETURN_IF_ERROR(ReadProbabilities(&in, fields[3], path, &m.node_probabilities));
+    }
   }
   if (in.remaining() != 0) return Status::DataLoss(path + ": trailing bytes");
   return m;

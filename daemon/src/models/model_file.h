@@ -5,8 +5,10 @@
 // Layout (little-endian): "LGMODEL\0" | u32 version = 1 | u8 kind (1 GIN,
 // 2 GCN, 3 GraphSAGE, 4 GAP) | i32 config fields (GAP: input width, hidden,
 // hops, classes) | f32 dropout | u8 flags (GIN: bit 0 mean readout, bit 1
-// size input; GCN/SAGE: SELU; GAP: bit 0 concatenation, bit 1 residual) | then
+// size input; GCN/SAGE: bit 0 SELU, bit 1 node probabilities; GAP: bit 0
+// concatenation, bit 1 residual) | then
 //   GIN, GCN, SAGE: u32 GIN degree cap or node-model KProp steps | weights
+//        (GCN/SAGE with bit 1: u32 nodes, u32 classes, node probabilities)
 //   GAP: u32 encoder layers | f32 encoder dropout | u32 base layers |
 //        u32 head layers | u8 privacy level (0 edge, 1 node) | u32 D |
 //        f64 epsilon, delta, noise multiplier, noise stddev, sensitivity |
@@ -36,6 +38,10 @@ struct AnyModel {
   std::unique_ptr<GinModel> gin;
   std::unique_ptr<NodeGnnModel> node;
   std::unique_ptr<GapModel> gap;
+  // GCN/SAGE trained on a denoised graph (linkldp/): every user's class
+  // probabilities then, which it serves (building that graph again per
+  // request would cost a training). Empty otherwise.
+  Matrix node_probabilities;
 };
 
 const char* ModelKindName(ModelKind kind);  // "gin", "gcn", "sage", "gap"

@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "assembly/dataset_assembly.h"
+#include "assembly/graph_assembler.h"
 #include "graph/graph_batch.h"
+#include "linkldp/denoised_training.h"
 #include "models/gin.h"
 #include "service/held_graph_api.h"
 #include "service/json_response.h"
@@ -115,7 +117,7 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
   if (body.contains("task") && body["task"] == "gap") return StartGapJob(ctx, request.body);
   for (const auto& [key, value] : body.items()) {
     static const std::set<std::string> kKnown = {"task", "graphs",     "graph",  "model",  "label_method", "epochs",
-                                                 "seed", "symmetrise", "hidden", "layers", "node_input"};
+                                                 "seed", "symmetrise", "hidden", "layers", "node_input", "denoise"};
     if (!kKnown.count(key)) return ErrorResponse(400, "invalid_request", "unknown field \"" + key + "\"");
   }
   GraphJobRequest job;
@@ -137,6 +139,26 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
     Result<LabelMethod> method = ParseLabelMethod(body.value("label_method", "drop"));
     if (!method.ok()) return ErrorResponse(400, "invalid_request", method.status().message());
     job.label_method = *method;
+    // The noisy edges as reported, or denoised into the graph LPGNN trains
+    // on (linkldp/); by default denoised when the reports were made for it.
+    const bool denoisable = DenoisableMechanism(graph->config.edges.mechanism);
+    std::string denoise = graph->config.edges.mechanism == EdgeMechanism::kRrDegree ? "ours" : "none";
+    if (body.contains("denoise")) denoise = body["denoise"].is_string() ? body["denoise"].get<std::string>() : "?";
+    Result<LinkDenoising> d = ParseLinkDenoising(denoise);
+    if (denoise != "none" && !d.ok()) {
+      return ErrorResponse(400, "invalid_request", "denoise must be \"none\", \"blink\" or \"ours\"");
+    }
+    if (denoise != "none") {
+      if (!denoisable) {
+        return ErrorResponse(422, "cannot_train",
+                             std::string("graph ") + body["graph"].dump() + "'s edges (" +
+                                 EdgeMechanismName(graph->config.edges.mechanism) +
+                                 ") are not RR reports the link denoiser can use (rr, dprr or rr-degree)");
+      }
+      job.denoise = *d;
+    }
+  } else if (body.contains("denoise")) {
+    return ErrorResponse(400, "invalid_request", "denoise is for node jobs");
   }
   if (body.contains("node_input")) {
     if (job.task == JobTask::kNode) {
@@ -249,6 +271,20 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
   }
   Result<AnyModel> model = ctx.models->Load(version);
   if (!model.ok()) return ErrorResponse(503, "unavailable", model.status().message());
+  if (model->node_probabilities.size() > 0) {
+    // Trained on a denoised graph: what it predicted then (the graph would
+    // need a first model to build again).
+    json out = json::array();
+    for (std::uint32_t u : rows) {
+      if (static_cast<Eigen::Index>(u) >= model->node_probabilities.rows()) {
+        return ErrorResponse(503, "unavailable", "the model file predicts fewer users than its graph has");
+      }
+      json one = Prediction(model->node_probabilities, u, about["classes"]);
+      one["node"] = u;
+      out.push_back(std::move(one));
+    }
+    return JsonResponse(200, json{{"model_version", version}, {"classes", about["classes"]}, {"predictions", out}}.dump());
+  }
   Result<Symmetrisation> rule = ParseSymmetrisation(about.value("symmetrise", "none"));
   SeededRandomSource rng(about.value("seed", std::uint64_t{0}));
   Result<AssembledGraph> assembled = AssembleGraph(graph->config, ctx.store, rule.ok() ? *rule : Symmetrisation::kNone, rng);

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "assembly/graph_assembler.h"
 #include "train/gin_pipeline.h"
 
 namespace ldpgraph {
@@ -52,6 +53,10 @@ Result<std::uint64_t> TrainingJobs::Start(GraphJobRequest request) {
       if (!g.features.enabled || !g.label.enabled) {
         return Status::InvalidArgument("graph " + std::to_string(g.graph_id) +
                                        " collects no features or no labels: node classification needs both");
+      }
+      if (request.denoise && !DenoisableMechanism(g.edges.mechanism)) {
+        return Status::InvalidArgument("graph " + std::to_string(g.graph_id) +
+                                       "'s edges are not RR reports the link denoiser can use");
       }
       request.labels.assign(1, 0);
     } else if (request.graphs.size() < 2 || request.labels.size() != request.graphs.size()) {
@@ -223,7 +228,8 @@ void TrainingJobs::RunNodeJob(Job* job) {
   auto finish = [&](JobState state, const std::string& error) { Finish(job, start, state, error); };
 
   SeededRandomSource rng(r.seed);
-  Result<AssembledGraph> graph = AssembleGraph(config, store_, r.rules[0], rng);
+  LinkReports links;
+  Result<AssembledGraph> graph = AssembleGraph(config, store_, r.rules[0], rng, r.denoise ? &links : nullptr);
   if (!graph.ok()) return finish(JobState::kFailed, graph.status().ToString());
   DatasetAssemblyStats stats;
   stats.Add(*graph);
@@ -251,12 +257,26 @@ void TrainingJobs::RunNodeJob(Job* job) {
   if (r.hidden > 0) o.hidden = r.hidden;
   o.train.max_epochs = r.max_epochs;
   o.seed = r.seed;
-  Result<LpgnnRun> run = TrainLpgnn(in, o);
+  AnyModel model;
+  model.kind = r.node_model == NodeGnnKind::kGcn ? ModelKind::kGcn : ModelKind::kSage;
+  std::string trained_on = "reported";
+  std::uint64_t edges = stats.edges;
+  auto train_denoised = [&]() -> Result<LpgnnRun> {
+    graph->adjacency = CsrGraph();  // the denoised graph replaces the reported rows
+    DenoisedTrainingOptions d;
+    d.denoising = *r.denoise;
+    d.seed = r.seed;  // rectified features: no feature similarity (noise pair by pair)
+    Result<DenoisedRun> denoised = TrainOnLinkReports(links, in, o, d);
+    if (!denoised.ok()) return denoised.status();
+    trained_on = denoised->graph;
+    edges = denoised->chosen_graph.graph.num_entries() / 2;
+    model.node_probabilities = std::move(denoised->chosen.probabilities);
+    return std::move(denoised->chosen.run);
+  };
+  Result<LpgnnRun> run = r.denoise ? train_denoised() : TrainLpgnn(in, o);
   if (!run.ok()) return finish(JobState::kFailed, run.status().ToString());
   if (job->cancel) return finish(JobState::kCancelled, "");
 
-  AnyModel model;
-  model.kind = r.node_model == NodeGnnKind::kGcn ? ModelKind::kGcn : ModelKind::kSage;
   nlohmann::json classes = nlohmann::json::array();
   for (std::uint32_t c = 0; c < config.label.classes; ++c) classes.push_back(c);
   const nlohmann::json about = {{"job_id", job->status.id},
@@ -266,6 +286,9 @@ void TrainingJobs::RunNodeJob(Job* job) {
                                 {"graphs", nlohmann::json::array({config.graph_id})},
                                 {"classes", classes},
                                 {"symmetrise", SymmetrisationName(r.rules[0])},
+                                {"denoise", r.denoise ? LinkDenoisingName(*r.denoise) : "none"},
+                                // "reported" rows, or which denoised graph won on validation.
+                                {"graph_used", trained_on},
                                 {"seed", r.seed},
                                 {"kx", run->kx},
                                 {"standardised", in.rectified_features},
@@ -275,7 +298,7 @@ void TrainingJobs::RunNodeJob(Job* job) {
                                 {"test_accuracy", run->test_accuracy},
                                 {"users", stats.users},
                                 {"reporters", stats.reporters},
-                                {"edges", stats.edges}};
+                                {"edges", edges}};
   model.node = std::move(run->model);
   Publish(job, start, model, about.dump(), run->val_accuracy, run->test_accuracy);
 }

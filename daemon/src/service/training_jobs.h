@@ -3,7 +3,9 @@
 // one pipeline the CLI and the experiments use (TrainGinOnDataset); a
 // node-classification job assembles one graph with its users' rectified
 // features and randomized labels and trains GraphSAGE or GCN with LPGNN
-// (TrainLpgnn, as `ldpgraph experiment lpgnn` does); a GAP job trains GAP
+// (TrainLpgnn, as `ldpgraph experiment lpgnn` does), on the reported edges
+// or on the graph the link denoiser makes of them (TrainOnLinkReports, as
+// `ldpgraph experiment linkldp` does); a GAP job trains GAP
 // on a held graph (gap/held_graph.h) under edge- or node-level DP
 // (TrainGap, as `ldpgraph train --model gap` does). On success a job adds a
 // model version. One job runs at a time (training uses every
@@ -31,6 +33,7 @@
 #include "gap/held_graph.h"
 #include "graph/symmetrise.h"
 #include "ldpgraph/graph_config.h"
+#include "linkldp/denoised_training.h"
 #include "train/lpgnn_pipeline.h"
 #include "service/logger.h"
 #include "service/metrics.h"
@@ -49,6 +52,9 @@ struct GraphJobRequest {
   std::vector<std::int64_t> labels;
   NodeGnnKind node_model = NodeGnnKind::kSage;    // kNode
   LabelMethod label_method = LabelMethod::kDrop;  // kNode
+  // kNode: the noisy edges as reported (nullopt), or the graph the link
+  // denoiser makes of them (linkldp/denoised_training.h).
+  std::optional<LinkDenoising> denoise;
   // One per graph: each graph's own policy, or one rule the job imposes.
   std::vector<Symmetrisation> rules;
   std::string rule_name = "per-graph";  // what the model remembers: a rule, or "per-graph"

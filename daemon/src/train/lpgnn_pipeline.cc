@@ -160,8 +160,16 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   // the candidates almost at random; denoised ones are far cleaner.
   int longest_ky = 0;
   for (int ky : o.ky_choices) longest_ky = std::max(longest_ky, ky);
-  const std::vector<int> val_reference =
-      private_labels ? PropagatedTargets(labels, in.split.test, label_graph, longest_ky, in.classes) : labels;
+  // Where nothing propagated (an isolated node, or no edges at all) the
+  // node's own label stands: without it an edge-free model would be judged
+  // against no label and kept at its first epoch.
+  std::vector<int> val_reference = labels;
+  if (private_labels && o.validate_on_propagated_labels) {
+    val_reference = PropagatedTargets(labels, in.split.test, label_graph, longest_ky, in.classes);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (val_reference[i] < 0) val_reference[i] = labels[i];
+    }
+  }
 
   LpgnnRun best;
   best.val_accuracy = -1;
@@ -210,10 +218,14 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   // out no better (label epsilon 1: 0.677 vs 0.672 over 10 splits) and
   // worse elsewhere (label epsilon 2: 0.760 vs 0.791, 0.5: 0.444 vs 0.454;
   // 3 splits): more candidates, more chances to fit that reference's noise.
-  const std::vector<int> label_steps = drop ? Increasing(o.ky_choices) : std::vector<int>{0};
+  // Without edges KProp zeroes everything it touches: only no steps at all.
+  const bool edge_free = in.graph->num_entries() == 0;
+  const std::vector<int> label_steps = drop && !edge_free ? Increasing(o.ky_choices) : std::vector<int>{0};
   {
     PropagatedInputs inputs(*in.features, prop_graph, in.rectified_features);
-    for (int kx : Increasing(o.kx_choices)) LDPGRAPH_RETURN_IF_ERROR(train(inputs.At(kx), kx, label_steps.front()));
+    for (int kx : edge_free ? std::vector<int>{0} : Increasing(o.kx_choices)) {
+      LDPGRAPH_RETURN_IF_ERROR(train(inputs.At(kx), kx, label_steps.front()));
+    }
   }
   if (label_steps.size() > 1) {
     // The chosen kx's inputs made again rather than kept: an n x F copy.

@@ -1,0 +1,119 @@
+#include "linkldp/denoised_training.h"
+
+#include <cmath>
+#include <numeric>
+
+#include "graph/graph_batch.h"
+
+namespace ldpgraph {
+
+const char* LinkDenoisingName(LinkDenoising denoising) {
+  switch (denoising) {
+    case LinkDenoising::kBlink: return "blink";
+    case LinkDenoising::kOurs: return "ours";
+  }
+  return "?";
+}
+
+Result<LinkDenoising> ParseLinkDenoising(const std::string& name) {
+  for (LinkDenoising d : {LinkDenoising::kBlink, LinkDenoising::kOurs}) {
+    if (name == LinkDenoisingName(d)) return d;
+  }
+  return Status::InvalidArgument("unknown link denoising '" + name + "' (blink or ours)");
+}
+
+Result<WeightedGraph> DenoisedTrainingGraph(const LinkReports& reports, DenoisedOutput output,
+                                            const PairSideInformation& side, std::uint64_t seed) {
+  DenoiseOptions o;
+  o.output = output;
+  o.seed = seed;
+  o.side = side;
+  Result<DenoisedGraph> d = DenoiseLinks(reports, o);
+  if (!d.ok()) return d.status();
+  WeightedGraph out;
+  out.graph = std::move(d->graph);
+  if (output != DenoisedOutput::kHard) out.weights = std::move(d->weights);
+  return out;
+}
+
+Result<GraphRun> TrainOnGraph(const LpgnnInputs& inputs, const LpgnnOptions& options, const WeightedGraph& g) {
+  LpgnnInputs in = inputs;
+  in.graph = &g.graph;
+  in.edge_weights = g.weights.empty() ? nullptr : &g.weights;
+  Result<LpgnnRun> run = TrainLpgnn(in, options);
+  if (!run.ok()) return run.status();
+  GraphRun out;
+  // Every user's class probabilities, from the chosen model's own inputs.
+  const PreparedGraph mean = PrepareGraph(g.graph, in.edge_weights, Aggregation::kMean);
+  PropagatedInputs x(*in.features, mean, in.rectified_features);
+  const PreparedGraph model_graph = PrepareGraph(g.graph, in.edge_weights, AggregationFor(options.kind));
+  std::vector<std::uint32_t> all(g.graph.num_nodes());
+  std::iota(all.begin(), all.end(), 0u);
+  out.probabilities = EvaluateNodes(run->model.get(), model_graph, x.At(run->kx), *in.labels, all).probs;
+  out.selection_accuracy = Accuracy(out.probabilities, *in.labels, in.split.val);
+  out.run = std::move(run).value();
+  return out;
+}
+
+Matrix FirstModelProbabilities(const LpgnnInputs& inputs, const GraphRun& run) {
+  Matrix probs = run.probabilities;
+  if (!std::isfinite(inputs.label_epsilon)) {
+    for (std::uint32_t v : inputs.split.train) {
+      probs.row(v).setZero();
+      probs(v, (*inputs.labels)[v]) = 1.0f;
+    }
+  }
+  return probs;
+}
+
+Result<DenoisedRun> TrainOnLinkReports(const LinkReports& reports, const LpgnnInputs& inputs,
+                                       const LpgnnOptions& base_options, const DenoisedTrainingOptions& d) {
+  if (inputs.features == nullptr || inputs.labels == nullptr) {
+    return Status::InvalidArgument("training on link reports needs features and labels");
+  }
+  const auto n = static_cast<std::size_t>(reports.num_users());
+  if (static_cast<std::size_t>(inputs.features->rows()) != n || inputs.labels->size() != n) {
+    return Status::InvalidArgument("the link reports cover " + std::to_string(n) +
+                                   " users, the features and labels " + std::to_string(inputs.labels->size()));
+  }
+  LpgnnOptions options = base_options;
+  options.validate_on_propagated_labels = false;  // see the file comment
+  DenoisedRun out;
+  bool have = false;
+  auto consider = [&](WeightedGraph g, const std::string& name) -> Status {
+    Result<GraphRun> r = TrainOnGraph(inputs, options, g);
+    ++out.trainings;
+    if (!r.ok()) return r.status();
+    if (!have || r->selection_accuracy > out.chosen.selection_accuracy) {
+      out.chosen = std::move(r).value();
+      out.graph = name;
+      out.chosen_graph = std::move(g);
+      have = true;
+    }
+    return Status::Ok();
+  };
+  Result<WeightedGraph> blink = DenoisedTrainingGraph(reports, DenoisedOutput::kHybrid, {}, d.seed);
+  if (!blink.ok()) return blink.status();
+  if (d.denoising == LinkDenoising::kBlink) {
+    LDPGRAPH_RETURN_IF_ERROR(consider(std::move(blink).value(), "blink-hybrid"));
+    return out;
+  }
+  Result<GraphRun> first = TrainOnGraph(inputs, options, *blink);
+  ++out.trainings;
+  if (!first.ok()) return first.status();
+  const Matrix probs = FirstModelProbabilities(inputs, *first);
+  PairSideInformation side;
+  side.class_probabilities = &probs;
+  if (d.feature_similarity) side.features = inputs.features;
+  for (DenoisedOutput output : {DenoisedOutput::kSoft, DenoisedOutput::kHybrid}) {
+    Result<WeightedGraph> g = DenoisedTrainingGraph(reports, output, side, d.seed);
+    if (!g.ok()) return g.status();
+    LDPGRAPH_RETURN_IF_ERROR(consider(std::move(g).value(), std::string("ours-") + DenoisedOutputName(output)));
+  }
+  WeightedGraph edge_free;
+  edge_free.graph = CsrGraph::FromRows(std::vector<std::vector<std::uint32_t>>(n));
+  LDPGRAPH_RETURN_IF_ERROR(consider(std::move(edge_free), "edge-free"));
+  return out;
+}
+
+}  // namespace ldpgraph

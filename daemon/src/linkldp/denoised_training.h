@@ -1,0 +1,86 @@
+// Training a node classifier on link-LDP reports: the one way experiment
+// linkldp and the daemon's node jobs do it, so their numbers agree.
+//
+// The reports are denoised into a weighted graph (link_denoiser.h) and LPGNN
+// (train/lpgnn_pipeline.h) trains on it:
+//   blink: the hybrid graph under the degree prior, as Blink does;
+//   ours:  a first model trained on Blink's graph gives every user's class
+//          probabilities (one-hot where the server holds a true label);
+//          the learned prior refines the posteriors with them (and with
+//          feature similarity when the features are true); the soft and
+//          hybrid graphs it gives and the edge-free model are trained, and
+//          the one that validates best is kept.
+// Validation compares models trained on different graphs, so it counts
+// against the labels the server holds as they are, never against labels
+// propagated over one of the graphs (which would favour that graph), and so
+// does LPGNN's own choice of KProp steps on each graph
+// (validate_on_propagated_labels is set false). With randomized labels that
+// is still a fair ranking: the expected accuracy against them is
+// q + (p - q) accuracy, increasing in the true accuracy.
+#ifndef LDPGRAPH_DAEMON_LINKLDP_DENOISED_TRAINING_H_
+#define LDPGRAPH_DAEMON_LINKLDP_DENOISED_TRAINING_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "linkldp/link_denoiser.h"
+#include "train/lpgnn_pipeline.h"
+
+namespace ldpgraph {
+
+enum class LinkDenoising { kBlink, kOurs };
+const char* LinkDenoisingName(LinkDenoising denoising);  // "blink", "ours"
+// Errors: kInvalidArgument naming the choices.
+Result<LinkDenoising> ParseLinkDenoising(const std::string& name);
+
+// A graph a node model trains on, with one weight per entry (empty: all 1).
+struct WeightedGraph {
+  CsrGraph graph;
+  std::vector<float> weights;
+};
+
+// The denoiser's graph: under the degree prior when `side` is empty (Blink),
+// else under the learned prior. kHard graphs come unweighted.
+Result<WeightedGraph> DenoisedTrainingGraph(const LinkReports& reports, DenoisedOutput output,
+                                            const PairSideInformation& side, std::uint64_t seed);
+
+struct GraphRun {
+  LpgnnRun run;
+  // Accuracy on the validation users against `inputs.labels` as they are.
+  double selection_accuracy = 0;
+  Matrix probabilities;  // every user's class probabilities, from the chosen model
+};
+
+// TrainLpgnn on `graph` (inputs.graph and inputs.edge_weights are replaced).
+Result<GraphRun> TrainOnGraph(const LpgnnInputs& inputs, const LpgnnOptions& options, const WeightedGraph& graph);
+
+// Ours' side information: `run`'s probabilities, one-hot on the training
+// users when the labels are true (inputs.label_epsilon infinite).
+Matrix FirstModelProbabilities(const LpgnnInputs& inputs, const GraphRun& run);
+
+struct DenoisedTrainingOptions {
+  LinkDenoising denoising = LinkDenoising::kOurs;
+  // Feature cosine in the learned prior: for true features only; rectified
+  // private ones are noise pair by pair.
+  bool feature_similarity = false;
+  std::uint64_t seed = 0;  // the learned prior's background sample
+};
+
+struct DenoisedRun {
+  GraphRun chosen;
+  // Which graph the chosen model trained on: "blink-hybrid", "ours-soft",
+  // "ours-hybrid" or "edge-free".
+  std::string graph;
+  WeightedGraph chosen_graph;
+  int trainings = 0;  // TrainLpgnn calls made
+};
+
+// Errors: kInvalidArgument when the reports and inputs disagree on the
+// users; the denoiser's and TrainLpgnn's.
+Result<DenoisedRun> TrainOnLinkReports(const LinkReports& reports, const LpgnnInputs& inputs,
+                                       const LpgnnOptions& options, const DenoisedTrainingOptions& denoising);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_LINKLDP_DENOISED_TRAINING_H_
