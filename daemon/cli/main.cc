@@ -1,6 +1,7 @@
 // ldpgraph: the admin, experiment and benchmark CLI of ldpgraph.
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,7 +81,10 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   // Before anything is allocated: the allocator's settings shape the heap.
-  if (command == "train" || command == "bench" || command == "predict" || command == "experiment") ldpgraph::KeepTrainingMemoryInHeap();
+  // A command that trains or predicts keeps its freed memory for its whole
+  // run (the process ends with it).
+  std::optional<ldpgraph::TrainingMemoryScope> memory;
+  if (command == "train" || command == "bench" || command == "predict" || command == "experiment") memory.emplace();
   std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "perturb") return ldpgraph::RunPerturbCommand(args);
   if (command == "bench") return ldpgraph::RunBenchCommand(args);

@@ -1,14 +1,24 @@
 // Training allocates and frees the same large temporaries every batch. By
 // default glibc serves blocks over 128 KiB with fresh mmap()s and returns
-// them on free(), so each batch pays page faults and zeroing for megabytes
-// of memory. Keeping freed memory in the heap removes that cost.
+// them on free(), and trims the heap's free top, so each batch pays page
+// faults and zeroing for every megabyte it uses again. While a training
+// runs, freed memory stays in the process instead; when the last training
+// ends it is handed back.
 #ifndef LDPGRAPH_DAEMON_ENGINE_ALLOCATOR_H_
 #define LDPGRAPH_DAEMON_ENGINE_ALLOCATOR_H_
 
 namespace ldpgraph {
 
-// Idempotent; call before a training loop.
-void KeepTrainingMemoryInHeap();
+// Hold one for the length of a training loop. Scopes may overlap (the
+// experiments train on several threads); the last one to end restores the
+// allocator's settings and returns the free memory to the system.
+class TrainingMemoryScope {
+ public:
+  TrainingMemoryScope();
+  ~TrainingMemoryScope();
+  TrainingMemoryScope(const TrainingMemoryScope&) = delete;
+  TrainingMemoryScope& operator=(const TrainingMemoryScope&) = delete;
+};
 
 }  // namespace ldpgraph
 

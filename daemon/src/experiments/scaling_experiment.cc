@@ -63,12 +63,16 @@ Status RunOne(const ScalingExperimentOptions& o, std::uint32_t m, std::uint32_t 
   GraphTrainOptions train;
   train.max_epochs = o.epochs;
   train.early_stopping = false;
+  // At most about 10^6 users in a batch (a GIN batch keeps ~12 KB per user
+  // for its backward pass): every training graph in one batch up to 10^5
+  // users, one graph per batch at 10^6.
+  train.batch_size = static_cast<int>(std::clamp<std::uint32_t>(1000000 / n, 1, 32));
   GraphTrainResult r = TrainGraphClassifier(&*model, data->graphs, noisy->labels, split, train, {});
   std::vector<double> epochs = r.epoch_seconds;
   std::sort(epochs.begin(), epochs.end());
   const double epoch_seconds = epochs.empty() ? 0 : epochs[epochs.size() / 2];
   start = Clock::now();
-  EvaluateGraphs(&*model, data->graphs, noisy->labels, split.test, 64);
+  EvaluateGraphs(&*model, data->graphs, noisy->labels, split.test, train.batch_size);
   const double classify_seconds = Since(start);
   return table->Append({std::to_string(m), std::to_string(n), mechanism, FormatNumber(o.epsilon),
                         std::to_string(o.graphs), std::to_string(summary.noisy_edges), FormatNumber(perturb_seconds),

@@ -52,7 +52,7 @@ GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<Prepare
                                       const GraphTrainOptions& o,
                                       const std::function<void(const EpochReport&)>& on_epoch) {
   const auto start = Clock::now();
-  KeepTrainingMemoryInHeap();
+  TrainingMemoryScope memory;
   AdamOptions adam_options;
   adam_options.lr = o.lr;
   adam_options.weight_decay = o.weight_decay;

@@ -66,7 +66,7 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
                                     const NodeTrainOptions& o,
                                     const std::function<void(const EpochReport&)>& on_epoch) {
   const auto start = Clock::now();
-  KeepTrainingMemoryInHeap();
+  TrainingMemoryScope memory;
   AdamOptions adam_options;
   adam_options.lr = o.lr;
   adam_options.weight_decay = o.weight_decay;
