@@ -6,6 +6,8 @@
 
 #include "dataset/graph_dataset.h"
 #include "privacy/perturb_dataset.h"
+#include "ldpgraph/samplers.h"
+#include "support/decoupled_check.h"
 #include "support/shared_data.h"
 
 using namespace ldpgraph;
@@ -42,6 +44,22 @@ TEST_CASE("SharedData.CoraCounts") {
   CHECK(ds->graphs[0].num_entries() == 2u * 5278u);
   std::set<std::int64_t> classes(ds->node_labels.begin(), ds->node_labels.end());
   CHECK(classes.size() == 7u);
+}
+
+TEST_CASE("SharedData.CoraInThreePartiesDecoupledGcnEqualsCentralised") {
+  // FedCog (issue 24): Cora's users dealt at random to 3 parties; the
+  // parties' decoupled forward pass gives the centralised GCN's scores.
+  auto ds = ReadDataset(SharedDataDir() + "/nodes/cora");
+  REQUIRE(ds.ok());
+  const Matrix x = NodeFeatures::Sparse(ds->node_features).ToDense();
+  SeededRandomSource rng(24);
+  std::vector<int> party_of(ds->graphs[0].num_nodes());
+  for (int& p : party_of) p = static_cast<int>(UniformBelow(rng, 3));
+  for (bool selu : {true, false}) {
+    const double gap = testing::DecoupledGcnGap(ds->graphs[0], x, party_of, 3, selu, 16, 7, 1);
+    MESSAGE("largest difference, " << (selu ? "SELU" : "ReLU") << ": " << gap);
+    CHECK(gap < 1e-5);
+  }
 }
 
 TEST_CASE("SharedData.DprrOnImdbKeepsTheGraphSparse") {

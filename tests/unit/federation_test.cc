@@ -1,0 +1,91 @@
+// FedCog's decoupled GCN (federation/): the split of a graph among parties
+// and the layer computed by internal propagation, an exchange of border
+// states and border propagation, against GCN on the whole graph.
+#include <doctest/doctest.h>
+
+#include "federation/coupled_graph.h"
+#include "federation/decoupled_gcn.h"
+#include "graph/generators.h"
+#include "ldpgraph/samplers.h"
+#include "support/decoupled_check.h"
+
+using namespace ldpgraph;
+
+namespace {
+
+std::vector<int> RandomParties(std::uint32_t n, int parties, RandomSource& rng) {
+  std::vector<int> party_of(n);
+  for (std::uint32_t u = 0; u < n; ++u) party_of[u] = static_cast<int>(u % parties);  // none empty
+  for (std::uint32_t u = n - 1; u > 0; --u) std::swap(party_of[u], party_of[UniformBelow(rng, u + 1)]);
+  return party_of;
+}
+
+}  // namespace
+
+TEST_CASE("CoupledGraph.EveryEdgeIsInternalOrBorderAndDegreesAreWhole") {
+  SeededRandomSource rng(3);
+  const CsrGraph g = ErdosRenyi(60, 0.1, rng);
+  const std::vector<int> party_of = RandomParties(60, 3, rng);
+  Result<std::vector<PartyGraph>> parties = DecoupleGraph(g, party_of, 3);
+  REQUIRE(parties.ok());
+  std::uint64_t internal = 0, border = 0, users = 0;
+  for (const PartyGraph& p : *parties) {
+    users += p.num_users();
+    internal += p.internal.num_entries();
+    border += p.border_targets.size();
+    for (std::uint32_t v = 0; v < p.num_users(); ++v) {
+      CHECK(party_of[p.users[v]] == p.party);
+      CHECK(p.degree[v] == g.degree(p.users[v]));
+      CHECK(p.degree[v] == p.internal.degree(v) + (p.border_offsets[v + 1] - p.border_offsets[v]));
+      for (std::uint64_t e = p.border_offsets[v]; e < p.border_offsets[v + 1]; ++e) {
+        CHECK(party_of[p.border_targets[e]] != p.party);
+      }
+    }
+    for (std::uint32_t v : p.border_users) CHECK(p.border_offsets[v + 1] > p.border_offsets[v]);
+  }
+  CHECK(users == 60);
+  CHECK(internal + border == g.num_entries());
+  CHECK(border > 0);
+}
+
+TEST_CASE("CoupledGraph.RefusesABadSplit") {
+  const CsrGraph g = CsrGraph::FromRows({{1}, {0}, {}});
+  CHECK(DecoupleGraph(g, {0, 1}, 2).status().code() == StatusCode::kInvalidArgument);        // sizes
+  CHECK(DecoupleGraph(g, {0, 2, 1}, 2).status().code() == StatusCode::kInvalidArgument);     // out of range
+  CHECK(DecoupleGraph(g, {0, -1, 1}, 2).status().code() == StatusCode::kInvalidArgument);
+  CHECK(DecoupleGraph(g, {0, 0, 0}, 2).status().code() == StatusCode::kInvalidArgument);     // party 1 empty
+  CHECK(DecoupleGraph(g, {0, 0, 0}, 0).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("DecoupledGcn.EqualsGcnOnTheWholeGraph") {
+  // Two communities, dense features; 1, 2, 3 and 5 parties, SELU and ReLU.
+  SeededRandomSource rng(8);
+  const CsrGraph g = StochasticBlockModel({120, 80}, {{0.08, 0.01}, {0.01, 0.1}}, rng);
+  Matrix x(200, 12);
+  for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = static_cast<float>(UniformUnit(rng) - 0.5);
+  for (int parties : {1, 2, 3, 5}) {
+    for (bool selu : {true, false}) {
+      const double gap = testing::DecoupledGcnGap(g, x, RandomParties(200, parties, rng), parties, selu, 16, 3, 4);
+      CAPTURE(parties);
+      CHECK(gap < 1e-5);
+    }
+  }
+}
+
+TEST_CASE("DecoupledGcn.AMissingBorderStateIsAnError") {
+  const CsrGraph g = CsrGraph::FromRows({{1}, {0, 2}, {1}});
+  Result<std::vector<PartyGraph>> parties = DecoupleGraph(g, {0, 1, 1}, 2);
+  REQUIRE(parties.ok());
+  const PartyGraph& first = (*parties)[0];  // user 0, whose friend 1 is in party 1
+  const Matrix scaled = ScaledStates(first, Matrix::Ones(1, 4));
+  Result<Matrix> alone = PropagateLayer(first, scaled, {});
+  CHECK(alone.status().code() == StatusCode::kFailedPrecondition);
+  CHECK(alone.status().message().find("user 1") != std::string::npos);
+  BorderMessage wrong_width{1, {1}, Matrix::Ones(1, 3)};
+  CHECK(PropagateLayer(first, scaled, {wrong_width}).status().code() == StatusCode::kInvalidArgument);
+  BorderMessage right{1, {1}, Matrix::Ones(1, 4)};
+  Result<Matrix> h = PropagateLayer(first, scaled, {right});
+  REQUIRE(h.ok());
+  // (S_0 + S_1) / sqrt(2), S_0 = 1 / sqrt(2): 1/2 + 1/sqrt(2).
+  CHECK((*h)(0, 0) == doctest::Approx(0.5 + 1 / std::sqrt(2.0)));
+}
