@@ -39,9 +39,9 @@ TEST_CASE("CoupledGraph.EveryEdgeIsInternalOrBorderAndDegreesAreWhole") {
       CHECK(p.degree[v] == p.internal.degree(v) + (p.border_offsets[v + 1] - p.border_offsets[v]));
       for (std::uint64_t e = p.border_offsets[v]; e < p.border_offsets[v + 1]; ++e) {
         CHECK(party_of[p.border_targets[e]] != p.party);
+        CHECK(party_of[p.border_targets[e]] == p.border_party[e]);
       }
     }
-    for (std::uint32_t v : p.border_users) CHECK(p.border_offsets[v + 1] > p.border_offsets[v]);
   }
   CHECK(users == 60);
   CHECK(internal + border == g.num_entries());
@@ -72,7 +72,26 @@ TEST_CASE("DecoupledGcn.EqualsGcnOnTheWholeGraph") {
   }
 }
 
-TEST_CASE("DecoupledGcn.AMissingBorderStateIsAnError") {
+TEST_CASE("DecoupledGcn.PartiesSendSumsOverTheirUsersForTheOthers") {
+  // Party 0 holds users 0 and 1, both friends of user 2 (party 1), who is
+  // also a friend of user 3 (party 1). Party 0 sends party 1 one row for
+  // user 2, the sum of its two users' states: never either state alone.
+  const CsrGraph g = CsrGraph::FromRows({{2}, {2}, {0, 1, 3}, {2}});
+  Result<std::vector<PartyGraph>> parties = DecoupleGraph(g, {0, 0, 1, 1}, 2);
+  REQUIRE(parties.ok());
+  Matrix z(2, 2);
+  z << 1, 2, 3, 4;
+  const PartyGraph& zero = (*parties)[0];
+  const Matrix scaled = ScaledStates(zero, z);  // degrees 1 and 1: rows over sqrt(2)
+  const std::vector<BorderMessage> sent = BorderMessages(zero, scaled);
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0].to_party == 1);
+  REQUIRE(sent[0].users == std::vector<std::uint32_t>{2});
+  CHECK(sent[0].rows(0, 0) == doctest::Approx(4 / std::sqrt(2.0)));
+  CHECK(sent[0].rows(0, 1) == doctest::Approx(6 / std::sqrt(2.0)));
+}
+
+TEST_CASE("DecoupledGcn.AMissingOrMisaddressedSumIsAnError") {
   const CsrGraph g = CsrGraph::FromRows({{1}, {0, 2}, {1}});
   Result<std::vector<PartyGraph>> parties = DecoupleGraph(g, {0, 1, 1}, 2);
   REQUIRE(parties.ok());
@@ -80,12 +99,14 @@ TEST_CASE("DecoupledGcn.AMissingBorderStateIsAnError") {
   const Matrix scaled = ScaledStates(first, Matrix::Ones(1, 4));
   Result<Matrix> alone = PropagateLayer(first, scaled, {});
   CHECK(alone.status().code() == StatusCode::kFailedPrecondition);
-  CHECK(alone.status().message().find("user 1") != std::string::npos);
-  BorderMessage wrong_width{1, {1}, Matrix::Ones(1, 3)};
+  CHECK(alone.status().message().find("user 0") != std::string::npos);
+  BorderMessage wrong_width{1, 0, {0}, Matrix::Ones(1, 3)};
   CHECK(PropagateLayer(first, scaled, {wrong_width}).status().code() == StatusCode::kInvalidArgument);
-  BorderMessage right{1, {1}, Matrix::Ones(1, 4)};
+  BorderMessage not_ours{1, 0, {2}, Matrix::Ones(1, 4)};
+  CHECK(PropagateLayer(first, scaled, {not_ours}).status().code() == StatusCode::kInvalidArgument);
+  BorderMessage right{1, 0, {0}, Matrix::Ones(1, 4)};
   Result<Matrix> h = PropagateLayer(first, scaled, {right});
   REQUIRE(h.ok());
-  // (S_0 + S_1) / sqrt(2), S_0 = 1 / sqrt(2): 1/2 + 1/sqrt(2).
+  // (S_0 + the sum from party 1) / sqrt(2), S_0 = 1 / sqrt(2): 1/2 + 1/sqrt(2).
   CHECK((*h)(0, 0) == doctest::Approx(0.5 + 1 / std::sqrt(2.0)));
 }

@@ -35,11 +35,11 @@ Result<std::vector<PartyGraph>> DecoupleGraph(const CsrGraph& graph, const std::
           rows[i].push_back(local[v]);  // increasing: local ids follow global order
         } else {
           g.border_targets.push_back(v);
+          g.border_party.push_back(party_of[v]);
         }
       }
       g.border_offsets.push_back(g.border_targets.size());
       g.degree.push_back(graph.degree(u));
-      if (g.border_offsets[i + 1] > g.border_offsets[i]) g.border_users.push_back(i);
     }
     g.internal = CsrGraph::FromRows(rows);
   }

@@ -5,8 +5,8 @@
 // party splits its share into
 //   the internal graph: its users and the edges among them;
 //   the border graph:   for each of its users, the other parties' users she
-//                       is a friend of (by global id; their rows arrive as
-//                       messages, see decoupled_gcn.h).
+//                       is a friend of (by global id and party; what crosses
+//                       between parties is in decoupled_gcn.h).
 // A user's degree counts both kinds of friends: GCN's normalisation needs
 // the whole graph's degrees, which the party knows because it holds its
 // users' cross edges.
@@ -26,13 +26,12 @@ struct PartyGraph {
   // The party's users by global id, increasing; local id = index here.
   std::vector<std::uint32_t> users;
   CsrGraph internal;  // local ids
-  // Per local user: her friends in other parties, by global id, increasing.
+  // Per local user: her friends in other parties, by global id, increasing,
+  // and the party that holds each (the inter-edges name both ends).
   std::vector<std::uint64_t> border_offsets;  // users.size() + 1
   std::vector<std::uint32_t> border_targets;
+  std::vector<int> border_party;
   std::vector<std::uint32_t> degree;  // whole-graph degree of each local user
-  // Local ids of the users that have a friend in another party: the rows
-  // this party sends each round.
-  std::vector<std::uint32_t> border_users;
 
   std::uint32_t num_users() const { return static_cast<std::uint32_t>(users.size()); }
 };

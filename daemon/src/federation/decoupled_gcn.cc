@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <string>
-#include <unordered_map>
+#include <utility>
 
 namespace ldpgraph {
 namespace {
@@ -31,16 +33,35 @@ Matrix ScaledStates(const PartyGraph& party, const Matrix& z) {
   return s;
 }
 
-BorderMessage BorderStates(const PartyGraph& party, const Matrix& scaled) {
-  BorderMessage m;
-  m.from_party = party.party;
-  m.rows.resize(static_cast<Eigen::Index>(party.border_users.size()), scaled.cols());
-  for (std::size_t k = 0; k < party.border_users.size(); ++k) {
-    const std::uint32_t v = party.border_users[k];
-    m.users.push_back(party.users[v]);
-    m.rows.row(static_cast<Eigen::Index>(k)) = scaled.row(v);
+std::vector<BorderMessage> BorderMessages(const PartyGraph& party, const Matrix& scaled) {
+  // For each other party, its users adjacent to ours (sorted, distinct) and
+  // the partial sums, accumulated in one pass over the border entries.
+  std::map<int, std::map<std::uint32_t, Eigen::Index>> slot;  // party -> user -> row
+  for (std::size_t e = 0; e < party.border_targets.size(); ++e) {
+    slot[party.border_party[e]].emplace(party.border_targets[e], 0);
   }
-  return m;
+  std::vector<BorderMessage> out;
+  std::map<int, std::size_t> message_of;
+  for (auto& [to, users] : slot) {
+    BorderMessage m;
+    m.from_party = party.party;
+    m.to_party = to;
+    Eigen::Index row = 0;
+    for (auto& [user, index] : users) {
+      index = row++;
+      m.users.push_back(user);
+    }
+    m.rows = Matrix::Zero(row, scaled.cols());
+    message_of[to] = out.size();
+    out.push_back(std::move(m));
+  }
+  for (std::uint32_t u = 0; u < party.num_users(); ++u) {
+    for (std::uint64_t e = party.border_offsets[u]; e < party.border_offsets[u + 1]; ++e) {
+      const int to = party.border_party[e];
+      out[message_of[to]].rows.row(slot[to][party.border_targets[e]]) += scaled.row(u);
+    }
+  }
+  return out;
 }
 
 Result<Matrix> PropagateLayer(const PartyGraph& party, const Matrix& scaled,
@@ -49,31 +70,36 @@ Result<Matrix> PropagateLayer(const PartyGraph& party, const Matrix& scaled,
     return Status::InvalidArgument("party " + std::to_string(party.party) + ": " + std::to_string(scaled.rows()) +
                                    " states for " + std::to_string(party.num_users()) + " users");
   }
-  std::unordered_map<std::uint32_t, const float*> across;
+  const Eigen::Index width = scaled.cols();
+  Matrix out = scaled;  // the self-loops
+  // (user, sending party) pairs received, to check against the border graph.
+  std::set<std::pair<std::uint32_t, int>> heard;
   for (const BorderMessage& m : received) {
-    if (m.from_party == party.party) continue;
-    if (m.rows.cols() != scaled.cols() || m.rows.rows() != static_cast<Eigen::Index>(m.users.size())) {
+    if (m.to_party != party.party) continue;
+    if (m.rows.cols() != width || m.rows.rows() != static_cast<Eigen::Index>(m.users.size())) {
       return Status::InvalidArgument("party " + std::to_string(m.from_party) + "'s message does not match the layer's width");
     }
-    // Row-major rows: a pointer to each user's row.
-    for (std::size_t k = 0; k < m.users.size(); ++k) across[m.users[k]] = m.rows.row(static_cast<Eigen::Index>(k)).data();
-  }
-  const Eigen::Index width = scaled.cols();
-  Matrix out(scaled.rows(), width);
-  for (std::uint32_t v = 0; v < party.num_users(); ++v) {
-    auto row = out.row(v);
-    row = scaled.row(v);  // the self-loop
-    for (std::uint32_t u : party.internal.neighbours(v)) row += scaled.row(u);
-    for (std::uint64_t e = party.border_offsets[v]; e < party.border_offsets[v + 1]; ++e) {
-      const std::uint32_t u = party.border_targets[e];
-      auto found = across.find(u);
-      if (found == across.end()) {
-        return Status::FailedPrecondition("party " + std::to_string(party.party) + " has no state for user " +
-                                          std::to_string(u) + ", a friend of its user " +
-                                          std::to_string(party.users[v]));
+    for (std::size_t k = 0; k < m.users.size(); ++k) {
+      const auto at = std::lower_bound(party.users.begin(), party.users.end(), m.users[k]);
+      if (at == party.users.end() || *at != m.users[k]) {
+        return Status::InvalidArgument("party " + std::to_string(m.from_party) + " sent a sum for user " +
+                                       std::to_string(m.users[k]) + ", who is not party " +
+                                       std::to_string(party.party) + "'s");
       }
-      row += Eigen::Map<const Eigen::Matrix<float, 1, Eigen::Dynamic>>(found->second, width);
+      out.row(at - party.users.begin()) += m.rows.row(static_cast<Eigen::Index>(k));
+      heard.emplace(m.users[k], m.from_party);
     }
+  }
+  for (std::uint32_t v = 0; v < party.num_users(); ++v) {
+    for (std::uint64_t e = party.border_offsets[v]; e < party.border_offsets[v + 1]; ++e) {
+      if (!heard.count({party.users[v], party.border_party[e]})) {
+        return Status::FailedPrecondition("party " + std::to_string(party.border_party[e]) +
+                                          " sent no sum for user " + std::to_string(party.users[v]) +
+                                          ", who has friends there");
+      }
+    }
+    auto row = out.row(v);
+    for (std::uint32_t u : party.internal.neighbours(v)) row += scaled.row(u);
     row *= static_cast<float>(1.0 / std::sqrt(1.0 + party.degree[v]));
   }
   return out;
@@ -97,7 +123,7 @@ Result<std::vector<Matrix>> DecoupledGcnForward(const std::vector<PartyGraph>& p
         return Status::InvalidArgument("layer " + std::to_string(layer) + "'s input width does not match its weights");
       }
       scaled[p] = ScaledStates(parties[p], h[p] * *weights[layer]);
-      messages.push_back(BorderStates(parties[p], scaled[p]));
+      for (BorderMessage& m : BorderMessages(parties[p], scaled[p])) messages.push_back(std::move(m));
     }
     for (std::size_t p = 0; p < parties.size(); ++p) {
       Result<Matrix> next = PropagateLayer(parties[p], scaled[p], messages);

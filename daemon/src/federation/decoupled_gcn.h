@@ -1,15 +1,19 @@
-// A GCN layer computed by the parties of a coupled graph together (FedCog):
+// A GCN layer computed by the parties of a coupled graph together (FedCog,
+// seed 002 section 4.2):
 //   H' = D^-1/2 (A + I) D^-1/2 (H W) + b
-// splits, for a user v of party P, into
-//   1. each party, alone: Z = H W on its users, then S_v = Z_v / sqrt(1 + d_v);
-//   2. exchange: each party sends the rows S of its border users (those with
-//      a friend in another party) to the parties that need them;
-//   3. each party, alone: H'_v = (S_v + sum over internal friends S_u
-//      + sum over border friends S_u received) / sqrt(1 + d_v) + b.
-// Step 3's first two terms are the internal propagation, the third the
-// border propagation. No party sees another's features, internal edges or
-// H: only the rows S of users with a friend across, already multiplied by
-// the shared weights. The sum is GCN's on the whole graph.
+// For user v of party P, with S_u = (H W)_u / sqrt(1 + d_u):
+//   1. internal propagation, each party alone: S for its users, and for
+//      every other party's user v that some of its users are friends with,
+//      the partial sum of their S (the paper's "additional node" v_i);
+//   2. exchange: each party sends each other party the partial sums for
+//      that party's users;
+//   3. border propagation, each party alone: H'_v = (S_v + sum over
+//      internal friends S_u + the partial sums received for v)
+//      / sqrt(1 + d_v) + b.
+// No party sees another's features, internal edges or H: only, for each of
+// its own users, sums over her friends in each other party of rows already
+// multiplied by the shared weights. The result is GCN's on the whole graph
+// (the paper's Theorem 1).
 #ifndef LDPGRAPH_DAEMON_FEDERATION_DECOUPLED_GCN_H_
 #define LDPGRAPH_DAEMON_FEDERATION_DECOUPLED_GCN_H_
 
@@ -21,23 +25,26 @@
 
 namespace ldpgraph {
 
-// What one party sends in step 2: the scaled states of its border users.
+// What party `from_party` sends party `to_party` in step 2: for each of the
+// latter's users with friends in the former, the partial sum over them.
 struct BorderMessage {
-  int from_party = 0;
-  std::vector<std::uint32_t> users;  // global ids, increasing
-  Matrix rows;                       // one per user
+  int from_party = 0, to_party = 0;
+  std::vector<std::uint32_t> users;  // to_party's users, global ids, increasing
+  Matrix rows;                       // one partial sum per user
 };
 
 // Step 1's scaling: row v of `z` (the party's users' H W) over sqrt(1 + d_v).
 Matrix ScaledStates(const PartyGraph& party, const Matrix& z);
 
-// Step 2: the message a party sends, from its scaled states.
-BorderMessage BorderStates(const PartyGraph& party, const Matrix& scaled);
+// Step 1's partial sums and step 2's messages: one per other party that
+// holds a friend of this party's users.
+std::vector<BorderMessage> BorderMessages(const PartyGraph& party, const Matrix& scaled);
 
-// Step 3 without the bias: internal and border propagation. `received`
-// holds the other parties' messages (the party's own, if there, is skipped). Errors: kFailedPrecondition naming the
-// first border friend whose state no message carries, kInvalidArgument
-// when `scaled` does not have a row per user or the widths differ.
+// Step 3 without the bias. `received` holds messages for any party (those
+// not for this one are skipped). Errors: kFailedPrecondition naming the
+// first user with friends in a party that sent nothing for her,
+// kInvalidArgument when `scaled` does not have a row per user, a message's
+// width differs, or a message names a user of another party.
 Result<Matrix> PropagateLayer(const PartyGraph& party, const Matrix& scaled,
                               const std::vector<BorderMessage>& received);
 
