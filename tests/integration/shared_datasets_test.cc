@@ -8,6 +8,7 @@
 #include "privacy/perturb_dataset.h"
 #include "ldpgraph/samplers.h"
 #include "support/decoupled_check.h"
+#include "train/splits.h"
 #include "support/shared_data.h"
 
 using namespace ldpgraph;
@@ -60,6 +61,31 @@ TEST_CASE("SharedData.CoraInThreePartiesDecoupledGcnEqualsCentralised") {
     MESSAGE("largest difference, " << (selu ? "SELU" : "ReLU") << ": " << gap);
     CHECK(gap < 1e-5);
   }
+}
+
+TEST_CASE("SharedData.CoraInThreePartiesFederatedSgcEqualsCentralised") {
+  // FedCog-SGC on Cora (50/25/25 split): 3 parties at random and the whole
+  // graph in one party give the same propagation and the same model.
+  auto ds = ReadDataset(SharedDataDir() + "/nodes/cora");
+  REQUIRE(ds.ok());
+  const Matrix x = NodeFeatures::Sparse(ds->node_features).ToDense();
+  const std::uint32_t n = ds->graphs[0].num_nodes();
+  std::vector<int> labels(ds->node_labels.begin(), ds->node_labels.end());
+  const Split split = StratifiedSplit(labels, 0.50, 0.25, 0);
+  std::vector<int> role(n, 2);
+  for (std::uint32_t u : split.train) role[u] = 0;
+  for (std::uint32_t u : split.val) role[u] = 1;
+  SeededRandomSource rng(24);
+  std::vector<int> party_of(n);
+  for (int& p : party_of) p = static_cast<int>(UniformBelow(rng, 3));
+  FederatedSgcOptions o;
+  const auto one = testing::CheckFederatedSgc(ds->graphs[0], x, labels, role, std::vector<int>(n, 0), 1, 7, 2, o);
+  const auto three = testing::CheckFederatedSgc(ds->graphs[0], x, labels, role, party_of, 3, 7, 2, o);
+  MESSAGE("SGC (K = 2) test accuracy: centralised " << one.run.test_accuracy << ", 3 parties "
+          << three.run.test_accuracy << "; propagation differs by at most " << three.propagation_gap);
+  CHECK(three.propagation_gap < 1e-5);
+  CHECK(three.run.test_accuracy == one.run.test_accuracy);
+  CHECK(one.run.test_accuracy > 0.8);
 }
 
 TEST_CASE("SharedData.DprrOnImdbKeepsTheGraphSparse") {

@@ -5,6 +5,7 @@
 
 #include "federation/coupled_graph.h"
 #include "federation/decoupled_gcn.h"
+#include "federation/federated_sgc.h"
 #include "graph/generators.h"
 #include "ldpgraph/samplers.h"
 #include "support/decoupled_check.h"
@@ -109,4 +110,44 @@ TEST_CASE("DecoupledGcn.AMissingOrMisaddressedSumIsAnError") {
   REQUIRE(h.ok());
   // (S_0 + the sum from party 1) / sqrt(2), S_0 = 1 / sqrt(2): 1/2 + 1/sqrt(2).
   CHECK((*h)(0, 0) == doctest::Approx(0.5 + 1 / std::sqrt(2.0)));
+}
+
+TEST_CASE("FederatedSgc.PropagationIsSgcsAndTrainingIsTheCentralisedOnes") {
+  // Two communities whose features say little alone; 1 party (centralised)
+  // against 3 and 5: the same propagated features, the same accuracy.
+  SeededRandomSource rng(21);
+  const std::uint32_t n = 300;
+  const CsrGraph g = StochasticBlockModel({150, 150}, {{0.05, 0.005}, {0.005, 0.05}}, rng);
+  Matrix x(n, 6);
+  std::vector<int> labels(n), split(n);
+  for (std::uint32_t u = 0; u < n; ++u) {
+    labels[u] = u < 150 ? 0 : 1;
+    for (Eigen::Index j = 0; j < x.cols(); ++j) x(u, j) = static_cast<float>(UniformUnit(rng) - 0.5 + (labels[u] ? 0.1 : -0.1));
+    split[u] = static_cast<int>(UniformBelow(rng, 4)) % 3;  // half train
+  }
+  FederatedSgcOptions o;
+  o.max_epochs = 100;
+  o.seed = 5;
+  const auto one = testing::CheckFederatedSgc(g, x, labels, split, std::vector<int>(n, 0), 1, 2, 2, o);
+  CHECK(one.propagation_gap < 1e-5);
+  MESSAGE("centralised SGC: test " << one.run.test_accuracy << ", best round " << one.run.best_epoch);
+  CHECK(one.run.test_accuracy > 0.8);
+  for (int parties : {3, 5}) {
+    const auto many = testing::CheckFederatedSgc(g, x, labels, split, RandomParties(n, parties, rng), parties, 2, 2, o);
+    CAPTURE(parties);
+    CHECK(many.propagation_gap < 1e-5);
+    CHECK(many.run.test_accuracy == one.run.test_accuracy);
+    CHECK(many.run.best_epoch == one.run.best_epoch);
+    CHECK(many.run.training_bytes == one.run.training_bytes * static_cast<std::uint64_t>(parties));
+  }
+}
+
+TEST_CASE("FederatedSgc.RefusesInputsThatDisagree") {
+  const std::vector<Matrix> x = {Matrix::Ones(2, 3), Matrix::Ones(1, 4)};
+  PartyTask a{{0, 1}, {0}, {1}, {}}, b{{0}, {0}, {}, {}};
+  CHECK(TrainFederatedSgc(x, {a, b}, 2, {}).status().code() == StatusCode::kInvalidArgument);  // widths
+  CHECK(TrainFederatedSgc({x[0]}, {a}, 1, {}).status().code() == StatusCode::kInvalidArgument);  // classes
+  PartyTask none{{0, 1}, {}, {0}, {1}};
+  CHECK(TrainFederatedSgc({x[0]}, {none}, 2, {}).status().code() == StatusCode::kInvalidArgument);  // no training
+  CHECK(DecoupledPropagate({}, {x[0]}, 1).status().code() == StatusCode::kInvalidArgument);
 }
