@@ -169,6 +169,11 @@ study 16-cora-linkldp "Cora: node classification under edge LDP, true features a
 study 17-cora-linkldp-private "Cora: node classification under edge LDP with features and labels private too (multi-bit and RR at epsilon 1): raw DPRR, Blink and ours vs edge epsilon" -- \
   experiment linkldp --dataset "$cora" --features private --epsilons 1,4,8 --methods mlp,nonprivate,dprr,blink-hybrid,ours \
   --splits 10 --jobs 2
+# FedCog (issue 24): Cora's users dealt to 2-10 parties at random or as
+# connected regions; FedCog-SGC against each party alone and the whole graph
+# in one place. Every party in one process for now.
+study 18-cora-fedcog "Cora: several parties, each holding part of the graph, train one classifier (FedCog-SGC) vs each party alone vs centralised" -- \
+  experiment fedcog --dataset "$cora" --parties 2,3,5,10 --partitions random,community --splits 5 --jobs 2
 
 {
   cat docs/results-intro.md

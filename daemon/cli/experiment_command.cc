@@ -5,6 +5,7 @@
 //   lpgnn    node classification with private features, labels and edges
 //   gap      GAP under edge- and node-level DP against the MLP (plain and DP-SGD) and non-private GCN / GraphSAGE
 //   linkldp  node classification on a graph every user reports under edge LDP, denoised by the server (Blink and ours)
+//   fedcog   several parties, each holding part of one graph, train one classifier (FedCog-SGC) vs each alone
 // Every study appends to DIR/results.csv as runs finish (a rerun resumes),
 // then writes DIR/summary.csv and its SVG charts.
 #include <cmath>
@@ -16,6 +17,7 @@
 #include "experiments/dprr_experiment.h"
 #include "experiments/degree_experiment.h"
 #include "experiments/gap_experiment.h"
+#include "experiments/fedcog_experiment.h"
 #include "experiments/linkldp_experiment.h"
 #include "experiments/lpgnn_experiment.h"
 #include "experiments/results_report.h"
@@ -272,6 +274,47 @@ int RunLinkLdp(const std::vector<std::string>& args) {
   return Finish(s);
 }
 
+int RunFedCog(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(args, {"dataset", "out", "partitions", "parties", "methods", "steps", "splits", "jobs"});
+  if (!flags.ok()) return Usage(flags.status().message());
+  Result<std::string> path = flags->String("dataset");
+  Result<std::string> out = flags->String("out");
+  if (!path.ok()) return Usage(path.status().message());
+  if (!out.ok()) return Usage(out.status().message());
+  FedCogExperimentOptions o;
+  Result<std::vector<std::string>> partitions = flags->StringList("partitions", o.partitions);
+  Result<std::vector<std::string>> methods = flags->StringList("methods", o.methods);
+  Result<std::vector<double>> parties = flags->DoubleList("parties", {2, 3, 5, 10});
+  Result<std::uint64_t> steps = flags->Unsigned("steps", static_cast<std::uint64_t>(o.steps));
+  Result<std::uint64_t> splits = flags->Unsigned("splits", static_cast<std::uint64_t>(o.splits));
+  Result<std::uint64_t> jobs = flags->Unsigned("jobs", 2);
+  for (const Status* s : {&partitions.status(), &methods.status(), &parties.status(), &steps.status(), &splits.status(),
+                          &jobs.status()}) {
+    if (!s->ok()) return Usage(s->message());
+  }
+  if (*splits < 1 || *splits > 1000 || *jobs < 1 || *steps < 1 || *steps > 64) {
+    return Usage("need 1 <= --splits <= 1000, 1 <= --steps <= 64 and --jobs >= 1");
+  }
+  o.parties.clear();
+  for (double p : *parties) {
+    if (!(p >= 2 && p <= 100000) || p != static_cast<double>(static_cast<int>(p))) {
+      return Usage("--parties takes whole numbers of at least 2");
+    }
+    o.parties.push_back(static_cast<int>(p));
+  }
+  o.partitions = *partitions;
+  o.methods = *methods;
+  o.steps = static_cast<int>(*steps);
+  o.splits = static_cast<int>(*splits);
+  o.jobs = static_cast<int>(*jobs);
+  o.out_dir = *out;
+  Result<GraphDataset> ds = ReadDataset(*path);
+  if (!ds.ok()) return Failure(ds.status());
+  Status s = RunFedCogExperiment(*ds, o);
+  if (s.ok()) std::printf("results=%s/results.csv\nsummary=%s/summary.csv\n", out->c_str(), out->c_str());
+  return Finish(s);
+}
+
 int RunDegree(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "mechanisms", "epsilon", "seed", "out"});
   if (!flags.ok()) return Usage(flags.status().message());
@@ -362,13 +405,14 @@ int RunReport(const std::vector<std::string>& args) {
 
 int RunExperimentCommand(const std::vector<std::string>& args) {
   const std::string usage =
-      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn|gap|linkldp|report [options] (see ldpgraph help)";
+      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn|gap|linkldp|fedcog|report [options] (see ldpgraph help)";
   if (args.empty()) return Usage(usage);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "dprr") return RunDprr(rest);
   if (args[0] == "lpgnn") return RunLpgnn(rest);
   if (args[0] == "gap") return RunGap(rest);
   if (args[0] == "linkldp") return RunLinkLdp(rest);
+  if (args[0] == "fedcog") return RunFedCog(rest);
   if (args[0] == "degree") return RunDegree(rest);
   if (args[0] == "scaling") return RunScaling(rest);
   if (args[0] == "report") return RunReport(rest);

@@ -5,7 +5,9 @@
 
 #include "federation/coupled_graph.h"
 #include "federation/decoupled_gcn.h"
+#include "experiments/fedcog_experiment.h"
 #include "federation/federated_sgc.h"
+#include "federation/partition.h"
 #include "graph/generators.h"
 #include "ldpgraph/samplers.h"
 #include "support/decoupled_check.h"
@@ -150,4 +152,47 @@ TEST_CASE("FederatedSgc.RefusesInputsThatDisagree") {
   PartyTask none{{0, 1}, {}, {0}, {1}};
   CHECK(TrainFederatedSgc({x[0]}, {none}, 2, {}).status().code() == StatusCode::kInvalidArgument);  // no training
   CHECK(DecoupledPropagate({}, {x[0]}, 1).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("Partition.RandomIsBalancedAndCommunitiesCutFewerFriendships") {
+  SeededRandomSource rng(31);
+  const CsrGraph g = StochasticBlockModel({100, 100, 100, 100}, {{0.08, 0.002, 0.002, 0.002},
+                                                                 {0.002, 0.08, 0.002, 0.002},
+                                                                 {0.002, 0.002, 0.08, 0.002},
+                                                                 {0.002, 0.002, 0.002, 0.08}}, rng);
+  for (const char* kind : {"random", "community"}) {
+    Result<std::vector<int>> p = PartitionUsers(g, kind, 4, 7);
+    REQUIRE(p.ok());
+    std::vector<int> size(4, 0);
+    for (int party : *p) {
+      REQUIRE((party >= 0 && party < 4));
+      ++size[static_cast<std::size_t>(party)];
+    }
+    for (int s : size) CHECK(s == 100);
+    CHECK(*PartitionUsers(g, kind, 4, 7) == *p);  // seeded
+  }
+  const std::uint64_t random = CrossEdges(g, *PartitionUsers(g, "random", 4, 7));
+  const std::uint64_t community = CrossEdges(g, *PartitionUsers(g, "community", 4, 7));
+  MESSAGE("friendships across parties: random " << random << ", community " << community);
+  CHECK(community * 4 < random);
+  CHECK(PartitionUsers(g, "metis", 4, 7).status().code() == StatusCode::kInvalidArgument);
+  CHECK(PartitionUsers(g, "random", 0, 7).status().code() == StatusCode::kInvalidArgument);
+  CHECK(PartitionUsers(g, "random", 401, 7).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("FedCogExperiment.RefusesBadOptionsBeforeAnyRun") {
+  GraphDataset ds;
+  ds.graphs.push_back(CsrGraph::FromRows({{1}, {0}}));
+  FedCogExperimentOptions o;
+  o.out_dir = "/nonexistent/fedcog";  // never reached
+  o.partitions = {"metis"};
+  CHECK(RunFedCogExperiment(ds, o).code() == StatusCode::kInvalidArgument);
+  o.partitions = {"random"};
+  o.parties = {1};
+  CHECK(RunFedCogExperiment(ds, o).code() == StatusCode::kInvalidArgument);
+  o.parties = {2};
+  o.methods = {"fedavg"};
+  CHECK(RunFedCogExperiment(ds, o).code() == StatusCode::kInvalidArgument);
+  o.methods = {"fedcog"};
+  CHECK(RunFedCogExperiment(ds, o).code() == StatusCode::kInvalidArgument);  // no features
 }
