@@ -40,7 +40,9 @@ struct PartyTask {
 struct FederatedSgcOptions {
   int max_epochs = 200;  // rounds
   float lr = 0.2f;
-  float weight_decay = 5e-5f;
+  // GCN's usual 5e-4 (Kipf and Welling). On Cora (K = 2, 5 splits) 5e-5
+  // gave 0.869, 5e-4 0.882, the same splits' GCN 0.881.
+  float weight_decay = 5e-4f;
   std::uint64_t seed = 0;  // the weights' initialisation
 };
 
