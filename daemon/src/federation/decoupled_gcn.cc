@@ -105,6 +105,32 @@ Result<Matrix> PropagateLayer(const PartyGraph& party, const Matrix& scaled,
   return out;
 }
 
+Result<std::vector<Matrix>> DecoupledRound(const std::vector<PartyGraph>& parties, const std::vector<Matrix>& z,
+                                           std::uint64_t* bytes_sent) {
+  if (z.size() != parties.size()) return Status::InvalidArgument("one matrix per party is needed");
+  std::vector<Matrix> scaled(parties.size());
+  std::vector<BorderMessage> messages;
+  for (std::size_t p = 0; p < parties.size(); ++p) {
+    if (z[p].rows() != static_cast<Eigen::Index>(parties[p].num_users())) {
+      return Status::InvalidArgument("party " + std::to_string(p) + "'s matrix does not have a row per user");
+    }
+    scaled[p] = ScaledStates(parties[p], z[p]);
+    for (BorderMessage& m : BorderMessages(parties[p], scaled[p])) {
+      if (bytes_sent != nullptr) {
+        *bytes_sent += static_cast<std::uint64_t>(m.rows.size()) * sizeof(float) + m.users.size() * sizeof(std::uint32_t);
+      }
+      messages.push_back(std::move(m));
+    }
+  }
+  std::vector<Matrix> out(parties.size());
+  for (std::size_t p = 0; p < parties.size(); ++p) {
+    Result<Matrix> next = PropagateLayer(parties[p], scaled[p], messages);
+    if (!next.ok()) return next.status();
+    out[p] = std::move(next).value();
+  }
+  return out;
+}
+
 Result<std::vector<Matrix>> DecoupledGcnForward(const std::vector<PartyGraph>& parties,
                                                 const std::vector<Matrix>& features,
                                                 const std::vector<const Matrix*>& weights,
@@ -115,22 +141,18 @@ Result<std::vector<Matrix>> DecoupledGcnForward(const std::vector<PartyGraph>& p
   }
   std::vector<Matrix> h = features;
   for (std::size_t layer = 0; layer < weights.size(); ++layer) {
-    std::vector<Matrix> scaled(parties.size());
-    std::vector<BorderMessage> messages;
+    std::vector<Matrix> z(parties.size());
     for (std::size_t p = 0; p < parties.size(); ++p) {
       if (layer > 0) Activate(&h[p], selu);
       if (h[p].cols() != weights[layer]->rows()) {
         return Status::InvalidArgument("layer " + std::to_string(layer) + "'s input width does not match its weights");
       }
-      scaled[p] = ScaledStates(parties[p], h[p] * *weights[layer]);
-      for (BorderMessage& m : BorderMessages(parties[p], scaled[p])) messages.push_back(std::move(m));
+      z[p] = h[p] * *weights[layer];
     }
-    for (std::size_t p = 0; p < parties.size(); ++p) {
-      Result<Matrix> next = PropagateLayer(parties[p], scaled[p], messages);
-      if (!next.ok()) return next.status();
-      h[p] = std::move(next).value();
-      h[p].rowwise() += biases[layer]->row(0);
-    }
+    Result<std::vector<Matrix>> next = DecoupledRound(parties, z, nullptr);
+    if (!next.ok()) return next.status();
+    h = std::move(next).value();
+    for (Matrix& party_h : h) party_h.rowwise() += biases[layer]->row(0);
   }
   return h;
 }

@@ -48,6 +48,12 @@ std::vector<BorderMessage> BorderMessages(const PartyGraph& party, const Matrix&
 Result<Matrix> PropagateLayer(const PartyGraph& party, const Matrix& scaled,
                               const std::vector<BorderMessage>& received);
 
+// Steps 1-3 (without the bias) for every party in this process: `z` holds
+// each party's users' H W; adds the bytes of the messages to `bytes_sent`
+// (may be null). Errors: kInvalidArgument for a size mismatch; PropagateLayer's.
+Result<std::vector<Matrix>> DecoupledRound(const std::vector<PartyGraph>& parties, const std::vector<Matrix>& z,
+                                           std::uint64_t* bytes_sent);
+
 // A whole GCN forward pass (no dropout), every party in this process: the
 // parties' class scores for their users. `weights` and `biases` per layer,
 // an activation (SELU, or ReLU) between layers, as NodeGnnModel's GCN.

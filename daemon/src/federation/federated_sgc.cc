@@ -31,24 +31,10 @@ Result<std::vector<Matrix>> DecoupledPropagate(const std::vector<PartyGraph>& pa
   if (features.size() != parties.size()) return Status::InvalidArgument("one feature matrix per party is needed");
   std::vector<Matrix> h = features;
   std::uint64_t bytes = 0;
-  for (int k = 0; k < steps; ++k) {
-    std::vector<Matrix> scaled(parties.size());
-    std::vector<BorderMessage> messages;
-    for (std::size_t p = 0; p < parties.size(); ++p) {
-      if (h[p].rows() != static_cast<Eigen::Index>(parties[p].num_users())) {
-        return Status::InvalidArgument("party " + std::to_string(p) + "'s features do not have a row per user");
-      }
-      scaled[p] = ScaledStates(parties[p], h[p]);
-      for (BorderMessage& m : BorderMessages(parties[p], scaled[p])) {
-        bytes += static_cast<std::uint64_t>(m.rows.size()) * sizeof(float) + m.users.size() * sizeof(std::uint32_t);
-        messages.push_back(std::move(m));
-      }
-    }
-    for (std::size_t p = 0; p < parties.size(); ++p) {
-      Result<Matrix> next = PropagateLayer(parties[p], scaled[p], messages);
-      if (!next.ok()) return next.status();
-      h[p] = std::move(next).value();
-    }
+  for (int k = 0; k < steps; ++k) {  // SGC: the layer without weights
+    Result<std::vector<Matrix>> next = DecoupledRound(parties, h, &bytes);
+    if (!next.ok()) return next.status();
+    h = std::move(next).value();
   }
   if (bytes_exchanged != nullptr) *bytes_exchanged = bytes;
   return h;
