@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstring>
+
 using namespace ldpgraph;
 
 namespace {
@@ -20,7 +22,83 @@ HeldGraphParts Small() {
   return p;
 }
 
+// CRC-32 (IEEE, reflected), bit by bit: the storage encoding's checksum.
+std::uint32_t Crc32(const std::vector<std::uint8_t>& bytes) {
+  std::uint32_t crc = 0xffffffffu;
+  for (std::uint8_t b : bytes) {
+    crc ^= b;
+    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+// Small() as party "a"'s share of a coupled graph: keys 10-13, friends in b and c.
+HeldGraphParts Share() {
+  HeldGraphParts p = Small();
+  p.keys = {10, 11, 12, 13};
+  p.border = {{0, "c", 30}, {0, "b", 20}, {3, "b", 20}, {0, "b", 20}};  // the last repeats the second
+  return p;
+}
+
 }  // namespace
+
+TEST_CASE("HeldGraph.PartyShareKeepsKeysAndBorderSorted") {
+  Result<HeldGraph> g = MakeHeldGraph(Share());
+  REQUIRE_MESSAGE(g.ok(), g.status().ToString());
+  CHECK(g->is_party_share());
+  CHECK(g->keys == std::vector<std::uint32_t>{10, 11, 12, 13});
+  CHECK(g->border_parties == std::vector<std::string>{"b", "c"});
+  REQUIRE(g->border.size() == 3);
+  CHECK((g->border[0].node == 0 && g->border[0].key == 20 && g->border[0].party == 0));
+  CHECK((g->border[1].node == 0 && g->border[1].key == 30 && g->border[1].party == 1));
+  CHECK((g->border[2].node == 3 && g->border[2].key == 20 && g->border[2].party == 0));
+  Result<HeldGraph> back = DecodeHeldGraph(EncodeHeldGraph(*g));
+  REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+  CHECK(back->keys == g->keys);
+  CHECK(back->border_parties == g->border_parties);
+  CHECK(back->border.size() == 3);
+  CHECK(back->border[1].key == 30);
+  CHECK(!MakeHeldGraph(Small())->is_party_share());
+}
+
+TEST_CASE("HeldGraph.RefusesEachBadShareItem") {
+  struct Case {
+    const char* what;
+    void (*spoil)(HeldGraphParts&);
+  };
+  const Case cases[] = {
+      {"border without keys", [](HeldGraphParts& p) { p.keys.clear(); }},
+      {"keys short", [](HeldGraphParts& p) { p.keys.pop_back(); }},
+      {"key repeated", [](HeldGraphParts& p) { p.keys[1] = 10; }},
+      {"key above 2^32", [](HeldGraphParts& p) { p.keys[1] = 1ull << 32; }},
+      {"border node out of range", [](HeldGraphParts& p) { p.border[0].node = 4; }},
+      {"empty party", [](HeldGraphParts& p) { p.border[0].party = ""; }},
+      {"party with a capital", [](HeldGraphParts& p) { p.border[0].party = "B"; }},
+      {"own key", [](HeldGraphParts& p) { p.border[0].key = 12; }},
+      {"key in two parties", [](HeldGraphParts& p) { p.border[0].key = 20; }},
+  };
+  for (const Case& c : cases) {
+    HeldGraphParts p = Share();
+    c.spoil(p);
+    INFO(std::string(c.what));
+    CHECK(MakeHeldGraph(p).status().code() == StatusCode::kInvalidArgument);
+  }
+}
+
+TEST_CASE("HeldGraph.DecodesVersionOneFiles") {
+  // A version 2 file of a graph held whole, less the empty share fields
+  // (keyed 0, parties 0, border edges 0: 16 bytes), is a version 1 file.
+  std::vector<std::uint8_t> bytes = EncodeHeldGraph(*MakeHeldGraph(Small()));
+  bytes.resize(bytes.size() - 4 - 16);
+  const std::uint32_t one = 1;
+  std::memcpy(bytes.data() + 8, &one, 4);
+  const std::uint32_t crc = Crc32(bytes);
+  for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<std::uint8_t>(crc >> (8 * i)));
+  Result<HeldGraph> g = DecodeHeldGraph(bytes);
+  REQUIRE_MESSAGE(g.ok(), g.status().ToString());
+  CHECK(g->edges() == 3);
+  CHECK(!g->is_party_share());
+}
 
 TEST_CASE("HeldGraph.MergesRepeatedEdgesAndSortsFeatures") {
   Result<HeldGraph> g = MakeHeldGraph(Small());

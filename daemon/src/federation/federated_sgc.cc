@@ -40,27 +40,57 @@ Result<std::vector<Matrix>> DecoupledPropagate(const std::vector<PartyGraph>& pa
   return h;
 }
 
-Result<FederatedSgcRun> TrainFederatedSgc(const std::vector<Matrix>& propagated, const std::vector<PartyTask>& tasks,
-                                          int classes, const FederatedSgcOptions& o) {
-  if (propagated.empty() || propagated.size() != tasks.size()) {
-    return Status::InvalidArgument("one propagated feature matrix and one task per party are needed");
+Result<PartyRound> PartyRoundAt(const Matrix& propagated, const PartyTask& task, const std::vector<Matrix>& weights,
+                                bool gradient) {
+  if (weights.size() != 2 || weights[0].rows() != propagated.cols() || weights[1].rows() != 1 ||
+      weights[1].cols() != weights[0].cols() || weights[0].cols() < 2) {
+    return Status::InvalidArgument("the weights do not fit " + std::to_string(propagated.cols()) + " features");
   }
-  if (classes < 2) return Status::InvalidArgument("at least 2 classes are needed");
-  const Eigen::Index width = propagated[0].cols();
-  std::size_t train = 0, val = 0, test = 0;
-  for (std::size_t p = 0; p < tasks.size(); ++p) {
-    if (propagated[p].cols() != width || tasks[p].labels.size() != static_cast<std::size_t>(propagated[p].rows())) {
-      return Status::InvalidArgument("party " + std::to_string(p) + "'s features or labels do not match");
+  const int classes = static_cast<int>(weights[0].cols());
+  if (task.labels.size() != static_cast<std::size_t>(propagated.rows())) {
+    return Status::InvalidArgument("the labels do not match the features");
+  }
+  for (int y : task.labels) {
+    if (y >= classes) return Status::InvalidArgument("a label is not below the weights' " + std::to_string(classes) + " classes");
+  }
+  PartyRound out;
+  out.train = task.train.size();
+  out.val = task.val.size();
+  out.test = task.test.size();
+  const Matrix scores = SgcScores(propagated, weights);
+  out.val_right = Correct(scores, task.labels, task.val);
+  out.test_right = Correct(scores, task.labels, task.test);
+  if (gradient && !task.train.empty()) {
+    SeededRandomSource unused(0);
+    LinearLayer layer("sgc", static_cast<int>(propagated.cols()), classes, unused);
+    std::vector<Parameter*> params;
+    layer.Collect(&params);
+    for (std::size_t k = 0; k < params.size(); ++k) {
+      params[k]->value = weights[k];
+      params[k]->ZeroGrad();
     }
-    train += tasks[p].train.size();
-    val += tasks[p].val.size();
-    test += tasks[p].test.size();
+    std::vector<int> targets(task.labels.size(), -1);
+    for (std::uint32_t r : task.train) targets[r] = task.labels[r];
+    Tape tape(true, nullptr);
+    tape.Backward(tape.SoftmaxCrossEntropy(layer.Forward(tape, tape.ConstantView(&propagated)), &targets));
+    for (Parameter* p : params) out.gradient.push_back(p->grad);
   }
-  if (train == 0) return Status::InvalidArgument("no party has a training user");
+  return out;
+}
 
+Matrix SgcScores(const Matrix& propagated, const std::vector<Matrix>& weights) {
+  Matrix scores = propagated * weights[0];
+  scores.rowwise() += weights[1].row(0);
+  return scores;
+}
+
+Result<FederatedSgcRun> DriveFederatedSgc(std::size_t parties, int width, int classes, const FederatedSgcOptions& o,
+                                          const PartyRoundCall& call, const RoundProgress& progress) {
+  if (classes < 2) return Status::InvalidArgument("at least 2 classes are needed");
+  if (width < 1 || parties == 0) return Status::InvalidArgument("at least one party and one feature are needed");
   // The parameter server's model: SGC's one linear layer.
   SeededRandomSource rng(o.seed);
-  LinearLayer layer("sgc", static_cast<int>(width), classes, rng);
+  LinearLayer layer("sgc", width, classes, rng);
   std::vector<Parameter*> params;
   layer.Collect(&params);
   AdamOptions adam_options;
@@ -69,49 +99,84 @@ Result<FederatedSgcRun> TrainFederatedSgc(const std::vector<Matrix>& propagated,
   Adam adam(params, adam_options);
   std::uint64_t param_floats = 0;
   for (Parameter* p : params) param_floats += static_cast<std::uint64_t>(p->value.size());
+  auto weights = [&] {
+    std::vector<Matrix> w;
+    for (Parameter* p : params) w.push_back(p->value);
+    return w;
+  };
 
   FederatedSgcRun run;
-  std::vector<Matrix> best_logits;
   double best_val = -1;
-  std::vector<Matrix> sum(params.size());
-  for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
-    for (std::size_t k = 0; k < params.size(); ++k) sum[k] = Matrix::Zero(params[k]->value.rows(), params[k]->value.cols());
-    for (std::size_t p = 0; p < tasks.size(); ++p) {
-      if (tasks[p].train.empty()) continue;
-      // The party: its own users' mean loss at the weights it was sent.
-      std::vector<int> targets(tasks[p].labels.size(), -1);
-      for (std::uint32_t r : tasks[p].train) targets[r] = tasks[p].labels[r];
-      adam.ZeroGrad();
-      Tape tape(true, nullptr);
-      tape.Backward(tape.SoftmaxCrossEntropy(layer.Forward(tape, tape.ConstantView(&propagated[p])), &targets));
-      // The server: weighted by the party's share of the training users.
-      const float share = static_cast<float>(tasks[p].train.size()) / static_cast<float>(train);
-      for (std::size_t k = 0; k < params.size(); ++k) sum[k] += share * params[k]->grad;
-      run.training_bytes += 2 * param_floats * sizeof(float);
+  std::size_t best_test_right = 0, test = 0;
+  for (int round = 1; round <= o.max_epochs + 1; ++round) {
+    const bool last = round == o.max_epochs + 1;  // only counts the final weights
+    const std::vector<Matrix> sent = weights();
+    std::vector<Matrix> sum(params.size());
+    for (std::size_t k = 0; k < params.size(); ++k) sum[k] = Matrix::Zero(sent[k].rows(), sent[k].cols());
+    std::vector<PartyRound> answers;
+    std::size_t train = 0, val = 0, val_right = 0, test_right = 0;
+    test = 0;
+    for (std::size_t p = 0; p < parties; ++p) {
+      Result<PartyRound> a = call(p, sent, !last);
+      if (!a.ok()) return a.status();
+      if (!last && !a->gradient.empty() && a->gradient.size() != params.size()) {
+        return Status::InvalidArgument("party " + std::to_string(p) + " answered a gradient of the wrong shape");
+      }
+      train += a->train;
+      val += a->val;
+      val_right += a->val_right;
+      test += a->test;
+      test_right += a->test_right;
+      run.training_bytes += (last ? 1 : 2) * param_floats * sizeof(float);
+      answers.push_back(std::move(a).value());
+    }
+    if (round > 1) {  // the counts are those of the previous round's step
+      const double val_accuracy = val == 0 ? 0 : static_cast<double>(val_right) / static_cast<double>(val);
+      if (val_accuracy > best_val) {
+        best_val = val_accuracy;
+        run.best_epoch = round - 1;
+        run.weights = sent;
+        best_test_right = test_right;
+      }
+      if (progress && !progress(round - 1, val_accuracy)) return Status::FailedPrecondition("the training was stopped");
+    }
+    if (last) break;
+    if (train == 0) return Status::InvalidArgument("no party has a training user");
+    // The server: each party's mean-loss gradient weighted by its share.
+    for (std::size_t p = 0; p < parties; ++p) {
+      if (answers[p].train == 0) continue;
+      const float share = static_cast<float>(answers[p].train) / static_cast<float>(train);
+      for (std::size_t k = 0; k < params.size(); ++k) {
+        if (answers[p].gradient[k].rows() != sum[k].rows() || answers[p].gradient[k].cols() != sum[k].cols()) {
+          return Status::InvalidArgument("party " + std::to_string(p) + " answered a gradient of the wrong shape");
+        }
+        sum[k] += share * answers[p].gradient[k];
+      }
     }
     for (std::size_t k = 0; k < params.size(); ++k) params[k]->grad = sum[k];
     adam.Step();
+  }
+  run.val_accuracy = best_val;
+  run.test_accuracy = test == 0 ? 0 : static_cast<double>(best_test_right) / static_cast<double>(test);
+  return run;
+}
 
-    // Validation: each party counts its own, the server adds the counts.
-    std::vector<Matrix> logits(tasks.size());
-    std::size_t right = 0;
-    for (std::size_t p = 0; p < tasks.size(); ++p) {
-      Tape tape(false, nullptr);
-      logits[p] = tape.value(layer.Forward(tape, tape.ConstantView(&propagated[p])));
-      right += Correct(logits[p], tasks[p].labels, tasks[p].val);
-    }
-    const double val_accuracy = val == 0 ? 0 : static_cast<double>(right) / static_cast<double>(val);
-    if (val_accuracy > best_val) {
-      best_val = val_accuracy;
-      run.best_epoch = epoch;
-      best_logits = std::move(logits);
+Result<FederatedSgcRun> TrainFederatedSgc(const std::vector<Matrix>& propagated, const std::vector<PartyTask>& tasks,
+                                          int classes, const FederatedSgcOptions& o) {
+  if (propagated.empty() || propagated.size() != tasks.size()) {
+    return Status::InvalidArgument("one propagated feature matrix and one task per party are needed");
+  }
+  if (classes < 2) return Status::InvalidArgument("at least 2 classes are needed");
+  const Eigen::Index width = propagated[0].cols();
+  for (std::size_t p = 0; p < tasks.size(); ++p) {
+    if (propagated[p].cols() != width || tasks[p].labels.size() != static_cast<std::size_t>(propagated[p].rows())) {
+      return Status::InvalidArgument("party " + std::to_string(p) + "'s features or labels do not match");
     }
   }
-  std::size_t right = 0;
-  for (std::size_t p = 0; p < tasks.size(); ++p) right += Correct(best_logits[p], tasks[p].labels, tasks[p].test);
-  run.val_accuracy = best_val;
-  run.test_accuracy = test == 0 ? 0 : static_cast<double>(right) / static_cast<double>(test);
-  return run;
+  return DriveFederatedSgc(tasks.size(), static_cast<int>(width), classes, o,
+                           [&](std::size_t p, const std::vector<Matrix>& weights, bool gradient) {
+                             return PartyRoundAt(propagated[p], tasks[p], weights, gradient);
+                           });
 }
 
 }  // namespace ldpgraph

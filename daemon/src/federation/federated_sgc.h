@@ -16,6 +16,7 @@
 #define LDPGRAPH_DAEMON_FEDERATION_FEDERATED_SGC_H_
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "engine/matrix.h"
@@ -50,7 +51,42 @@ struct FederatedSgcRun {
   double val_accuracy = 0, test_accuracy = 0;  // over all parties' users, at the best round
   int best_epoch = 0;
   std::uint64_t training_bytes = 0;  // gradients up and weights down, every round
+  std::vector<Matrix> weights;       // the best round's: {W (width x classes), b (1 x classes)}
 };
+
+// What a party answers in one round, at the weights it was sent: the
+// gradient of its own training users' mean loss (when asked), and how many
+// of its validation and test users those weights classify right.
+struct PartyRound {
+  std::vector<Matrix> gradient;  // like the weights; empty when not asked
+  std::size_t train = 0, val = 0, val_right = 0, test = 0, test_right = 0;
+};
+
+// The party's side: `weights` = {W, b}. Errors: kInvalidArgument when the
+// weights do not fit the features or a label is outside [0, W's columns).
+Result<PartyRound> PartyRoundAt(const Matrix& propagated, const PartyTask& task, const std::vector<Matrix>& weights,
+                                bool gradient);
+
+// Class scores of every row at `weights` (the party's predictions).
+Matrix SgcScores(const Matrix& propagated, const std::vector<Matrix>& weights);
+
+// How the parameter server reaches party p: in this process, or over the
+// network (federation/coordinator.h).
+using PartyRoundCall = std::function<Result<PartyRound>(std::size_t party, const std::vector<Matrix>& weights,
+                                                        bool gradient)>;
+// After each round: (round, its validation accuracy); false stops the training.
+using RoundProgress = std::function<bool(int round, double val_accuracy)>;
+
+// The parameter server's loop, shared by both: each round sends the
+// weights, averages the parties' gradients by their share of the training
+// users, takes an Adam step, and keeps the weights that validate best
+// (round e's counts arrive with round e + 1's gradients; one last call
+// without a gradient counts the final weights). Errors: kInvalidArgument
+// for classes < 2, width < 1 or no training user; the calls' errors;
+// kFailedPrecondition when `progress` says stop.
+Result<FederatedSgcRun> DriveFederatedSgc(std::size_t parties, int width, int classes,
+                                          const FederatedSgcOptions& options, const PartyRoundCall& call,
+                                          const RoundProgress& progress = nullptr);
 
 // Step 2 on the propagated features. Errors: kInvalidArgument when the
 // parties' inputs disagree in number or width, classes < 2, or no party

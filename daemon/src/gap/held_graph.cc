@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 
 #include "internal/byte_io.h"
 #include "internal/crc32.h"
@@ -13,13 +15,74 @@ namespace ldpgraph {
 namespace {
 
 constexpr char kMagic[8] = {'L', 'G', 'H', 'E', 'L', 'D', '\0', '\0'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;  // 1: no keys or border
 
 std::string Pair(std::uint64_t a, std::uint64_t b) {
   return "(" + std::to_string(a) + ", " + std::to_string(b) + ")";
 }
 
+// Checks a party share's keys and border edges and stores them in `g`.
+Status SetPartyShare(const HeldGraphParts& p, HeldGraph* g) {
+  if (p.keys.empty()) {
+    if (!p.border.empty()) return Status::InvalidArgument("border edges need keys for the nodes");
+    return Status::Ok();
+  }
+  if (p.keys.size() != p.num_nodes) {
+    return Status::InvalidArgument("keys must have one entry per node (" + std::to_string(p.num_nodes) + "), got " +
+                                   std::to_string(p.keys.size()));
+  }
+  std::unordered_map<std::uint64_t, std::size_t> own;
+  for (std::size_t i = 0; i < p.keys.size(); ++i) {
+    if (p.keys[i] > 0xffffffffull) return Status::InvalidArgument("key of node " + std::to_string(i) + " is above 2^32 - 1");
+    if (!own.emplace(p.keys[i], i).second) {
+      return Status::InvalidArgument("key " + std::to_string(p.keys[i]) + " is given to nodes " +
+                                     std::to_string(own[p.keys[i]]) + " and " + std::to_string(i));
+    }
+    g->keys.push_back(static_cast<std::uint32_t>(p.keys[i]));
+  }
+  std::map<std::string, std::uint32_t> party_index;
+  std::unordered_map<std::uint64_t, std::string> party_of_key;
+  for (std::size_t i = 0; i < p.border.size(); ++i) {
+    const HeldGraphParts::Border& b = p.border[i];
+    const std::string where = "border edge " + std::to_string(i) + ": ";
+    if (b.node >= p.num_nodes) return Status::InvalidArgument(where + "node " + std::to_string(b.node) + " is not below num_nodes");
+    if (!ValidPartyName(b.party)) return Status::InvalidArgument(where + "party \"" + b.party + "\" is not 1-64 of [a-z0-9_-]");
+    if (b.key > 0xffffffffull) return Status::InvalidArgument(where + "key is above 2^32 - 1");
+    if (own.count(b.key)) return Status::InvalidArgument(where + "key " + std::to_string(b.key) + " is this share's own node");
+    auto [it, fresh] = party_of_key.emplace(b.key, b.party);
+    if (!fresh && it->second != b.party) {
+      return Status::InvalidArgument(where + "key " + std::to_string(b.key) + " is put in parties \"" + it->second +
+                                     "\" and \"" + b.party + "\"");
+    }
+    party_index.emplace(b.party, 0);
+  }
+  for (auto& [name, index] : party_index) {
+    index = static_cast<std::uint32_t>(g->border_parties.size());
+    g->border_parties.push_back(name);
+  }
+  for (const HeldGraphParts::Border& b : p.border) {
+    g->border.push_back({static_cast<std::uint32_t>(b.node), static_cast<std::uint32_t>(b.key), party_index[b.party]});
+  }
+  std::sort(g->border.begin(), g->border.end(), [](const HeldGraph::BorderEdge& a, const HeldGraph::BorderEdge& b) {
+    return std::tie(a.node, a.key) < std::tie(b.node, b.key);
+  });
+  g->border.erase(std::unique(g->border.begin(), g->border.end(),
+                              [](const HeldGraph::BorderEdge& a, const HeldGraph::BorderEdge& b) {
+                                return a.node == b.node && a.key == b.key;
+                              }),
+                  g->border.end());
+  return Status::Ok();
+}
+
 }  // namespace
+
+bool ValidPartyName(const std::string& name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) return false;
+  }
+  return true;
+}
 
 std::size_t HeldGraph::labelled() const {
   return static_cast<std::size_t>(std::count_if(labels.begin(), labels.end(), [](int y) { return y >= 0; }));
@@ -92,6 +155,7 @@ Result<HeldGraph> MakeHeldGraph(const HeldGraphParts& p) {
     g.features.values.push_back(value);
   }
   for (std::size_t r = 0; r < n; ++r) g.features.offsets[r + 1] += g.features.offsets[r];
+  LDPGRAPH_RETURN_IF_ERROR(SetPartyShare(p, &g));
   return g;
 }
 
@@ -121,6 +185,19 @@ std::vector<std::uint8_t> EncodeHeldGraph(const HeldGraph& g) {
     }
   }
   for (int y : g.labels) internal::PutFixed32(&out, static_cast<std::uint32_t>(y));
+  internal::PutFixed32(&out, g.is_party_share() ? 1 : 0);
+  for (std::uint32_t key : g.keys) internal::PutFixed32(&out, key);
+  internal::PutFixed32(&out, static_cast<std::uint32_t>(g.border_parties.size()));
+  for (const std::string& name : g.border_parties) {
+    internal::PutFixed32(&out, static_cast<std::uint32_t>(name.size()));
+    out.insert(out.end(), name.begin(), name.end());
+  }
+  internal::PutFixed64(&out, g.border.size());
+  for (const HeldGraph::BorderEdge& b : g.border) {
+    internal::PutFixed32(&out, b.node);
+    internal::PutFixed32(&out, b.key);
+    internal::PutFixed32(&out, b.party);
+  }
   internal::PutFixed32(&out, internal::Crc32(out.data(), out.size()));
   return out;
 }
@@ -137,7 +214,7 @@ Result<HeldGraph> DecodeHeldGraph(const std::vector<std::uint8_t>& bytes) {
   std::uint32_t version = 0, nodes = 0, classes = 0, dims = 0;
   std::uint64_t edges = 0, entries = 0;
   HeldGraphParts p;
-  if (!in.ReadFixed32(&version) || version != kVersion) return Status::DataLoss("unsupported held graph version");
+  if (!in.ReadFixed32(&version) || version < 1 || version > kVersion) return Status::DataLoss("unsupported held graph version");
   if (!in.ReadFixed64(&p.id) || !in.ReadFixed32(&nodes) || !in.ReadFixed32(&classes) || !in.ReadFixed32(&dims) ||
       !in.ReadFixed64(&edges) || edges > in.remaining() / 8) {
     return Status::DataLoss("held graph truncated");
@@ -164,13 +241,46 @@ Result<HeldGraph> DecodeHeldGraph(const std::vector<std::uint8_t>& bytes) {
     std::memcpy(&value, &bits, sizeof value);
     e = {node, feature, value};
   }
-  if (in.remaining() != static_cast<std::size_t>(nodes) * 4) return Status::DataLoss("held graph has bad labels");
+  if (in.remaining() < static_cast<std::size_t>(nodes) * 4) return Status::DataLoss("held graph has bad labels");
   p.labels.resize(nodes);
   for (std::int64_t& y : p.labels) {
     std::uint32_t raw = 0;
     (void)in.ReadFixed32(&raw);
     y = static_cast<std::int32_t>(raw);
   }
+  if (version >= 2) {
+    std::uint32_t keyed = 0, parties = 0;
+    if (!in.ReadFixed32(&keyed) || keyed > 1 || (keyed && in.remaining() < static_cast<std::size_t>(nodes) * 4)) {
+      return Status::DataLoss("held graph has bad keys");
+    }
+    if (keyed) p.keys.resize(nodes);
+    for (std::uint64_t& key : p.keys) {
+      std::uint32_t raw = 0;
+      (void)in.ReadFixed32(&raw);
+      key = raw;
+    }
+    std::vector<std::string> names;
+    if (!in.ReadFixed32(&parties) || parties > in.remaining() / 4) return Status::DataLoss("held graph truncated");
+    for (std::uint32_t i = 0; i < parties; ++i) {
+      std::uint32_t length = 0;
+      if (!in.ReadFixed32(&length) || length > in.remaining()) return Status::DataLoss("held graph truncated");
+      std::vector<std::uint8_t> name(length);
+      (void)in.ReadBytes(name.data(), length);
+      names.emplace_back(name.begin(), name.end());
+    }
+    std::uint64_t border = 0;
+    if (!in.ReadFixed64(&border) || border > in.remaining() / 12) return Status::DataLoss("held graph truncated");
+    p.border.resize(border);
+    for (HeldGraphParts::Border& b : p.border) {
+      std::uint32_t node = 0, key = 0, party = 0;
+      (void)in.ReadFixed32(&node);
+      (void)in.ReadFixed32(&key);
+      (void)in.ReadFixed32(&party);
+      if (party >= names.size()) return Status::DataLoss("held graph names an unknown party");
+      b = {node, names[party], key};
+    }
+  }
+  if (in.remaining() != 0) return Status::DataLoss("held graph has trailing bytes");
   Result<HeldGraph> g = MakeHeldGraph(p);
   if (!g.ok()) return Status::DataLoss("held graph: " + g.status().message());
   return g;

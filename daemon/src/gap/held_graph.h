@@ -8,11 +8,15 @@
 // Storage encoding (little-endian): "LGHELD\0\0" | u32 version = 1 |
 // u64 id | u32 nodes | u32 classes | u32 feature dims | u64 edges, each
 // u32 u, u32 v (u < v) | u64 feature entries, each u32 node, u32 feature,
-// f32 value | nodes x i32 label (-1: none) | u32 CRC-32 of all before.
+// f32 value | nodes x i32 label (-1: none) | [version 2: u32 keyed (0/1) |
+// keyed ? nodes x u32 key | u32 parties, each u32 length + name bytes |
+// u64 border edges, each u32 node, u32 key, u32 party] | u32 CRC-32 of all
+// before. Version 1 files (no keys) still decode.
 #ifndef LDPGRAPH_DAEMON_GAP_HELD_GRAPH_H_
 #define LDPGRAPH_DAEMON_GAP_HELD_GRAPH_H_
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,8 +33,19 @@ struct HeldGraph {
   std::vector<int> labels;  // per node, -1 when unknown
   int classes = 0;
 
+  // A party's share of a coupled graph (federation/, FedCog): every node's
+  // key, the id all parties know her by, and her friends that other parties
+  // hold (by key and party). Empty for a graph held whole.
+  std::vector<std::uint32_t> keys;
+  std::vector<std::string> border_parties;  // names, increasing
+  struct BorderEdge {
+    std::uint32_t node = 0, key = 0, party = 0;  // party: index into border_parties
+  };
+  std::vector<BorderEdge> border;  // sorted by (node, key), no repeats
+
   std::uint64_t edges() const { return graph.num_entries() / 2; }
   std::size_t labelled() const;
+  bool is_party_share() const { return !keys.empty(); }
 };
 
 // What an owner sends, before it is checked.
@@ -46,7 +61,17 @@ struct HeldGraphParts {
   };
   std::vector<Entry> features;
   std::vector<std::int64_t> labels;  // num_nodes of them
+  std::vector<std::uint64_t> keys;   // empty, or num_nodes distinct keys below 2^32
+  struct Border {
+    std::uint64_t node = 0;
+    std::string party;
+    std::uint64_t key = 0;
+  };
+  std::vector<Border> border;  // needs keys; repeats are merged
 };
+
+// A party name: 1-64 characters from [a-z0-9_-].
+bool ValidPartyName(const std::string& name);
 
 // Limits of one held graph.
 inline constexpr std::uint64_t kMaxHeldNodes = 1u << 30;
@@ -57,7 +82,10 @@ inline constexpr std::uint64_t kMaxHeldFeatureDims = 1u << 24;
 // Errors: kInvalidArgument naming the first offending item: nodes outside
 // [2, 2^30], classes outside [2, 2^16], feature dims outside [1, 2^24], an
 // edge or entry out of range, a self-loop, a feature entry given twice or
-// not finite, labels not one per node or outside [-1, classes).
+// not finite, labels not one per node or outside [-1, classes), keys not
+// one per node, repeated or above 2^32 - 1, a border edge without keys,
+// naming a node out of range, a bad party name, one of the share's own keys,
+// or a key that another border edge puts in another party.
 Result<HeldGraph> MakeHeldGraph(const HeldGraphParts& parts);
 
 std::vector<std::uint8_t> EncodeHeldGraph(const HeldGraph& graph);

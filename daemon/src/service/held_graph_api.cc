@@ -24,7 +24,8 @@ Result<HeldGraphParts> PartsFromJson(const std::string& text, std::uint64_t id) 
     return Status::InvalidArgument(std::string("body is not JSON: ") + e.what());
   }
   if (!body.is_object()) return Status::InvalidArgument("body must be a JSON object");
-  static const std::set<std::string> kFields = {"num_nodes", "classes", "feature_dims", "edges", "features", "labels"};
+  static const std::set<std::string> kFields = {"num_nodes", "classes", "feature_dims", "edges",
+                                                "features",  "labels",  "keys",         "border"};
   for (const auto& [key, value] : body.items()) {
     if (!kFields.count(key)) return Status::InvalidArgument("unknown field \"" + key + "\"");
   }
@@ -64,6 +65,25 @@ Result<HeldGraphParts> PartsFromJson(const std::string& text, std::uint64_t id) 
     const json& y = body["labels"][i];
     if (!y.is_number_integer()) return Status::InvalidArgument("labels[" + std::to_string(i) + "] must be an integer");
     p.labels.push_back(y.get<std::int64_t>());
+  }
+  for (const char* key : {"keys", "border"}) {
+    if (body.contains(key) && !body[key].is_array()) return Status::InvalidArgument(std::string("\"") + key + "\" must be an array");
+  }
+  if (body.contains("keys")) {
+    for (std::size_t i = 0; i < body["keys"].size(); ++i) {
+      const json& k = body["keys"][i];
+      if (!IsUnsigned(k)) return Status::InvalidArgument("keys[" + std::to_string(i) + "] must be an unsigned integer");
+      p.keys.push_back(k.get<std::uint64_t>());
+    }
+  }
+  if (body.contains("border")) {
+    for (std::size_t i = 0; i < body["border"].size(); ++i) {
+      const json& b = body["border"][i];
+      if (!b.is_array() || b.size() != 3 || !IsUnsigned(b[0]) || !b[1].is_string() || !IsUnsigned(b[2])) {
+        return Status::InvalidArgument("border[" + std::to_string(i) + "] must be [node, \"party\", key]");
+      }
+      p.border.push_back({b[0].get<std::uint64_t>(), b[1].get<std::string>(), b[2].get<std::uint64_t>()});
+    }
   }
   return p;
 }

@@ -22,13 +22,17 @@ std::string HeldGraphStore::PathOf(std::uint64_t id, const char* extension) cons
 }
 
 std::string HeldGraphStore::Summary(const HeldGraph& g) {
-  return nlohmann::json{{"graph_id", g.id},
-                        {"num_nodes", g.graph.num_nodes()},
-                        {"edges", g.edges()},
-                        {"feature_dims", g.features.cols},
-                        {"classes", g.classes},
-                        {"labelled", g.labelled()}}
-      .dump();
+  nlohmann::json summary{{"graph_id", g.id},
+                         {"num_nodes", g.graph.num_nodes()},
+                         {"edges", g.edges()},
+                         {"feature_dims", g.features.cols},
+                         {"classes", g.classes},
+                         {"labelled", g.labelled()}};
+  if (g.is_party_share()) {
+    summary["border_edges"] = g.border.size();
+    summary["border_parties"] = g.border_parties;
+  }
+  return summary.dump();
 }
 
 Status HeldGraphStore::Add(const HeldGraph& graph) {
