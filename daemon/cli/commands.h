@@ -15,6 +15,7 @@ int RunPredictCommand(const std::vector<std::string>& args);
 int RunGenerateCommand(const std::vector<std::string>& args);
 int RunExperimentCommand(const std::vector<std::string>& args);
 int RunDaemonCommand(const std::vector<std::string>& args);
+int RunFederationCommand(const std::vector<std::string>& args);
 
 }  // namespace ldpgraph
 

@@ -11,8 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/admin_client.h"
 #include "cli/commands.h"
 #include "dataset/graph_dataset.h"
+#include "federation/partition.h"
+#include "federation/share_split.h"
 #include "train/task_data.h"
 #include "ldpgraph/transport/https_client.h"
 #include "util/flags.h"
@@ -39,6 +42,9 @@ const char kDaemonUsage[] =
     "                                          node classification on one graph's noisy labels\n"
     "  hold --graph ID --dataset PATH          upload a node dataset (CSV folder) whole as held graph ID:\n"
     "                                          trusted to the server, for GAP (see docs/http-api.md)\n"
+    "  hold --graph ID --dataset PATH --parties A,B,C --party B [--partition community|random]\n"
+    "       [--partition-seed S]               only party B's share when the dataset is dealt among the\n"
+    "                                          parties (FedCog: ldpgraph federation --help)\n"
     "  held-graphs | unhold --graph ID         the held graphs; delete one\n"
     "  train --held-graph ID --epsilon E [--privacy edge|node] [--delta D] [--hops K]\n"
     "        [--max-degree D] [--batch-size B] [--residual auto|on|off] [--epochs N] [--seed S] [--wait]\n"
@@ -59,53 +65,6 @@ int Failure(const std::string& why) {
   return 1;
 }
 
-std::string ReadText(const std::string& path, bool* ok) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  *ok = static_cast<bool>(in) || in.eof();
-  std::string s = text.str();
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  return s;
-}
-
-// Prints a JSON object's scalar fields as key=value lines (nested values as JSON).
-void PrintKeyValues(const json& j, const std::string& prefix = "") {
-  for (const auto& [key, value] : j.items()) {
-    std::cout << prefix << key << "=" << (value.is_string() ? value.get<std::string>() : value.dump()) << "\n";
-  }
-}
-
-class Client {
- public:
-  Client(std::unique_ptr<transport::HttpsClient> client, std::string token)
-      : client_(std::move(client)), token_(std::move(token)) {}
-
-  // The answer's JSON when its status is `expected`; otherwise prints the error.
-  bool Call(const std::string& method, const std::string& path, const std::string& body, int expected, json* out) {
-    auto answer = client_->Request(method, path, body.empty() ? "" : "application/json", body, token_);
-    if (!answer.ok()) {
-      std::fprintf(stderr, "ldpgraph daemon: %s\n", answer.status().ToString().c_str());
-      return false;
-    }
-    const json parsed = json::parse(answer->body, nullptr, false);
-    if (answer->status != expected) {
-      const std::string message = parsed.is_object() && parsed.contains("message")
-                                      ? parsed["message"].get<std::string>()
-                                      : answer->body;
-      std::fprintf(stderr, "ldpgraph daemon: %s %s: HTTP %d: %s\n", method.c_str(), path.c_str(), answer->status,
-                   message.c_str());
-      return false;
-    }
-    *out = parsed;
-    return true;
-  }
-
- private:
-  std::unique_ptr<transport::HttpsClient> client_;
-  std::string token_;
-};
-
 Result<json> IdList(const std::string& text) {
   json ids = json::array();
   std::stringstream in(text);
@@ -120,38 +79,73 @@ Result<json> IdList(const std::string& text) {
   return ids;
 }
 
-// A node dataset (CSV folder) as the body of PUT /v1/admin/held-graphs/{id}.
-Result<std::string> HeldGraphJson(const std::string& path) {
+// A node dataset (CSV folder) as a held graph's parts, with the graph
+// itself (for partitioning it among parties).
+Result<HeldGraphParts> HeldGraphFromDataset(const std::string& path, CsrGraph* graph) {
   Result<GraphDataset> ds = ReadDataset(path);
   if (!ds.ok()) return ds.status();
   Result<NodeTaskData> data = MakeNodeTaskData(*ds, Aggregation::kMean);  // labels mapped to 0..C-1
   if (!data.ok()) return data.status();
   const CsrGraph& g = ds->graphs[0];
-  json edges = json::array(), features = json::array();
+  HeldGraphParts p;
+  p.num_nodes = g.num_nodes();
+  p.classes = static_cast<std::uint64_t>(data->classes);
+  p.feature_dims = std::max<std::uint32_t>(ds->feature_dims, 1);
   for (std::uint32_t u = 0; u < g.num_nodes(); ++u) {
     for (std::uint32_t v : g.neighbours(u)) {
-      if (u < v) edges.push_back({u, v});
+      if (u < v) p.edges.emplace_back(u, v);
     }
   }
   const SparseMatrix& x = ds->node_features;
   for (std::int64_t r = 0; r < x.rows && ds->feature_dims > 0; ++r) {
     for (std::int64_t k = x.offsets[r]; k < x.offsets[r + 1]; ++k) {
-      features.push_back({r, x.indices[k], x.unit_weights() ? 1.0 : static_cast<double>(x.values[k])});
+      p.features.push_back({static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(x.indices[k]),
+                            x.unit_weights() ? 1.0 : static_cast<double>(x.values[k])});
     }
   }
   if (ds->feature_dims == 0) {  // no features.csv: the constant input the trainers use
-    for (std::uint32_t r = 0; r < g.num_nodes(); ++r) features.push_back({r, 0, 1.0});
+    for (std::uint32_t r = 0; r < g.num_nodes(); ++r) p.features.push_back({r, 0, 1.0});
   }
-  return json{{"num_nodes", g.num_nodes()},
-              {"classes", data->classes},
-              {"feature_dims", std::max<std::uint32_t>(ds->feature_dims, 1)},
-              {"edges", edges},
-              {"features", features},
-              {"labels", data->labels}}
-      .dump();
+  for (int y : data->labels) p.labels.push_back(y);
+  *graph = g;
+  return p;
 }
 
-int WaitForJob(Client& client, std::uint64_t id) {
+// The body of PUT /v1/admin/held-graphs/{id}.
+std::string HeldGraphJson(const HeldGraphParts& p) {
+  json edges = json::array(), features = json::array(), border = json::array();
+  for (const auto& [u, v] : p.edges) edges.push_back({u, v});
+  for (const HeldGraphParts::Entry& e : p.features) features.push_back({e.node, e.feature, e.value});
+  json body = {{"num_nodes", p.num_nodes}, {"classes", p.classes}, {"feature_dims", p.feature_dims},
+               {"edges", edges},           {"features", features}, {"labels", p.labels}};
+  if (!p.keys.empty()) {
+    for (const HeldGraphParts::Border& b : p.border) border.push_back({b.node, b.party, b.key});
+    body["keys"] = p.keys;
+    body["border"] = border;
+  }
+  return body.dump();
+}
+
+// `hold` with --parties: the share of party --party when the dataset is
+// dealt among the parties (FedCog; the same flags give every party the
+// same deal).
+Result<HeldGraphParts> PartyShareOf(const HeldGraphParts& whole, const CsrGraph& graph, const Flags& flags) {
+  Result<std::vector<std::string>> names = flags.StringList("parties", {});
+  if (!names.ok()) return names.status();
+  const std::string party = flags.StringOr("party", "");
+  const auto at = std::find(names->begin(), names->end(), party);
+  if (at == names->end()) return Status::InvalidArgument("--party must be one of --parties");
+  Result<std::uint64_t> seed = flags.Unsigned("partition-seed", 0);
+  if (!seed.ok()) return seed.status();
+  Result<std::vector<int>> party_of =
+      PartitionUsers(graph, flags.StringOr("partition", "community"), static_cast<int>(names->size()), *seed);
+  if (!party_of.ok()) return party_of.status();
+  Result<std::vector<HeldGraphParts>> shares = SplitIntoShares(whole, *party_of, *names);
+  if (!shares.ok()) return shares.status();
+  return (*shares)[static_cast<std::size_t>(at - names->begin())];
+}
+
+int WaitForJob(AdminClient& client, std::uint64_t id) {
   const bool tty = isatty(STDERR_FILENO);
   json status;
   for (;;) {
@@ -173,7 +167,7 @@ int WaitForJob(Client& client, std::uint64_t id) {
 
 // Starts the job `body` describes; prints its id, or with `wait` follows it
 // to its end (WaitForJob).
-int StartJob(Client& client, const json& body, bool wait) {
+int StartJob(AdminClient& client, const json& body, bool wait) {
   json out;
   if (!client.Call("POST", "/v1/admin/jobs", body.dump(), 202, &out)) return 1;
   const std::uint64_t id = out["job_id"];
@@ -193,37 +187,25 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
                                      {"daemon", "ca", "admin-token-file", "config", "graph", "label", "graphs",
                                       "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method", "rule",
                                       "node-input", "dataset", "held-graph", "privacy", "epsilon", "delta", "hops",
-                                      "max-degree", "batch-size", "residual"},
+                                      "max-degree", "batch-size", "residual", "parties", "party", "partition",
+                                      "partition-seed"},
                                      {"wait"});
   if (!flags.ok()) return Usage(flags.status().message());
-  const std::optional<HttpsUrl> url = ParseHttpsUrl(flags->StringOr("daemon", ""));
-  if (!url) return Usage("--daemon https://HOST:PORT is required");
-  transport::ServerEndpoint endpoint;
-  endpoint.host = url->host;
-  endpoint.port = url->port;
-  endpoint.ca_file = flags->StringOr("ca", "");
-  std::string token;
-  if (flags->Has("admin-token-file")) {
-    bool ok = false;
-    token = ReadText(flags->StringOr("admin-token-file", ""), &ok);
-    if (!ok || token.empty()) return Failure("cannot read the admin token from " + flags->StringOr("admin-token-file", ""));
-  } else if (const char* env = std::getenv("LDPGRAPH_ADMIN_TOKEN")) {
-    token = env;
-  } else {
-    return Usage("the admin token: --admin-token-file FILE or $LDPGRAPH_ADMIN_TOKEN");
+  Result<AdminConnection> connection = ConnectToAdmin(*flags);
+  if (!connection.ok()) {
+    return connection.status().code() == StatusCode::kInvalidArgument ? Usage(connection.status().message())
+                                                                       : Failure(connection.status().message());
   }
-  auto https = transport::HttpsClient::Create(endpoint);
-  if (!https.ok()) return Failure(https.status().ToString());
   json out;
 
   if (action == "metrics") {
-    auto answer = https.value()->Request("GET", "/metrics", "", "", "");
+    auto answer = connection->https->Request("GET", "/metrics", "", "", "");
     if (!answer.ok()) return Failure(answer.status().ToString());
     if (answer->status != 200) return Failure("GET /metrics: HTTP " + std::to_string(answer->status));
     std::cout << answer->body;
     return 0;
   }
-  Client client(std::move(*https), token);
+  AdminClient client(std::move(connection).value(), "ldpgraph daemon");
   if (action == "graphs") {
     if (!client.Call("GET", "/v1/admin/graphs", "", 200, &out)) return 1;
     for (const json& g : out["graphs"]) {
@@ -269,9 +251,16 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
     if (!flags->Has("graph") || !graph.ok() || !flags->Has("dataset")) {
       return Usage("--graph ID and --dataset PATH (a CSV node dataset) are required");
     }
-    Result<std::string> body = HeldGraphJson(flags->StringOr("dataset", ""));
-    if (!body.ok()) return Failure(body.status().message());
-    if (!client.Call("PUT", "/v1/admin/held-graphs/" + std::to_string(*graph), *body, 201, &out)) return 1;
+    CsrGraph whole_graph;
+    Result<HeldGraphParts> parts = HeldGraphFromDataset(flags->StringOr("dataset", ""), &whole_graph);
+    if (!parts.ok()) return Failure(parts.status().message());
+    if (flags->Has("parties")) {
+      parts = PartyShareOf(*parts, whole_graph, *flags);
+      if (!parts.ok()) return Usage(parts.status().message());
+    }
+    if (!client.Call("PUT", "/v1/admin/held-graphs/" + std::to_string(*graph), HeldGraphJson(*parts), 201, &out)) {
+      return 1;
+    }
     PrintKeyValues(out);
     return 0;
   }

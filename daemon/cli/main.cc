@@ -67,6 +67,8 @@ const char kUsage[] =
     "  daemon    a running ldpgraphd's admin API: graphs, create-graph, label, train,\n"
     "            job, cancel, models, predict (ldpgraph daemon --help)\n"
     "            --daemon https://HOST:PORT [--ca FILE] [--admin-token-file FILE]\n"
+    "  federation  FedCog among ldpgraphd parties: start, status, runs, cancel, models,\n"
+    "            model, predict, pki (ldpgraph federation --help)\n"
     "  version   print the version\n"
     "\n"
     "Results are printed as key=value lines.\n";
@@ -93,6 +95,7 @@ int main(int argc, char** argv) {
   if (command == "generate") return ldpgraph::RunGenerateCommand(args);
   if (command == "experiment") return ldpgraph::RunExperimentCommand(args);
   if (command == "daemon") return ldpgraph::RunDaemonCommand(args);
+  if (command == "federation") return ldpgraph::RunFederationCommand(args);
   if (command == "version" || command == "--version") {
     std::printf("ldpgraph %s\n", LDPGRAPH_VERSION);
     return 0;

@@ -4,6 +4,7 @@
 
 #include "engine/adam.h"
 #include "engine/layers.h"
+#include "engine/tall_gemm.h"
 #include "engine/tape.h"
 #include "federation/decoupled_gcn.h"
 #include "ldpgraph/random_source.h"
@@ -20,6 +21,21 @@ std::size_t Correct(const Matrix& logits, const std::vector<int>& labels, const 
     right += labels[r] == static_cast<int>(best);
   }
   return right;
+}
+
+// A (rows x inner, addressed by its two strides) times B (inner x cols),
+// cols padded with zeros to whole vector lanes so that the engine's tall
+// product kernel takes it (Eigen's packing dominates products only a few
+// classes wide).
+Matrix NarrowProduct(const float* a, std::ptrdiff_t a_row_stride, std::ptrdiff_t a_inner_stride, Eigen::Index rows,
+                     Eigen::Index inner, const Matrix& b) {
+  constexpr Eigen::Index kLanes = 16;
+  const Eigen::Index padded = (b.cols() + kLanes - 1) / kLanes * kLanes;
+  Matrix b_padded = Matrix::Zero(inner, padded);
+  b_padded.leftCols(b.cols()) = b;
+  Matrix c(rows, padded);
+  TallGemm({a, a_row_stride, a_inner_stride, b_padded.data(), padded, c.data(), padded}, rows, padded, inner, false);
+  return c.leftCols(b.cols());
 }
 
 }  // namespace
@@ -50,6 +66,9 @@ Result<PartyRound> PartyRoundAt(const Matrix& propagated, const PartyTask& task,
   if (task.labels.size() != static_cast<std::size_t>(propagated.rows())) {
     return Status::InvalidArgument("the labels do not match the features");
   }
+  for (std::uint32_t r : task.train) {
+    if (task.labels[r] < 0) return Status::InvalidArgument("training user " + std::to_string(r) + " has no label");
+  }
   for (int y : task.labels) {
     if (y >= classes) return Status::InvalidArgument("a label is not below the weights' " + std::to_string(classes) + " classes");
   }
@@ -61,25 +80,29 @@ Result<PartyRound> PartyRoundAt(const Matrix& propagated, const PartyTask& task,
   out.val_right = Correct(scores, task.labels, task.val);
   out.test_right = Correct(scores, task.labels, task.test);
   if (gradient && !task.train.empty()) {
-    SeededRandomSource unused(0);
-    LinearLayer layer("sgc", static_cast<int>(propagated.cols()), classes, unused);
-    std::vector<Parameter*> params;
-    layer.Collect(&params);
-    for (std::size_t k = 0; k < params.size(); ++k) {
-      params[k]->value = weights[k];
-      params[k]->ZeroGrad();
+    // The mean cross-entropy over the training users, by hand (one product
+    // each way, over their rows only): d loss / d scores = (softmax - onehot) / n.
+    const auto n = static_cast<Eigen::Index>(task.train.size());
+    Matrix x(n, propagated.cols()), d(n, classes);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const std::uint32_t r = task.train[static_cast<std::size_t>(i)];
+      x.row(i) = propagated.row(r);
+      auto row = d.row(i);
+      row = scores.row(r);
+      row.array() -= row.maxCoeff();
+      row = row.array().exp().matrix();
+      row /= row.sum();
+      row(task.labels[r]) -= 1.0f;
     }
-    std::vector<int> targets(task.labels.size(), -1);
-    for (std::uint32_t r : task.train) targets[r] = task.labels[r];
-    Tape tape(true, nullptr);
-    tape.Backward(tape.SoftmaxCrossEntropy(layer.Forward(tape, tape.ConstantView(&propagated)), &targets));
-    for (Parameter* p : params) out.gradient.push_back(p->grad);
+    d /= static_cast<float>(n);
+    out.gradient.push_back(NarrowProduct(x.data(), 1, x.cols(), x.cols(), n, d));  // x^T d
+    out.gradient.push_back(d.colwise().sum());
   }
   return out;
 }
 
 Matrix SgcScores(const Matrix& propagated, const std::vector<Matrix>& weights) {
-  Matrix scores = propagated * weights[0];
+  Matrix scores = NarrowProduct(propagated.data(), propagated.cols(), 1, propagated.rows(), propagated.cols(), weights[0]);
   scores.rowwise() += weights[1].row(0);
   return scores;
 }

@@ -1,5 +1,6 @@
 #include "service/daemon.h"
 
+#include <algorithm>
 #include <csignal>
 #include <ctime>
 #include <pthread.h>
@@ -28,6 +29,31 @@ HttpsServerOptions ServerOptions(const DaemonConfig& c) {
   o.private_key_file = c.private_key_file;
   o.client_ca_file = c.client_ca_file;
   return o;
+}
+
+// The listener the parties of a federation talk on: mutual TLS with the
+// federation's CA, bodies as large as a step's partial sums.
+HttpsServerOptions FederationOptions(const DaemonConfig& c, PartyService* party) {
+  HttpsServerOptions o = ServerOptions(c);
+  const FederationConfig& f = c.federation;
+  o.address = f.listen_address;
+  o.port = f.listen_port;
+  o.threads = 2;
+  o.max_body_bytes = f.max_message_bytes;
+  o.max_upload_bytes = f.max_message_bytes;
+  o.request_timeout = std::chrono::milliseconds(std::max<std::uint32_t>(c.request_timeout_ms, 60000));
+  o.max_connections = 256;
+  o.max_connections_per_address = 0;
+  o.certificate_file = f.certificate_file;
+  o.private_key_file = f.private_key_file;
+  o.client_ca_file = f.ca_file;
+  o.handler = [party](const HttpRequest& request, Respond respond) { party->Handle(request, std::move(respond)); };
+  return o;
+}
+
+std::string StoreDir(const std::string& store_path) {
+  const std::size_t slash = store_path.rfind('/');
+  return slash == std::string::npos ? std::string(".") : store_path.substr(0, slash);
 }
 
 }  // namespace
@@ -67,20 +93,39 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   auto server = HttpsServer::Start(ServerOptions(config), d->ctx_.get());
   if (!server.ok()) return server.status();
   d->server_ = std::move(*server);
+  if (config.federation.enabled()) {
+    auto party = PartyService::Create(config.federation, d->held_graphs_.get(), d->models_->dir() + "/federated", logger);
+    if (!party.ok()) return party.status();
+    d->federation_party_ = std::move(*party);
+    auto listener = HttpsServer::Start(FederationOptions(config, d->federation_party_.get()), d->ctx_.get());
+    if (!listener.ok()) return Status(listener.status().code(), "federation listener: " + listener.status().message());
+    d->federation_server_ = std::move(*listener);
+    auto coordinator = Coordinator::Create(config.federation, d->federation_server_->port(),
+                                           StoreDir(config.store_path) + "/federation-runs", logger);
+    if (!coordinator.ok()) return coordinator.status();
+    d->coordinator_ = std::move(*coordinator);
+    d->ctx_->federation_party = d->federation_party_.get();
+    d->ctx_->coordinator = d->coordinator_.get();
+  }
   return d;
 }
 
 void Daemon::Stop() {
   if (stopped_) return;
   stopped_ = true;
+  // Runs in flight end first (failed: "the coordinator stopped"), while the
+  // listeners they talk to are still up.
+  coordinator_.reset();
   server_->Drain(std::chrono::milliseconds(config_.drain_timeout_ms));
+  if (federation_server_) federation_server_->Drain(std::chrono::milliseconds(config_.drain_timeout_ms));
   jobs_.reset();  // cancels a running training between two epochs
   store_->Close();
 }
 
 Daemon::~Daemon() {
   if (server_ && store_) Stop();
-  server_.reset();  // sessions may hold the context: the server goes first
+  server_.reset();  // sessions may hold the context: the servers go first
+  federation_server_.reset();
 }
 
 int RunDaemon(const DaemonConfig& config) {
@@ -105,6 +150,7 @@ int RunDaemon(const DaemonConfig& config) {
                             {"port", std::to_string(d.port())},
                             {"store", config.store_path},
                             {"graphs", std::to_string(d.context().graphs.All().size())},
+                            {"federation_port", std::to_string(d.federation_port())},
                             {"threads", std::to_string(config.threads)}});
   sd_notify(0, "READY=1");
 

@@ -9,6 +9,8 @@
 
 #include <memory>
 
+#include "federation/coordinator.h"
+#include "federation/party_service.h"
 #include "service/daemon_config.h"
 #include "service/https_server.h"
 #include "service/service_context.h"
@@ -23,6 +25,8 @@ class Daemon {
   ~Daemon();
 
   std::uint16_t port() const { return server_->port(); }
+  // The federation listener's port; 0 without [federation].
+  std::uint16_t federation_port() const { return federation_server_ ? federation_server_->port() : 0; }
   ServiceContext& context() { return *ctx_; }
   Metrics& metrics() { return metrics_; }
   Status ReloadCertificates() { return server_->ReloadCertificates(); }
@@ -39,6 +43,9 @@ class Daemon {
   std::unique_ptr<TrainingJobs> jobs_;
   std::unique_ptr<ServiceContext> ctx_;
   std::unique_ptr<HttpsServer> server_;
+  std::unique_ptr<PartyService> federation_party_;
+  std::unique_ptr<HttpsServer> federation_server_;
+  std::unique_ptr<Coordinator> coordinator_;
   bool stopped_ = false;
 };
 

@@ -5,7 +5,9 @@
 
 #include <toml++/toml.h>
 
+#include "gap/held_graph.h"
 #include "internal/durable_file.h"
+#include "util/https_url.h"
 
 namespace ldpgraph {
 namespace {
@@ -98,6 +100,52 @@ Status ReadRateLimit(const Section& s, const char* rate_key, const char* burst_k
   return Status::Ok();
 }
 
+// [federation]: see federation/federation_config.h.
+Status ReadFederation(const toml::table& root, const std::string& base_dir, FederationConfig* f) {
+  Section s(root, "federation");
+  LDPGRAPH_RETURN_IF_ERROR(s.CheckKnown({"party", "listen_address", "listen_port", "ca", "certificate", "private_key",
+                                         "peers", "max_message_bytes", "party_timeout_ms"}));
+  LDPGRAPH_RETURN_IF_ERROR(s.String("party", &f->party));
+  if (!root.get("federation")) return Status::Ok();
+  if (!ValidPartyName(f->party)) return Bad("federation.party", "must be 1-64 of [a-z0-9_-]");
+  LDPGRAPH_RETURN_IF_ERROR(s.String("listen_address", &f->listen_address));
+  LDPGRAPH_RETURN_IF_ERROR(s.Unsigned<std::uint16_t>("listen_port", 0, 65535, &f->listen_port));
+  LDPGRAPH_RETURN_IF_ERROR(s.String("ca", &f->ca_file));
+  LDPGRAPH_RETURN_IF_ERROR(s.String("certificate", &f->certificate_file));
+  LDPGRAPH_RETURN_IF_ERROR(s.String("private_key", &f->private_key_file));
+  for (auto [key, value] : {std::pair<const char*, std::string*>{"ca", &f->ca_file},
+                            {"certificate", &f->certificate_file},
+                            {"private_key", &f->private_key_file}}) {
+    if (value->empty()) return Bad(std::string("federation.") + key, "is required");
+    *value = Resolve(base_dir, *value);
+  }
+  LDPGRAPH_RETURN_IF_ERROR(
+      s.Unsigned<std::size_t>("max_message_bytes", 1024, std::size_t{16} << 30, &f->max_message_bytes));
+  LDPGRAPH_RETURN_IF_ERROR(s.Unsigned<std::uint32_t>("party_timeout_ms", 100, 3600000, &f->party_timeout_ms));
+  const toml::node* peers = root["federation"]["peers"].node();
+  if (peers == nullptr) return Status::Ok();  // a federation of one
+  const toml::array* list = peers->as_array();
+  if (list == nullptr) return Bad("federation.peers", "must be an array of {name, url} tables");
+  std::set<std::string> names = {f->party};
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string key = "federation.peers[" + std::to_string(i) + "]";
+    const toml::table* peer = list->get(i)->as_table();
+    if (peer == nullptr) return Bad(key, "must be a table {name = \"...\", url = \"https://HOST:PORT\"}");
+    for (const auto& [k, v] : *peer) {
+      (void)v;
+      if (k.str() != "name" && k.str() != "url") return Bad(key + "." + std::string(k.str()), "is not a known key");
+    }
+    const std::optional<std::string> name = peer->get("name") ? peer->get("name")->value<std::string>() : std::nullopt;
+    const std::optional<std::string> url = peer->get("url") ? peer->get("url")->value<std::string>() : std::nullopt;
+    if (!name || !ValidPartyName(*name)) return Bad(key + ".name", "must be 1-64 of [a-z0-9_-]");
+    if (!names.insert(*name).second) return Bad(key + ".name", "\"" + *name + "\" is named twice (or is this party)");
+    const std::optional<HttpsUrl> parsed = url ? ParseHttpsUrl(*url) : std::nullopt;
+    if (!parsed || !parsed->port_given) return Bad(key + ".url", "must be https://HOST:PORT");
+    f->peers.push_back({*name, parsed->host, parsed->port});
+  }
+  return Status::Ok();
+}
+
 Result<std::string> SecretFromFile(const std::string& path, const char* key, std::size_t min_bytes) {
   if (path.empty()) return Bad(std::string("auth.") + key, "is required");
   auto text = ReadFile(path, std::string("auth.") + key);
@@ -123,7 +171,7 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
   }
   for (const auto& [key, value] : root) {
     (void)value;
-    static const std::set<std::string> kSections = {"server", "tls", "store", "auth", "limits", "log"};
+    static const std::set<std::string> kSections = {"server", "tls", "store", "auth", "limits", "log", "federation"};
     if (!kSections.count(std::string(key.str()))) return Bad(std::string(key.str()), "is not a known section");
   }
   DaemonConfig c;
@@ -201,6 +249,7 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
   if (c.log_level != "debug" && c.log_level != "info" && c.log_level != "warning" && c.log_level != "error") {
     return Bad("log.level", "must be debug, info, warning or error");
   }
+  LDPGRAPH_RETURN_IF_ERROR(ReadFederation(root, base_dir, &c.federation));
   return c;
 }
 

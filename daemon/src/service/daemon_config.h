@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "federation/federation_config.h"
 #include "ldpgraph/status.h"
 #include "service/tls_ciphers.h"
 
@@ -50,6 +51,8 @@ struct DaemonConfig {
   std::string log_format = "auto";  // auto (JSON unless stderr is a terminal), json, text
   std::string log_level = "info";   // debug, info, warning, error
   std::uint32_t refusal_log_lines_per_second = 20;  // the audit trail of refusals; 0: none
+  // [federation]
+  FederationConfig federation;
 };
 
 // Reads and checks the file; relative paths are taken from the file's

@@ -22,6 +22,9 @@ struct HttpRequest {
   std::string content_type;
   std::string accept;
   std::string remote_address;
+  // The common name of the client's certificate, verified against the
+  // listener's client CA; empty where none is required.
+  std::string peer_name;
   std::string body;
 };
 

@@ -66,6 +66,17 @@ Result<std::shared_ptr<ssl::context>> MakeTlsContext(const HttpsServerOptions& o
   return ctx;
 }
 
+// The common name of the certificate the client presented (verified by
+// the handshake when the listener requires one); empty if none.
+std::string PeerCommonName(SSL* ssl) {
+  X509* cert = SSL_get1_peer_certificate(ssl);
+  if (cert == nullptr) return "";
+  char name[256] = {};
+  const int n = X509_NAME_get_text_by_NID(X509_get_subject_name(cert), NID_commonName, name, sizeof name);
+  X509_free(cert);
+  return n > 0 ? std::string(name, static_cast<std::size_t>(n)) : "";
+}
+
 class Server;
 
 // One TLS connection: handshake, then request/response until the client or
@@ -96,6 +107,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::string_body> response_;
   std::string remote_;
+  std::string peer_name_;  // the verified client certificate's common name
   std::string method_ = "-", target_ = "-";  // of the request being read, for the refusal log
   Clock::time_point started_;
   bool in_flight_ = false;
@@ -333,6 +345,7 @@ void Session::OnHandshake(beast::error_code ec) {
     server_->ctx().metrics.tls_handshake_failures.fetch_add(1);
     return;
   }
+  if (!server_->options().client_ca_file.empty()) peer_name_ = PeerCommonName(stream_.native_handle());
   ReadHeader();
 }
 
@@ -412,16 +425,19 @@ void Session::Dispatch() {
   request.content_type = std::string(req[http::field::content_type]);
   request.accept = std::string(req[http::field::accept]);
   request.remote_address = remote_;
+  request.peer_name = peer_name_;
   request.body = std::move(req.body());
   const bool keep_alive = req.keep_alive();
   in_flight_ = true;
   server_->in_flight().fetch_add(1);
   // The Api may answer from a store thread: come back to this strand to write.
-  HandleRequest(server_->ctx(), request, [self = shared_from_this(), keep_alive](HttpResponse response) {
+  Respond respond = [self = shared_from_this(), keep_alive](HttpResponse response) {
     net::post(self->stream_.get_executor(), [self, keep_alive, response = std::move(response)]() mutable {
       self->Reply(std::move(response), keep_alive);
     });
-  });
+  };
+  if (server_->options().handler) return server_->options().handler(request, std::move(respond));
+  HandleRequest(server_->ctx(), request, std::move(respond));
 }
 
 void Session::Reply(HttpResponse response, bool keep_alive) {

@@ -8,10 +8,12 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "ldpgraph/status.h"
+#include "service/http_types.h"
 #include "service/service_context.h"
 #include "service/tls_ciphers.h"
 
@@ -39,6 +41,9 @@ struct HttpsServerOptions {
   std::string certificate_file;  // PEM chain
   std::string private_key_file;  // PEM
   std::string client_ca_file;    // optional: require client certificates it signed
+  // Who answers the requests; empty: the daemon's Api (api.h). The
+  // federation's listener has its own (federation/party_api.h).
+  std::function<void(const HttpRequest&, Respond)> handler;
 };
 
 class HttpsServer {

@@ -34,6 +34,7 @@ class ModelRegistry {
   std::map<std::uint64_t, std::string> List() const;
   // One version's about_json; nullopt for an unknown version.
   std::optional<std::string> About(std::uint64_t version) const;
+  const std::string& dir() const { return dir_; }
 
  private:
   explicit ModelRegistry(std::string dir) : dir_(std::move(dir)) {}

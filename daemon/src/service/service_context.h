@@ -18,6 +18,9 @@
 
 namespace ldpgraph {
 
+class Coordinator;
+class PartyService;
+
 struct ServiceContext {
   ServiceContext(ReportStore* store_in, TokenAuthority tokens_in, std::string admin_token_in, RateLimit per_token,
                  RateLimit per_address, Metrics* metrics_in, Logger* logger_in)
@@ -42,6 +45,9 @@ struct ServiceContext {
   ModelRegistry* models = nullptr;  // trained model versions (set by the Daemon)
   TrainingJobs* jobs = nullptr;     // background training (set by the Daemon)
   HeldGraphStore* held_graphs = nullptr;  // graphs owners upload whole (set by the Daemon)
+  // FedCog (set by the Daemon when its config has [federation]).
+  PartyService* federation_party = nullptr;
+  Coordinator* coordinator = nullptr;
 };
 
 }  // namespace ldpgraph

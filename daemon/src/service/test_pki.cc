@@ -37,7 +37,7 @@ bool AddExtension(X509* cert, X509* issuer, int nid, const char* value) {
 
 // Signs a certificate for `key` by `issuer_key` (self-signed when issuer is null).
 Cert MakeCertificate(EVP_PKEY* key, const char* common_name, X509* issuer, EVP_PKEY* issuer_key, bool is_ca,
-                     const char* alt_names, bool client) {
+                     const char* alt_names, const char* usage) {
   Cert cert(X509_new());
   X509_set_version(cert.get(), 2);
   unsigned char serial[16];
@@ -60,13 +60,15 @@ Cert MakeCertificate(EVP_PKEY* key, const char* common_name, X509* issuer, EVP_P
          AddExtension(cert.get(), signer, NID_key_usage, "critical,keyCertSign,cRLSign");
   } else {
     ok = AddExtension(cert.get(), signer, NID_basic_constraints, "critical,CA:FALSE") &&
-         AddExtension(cert.get(), signer, NID_ext_key_usage, client ? "clientAuth" : "serverAuth") &&
+         AddExtension(cert.get(), signer, NID_ext_key_usage, usage) &&
          (!alt_names || AddExtension(cert.get(), signer, NID_subject_alt_name, alt_names));
   }
   ok = ok && AddExtension(cert.get(), signer, NID_subject_key_identifier, "hash");
   if (!ok || X509_sign(cert.get(), issuer_key ? issuer_key : key, EVP_sha256()) == 0) return nullptr;
   return cert;
 }
+
+constexpr const char* kLoopbackNames = "DNS:localhost,IP:127.0.0.1,IP:::1";
 
 Status WritePem(const std::string& path, X509* cert, EVP_PKEY* key) {
   FILE* f = std::fopen(path.c_str(), "w");
@@ -83,11 +85,12 @@ Status WritePem(const std::string& path, X509* cert, EVP_PKEY* key) {
 Result<PkiFiles> WriteTestPki(const std::string& dir, const std::string& name) {
   Key ca_key(EVP_EC_gen("P-256")), server_key(EVP_EC_gen("P-256")), client_key(EVP_EC_gen("P-256"));
   if (!ca_key || !server_key || !client_key) return Fail("key generation failed");
-  Cert ca = MakeCertificate(ca_key.get(), name.c_str(), nullptr, nullptr, true, nullptr, false);
+  Cert ca = MakeCertificate(ca_key.get(), name.c_str(), nullptr, nullptr, true, nullptr, nullptr);
   if (!ca) return Fail("cannot sign the CA");
-  Cert server = MakeCertificate(server_key.get(), "localhost", ca.get(), ca_key.get(), false,
-                                "DNS:localhost,IP:127.0.0.1,IP:::1", false);
-  Cert client = MakeCertificate(client_key.get(), "ldpgraph test client", ca.get(), ca_key.get(), false, nullptr, true);
+  Cert server = MakeCertificate(server_key.get(), "localhost", ca.get(), ca_key.get(), false, kLoopbackNames,
+                                "serverAuth");
+  Cert client =
+      MakeCertificate(client_key.get(), "ldpgraph test client", ca.get(), ca_key.get(), false, nullptr, "clientAuth");
   if (!server || !client) return Fail("cannot sign the leaf certificates");
   PkiFiles files{dir + "/ca.crt", dir + "/server.crt", dir + "/server.key", dir + "/client.crt", dir + "/client.key"};
   LDPGRAPH_RETURN_IF_ERROR(WritePem(files.ca_certificate, ca.get(), nullptr));
@@ -95,6 +98,31 @@ Result<PkiFiles> WriteTestPki(const std::string& dir, const std::string& name) {
   LDPGRAPH_RETURN_IF_ERROR(WritePem(files.server_key, nullptr, server_key.get()));
   LDPGRAPH_RETURN_IF_ERROR(WritePem(files.client_certificate, client.get(), nullptr));
   LDPGRAPH_RETURN_IF_ERROR(WritePem(files.client_key, nullptr, client_key.get()));
+  return files;
+}
+
+Result<FederationPkiFiles> WriteTestFederationPki(const std::string& dir, const std::vector<std::string>& parties,
+                                                  const std::string& name) {
+  Key ca_key(EVP_EC_gen("P-256"));
+  if (!ca_key) return Fail("key generation failed");
+  Cert ca = MakeCertificate(ca_key.get(), name.c_str(), nullptr, nullptr, true, nullptr, nullptr);
+  if (!ca) return Fail("cannot sign the CA");
+  FederationPkiFiles files;
+  files.ca_certificate = dir + "/federation-ca.crt";
+  LDPGRAPH_RETURN_IF_ERROR(WritePem(files.ca_certificate, ca.get(), nullptr));
+  for (const std::string& party : parties) {
+    Key key(EVP_EC_gen("P-256"));
+    if (!key) return Fail("key generation failed");
+    // One certificate per party, for both ends of its connections.
+    Cert cert = MakeCertificate(key.get(), party.c_str(), ca.get(), ca_key.get(), false, kLoopbackNames,
+                                "serverAuth,clientAuth");
+    if (!cert) return Fail("cannot sign " + party + "'s certificate");
+    const std::string stem = dir + "/" + party;
+    LDPGRAPH_RETURN_IF_ERROR(WritePem(stem + ".crt", cert.get(), nullptr));
+    LDPGRAPH_RETURN_IF_ERROR(WritePem(stem + ".key", nullptr, key.get()));
+    files.certificates.push_back(stem + ".crt");
+    files.keys.push_back(stem + ".key");
+  }
   return files;
 }
 

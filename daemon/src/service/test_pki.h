@@ -6,6 +6,7 @@
 #define LDPGRAPH_DAEMON_SERVICE_TEST_PKI_H_
 
 #include <string>
+#include <vector>
 
 #include "ldpgraph/status.h"
 
@@ -22,6 +23,18 @@ struct PkiFiles {
 // `name` goes into the CA's common name, so two PKIs are told apart in errors.
 // Errors: kUnavailable when a file cannot be written or OpenSSL fails.
 Result<PkiFiles> WriteTestPki(const std::string& dir, const std::string& name = "ldpgraph test CA");
+
+// A federation's throwaway PKI (FedCog, federation/): a CA and, per party,
+// a certificate whose common name is the party's name, usable as server
+// and client, valid for localhost and 127.0.0.1.
+struct FederationPkiFiles {
+  std::string ca_certificate;             // dir/federation-ca.crt
+  std::vector<std::string> certificates;  // dir/<party>.crt, in the order given
+  std::vector<std::string> keys;          // dir/<party>.key (mode 0600)
+};
+
+Result<FederationPkiFiles> WriteTestFederationPki(const std::string& dir, const std::vector<std::string>& parties,
+                                                  const std::string& name = "ldpgraph federation test CA");
 
 }  // namespace ldpgraph
 
