@@ -15,7 +15,9 @@
 #include "cli/commands.h"
 #include "dataset/graph_dataset.h"
 #include "federation/partition.h"
+#include "gap/held_graph_dataset.h"
 #include "federation/share_split.h"
+#include "service/held_graph_api.h"
 #include "train/task_data.h"
 #include "ldpgraph/transport/https_client.h"
 #include "util/flags.h"
@@ -77,53 +79,6 @@ Result<json> IdList(const std::string& text) {
   }
   if (ids.empty()) return Status::InvalidArgument("an empty id list");
   return ids;
-}
-
-// A node dataset (CSV folder) as a held graph's parts, with the graph
-// itself (for partitioning it among parties).
-Result<HeldGraphParts> HeldGraphFromDataset(const std::string& path, CsrGraph* graph) {
-  Result<GraphDataset> ds = ReadDataset(path);
-  if (!ds.ok()) return ds.status();
-  Result<NodeTaskData> data = MakeNodeTaskData(*ds, Aggregation::kMean);  // labels mapped to 0..C-1
-  if (!data.ok()) return data.status();
-  const CsrGraph& g = ds->graphs[0];
-  HeldGraphParts p;
-  p.num_nodes = g.num_nodes();
-  p.classes = static_cast<std::uint64_t>(data->classes);
-  p.feature_dims = std::max<std::uint32_t>(ds->feature_dims, 1);
-  for (std::uint32_t u = 0; u < g.num_nodes(); ++u) {
-    for (std::uint32_t v : g.neighbours(u)) {
-      if (u < v) p.edges.emplace_back(u, v);
-    }
-  }
-  const SparseMatrix& x = ds->node_features;
-  for (std::int64_t r = 0; r < x.rows && ds->feature_dims > 0; ++r) {
-    for (std::int64_t k = x.offsets[r]; k < x.offsets[r + 1]; ++k) {
-      p.features.push_back({static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(x.indices[k]),
-                            x.unit_weights() ? 1.0 : static_cast<double>(x.values[k])});
-    }
-  }
-  if (ds->feature_dims == 0) {  // no features.csv: the constant input the trainers use
-    for (std::uint32_t r = 0; r < g.num_nodes(); ++r) p.features.push_back({r, 0, 1.0});
-  }
-  for (int y : data->labels) p.labels.push_back(y);
-  *graph = g;
-  return p;
-}
-
-// The body of PUT /v1/admin/held-graphs/{id}.
-std::string HeldGraphJson(const HeldGraphParts& p) {
-  json edges = json::array(), features = json::array(), border = json::array();
-  for (const auto& [u, v] : p.edges) edges.push_back({u, v});
-  for (const HeldGraphParts::Entry& e : p.features) features.push_back({e.node, e.feature, e.value});
-  json body = {{"num_nodes", p.num_nodes}, {"classes", p.classes}, {"feature_dims", p.feature_dims},
-               {"edges", edges},           {"features", features}, {"labels", p.labels}};
-  if (!p.keys.empty()) {
-    for (const HeldGraphParts::Border& b : p.border) border.push_back({b.node, b.party, b.key});
-    body["keys"] = p.keys;
-    body["border"] = border;
-  }
-  return body.dump();
 }
 
 // `hold` with --parties: the share of party --party when the dataset is
@@ -251,14 +206,16 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
     if (!flags->Has("graph") || !graph.ok() || !flags->Has("dataset")) {
       return Usage("--graph ID and --dataset PATH (a CSV node dataset) are required");
     }
-    CsrGraph whole_graph;
-    Result<HeldGraphParts> parts = HeldGraphFromDataset(flags->StringOr("dataset", ""), &whole_graph);
+    Result<GraphDataset> ds = ReadDataset(flags->StringOr("dataset", ""));
+    if (!ds.ok()) return Failure(ds.status().message());
+    Result<HeldGraphParts> parts = HeldGraphFromDataset(*ds);
     if (!parts.ok()) return Failure(parts.status().message());
+    const CsrGraph& whole_graph = ds->graphs[0];
     if (flags->Has("parties")) {
       parts = PartyShareOf(*parts, whole_graph, *flags);
       if (!parts.ok()) return Usage(parts.status().message());
     }
-    if (!client.Call("PUT", "/v1/admin/held-graphs/" + std::to_string(*graph), HeldGraphJson(*parts), 201, &out)) {
+    if (!client.Call("PUT", "/v1/admin/held-graphs/" + std::to_string(*graph), HeldGraphUploadJson(*parts), 201, &out)) {
       return 1;
     }
     PrintKeyValues(out);

@@ -33,7 +33,7 @@ void DaemonProcess::WriteConfig() {
   if (!settings_.client_ca.empty()) out << "client_ca = \"" << settings_.client_ca << "\"\n";
   out << settings_.extra_tls;
   out << "\n[store]\npath = \"store.db\"\n\n[auth]\nsecret_file = \"secret\"\nadmin_token_file = \"admin-token\"\n"
-      << "\n[limits]\n" << settings_.limits << "\n[log]\nformat = \"json\"\n" << settings_.extra_log;
+      << "\n[limits]\n" << settings_.limits << "\n[log]\nformat = \"json\"\n" << settings_.extra_log << "\n" << settings_.extra_sections;
 }
 
 std::string DaemonProcess::log() const {

@@ -24,6 +24,7 @@ struct DaemonSettings {
   std::string client_ca;     // [tls] client_ca
   std::string extra_tls;     // extra TOML lines for [tls]
   std::string extra_log;     // extra TOML lines for [log]
+  std::string extra_sections;  // whole TOML sections after the others (e.g. [federation])
   unsigned descriptor_limit = 0;  // RLIMIT_NOFILE (soft and hard) of the daemon; 0: inherited
   std::vector<std::pair<std::string, std::string>> env;  // e.g. NOTIFY_SOCKET for sd_notify
 };

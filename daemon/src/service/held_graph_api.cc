@@ -88,6 +88,24 @@ Result<HeldGraphParts> PartsFromJson(const std::string& text, std::uint64_t id) 
   return p;
 }
 
+}  // namespace
+
+std::string HeldGraphUploadJson(const HeldGraphParts& p) {
+  json edges = json::array(), features = json::array(), border = json::array();
+  for (const auto& [u, v] : p.edges) edges.push_back({u, v});
+  for (const HeldGraphParts::Entry& e : p.features) features.push_back({e.node, e.feature, e.value});
+  json body = {{"num_nodes", p.num_nodes}, {"classes", p.classes}, {"feature_dims", p.feature_dims},
+               {"edges", edges},           {"features", features}, {"labels", p.labels}};
+  if (!p.keys.empty()) {
+    for (const HeldGraphParts::Border& b : p.border) border.push_back({b.node, b.party, b.key});
+    body["keys"] = p.keys;
+    body["border"] = border;
+  }
+  return body.dump();
+}
+
+namespace {
+
 HttpResponse Upload(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text) {
   const std::optional<std::uint64_t> id = ParseGraphId(id_text);
   if (!id) return ErrorResponse(400, "invalid_request", "held graph id '" + id_text + "' is not an unsigned integer");

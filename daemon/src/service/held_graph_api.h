@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 
+#include "gap/held_graph.h"
 #include "service/http_types.h"
 #include "service/service_context.h"
 
@@ -26,6 +27,10 @@ namespace ldpgraph {
 
 // The answer for `path` when it is a held-graph resource; nullopt otherwise.
 std::optional<HttpResponse> HandleHeldGraphs(ServiceContext& ctx, const HttpRequest& request, const std::string& path);
+
+// The body of PUT /v1/admin/held-graphs/{id} that uploads `parts` (the CLI
+// and the tests send it).
+std::string HeldGraphUploadJson(const HeldGraphParts& parts);
 
 // POST /v1/admin/jobs with "task": "gap" (`body` is the request's JSON).
 HttpResponse StartGapJob(ServiceContext& ctx, const std::string& body);

@@ -1,0 +1,132 @@
+// DaemonFederation: real ldpgraphd processes as the parties of a FedCog
+// federation on loopback, each with its own store, its own admin client and
+// a certificate from one throwaway federation CA (its name = the party's).
+// The federation listeners' ports are chosen before the start, since every
+// party's config names the others'.
+#ifndef LDPGRAPH_TESTS_SUPPORT_DAEMON_FEDERATION_H_
+#define LDPGRAPH_TESTS_SUPPORT_DAEMON_FEDERATION_H_
+
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "federation/federated_model.h"
+#include "gap/held_graph.h"
+#include "internal/durable_file.h"
+#include "service/held_graph_api.h"
+#include "support/admin_daemon.h"
+
+namespace ldpgraph {
+namespace testing {
+
+// A port nothing listens on now (the kernel's pick for a socket closed at once).
+inline std::uint16_t FreeLoopbackPort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof a;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size);
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+class DaemonFederation {
+ public:
+  // `names[0]` coordinates. `extra_names` get certificates from the same CA
+  // but are in no party's config (strangers for the refusal tests).
+  explicit DaemonFederation(std::vector<std::string> names, std::uint32_t party_timeout_ms = 20000,
+                            std::vector<std::string> extra_names = {})
+      : names_(std::move(names)) {
+    std::vector<std::string> all = names_;
+    all.insert(all.end(), extra_names.begin(), extra_names.end());
+    Result<FederationPkiFiles> files = WriteTestFederationPki(pki_dir_.path(), all);
+    REQUIRE(files.ok());
+    pki_ = *files;
+    for (std::size_t i = 0; i < names_.size(); ++i) ports_.push_back(FreeLoopbackPort());
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      std::string peers;
+      for (std::size_t j = 0; j < names_.size(); ++j) {
+        if (j == i) continue;
+        peers += std::string(peers.empty() ? "" : ",\n") + "  { name = \"" + names_[j] +
+                 "\", url = \"https://127.0.0.1:" + std::to_string(ports_[j]) + "\" }";
+      }
+      DaemonSettings s;
+      s.extra_sections = "[federation]\nparty = \"" + names_[i] + "\"\nlisten_port = " + std::to_string(ports_[i]) +
+                         "\nca = \"" + pki_.ca_certificate + "\"\ncertificate = \"" + pki_.certificates[i] +
+                         "\"\nprivate_key = \"" + pki_.keys[i] + "\"\nparty_timeout_ms = " +
+                         std::to_string(party_timeout_ms) + "\npeers = [\n" + peers + "\n]\n";
+      parties_.push_back(std::make_unique<AdminDaemon>(s));
+    }
+  }
+
+  AdminDaemon& party(std::size_t i) { return *parties_[i]; }
+  AdminDaemon& coordinator() { return *parties_[0]; }
+  std::size_t size() const { return parties_.size(); }
+  std::uint16_t federation_port(std::size_t i) const { return ports_[i]; }
+  const FederationPkiFiles& pki() const { return pki_; }
+
+  // Uploads each party's share (in `names` order) as held graph `id`.
+  void Upload(const std::vector<HeldGraphParts>& shares, std::uint64_t id) {
+    for (std::size_t i = 0; i < shares.size(); ++i) {
+      const auto answer = party(i).Admin("PUT", "/v1/admin/held-graphs/" + std::to_string(id),
+                                         HeldGraphUploadJson(shares[i]));
+      REQUIRE_MESSAGE(answer.status == 201, answer.body);
+    }
+  }
+
+  // Starts a run on the coordinator; its id.
+  std::uint64_t Start(const nlohmann::json& request) {
+    const auto answer = coordinator().Admin("POST", "/v1/admin/federation/runs", request.dump());
+    REQUIRE_MESSAGE(answer.status == 202, answer.body);
+    return nlohmann::json::parse(answer.body)["run"].get<std::uint64_t>();
+  }
+
+  // Polls the run until it is over (three minutes at most); its status.
+  nlohmann::json Wait(std::uint64_t run) {
+    for (int i = 0; i < 1800; ++i) {
+      const auto answer = coordinator().Admin("GET", "/v1/admin/federation/runs/" + std::to_string(run));
+      REQUIRE(answer.status == 200);
+      const nlohmann::json s = nlohmann::json::parse(answer.body);
+      if (s["state"] != "running") return s;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    FAIL("run " << run << " did not end");
+    return {};
+  }
+
+  // Party i's model file of `run`: nullopt when it holds none; a failed
+  // check when the file is there but does not decode.
+  std::optional<FederatedModel> Model(std::size_t i, std::uint64_t run) {
+    std::vector<std::uint8_t> bytes;
+    bool exists = false;
+    REQUIRE(internal::ReadWholeFile(ModelPath(i, run), &bytes, &exists).ok());
+    if (!exists) return std::nullopt;
+    Result<FederatedModel> m = DecodeFederatedModel(bytes);
+    REQUIRE_MESSAGE(m.ok(), m.status().ToString());
+    return std::move(m).value();
+  }
+  std::string ModelPath(std::size_t i, std::uint64_t run) {
+    return party(i).dir.path() + "/models/federated/" + std::to_string(run) + ".fedmodel";
+  }
+
+ private:
+  std::vector<std::string> names_;
+  TempDir pki_dir_;
+  FederationPkiFiles pki_;
+  std::vector<std::uint16_t> ports_;
+  std::vector<std::unique_ptr<AdminDaemon>> parties_;
+};
+
+}  // namespace testing
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_TESTS_SUPPORT_DAEMON_FEDERATION_H_
