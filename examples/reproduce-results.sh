@@ -17,7 +17,7 @@ if [ ! -d "$data" ]; then
   exit 1
 fi
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DLDPGRAPH_BUILD_TESTS=OFF >/dev/null
-cmake --build build/release --target ldpgraph_cli >/dev/null
+cmake --build build/release --target ldpgraph_cli ldpgraphd >/dev/null  # fedcog-tls runs real daemons
 ldpgraph=build/release/daemon/ldpgraph
 out=docs/results
 mkdir -p "$out"
@@ -171,9 +171,12 @@ study 17-cora-linkldp-private "Cora: node classification under edge LDP with fea
   --splits 10 --jobs 2
 # FedCog (issue 24): Cora's users dealt to 2-10 parties at random or as
 # connected regions; FedCog-SGC against each party alone and the whole graph
-# in one place. Every party in one process for now.
+# in one place, every party in this process; fedcog-lnnc, the paper's
+# privacy-enhanced variant; and fedcog-tls: FedCog by
+# real ldpgraphd processes on loopback, one per party, over mutual TLS.
 study 18-cora-fedcog "Cora: several parties, each holding part of the graph, train one classifier (FedCog-SGC) vs each party alone vs centralised" -- \
-  experiment fedcog --dataset "$cora" --parties 2,3,5,10 --partitions random,community --splits 5 --jobs 2
+  experiment fedcog --dataset "$cora" --parties 2,3,5,10 --partitions random,community \
+  --methods fedcog,fedcog-lnnc,local,centralised,gcn,fedcog-tls --splits 5 --jobs 2
 
 {
   cat docs/results-intro.md

@@ -11,13 +11,21 @@
 #include <cmath>
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <thread>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "experiments/dprr_experiment.h"
 #include "experiments/degree_experiment.h"
 #include "experiments/gap_experiment.h"
 #include "experiments/fedcog_experiment.h"
+#include "federation/loopback_federation.h"
 #include "experiments/linkldp_experiment.h"
 #include "experiments/lpgnn_experiment.h"
 #include "experiments/results_report.h"
@@ -274,8 +282,75 @@ int RunLinkLdp(const std::vector<std::string>& args) {
   return Finish(s);
 }
 
+// The path of `name` beside this binary (ldpgraphd next to ldpgraph).
+std::string SiblingBinary(const std::string& name) {
+  char self[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return name;
+  std::string path(self, static_cast<std::size_t>(n));
+  return path.substr(0, path.rfind('/') + 1) + name;
+}
+
+// fedcog-tls: the parties as real daemons on loopback, one federation per
+// party count (started at its first run, stopped at the end), one run at
+// a time so that each is timed alone.
+class FedCogParties {
+ public:
+  explicit FedCogParties(std::string ldpgraphd) : ldpgraphd_(std::move(ldpgraphd)) {
+    char dir[] = "/tmp/ldpgraph-fedcog-XXXXXX";
+    if (::mkdtemp(dir) != nullptr) dir_ = dir;
+  }
+  ~FedCogParties() {
+    federations_.clear();  // stops the daemons before their folders go
+    std::error_code error;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, error);
+  }
+
+  Result<FedCogTlsResult> Run(const std::vector<HeldGraphParts>& shares, int steps, std::uint64_t seed) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (dir_.empty()) return Status::Unavailable("cannot make a folder for the parties under /tmp");
+    const int parties = static_cast<int>(shares.size());
+    auto& federation = federations_[parties];
+    if (!federation) {
+      Result<std::unique_ptr<LoopbackFederation>> started =
+          LoopbackFederation::Start(ldpgraphd_, dir_ + "/" + std::to_string(parties), parties);
+      if (!started.ok()) return started.status();
+      federation = std::move(started).value();
+    }
+    const std::uint64_t id = ++uploads_;
+    for (std::size_t p = 0; p < shares.size(); ++p) LDPGRAPH_RETURN_IF_ERROR(federation->Upload(p, id, shares[p]));
+    Result<std::string> status = federation->Run(
+        nlohmann::json{{"held_graph", id}, {"steps", steps}, {"seed", seed}}.dump());
+    if (!status.ok()) return status.status();
+    const nlohmann::json s = nlohmann::json::parse(*status);
+    if (s.value("state", "") != "succeeded") return Status::Unavailable("run failed: " + s.value("error", *status));
+    FedCogTlsResult r;
+    r.test_accuracy = s["test_accuracy"];
+    r.val_accuracy = s["val_accuracy"];
+    r.seconds = s["seconds"];
+    std::uint64_t total = 0;
+    for (const nlohmann::json& p : s["party_traffic"]) {
+      r.propagation_bytes += p["propagation_bytes_sent"].get<std::uint64_t>();
+      total += p["bytes_sent"].get<std::uint64_t>() + p["bytes_received"].get<std::uint64_t>();
+    }
+    // Training's bodies both ways (weights down, gradients up) per round:
+    // all bodies less the partial sums, each counted going up and relayed
+    // down (open and finish are small beside them).
+    const std::uint64_t training = total > 2 * r.propagation_bytes ? total - 2 * r.propagation_bytes : 0;
+    r.round_bytes = training / static_cast<std::uint64_t>(s["rounds"].get<int>() + 1);
+    return r;
+  }
+
+ private:
+  std::string ldpgraphd_, dir_;
+  std::mutex mu_;
+  std::map<int, std::unique_ptr<LoopbackFederation>> federations_;
+  std::uint64_t uploads_ = 0;
+};
+
 int RunFedCog(const std::vector<std::string>& args) {
-  Result<Flags> flags = Flags::Parse(args, {"dataset", "out", "partitions", "parties", "methods", "steps", "splits", "jobs"});
+  Result<Flags> flags =
+      Flags::Parse(args, {"dataset", "out", "partitions", "parties", "methods", "steps", "splits", "jobs", "ldpgraphd"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   Result<std::string> out = flags->String("out");
@@ -310,6 +385,13 @@ int RunFedCog(const std::vector<std::string>& args) {
   o.out_dir = *out;
   Result<GraphDataset> ds = ReadDataset(*path);
   if (!ds.ok()) return Failure(ds.status());
+  std::unique_ptr<FedCogParties> real;
+  if (std::find(o.methods.begin(), o.methods.end(), "fedcog-tls") != o.methods.end()) {
+    real = std::make_unique<FedCogParties>(flags->StringOr("ldpgraphd", SiblingBinary("ldpgraphd")));
+    o.over_tls = [&real](const std::vector<HeldGraphParts>& shares, int k, std::uint64_t seed) {
+      return real->Run(shares, k, seed);
+    };
+  }
   Status s = RunFedCogExperiment(*ds, o);
   if (s.ok()) std::printf("results=%s/results.csv\nsummary=%s/summary.csv\n", out->c_str(), out->c_str());
   return Finish(s);

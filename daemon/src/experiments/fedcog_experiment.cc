@@ -8,7 +8,13 @@
 #include "experiments/summary.h"
 #include "experiments/summary_charts.h"
 #include "federation/federated_sgc.h"
+#include "federation/lnnc.h"
 #include "federation/partition.h"
+#include "federation/share_split.h"
+#include "gap/held_graph_dataset.h"
+#include "graph/graph_batch.h"
+#include "models/node_gnn.h"
+#include "train/node_trainer.h"
 #include "train/splits.h"
 #include "train/task_data.h"
 
@@ -30,13 +36,15 @@ class FedCogRunner {
   FedCogRunner(const GraphDataset& dataset, NodeTaskData data, const FedCogExperimentOptions& options,
                ResultsTable* table)
       : dataset_(dataset), options_(options), table_(table), features_(data.features.ToDense()),
-        labels_(std::move(data.labels)), classes_(data.classes) {}
+        labels_(data.labels), classes_(data.classes), data_(std::move(data)) {}
 
   CsvRow Key(const Setting& s, int split) const {
     return {dataset_.name, s.partition, std::to_string(s.parties), s.method, std::to_string(split)};
   }
 
   Status Run(const Setting& s, int split) const {
+    if (s.method == "fedcog-tls") return RunOverTls(s, split);
+    if (s.method == "gcn") return RunGcn(s, split);
     const auto start = std::chrono::steady_clock::now();
     const CsrGraph& graph = dataset_.graphs[0];
     const std::uint32_t n = graph.num_nodes();
@@ -75,6 +83,9 @@ class FedCogRunner {
         (role[u] == 0 ? tasks[p].train : role[u] == 1 ? tasks[p].val : tasks[p].test).push_back(v);
       }
       local.push_back(std::move(rows));
+    }
+    if (s.method == "fedcog-lnnc") {  // the privacy-enhanced variant
+      for (std::size_t p = 0; p < split_graph->size(); ++p) ConnectLoneBorderUsers(local[p], &(*split_graph)[p]);
     }
     std::uint64_t propagation_bytes = 0;
     Result<std::vector<Matrix>> propagated = DecoupledPropagate(*split_graph, local, options_.steps, &propagation_bytes);
@@ -115,6 +126,50 @@ class FedCogRunner {
     return table_->Append(row);
   }
 
+  // The dataset dealt to the parties as their shares, run by real daemons.
+  Status RunOverTls(const Setting& s, int split) const {
+    const CsrGraph& graph = dataset_.graphs[0];
+    Result<std::vector<int>> party_of = PartitionUsers(graph, s.partition, s.parties, static_cast<std::uint64_t>(split));
+    if (!party_of.ok()) return party_of.status();
+    std::vector<std::string> names;
+    for (int p = 0; p < s.parties; ++p) names.push_back("p" + std::to_string(p));
+    Result<std::vector<HeldGraphParts>> shares = SplitIntoShares(whole_, *party_of, names);
+    if (!shares.ok()) return shares.status();
+    Result<FedCogTlsResult> r = options_.over_tls(*shares, options_.steps, static_cast<std::uint64_t>(split));
+    if (!r.ok()) return r.status();
+    CsvRow row = Key(s, split);
+    for (const std::string& v : {FormatNumber(r->test_accuracy), FormatNumber(r->val_accuracy),
+                                 std::to_string(CrossEdges(graph, *party_of)), std::to_string(r->propagation_bytes),
+                                 std::to_string(r->round_bytes), FormatNumber(r->seconds)}) {
+      row.push_back(v);
+    }
+    return table_->Append(row);
+  }
+
+  // Centralised GCN as `ldpgraph train` trains it, on the same split: the
+  // bar the issue sets FedCog against.
+  Status RunGcn(const Setting& s, int split) const {
+    NodeGnnConfig config;
+    config.kind = NodeGnnKind::kGcn;
+    config.input_dim = static_cast<int>(data_.features.cols());
+    config.classes = data_.classes;
+    Result<NodeGnnModel> gnn = NodeGnnModel::Create(config, static_cast<std::uint64_t>(split));
+    if (!gnn.ok()) return gnn.status();
+    const PreparedGraph graph = PrepareGraph(dataset_.graphs[0], Aggregation::kGcn);
+    NodeTrainOptions o;
+    o.seed = static_cast<std::uint64_t>(split);
+    const Split roles = StratifiedSplit(labels_, 0.50, 0.25, static_cast<std::uint64_t>(split));
+    const NodeTrainResult r = TrainNodeClassifier(&*gnn, graph, data_.features, data_.labels, roles, o, {});
+    CsvRow row = Key(s, split);
+    for (const std::string& v : {FormatNumber(r.test.accuracy), FormatNumber(r.val.accuracy), std::string("0"),
+                                 std::string("0"), std::string("0"), FormatNumber(r.seconds)}) {
+      row.push_back(v);
+    }
+    return table_->Append(row);
+  }
+
+  HeldGraphParts whole_;  // for fedcog-tls
+
  private:
   const GraphDataset& dataset_;
   const FedCogExperimentOptions& options_;
@@ -122,6 +177,7 @@ class FedCogRunner {
   Matrix features_;
   std::vector<int> labels_;
   int classes_;
+  NodeTaskData data_;
 };
 
 }  // namespace
@@ -137,9 +193,11 @@ Status RunFedCogExperiment(const GraphDataset& dataset, const FedCogExperimentOp
     if (p != "random" && p != "community") return Status::InvalidArgument("unknown partition '" + p + "' (random or community)");
   }
   for (const std::string& m : o.methods) {
-    if (m != "fedcog" && m != "local" && m != "centralised") {
-      return Status::InvalidArgument("unknown method '" + m + "' (fedcog, local or centralised)");
+    if (m != "fedcog" && m != "local" && m != "centralised" && m != "fedcog-tls" && m != "fedcog-lnnc" && m != "gcn") {
+      return Status::InvalidArgument("unknown method '" + m +
+                                     "' (fedcog, fedcog-lnnc, fedcog-tls, local, centralised or gcn)");
     }
+    if (m == "fedcog-tls" && !o.over_tls) return Status::InvalidArgument("fedcog-tls needs real parties (the CLI)");
   }
   for (int p : o.parties) {
     if (p < 2) return Status::InvalidArgument("at least 2 parties, got " + std::to_string(p));
@@ -154,13 +212,19 @@ Status RunFedCogExperiment(const GraphDataset& dataset, const FedCogExperimentOp
   Result<std::unique_ptr<ResultsTable>> table = ResultsTable::Open(o.out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();
   auto runner = std::make_shared<FedCogRunner>(dataset, std::move(data).value(), o, table->get());
+  if (o.over_tls) {
+    Result<HeldGraphParts> whole = HeldGraphFromDataset(dataset);
+    if (!whole.ok()) return whole.status();
+    runner->whole_ = std::move(whole).value();
+  }
   std::vector<ExperimentJob> jobs;
   std::size_t skipped = 0;
   for (int split = 0; split < o.splits; ++split) {
     for (const std::string& method : o.methods) {
-      // The centralised model has no parties: one row per split.
-      const std::vector<std::string> partitions = method == "centralised" ? std::vector<std::string>{"none"} : o.partitions;
-      const std::vector<int> counts = method == "centralised" ? std::vector<int>{1} : o.parties;
+      // The centralised models have no parties: one row per split.
+      const bool whole = method == "centralised" || method == "gcn";
+      const std::vector<std::string> partitions = whole ? std::vector<std::string>{"none"} : o.partitions;
+      const std::vector<int> counts = whole ? std::vector<int>{1} : o.parties;
       for (const std::string& partition : partitions) {
         for (int parties : counts) {
           const Setting s{partition, parties, method};
