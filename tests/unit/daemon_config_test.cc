@@ -81,6 +81,51 @@ TEST_CASE("DaemonConfig.EveryBadKeyIsNamed") {
   CHECK(missing.status().code() == ldpgraph::StatusCode::kUnavailable);
 }
 
+TEST_CASE("DaemonConfig.FederationSectionAndItsErrors") {
+  TempDir dir;
+  dir.Write("secret", std::string(40, 's'));
+  dir.Write("admin", "admin-token-123456");
+  const std::string federation =
+      "[federation]\nparty = \"north\"\nlisten_port = 9443\nca = \"ca.crt\"\ncertificate = \"n.crt\"\n"
+      "private_key = \"n.key\"\n";
+  auto c = ldpgraph::ParseDaemonConfig(
+      Minimal() + federation +
+          "peers = [ { name = \"east\", url = \"https://10.0.0.2:9443\" }, { name = \"west\", url = \"https://w:1\" } ]\n",
+      dir.path());
+  REQUIRE_MESSAGE(c.ok(), c.status().message());
+  CHECK(c->federation.enabled());
+  CHECK(c->federation.ca_file == dir.path() + "/ca.crt");
+  REQUIRE(c->federation.peers.size() == 2);
+  CHECK(c->federation.peers[0].host == "10.0.0.2");
+  CHECK(c->federation.peers[1].port == 1);
+  CHECK(c->federation.Knows("west"));
+  CHECK(c->federation.Knows("north"));
+  CHECK(!c->federation.Knows("mallory"));
+  CHECK(!ldpgraph::ParseDaemonConfig(Minimal(), dir.path())->federation.enabled());
+  struct Case {
+    std::string text;
+    const char* message;
+  } cases[] = {
+      {"[federation]\nlisten_port = 1\n", "federation.party must be 1-64 of [a-z0-9_-]"},
+      {"[federation]\nparty = \"North\"\n", "federation.party must be"},
+      {"[federation]\nparty = \"n\"\n", "federation.ca is required"},
+      {federation + "colour = 1\n", "federation.colour is not a known key"},
+      {federation + "peers = 3\n", "federation.peers must be an array"},
+      {federation + "peers = [ { name = \"east\" } ]\n", "federation.peers[0].url must be https://HOST:PORT"},
+      {federation + "peers = [ { name = \"east\", url = \"https://e\" } ]\n", "federation.peers[0].url"},
+      {federation + "peers = [ { name = \"north\", url = \"https://e:1\" } ]\n", "is named twice"},
+      {federation + "peers = [ { name = \"e\", url = \"https://e:1\", port = 2 } ]\n",
+       "federation.peers[0].port is not a known key"},
+      {federation + "party_timeout_ms = 5\n", "federation.party_timeout_ms must be in"},
+  };
+  for (const Case& bad : cases) {
+    INFO(bad.text);
+    auto parsed = ldpgraph::ParseDaemonConfig(Minimal() + bad.text, dir.path());
+    REQUIRE_FALSE(parsed.ok());
+    CHECK_MESSAGE(parsed.status().message().find(bad.message) != std::string::npos, parsed.status().message());
+  }
+}
+
 TEST_CASE("GraphConfigJson.RoundTripsAndNamesBadFields") {
   const char* text = R"({"graph_id": 18446744073709551615, "num_users": 50,
       "edges": {"mechanism": "locallap", "epsilon": 2.5, "allocation": "fixed", "n_max": 80, "locallap_resolution": 8},
