@@ -245,7 +245,9 @@ void Coordinator::Execute(std::shared_ptr<RunState> run) {
     }
     return list;
   };
+  std::string phase_now = "opening";  // restored after a recovery's propagation
   auto set_phase = [&](const char* phase) {
+    if (std::string(phase) != "propagating") phase_now = phase;
     update([&](json& s) {
       s["phase"] = phase;
       s["party_traffic"] = party_summaries();
@@ -353,7 +355,7 @@ void Coordinator::Execute(std::shared_ptr<RunState> run) {
         if (prepared.ok()) {
           update([](json& st) { st["recoveries"] = st["recoveries"].get<int>() + 1; });
           logger_->Info("federation_run_recovered", {{"run", std::to_string(run->id)}});
-          set_phase("training");
+          set_phase(phase_now.c_str());
         } else if (prepared.code() != StatusCode::kUnavailable) {
           return prepared;
         }
