@@ -1,0 +1,294 @@
+#include "gw/gromov_wasserstein.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "gw/transport_lp.h"
+#include "ldpgraph/random_source.h"
+#include "ldpgraph/samplers.h"
+
+namespace ldpgraph {
+namespace {
+
+Status CheckFinite(const Eigen::MatrixXd& a, const char* name) {
+  for (Eigen::Index i = 0; i < a.rows(); ++i) {
+    for (Eigen::Index j = 0; j < a.cols(); ++j) {
+      if (!std::isfinite(a(i, j))) {
+        return Status::InvalidArgument(std::string(name) + "(" + std::to_string(i) + ", " + std::to_string(j) +
+                                       ") is not finite");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// The pieces of the objective that do not change with T.
+struct Problem {
+  const Eigen::MatrixXd& c;
+  const Eigen::MatrixXd& d;
+  const Eigen::MatrixXd* m;  // null: plain GW
+  double alpha;
+  double constant;  // sum_ik C_ik^2 p_i p_k + sum_jl D_jl^2 q_j q_l
+
+  // (F)GW at T, and C T D (kept for the gradient and the line search).
+  double Value(const Eigen::MatrixXd& t, Eigen::MatrixXd* ctd) const {
+    *ctd = c * t * d;
+    double v = alpha * (constant - 2.0 * (ctd->array() * t.array()).sum());
+    if (m != nullptr) v += (1.0 - alpha) * (m->array() * t.array()).sum();
+    return v;
+  }
+};
+
+GwResult Descend(const Problem& pr, Eigen::MatrixXd t, const GwOptions& o) {
+  Eigen::MatrixXd ctd;
+  double value = pr.Value(t, &ctd);
+  int it = 0;
+  for (; it < o.max_iterations; ++it) {
+    // The gradient of the quadratic part is -4 C T D (+ constant rows and
+    // columns, which every coupling pays alike and the LP can drop).
+    Eigen::MatrixXd gradient = -4.0 * pr.alpha * ctd;
+    if (pr.m != nullptr) gradient += (1.0 - pr.alpha) * *pr.m;
+    const Eigen::MatrixXd target = UniformTransport(gradient);
+    const Eigen::MatrixXd delta = target - t;
+    // Exact line search on f(T + tau delta) = a tau^2 + b tau + const.
+    const Eigen::MatrixXd cdd = pr.c * delta * pr.d;
+    const double a = -2.0 * pr.alpha * (cdd.array() * delta.array()).sum();
+    double b = -4.0 * pr.alpha * (ctd.array() * delta.array()).sum();
+    if (pr.m != nullptr) b += (1.0 - pr.alpha) * (pr.m->array() * delta.array()).sum();
+    double tau;
+    if (a > 0) {
+      tau = std::clamp(-b / (2.0 * a), 0.0, 1.0);
+    } else {
+      tau = a + b < 0 ? 1.0 : 0.0;
+    }
+    if (tau <= 0) break;  // no descent along the LP's direction: a stationary point
+    Eigen::MatrixXd next = t + tau * delta;
+    Eigen::MatrixXd next_ctd;
+    const double next_value = pr.Value(next, &next_ctd);
+    const double gain = value - next_value;
+    if (gain < 0) break;  // rounding: keep the better point
+    t = std::move(next);
+    ctd = std::move(next_ctd);
+    value = next_value;
+    if (gain <= o.tolerance * std::max(1.0, std::fabs(value))) {
+      ++it;
+      break;
+    }
+  }
+  return {value, std::move(t), it};
+}
+
+// A coupling of two equal-sized graphs that is a permutation (each row one
+// entry of 1/n): the permutation; empty otherwise.
+std::vector<int> AsPermutation(const Eigen::MatrixXd& t) {
+  const Eigen::Index n = t.rows();
+  std::vector<int> sigma(static_cast<std::size_t>(n));
+  for (Eigen::Index i = 0; i < n; ++i) {
+    Eigen::Index j = 0;
+    if (t.row(i).maxCoeff(&j) < (1.0 - 1e-9) / static_cast<double>(n)) return {};
+    sigma[static_cast<std::size_t>(i)] = static_cast<int>(j);
+  }
+  return sigma;
+}
+
+// Swaps of two nodes' partners while one improves the objective (the
+// classic 2-exchange of the quadratic assignment problem, which GW between
+// equal-sized graphs is at a permutation): the change of
+// S = sum_ik C_ik D_s(i)s(k) by swapping r and s is
+//   2 sum_{k != r,s} (C_rk - C_sk)(D_s(s)s(k) - D_s(r)s(k)) + (C_rr - C_ss)(D_s(s)s(s) - D_s(r)s(r)),
+// O(n) per swap. Returns whether it improved anything.
+bool ImproveBySwaps(const Problem& pr, std::vector<int>* sigma) {
+  const int n = static_cast<int>(sigma->size());
+  const double quad = -2.0 * pr.alpha / (static_cast<double>(n) * n);  // d objective / d S
+  const double lin = (1.0 - pr.alpha) / n;
+  std::vector<int>& s = *sigma;
+  bool improved = false;
+  for (bool again = true; again;) {
+    again = false;
+    for (int r = 0; r < n; ++r) {
+      for (int q = r + 1; q < n; ++q) {
+        const int sr = s[static_cast<std::size_t>(r)], sq = s[static_cast<std::size_t>(q)];
+        double ds = (pr.c(r, r) - pr.c(q, q)) * (pr.d(sq, sq) - pr.d(sr, sr));
+        for (int k = 0; k < n; ++k) {
+          if (k == r || k == q) continue;
+          const int sk = s[static_cast<std::size_t>(k)];
+          ds += 2.0 * (pr.c(r, k) - pr.c(q, k)) * (pr.d(sq, sk) - pr.d(sr, sk));
+        }
+        double change = quad * ds;
+        if (pr.m != nullptr) change += lin * ((*pr.m)(r, sq) + (*pr.m)(q, sr) - (*pr.m)(r, sr) - (*pr.m)(q, sq));
+        if (change < -1e-12) {
+          std::swap(s[static_cast<std::size_t>(r)], s[static_cast<std::size_t>(q)]);
+          again = improved = true;
+        }
+      }
+    }
+  }
+  return improved;
+}
+
+// The objective at a permutation, O(n^2).
+double PermutationValue(const Problem& pr, const std::vector<int>& s) {
+  const int n = static_cast<int>(s.size());
+  double sum = 0, lin = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int k = 0; k < n; ++k) sum += pr.c(i, k) * pr.d(s[static_cast<std::size_t>(i)], s[static_cast<std::size_t>(k)]);
+    if (pr.m != nullptr) lin += (*pr.m)(i, s[static_cast<std::size_t>(i)]);
+  }
+  return pr.alpha * (pr.constant - 2.0 * sum / (static_cast<double>(n) * n)) + (1.0 - pr.alpha) * lin / n;
+}
+
+// Small graphs (n <= 12) can afford a wider neighbourhood: rotating the
+// partners of three nodes, which no single swap reaches. O(n^5) a pass.
+bool ImproveByRotations(const Problem& pr, std::vector<int>* sigma) {
+  const int n = static_cast<int>(sigma->size());
+  if (n < 3 || n > 12) return false;
+  std::vector<int>& s = *sigma;
+  double value = PermutationValue(pr, s);
+  bool improved = false;
+  for (bool again = true; again;) {
+    again = false;
+    for (int a = 0; a < n; ++a) {
+      for (int b = a + 1; b < n; ++b) {
+        for (int c = b + 1; c < n; ++c) {
+          for (int turn = 0; turn < 2; ++turn) {
+            std::vector<int> t = s;
+            if (turn == 0) {
+              t[static_cast<std::size_t>(a)] = s[static_cast<std::size_t>(b)];
+              t[static_cast<std::size_t>(b)] = s[static_cast<std::size_t>(c)];
+              t[static_cast<std::size_t>(c)] = s[static_cast<std::size_t>(a)];
+            } else {
+              t[static_cast<std::size_t>(a)] = s[static_cast<std::size_t>(c)];
+              t[static_cast<std::size_t>(b)] = s[static_cast<std::size_t>(a)];
+              t[static_cast<std::size_t>(c)] = s[static_cast<std::size_t>(b)];
+            }
+            const double v = PermutationValue(pr, t);
+            if (v < value - 1e-12) {
+              s = std::move(t);
+              value = v;
+              again = improved = true;
+            }
+          }
+        }
+      }
+    }
+  }
+  return improved;
+}
+
+Eigen::MatrixXd PermutationCoupling(const std::vector<int>& sigma) {
+  const Eigen::Index n = static_cast<Eigen::Index>(sigma.size());
+  Eigen::MatrixXd t = Eigen::MatrixXd::Zero(n, n);
+  for (Eigen::Index i = 0; i < n; ++i) t(i, sigma[static_cast<std::size_t>(i)]) = 1.0 / static_cast<double>(n);
+  return t;
+}
+
+// Conditional gradient, then, while the result is a permutation that a
+// swap improves, swaps and conditional gradient again.
+GwResult Search(const Problem& pr, const Eigen::MatrixXd& start, const GwOptions& o) {
+  GwResult r = Descend(pr, start, o);
+  for (int round = 0; round < 100 && r.coupling.rows() == r.coupling.cols(); ++round) {
+    std::vector<int> sigma = AsPermutation(r.coupling);
+    if (sigma.empty()) break;
+    const bool swapped = ImproveBySwaps(pr, &sigma);
+    const bool rotated = ImproveByRotations(pr, &sigma);
+    if (!swapped && !rotated) break;
+    GwResult next = Descend(pr, PermutationCoupling(sigma), o);
+    next.iterations += r.iterations;
+    if (next.value >= r.value) break;
+    r = std::move(next);
+  }
+  return r;
+}
+
+// Nodes in order of their mean distance to the others (a graph's
+// "centrality" profile), for the sorted start.
+std::vector<int> ByMeanDistance(const Eigen::MatrixXd& a) {
+  std::vector<int> order(static_cast<std::size_t>(a.rows()));
+  std::iota(order.begin(), order.end(), 0);
+  const Eigen::VectorXd mean = a.rowwise().mean();
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return mean[x] < mean[y]; });
+  return order;
+}
+
+// The coupling that matches the k-th node of `rows` with the k-th of `cols`
+// in proportion (the north-west corner rule on the two orders).
+Eigen::MatrixXd SortedCoupling(const std::vector<int>& rows, const std::vector<int>& cols) {
+  const std::size_t n = rows.size(), m = cols.size();
+  Eigen::MatrixXd t = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
+  std::size_t i = 0, j = 0;
+  double left_i = 1.0 / static_cast<double>(n), left_j = 1.0 / static_cast<double>(m);
+  while (i < n && j < m) {
+    const double mass = std::min(left_i, left_j);
+    t(rows[i], cols[j]) += mass;
+    left_i -= mass;
+    left_j -= mass;
+    if (left_i <= 1e-15) {
+      ++i;
+      left_i = 1.0 / static_cast<double>(n);
+    }
+    if (left_j <= 1e-15) {
+      ++j;
+      left_j = 1.0 / static_cast<double>(m);
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+Result<GwResult> GromovWasserstein(const Eigen::MatrixXd& c, const Eigen::MatrixXd& d, const Eigen::MatrixXd& features,
+                                   double alpha, const GwOptions& options) {
+  if (c.size() == 0 || d.size() == 0) return Status::InvalidArgument("an empty graph has no GW discrepancy");
+  if (c.rows() != c.cols() || d.rows() != d.cols()) {
+    return Status::InvalidArgument("intra-distance matrices must be square, got " + std::to_string(c.rows()) + " x " +
+                                   std::to_string(c.cols()) + " and " + std::to_string(d.rows()) + " x " +
+                                   std::to_string(d.cols()));
+  }
+  LDPGRAPH_RETURN_IF_ERROR(CheckFinite(c, "C"));
+  LDPGRAPH_RETURN_IF_ERROR(CheckFinite(d, "D"));
+  const bool fused = features.size() != 0;
+  if (fused) {
+    if (features.rows() != c.rows() || features.cols() != d.rows()) {
+      return Status::InvalidArgument("the feature cost must be " + std::to_string(c.rows()) + " x " +
+                                     std::to_string(d.rows()) + ", got " + std::to_string(features.rows()) + " x " +
+                                     std::to_string(features.cols()));
+    }
+    LDPGRAPH_RETURN_IF_ERROR(CheckFinite(features, "M"));
+  }
+  if (!(alpha >= 0 && alpha <= 1)) return Status::InvalidArgument("alpha must be in [0, 1]");
+  const double n = static_cast<double>(c.rows()), m = static_cast<double>(d.rows());
+  const Problem pr{c, d, fused ? &features : nullptr, alpha,
+                   c.array().square().sum() / (n * n) + d.array().square().sum() / (m * m)};
+  std::vector<Eigen::MatrixXd> starts = {Eigen::MatrixXd::Constant(c.rows(), d.rows(), 1.0 / (n * m))};
+  if (options.extra_starts >= 1) starts.push_back(SortedCoupling(ByMeanDistance(c), ByMeanDistance(d)));
+  if (options.extra_starts >= 2) {
+    std::vector<int> reversed = ByMeanDistance(d);
+    std::reverse(reversed.begin(), reversed.end());
+    starts.push_back(SortedCoupling(ByMeanDistance(c), reversed));
+  }
+  // Random starts: random orders of both graphs' nodes, matched in proportion.
+  SeededRandomSource rng(options.seed);
+  const int random_starts =
+      options.random_starts >= 0 ? options.random_starts
+                                 : static_cast<int>(std::clamp(4096.0 / (n * m), 4.0, 64.0));
+  for (int k = 0; k < random_starts; ++k) {
+    std::vector<int> rows(static_cast<std::size_t>(c.rows())), cols(static_cast<std::size_t>(d.rows()));
+    std::iota(rows.begin(), rows.end(), 0);
+    std::iota(cols.begin(), cols.end(), 0);
+    for (std::size_t i = cols.size(); i > 1; --i) std::swap(cols[i - 1], cols[UniformBelow(rng, i)]);
+    starts.push_back(SortedCoupling(rows, cols));
+  }
+  GwResult best;
+  best.value = INFINITY;
+  for (const Eigen::MatrixXd& start : starts) {
+    GwResult r = Search(pr, start, options);
+    if (r.value < best.value) best = std::move(r);
+  }
+  if (!fused) best.value = std::max(best.value, 0.0);  // a sum of squares, below 0 only by rounding
+  return best;
+}
+
+}  // namespace ldpgraph

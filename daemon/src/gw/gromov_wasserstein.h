@@ -1,0 +1,60 @@
+// Gromov-Wasserstein discrepancy between two graphs given as intra-distance
+// matrices (seed 000, ALGORITHMS.md section 5), uniform node weights,
+// square loss:
+//   GW(C, D) = min over couplings T of sum_ijkl (C_ik - D_jl)^2 T_ij T_kl
+// and fused GW with a feature cost M (n x m) and a trade-off alpha:
+//   FGW = min_T (1 - alpha) <M, T> + alpha sum_ijkl (C_ik - D_jl)^2 T_ij T_kl.
+// Solved by conditional gradient (Frank-Wolfe) with an exact line search,
+// the standard method (Peyre et al. 2016, Titouan et al. 2019): the
+// quadratic term is evaluated as const - 2 <C T D, T>, so an iteration
+// costs O(n^2 m + m^2 n), never O(n^2 m^2); the linear step is exact
+// optimal transport (transport_lp.h). GW is not convex: the solver is a
+// local search started from the product coupling and more starts (the best
+// is kept). Between graphs of equal size a conditional-gradient result that
+// is a permutation is improved further by swapping pairs of partners (the
+// quadratic assignment problem's 2-exchange, O(n) per swap) and descending
+// again.
+#ifndef LDPGRAPH_DAEMON_GW_GROMOV_WASSERSTEIN_H_
+#define LDPGRAPH_DAEMON_GW_GROMOV_WASSERSTEIN_H_
+
+#include <cstdint>
+
+#include <Eigen/Core>
+
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+
+struct GwOptions {
+  int max_iterations = 1000;
+  double tolerance = 1e-9;  // stop when an iteration improves the objective by less (relative)
+  // Starts besides the product coupling: the identity-like coupling and
+  // couplings that sort both graphs' nodes by their mean distance (a
+  // deterministic heuristic); 0: the product coupling only.
+  int extra_starts = 2;
+  // Random starts on top (random orders of the nodes, matched in
+  // proportion), from `seed`: the same pair always gives the same answer.
+  // -1: by size, clamp(4096 / (n m), 4, 64): small pairs are cheap and
+  // their local optima many; large pairs get few.
+  int random_starts = -1;
+  std::uint64_t seed = 0;
+};
+
+struct GwResult {
+  double value = 0;           // the (F)GW objective at `coupling`
+  Eigen::MatrixXd coupling;   // n x m, rows sum to 1/n, columns to 1/m
+  int iterations = 0;         // of the best start
+};
+
+// `c` (n x n) and `d` (m x m): symmetric intra-distances. `features`:
+// empty, or the n x m feature cost M of FGW; `alpha` in [0, 1] weighs the
+// structure (1: plain GW). Errors: kInvalidArgument for an empty or
+// non-square matrix, a NaN or infinite entry (naming the matrix and the
+// entry), a feature cost of the wrong size, or alpha outside [0, 1].
+Result<GwResult> GromovWasserstein(const Eigen::MatrixXd& c, const Eigen::MatrixXd& d,
+                                   const Eigen::MatrixXd& features = Eigen::MatrixXd(), double alpha = 1.0,
+                                   const GwOptions& options = {});
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_GW_GROMOV_WASSERSTEIN_H_
