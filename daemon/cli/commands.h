@@ -16,6 +16,7 @@ int RunGenerateCommand(const std::vector<std::string>& args);
 int RunExperimentCommand(const std::vector<std::string>& args);
 int RunDaemonCommand(const std::vector<std::string>& args);
 int RunFederationCommand(const std::vector<std::string>& args);
+int RunGwCommand(const std::vector<std::string>& args);
 
 }  // namespace ldpgraph
 

@@ -67,6 +67,9 @@ const char kUsage[] =
     "  daemon    a running ldpgraphd's admin API: graphs, create-graph, label, train,\n"
     "            job, cancel, models, predict (ldpgraph daemon --help)\n"
     "            --daemon https://HOST:PORT [--ca FILE] [--admin-token-file FILE]\n"
+    "  gw        graph classification by Gromov-Wasserstein: every pair's (F)GW, an SVM on\n"
+    "            exp(-gamma GW) and k-NN per fold (ldpgraph gw --help)\n"
+    "            --dataset PATH [--embeddings adjacency|shortest-path] [--alpha 0.5] [--out DIR]\n"
     "  federation  FedCog among ldpgraphd parties: start, status, runs, cancel, models,\n"
     "            model, predict, pki (ldpgraph federation --help)\n"
     "  version   print the version\n"
@@ -96,6 +99,7 @@ int main(int argc, char** argv) {
   if (command == "experiment") return ldpgraph::RunExperimentCommand(args);
   if (command == "daemon") return ldpgraph::RunDaemonCommand(args);
   if (command == "federation") return ldpgraph::RunFederationCommand(args);
+  if (command == "gw") return ldpgraph::RunGwCommand(args);
   if (command == "version" || command == "--version") {
     std::printf("ldpgraph %s\n", LDPGRAPH_VERSION);
     return 0;

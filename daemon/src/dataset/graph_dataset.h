@@ -29,6 +29,9 @@ struct GraphDataset {
   std::vector<std::int64_t> raw_labels;  // one per graph (s2v, TU); empty for CSV
   std::vector<std::uint32_t> labels;     // raw labels mapped to 0..C-1 in sorted order
   std::uint32_t num_classes = 0;
+  // s2v: every node's tag (MUTAG's atom type, PROTEINS' structure type),
+  // graph after graph; empty when every tag is 0 (nothing to tell apart).
+  std::vector<std::int64_t> node_tags;
   // CSV node datasets: per-node labels when labels.csv exists (-1: none),
   // and features from features.csv as CSR (num nodes x feature_dims, the
   // non-zeros only; no stored weights when every value is 1).

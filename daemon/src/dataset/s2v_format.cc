@@ -50,6 +50,7 @@ Result<GraphDataset> ReadS2v(const std::string& path) {
       if (!NextInt(&line, &tag) || !NextInt(&line, &k) || k < 0) {
         return in.Error("expected 'tag degree neighbours...'");
       }
+      ds.node_tags.push_back(tag);
       auto& row = rows[static_cast<std::size_t>(i)];
       row.reserve(static_cast<std::size_t>(std::min<std::int64_t>(k, n)));
       for (std::int64_t j = 0; j < k; ++j) {
@@ -72,6 +73,9 @@ Result<GraphDataset> ReadS2v(const std::string& path) {
   while (in.NextLine(&line)) {
     if (!OnlySpace(line)) return in.Error("unexpected content after the last graph");
   }
+  if (std::all_of(ds.node_tags.begin(), ds.node_tags.end(), [](std::int64_t t) { return t == 0; })) {
+    ds.node_tags.clear();
+  }
   MapLabels(&ds);
   return ds;
 }
@@ -81,12 +85,15 @@ Status WriteS2v(const GraphDataset& ds, const std::string& path) {
   if (!out) return Status::Unavailable("cannot create " + path);
   std::string buf;
   buf += std::to_string(ds.graphs.size()) + "\n";
+  std::size_t node = 0;  // into node_tags
   for (std::size_t g = 0; g < ds.graphs.size(); ++g) {
     const CsrGraph& graph = ds.graphs[g];
     const std::int64_t label = g < ds.raw_labels.size() ? ds.raw_labels[g] : 0;
     buf += std::to_string(graph.num_nodes()) + " " + std::to_string(label) + "\n";
     for (std::uint32_t i = 0; i < graph.num_nodes(); ++i) {
-      buf += "0 " + std::to_string(graph.degree(i));
+      const std::int64_t tag = node < ds.node_tags.size() ? ds.node_tags[node] : 0;
+      ++node;
+      buf += std::to_string(tag) + " " + std::to_string(graph.degree(i));
       for (std::uint32_t v : graph.neighbours(i)) buf += " " + std::to_string(v);
       buf += "\n";
     }

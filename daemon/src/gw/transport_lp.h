@@ -3,10 +3,10 @@
 //   min <G, T> over T >= 0 with T 1 = 1/n, T^T 1 = 1/m.
 // Scaled by n m the marginals are integers (each row ships m units, each
 // column takes n), so the problem is a min-cost flow with integer supplies,
-// solved exactly by successive shortest paths (Dijkstra on reduced costs,
-// dense, O((n + m)^2) per path, at most n + m - 1 paths for a basic
-// solution). The answer is a vertex of the transport polytope; for n = m it
-// is a permutation divided by n.
+// solved exactly by the primal-dual method: Dijkstra on reduced costs
+// (dense, O((n + m)^2)), then as many augmenting paths as the zero-cost
+// arcs carry. The answer is a vertex of the transport polytope; for n = m
+// it is a permutation divided by n.
 #ifndef LDPGRAPH_DAEMON_GW_TRANSPORT_LP_H_
 #define LDPGRAPH_DAEMON_GW_TRANSPORT_LP_H_
 

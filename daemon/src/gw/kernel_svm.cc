@@ -1,0 +1,139 @@
+#include "gw/kernel_svm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+#include <libsvm/svm.h>
+
+#include "ldpgraph/random_source.h"
+#include "ldpgraph/samplers.h"
+
+namespace ldpgraph {
+namespace {
+
+void Quiet(const char*) {}
+
+// Accuracy of a C-SVC on kernel exp(-gamma D) trained on `train`, tested on `test`.
+double SvmAccuracy(const Eigen::MatrixXd& d, const std::vector<std::uint32_t>& labels,
+                   const std::vector<std::uint32_t>& train, const std::vector<std::uint32_t>& test, double c,
+                   double gamma) {
+  const int l = static_cast<int>(train.size());
+  // libsvm's precomputed format: node 0 holds the row's 1-based id, node k
+  // the kernel against training graph k, then the -1 terminator.
+  std::vector<std::vector<svm_node>> rows(static_cast<std::size_t>(l));
+  std::vector<svm_node*> x(static_cast<std::size_t>(l));
+  std::vector<double> y(static_cast<std::size_t>(l));
+  for (int i = 0; i < l; ++i) {
+    auto& row = rows[static_cast<std::size_t>(i)];
+    row.resize(static_cast<std::size_t>(l) + 2);
+    row[0] = {0, static_cast<double>(i + 1)};
+    for (int k = 0; k < l; ++k) {
+      row[static_cast<std::size_t>(k) + 1] = {k + 1, std::exp(-gamma * d(train[static_cast<std::size_t>(i)], train[static_cast<std::size_t>(k)]))};
+    }
+    row[static_cast<std::size_t>(l) + 1] = {-1, 0};
+    x[static_cast<std::size_t>(i)] = row.data();
+    y[static_cast<std::size_t>(i)] = labels[train[static_cast<std::size_t>(i)]];
+  }
+  svm_problem problem{l, y.data(), x.data()};
+  svm_parameter p{};
+  p.svm_type = C_SVC;
+  p.kernel_type = PRECOMPUTED;
+  p.C = c;
+  p.eps = 1e-3;
+  p.cache_size = 16;
+  p.shrinking = 1;
+  svm_model* model = svm_train(&problem, &p);
+  std::vector<svm_node> query(static_cast<std::size_t>(l) + 2);
+  std::size_t right = 0;
+  for (std::uint32_t t : test) {
+    query[0] = {0, 0};
+    for (int k = 0; k < l; ++k) query[static_cast<std::size_t>(k) + 1] = {k + 1, std::exp(-gamma * d(t, train[static_cast<std::size_t>(k)]))};
+    query[static_cast<std::size_t>(l) + 1] = {-1, 0};
+    right += static_cast<std::uint32_t>(svm_predict(model, query.data())) == labels[t];
+  }
+  svm_free_and_destroy_model(&model);
+  return static_cast<double>(right) / static_cast<double>(test.size());
+}
+
+}  // namespace
+
+SvmGrid SvmGrid::Paper() {
+  SvmGrid g;
+  for (int e = -7; e <= 7; ++e) g.c.push_back(std::pow(10.0, e));
+  for (int e = -10; e <= 10; ++e) g.gamma.push_back(std::pow(2.0, e));
+  return g;
+}
+
+Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& d, const std::vector<std::uint32_t>& labels,
+                            const std::vector<std::uint32_t>& train, const std::vector<std::uint32_t>& test,
+                            const SvmGrid& grid, int inner_folds, std::uint64_t seed) {
+  if (train.empty() || test.empty()) return Status::InvalidArgument("the train and test sets must not be empty");
+  if (inner_folds < 2 || train.size() < static_cast<std::size_t>(inner_folds)) {
+    return Status::InvalidArgument("need at least 2 folds and as many training graphs");
+  }
+  for (const auto* set : {&train, &test}) {
+    for (std::uint32_t i : *set) {
+      if (i >= d.rows() || i >= labels.size()) return Status::InvalidArgument("graph index " + std::to_string(i) + " out of range");
+    }
+  }
+  svm_set_print_string_function(&Quiet);
+  // Stratified inner folds: each class's graphs shuffled, then dealt round robin.
+  std::map<std::uint32_t, std::vector<std::uint32_t>> by_class;
+  for (std::uint32_t i : train) by_class[labels[i]].push_back(i);
+  SeededRandomSource rng(seed);
+  std::vector<std::vector<std::uint32_t>> folds(static_cast<std::size_t>(inner_folds));
+  std::size_t next = 0;
+  for (auto& [label, members] : by_class) {
+    for (std::size_t i = members.size(); i > 1; --i) std::swap(members[i - 1], members[UniformBelow(rng, i)]);
+    for (std::uint32_t g : members) folds[next++ % folds.size()].push_back(g);
+  }
+  SvmFit best;
+  best.validation_accuracy = -1;
+  for (double c : grid.c) {
+    for (double gamma : grid.gamma) {
+      double sum = 0;
+      for (std::size_t f = 0; f < folds.size(); ++f) {
+        std::vector<std::uint32_t> fit;
+        for (std::size_t h = 0; h < folds.size(); ++h) {
+          if (h != f) fit.insert(fit.end(), folds[h].begin(), folds[h].end());
+        }
+        sum += SvmAccuracy(d, labels, fit, folds[f], c, gamma);
+      }
+      const double accuracy = sum / static_cast<double>(folds.size());
+      if (accuracy > best.validation_accuracy) {
+        best.validation_accuracy = accuracy;
+        best.c = c;
+        best.gamma = gamma;
+      }
+    }
+  }
+  best.test_accuracy = SvmAccuracy(d, labels, train, test, best.c, best.gamma);
+  return best;
+}
+
+double KnnAccuracy(const Eigen::MatrixXd& d, const std::vector<std::uint32_t>& labels,
+                   const std::vector<std::uint32_t>& train, const std::vector<std::uint32_t>& test, int k) {
+  std::size_t right = 0;
+  for (std::uint32_t t : test) {
+    std::vector<std::uint32_t> order = train;
+    const std::size_t kk = std::min<std::size_t>(static_cast<std::size_t>(std::max(k, 1)), order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kk), order.end(),
+                      [&](std::uint32_t a, std::uint32_t b) { return d(t, a) < d(t, b) || (d(t, a) == d(t, b) && a < b); });
+    std::map<std::uint32_t, int> votes;
+    for (std::size_t i = 0; i < kk; ++i) ++votes[labels[order[i]]];
+    std::uint32_t guess = 0;
+    int most = -1;
+    for (auto& [label, count] : votes) {
+      if (count > most) {
+        most = count;
+        guess = label;
+      }
+    }
+    right += guess == labels[t];
+  }
+  return test.empty() ? 0 : static_cast<double>(right) / static_cast<double>(test.size());
+}
+
+}  // namespace ldpgraph

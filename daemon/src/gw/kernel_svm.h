@@ -1,0 +1,45 @@
+// Graph classification on a distance matrix, as the GW-LDP paper does it:
+// an SVM (libsvm, C-SVC) on the precomputed kernel exp(-gamma D), which is
+// indefinite for GW and used as it is (Titouan et al. 2019); C and gamma
+// chosen by cross-validation on the training graphs over the paper's grids
+// C in {1e-7 .. 1e7}, gamma in {2^-10 .. 2^10}. Also k nearest neighbours
+// on D.
+#ifndef LDPGRAPH_DAEMON_GW_KERNEL_SVM_H_
+#define LDPGRAPH_DAEMON_GW_KERNEL_SVM_H_
+
+#include <cstdint>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+
+struct SvmGrid {
+  std::vector<double> c, gamma;
+  static SvmGrid Paper();  // 15 values of C, 21 of gamma
+};
+
+struct SvmFit {
+  double c = 0, gamma = 0;
+  double validation_accuracy = 0;  // the inner cross-validation's, at (c, gamma)
+  double test_accuracy = 0;
+};
+
+// Trains on `train` (indices into `distances` and `labels`), choosing
+// (C, gamma) by `inner_folds`-fold cross-validation on it (stratified, by
+// `seed`), and tests on `test`. Errors: kInvalidArgument for an index out
+// of range, an empty train or test set, or fewer training graphs than folds.
+Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& distances, const std::vector<std::uint32_t>& labels,
+                            const std::vector<std::uint32_t>& train, const std::vector<std::uint32_t>& test,
+                            const SvmGrid& grid, int inner_folds, std::uint64_t seed);
+
+// The accuracy on `test` of the majority label among each test graph's k
+// nearest training graphs (ties: the smaller label).
+double KnnAccuracy(const Eigen::MatrixXd& distances, const std::vector<std::uint32_t>& labels,
+                   const std::vector<std::uint32_t>& train, const std::vector<std::uint32_t>& test, int k);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_GW_KERNEL_SVM_H_
