@@ -21,6 +21,10 @@ Status MultiBitParams::Validate() const {
     return Status::InvalidArgument("feature ranges: expected 1 or " + std::to_string(dims) +
                                    ", got " + std::to_string(ranges.size()));
   }
+  if (sampled_dims > dims) {
+    return Status::InvalidArgument("sampled dims " + std::to_string(sampled_dims) + " exceed the " +
+                                   std::to_string(dims) + " feature dims");
+  }
   for (std::size_t i = 0; i < ranges.size(); ++i) {
     const FeatureRange& r = ranges[i];
     if (!std::isfinite(r.lo) || !std::isfinite(r.hi) || !(r.lo < r.hi)) {
@@ -34,6 +38,7 @@ Status MultiBitParams::Validate() const {
 }
 
 std::uint32_t MultiBitParams::SampledDims() const {
+  if (sampled_dims != 0) return sampled_dims;
   const double m = std::floor(epsilon / 2.18);
   if (m < 1.0) return 1;
   if (m >= static_cast<double>(dims)) return dims;

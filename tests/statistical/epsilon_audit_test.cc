@@ -10,6 +10,7 @@
 #include <string>
 
 #include "ldpgraph/dprr.h"
+#include "ldpgraph/embedding_encoder.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/multibit.h"
 #include "ldpgraph/randomized_response.h"
@@ -138,6 +139,45 @@ TEST_CASE("EpsilonAudit.MultiBitEncoder") {
       [&] { (void)enc->Encode(hi, rng_b, &out); return key(); }, kRuns, kDelta);
   Report("multi-bit encoder, eps 1", 1.0, r);
   CHECK(r.max_lower_bound <= 1.0);
+}
+
+TEST_CASE("EpsilonAudit.EmbeddingEncoder") {
+  // A 2 x 2 embedding at epsilon 1, m = 1: two signs of eps / 2 each; every
+  // output (both rows' index and sign) counted, the two extreme matrices.
+  EmbeddingParams p;
+  p.nodes = 2;
+  p.dims = 2;
+  p.epsilon = 1.0;
+  auto enc = EmbeddingEncoder::Create(p);
+  REQUIRE(enc.ok());
+  SeededRandomSource rng_a(74), rng_b(75);
+  std::vector<std::vector<EncodedFeature>> out;
+  auto key = [&] {
+    std::string k;
+    for (auto& row : out) {
+      for (auto& f : row) k += std::to_string(f.index) + (f.sign > 0 ? "+" : "-");
+      k += "|";
+    }
+    return k;
+  };
+  const std::vector<double> lo(4, 0.0), hi(4, 1.0);
+  const AuditResult r = AuditEpsilon(
+      [&] { (void)enc->Encode(lo, rng_a, &out); return key(); },
+      [&] { (void)enc->Encode(hi, rng_b, &out); return key(); }, kRuns, kDelta);
+  Report("embedding encoder (GW-LDP), 2 x 2, eps 1", 1.0, r);
+  CHECK(r.max_lower_bound <= 1.0);
+  // The same matrix encoded as if each row had the whole budget (eps per
+  // row, 2 eps in all) must be refuted at 1.
+  EmbeddingParams per_row = p;
+  per_row.epsilon = 2.0;
+  per_row.sampled_per_node = 1;
+  auto loose = EmbeddingEncoder::Create(per_row);
+  REQUIRE(loose.ok());
+  const AuditResult broken = AuditEpsilon(
+      [&] { (void)loose->Encode(lo, rng_a, &out); return key(); },
+      [&] { (void)loose->Encode(hi, rng_b, &out); return key(); }, kRuns, kDelta);
+  Report("embedding encoder spending 2, claimed 1", 1.0, broken);
+  CHECK(broken.max_lower_bound > 1.0);
 }
 
 TEST_CASE("EpsilonAudit.LabelRandomizedResponse") {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "ldpgraph/embedding_encoder.h"
 #include "ldpgraph/label_rr.h"
 #include "support/stats.h"
 
@@ -93,4 +94,44 @@ TEST_CASE("LabelRr.MatchesItsTransitionMatrix") {
     INFO("true label " << y << " p-value " << pv);
     CHECK(pv > kAlpha);
   }
+}
+
+TEST_CASE("EmbeddingEncoder.SamplingAndSignsFollowAlgorithmOne") {
+  // 3 nodes x 4 dims at epsilon 4.5: m* = 2 entries per node, eps / 6 each.
+  EmbeddingParams p;
+  p.nodes = 3;
+  p.dims = 4;
+  p.epsilon = 4.5;
+  auto enc = EmbeddingEncoder::Create(p);
+  REQUIRE(enc.ok());
+  REQUIRE(enc->sampled_per_node() == 2u);
+  const std::vector<double> h = {0.0, 0.1, 0.5, 1.0, 0.9, 0.3, 0.2, 0.7, 1.0, 0.0, 0.4, 0.6};
+  SeededRandomSource rng(52);
+  const int runs = 200000;
+  std::vector<std::uint64_t> sampled(12, 0), plus(12, 0);
+  std::vector<std::vector<EncodedFeature>> out;
+  for (int r = 0; r < runs; ++r) {
+    REQUIRE(enc->Encode(h, rng, &out).ok());
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      for (const auto& f : out[i]) {
+        ++sampled[i * 4 + f.index];
+        plus[i * 4 + f.index] += f.sign > 0;
+      }
+    }
+  }
+  // Every entry of a row is sampled with probability m / h.
+  for (int i = 0; i < 3; ++i) {
+    CHECK(ChiSquarePValue(std::vector<std::uint64_t>(sampled.begin() + 4 * i, sampled.begin() + 4 * i + 4),
+                          std::vector<double>(4, 0.25)) > kAlpha);
+  }
+  // Given sampled, +1 with Algorithm 1's probability at eps / (m n).
+  const double e = std::exp(4.5 / 6);
+  double chi2 = 0;
+  for (std::size_t k = 0; k < 12; ++k) {
+    const double pr = 1 / (e + 1) + h[k] * (e - 1) / (e + 1);
+    const double z = (static_cast<double>(plus[k]) - static_cast<double>(sampled[k]) * pr) /
+                     std::sqrt(static_cast<double>(sampled[k]) * pr * (1 - pr));
+    chi2 += z * z;
+  }
+  CHECK(ChiSquareSurvival(chi2, 12) > kAlpha);
 }

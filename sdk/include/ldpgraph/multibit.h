@@ -39,11 +39,16 @@ struct MultiBitParams {
   std::uint32_t dims = 0;
   double epsilon = 1.0;
   std::vector<FeatureRange> ranges = {FeatureRange{}};
+  // How many dimensions are sampled: 0 for LPGNN's rule below; otherwise
+  // this many (GW-LDP fixes m itself and spreads epsilon over a matrix,
+  // embedding_encoder.h).
+  std::uint32_t sampled_dims = 0;
 
   // Errors: kInvalidArgument for dims = 0 or > 2^24, a bad epsilon, a range
-  // count other than 1 or dims, or a range with lo >= hi or a non-finite end.
+  // count other than 1 or dims, a range with lo >= hi or a non-finite end,
+  // or sampled_dims > dims.
   Status Validate() const;
-  // m = max(1, min(d, floor(eps / 2.18))).
+  // m = sampled_dims if set, else max(1, min(d, floor(eps / 2.18))).
   std::uint32_t SampledDims() const;
   const FeatureRange& RangeOf(std::uint32_t i) const { return ranges.size() == 1 ? ranges[0] : ranges[i]; }
 };
