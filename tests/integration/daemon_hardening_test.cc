@@ -236,3 +236,21 @@ TEST_CASE("Hardening.OffersOnlyAeadSuitesOnTls12") {
   CHECK(!process.Start());
   CHECK(process.log().find("select no cipher suite") != std::string::npos);
 }
+
+TEST_CASE("Hardening.TheClientRefusesAnAnswerAboveItsLimit") {
+  AdminDaemon d;
+  ldpgraph::transport::ServerEndpoint e = d.process.endpoint();
+  e.max_answer_bytes = 100;  // /metrics answers kilobytes
+  auto client = ldpgraph::transport::HttpsClient::Create(e);
+  REQUIRE(client.ok());
+  auto answer = (*client)->Request("GET", "/metrics", "", "", "");
+  REQUIRE(!answer.ok());
+  CHECK(answer.status().code() == ldpgraph::StatusCode::kFailedPrecondition);  // retrying cannot help
+  CHECK(answer.status().message().find("exceeds 100") != std::string::npos);
+  e.max_answer_bytes = 1 << 20;
+  auto roomy = ldpgraph::transport::HttpsClient::Create(e);
+  REQUIRE(roomy.ok());
+  auto ok = (*roomy)->Request("GET", "/metrics", "", "", "");
+  REQUIRE(ok.ok());
+  CHECK(ok->status == 200);
+}

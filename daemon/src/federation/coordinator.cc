@@ -275,6 +275,7 @@ void Coordinator::Execute(std::shared_ptr<RunState> run) {
       e.client_key_file = config_.private_key_file;
       e.connect_timeout_ms = 3000;
       e.io_timeout_ms = std::max<std::uint32_t>(config_.party_timeout_ms, 10000);
+      e.max_answer_bytes = config_.max_message_bytes;  // a party's partial sums
       Result<std::unique_ptr<transport::HttpsClient>> client = transport::HttpsClient::Create(e);
       if (!client.ok()) return client.status();
       PartyLink link;

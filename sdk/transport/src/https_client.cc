@@ -275,9 +275,11 @@ Result<HttpAnswer> HttpsClient::Request(const std::string& method, const std::st
         }
       }
     }
-    if (content_length > (64u << 20)) {
+    if (content_length > endpoint_.max_answer_bytes) {
       tls_->Close();
-      return Status::Unavailable("answer body too long");
+      // Retrying would get the same answer.
+      return Status::FailedPrecondition("answer body of " + std::to_string(content_length) + " bytes exceeds " +
+                                        std::to_string(endpoint_.max_answer_bytes));
     }
     in.erase(0, header_end + 4);
     while (in.size() < content_length) {

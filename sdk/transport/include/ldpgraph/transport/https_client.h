@@ -23,6 +23,10 @@ struct ServerEndpoint {
   std::string client_key_file;
   std::uint32_t connect_timeout_ms = 5000;
   std::uint32_t io_timeout_ms = 10000;  // each read or write
+  // The largest answer body accepted (a longer one is an error, the
+  // connection closed): a device's answers are small; a federation party's
+  // partial sums are not.
+  std::uint64_t max_answer_bytes = std::uint64_t{64} << 20;
 };
 
 struct HttpAnswer {
@@ -42,7 +46,8 @@ class HttpsClient {
   // Sends one request, (re)connecting when needed, and reads the answer.
   // `bearer` and `accept` may be empty. Errors: kUnavailable for connection failures and
   // timeouts (worth retrying); kFailedPrecondition when the server's
-  // certificate does not verify (retrying will not help).
+  // certificate does not verify or the answer's body exceeds
+  // max_answer_bytes (retrying will not help).
   Result<HttpAnswer> Request(const std::string& method, const std::string& path, const std::string& content_type,
                              const std::string& body, const std::string& bearer, const std::string& accept = "");
 
