@@ -12,12 +12,8 @@
 #include <string>
 #include <vector>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include "federation/federated_model.h"
+#include "federation/loopback_federation.h"
 #include "gap/held_graph.h"
 #include "internal/durable_file.h"
 #include "service/held_graph_api.h"
@@ -25,19 +21,6 @@
 
 namespace ldpgraph {
 namespace testing {
-
-// A port nothing listens on now (the kernel's pick for a socket closed at once).
-inline std::uint16_t FreeLoopbackPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t size = sizeof a;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
 
 class DaemonFederation {
  public:
@@ -53,17 +36,8 @@ class DaemonFederation {
     pki_ = *files;
     for (std::size_t i = 0; i < names_.size(); ++i) ports_.push_back(FreeLoopbackPort());
     for (std::size_t i = 0; i < names_.size(); ++i) {
-      std::string peers;
-      for (std::size_t j = 0; j < names_.size(); ++j) {
-        if (j == i) continue;
-        peers += std::string(peers.empty() ? "" : ",\n") + "  { name = \"" + names_[j] +
-                 "\", url = \"https://127.0.0.1:" + std::to_string(ports_[j]) + "\" }";
-      }
       DaemonSettings s;
-      s.extra_sections = "[federation]\nparty = \"" + names_[i] + "\"\nlisten_port = " + std::to_string(ports_[i]) +
-                         "\nca = \"" + pki_.ca_certificate + "\"\ncertificate = \"" + pki_.certificates[i] +
-                         "\"\nprivate_key = \"" + pki_.keys[i] + "\"\nparty_timeout_ms = " +
-                         std::to_string(party_timeout_ms) + "\npeers = [\n" + peers + "\n]\n";
+      s.extra_sections = LoopbackFederationToml(names_, ports_, i, pki_, party_timeout_ms);
       parties_.push_back(std::make_unique<AdminDaemon>(s));
     }
   }

@@ -16,16 +16,24 @@
 
 #include <nlohmann/json.hpp>
 
+#include "federation/federation_config.h"
 #include "service/held_graph_api.h"
-#include "service/test_pki.h"
 
 namespace ldpgraph {
 namespace {
 
 using nlohmann::json;
 
-// A loopback port nothing listens on now (the kernel's pick).
-std::uint16_t FreePort() {
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+std::uint16_t FreeLoopbackPort() {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
@@ -40,14 +48,19 @@ std::uint16_t FreePort() {
   return port;
 }
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+std::string LoopbackFederationToml(const std::vector<std::string>& names, const std::vector<std::uint16_t>& ports,
+                                   std::size_t self, const FederationPkiFiles& pki, std::uint32_t party_timeout_ms) {
+  std::string peers;
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    if (j == self) continue;
+    peers += std::string(peers.empty() ? "" : ",\n") + "  { name = \"" + names[j] + "\", url = \"https://127.0.0.1:" +
+             std::to_string(ports[j]) + "\" }";
+  }
+  return "[federation]\nparty = \"" + names[self] + "\"\nlisten_port = " + std::to_string(ports[self]) +
+         "\nca = \"" + pki.ca_certificate + "\"\ncertificate = \"" + pki.certificates[self] + "\"\nprivate_key = \"" +
+         pki.keys[self] + "\"\nparty_timeout_ms = " + std::to_string(party_timeout_ms) + "\npeers = [\n" + peers +
+         "\n]\n";
 }
-
-}  // namespace
 
 Result<std::unique_ptr<LoopbackFederation>> LoopbackFederation::Start(const std::string& ldpgraphd,
                                                                       const std::string& dir, int parties) {
@@ -60,7 +73,7 @@ Result<std::unique_ptr<LoopbackFederation>> LoopbackFederation::Start(const std:
   Result<FederationPkiFiles> pki = WriteTestFederationPki(dir, f->names_);
   if (!pki.ok()) return pki.status();
   std::vector<std::uint16_t> ports;
-  for (int i = 0; i < parties; ++i) ports.push_back(FreePort());
+  for (int i = 0; i < parties; ++i) ports.push_back(FreeLoopbackPort());
   for (int i = 0; i < parties; ++i) {
     const std::string home = dir + "/" + f->names_[static_cast<std::size_t>(i)];
     std::filesystem::create_directories(home, error);
@@ -68,22 +81,12 @@ Result<std::unique_ptr<LoopbackFederation>> LoopbackFederation::Start(const std:
     if (!server.ok()) return server.status();
     std::ofstream(home + "/secret") << "loopback-secret-0123456789abcdef0123456789";
     std::ofstream(home + "/admin-token") << f->token_;
-    std::string peers;
-    for (int j = 0; j < parties; ++j) {
-      if (j == i) continue;
-      peers += std::string(peers.empty() ? "" : ",\n") + "  { name = \"" + f->names_[static_cast<std::size_t>(j)] +
-               "\", url = \"https://127.0.0.1:" + std::to_string(ports[static_cast<std::size_t>(j)]) + "\" }";
-    }
     std::ofstream(home + "/ldpgraphd.toml")
         << "[server]\nlisten_address = \"127.0.0.1\"\nlisten_port = 0\nthreads = 1\n"
         << "[tls]\ncertificate = \"server.crt\"\nprivate_key = \"server.key\"\n"
         << "[store]\npath = \"store.db\"\n[auth]\nsecret_file = \"secret\"\nadmin_token_file = \"admin-token\"\n"
         << "[log]\nformat = \"json\"\n"
-        << "[federation]\nparty = \"" << f->names_[static_cast<std::size_t>(i)] << "\"\nlisten_port = "
-        << ports[static_cast<std::size_t>(i)] << "\nca = \"" << pki->ca_certificate << "\"\ncertificate = \""
-        << pki->certificates[static_cast<std::size_t>(i)] << "\"\nprivate_key = \""
-        << pki->keys[static_cast<std::size_t>(i)] << "\"\npeers = [\n"
-        << peers << "\n]\n";
+        << LoopbackFederationToml(f->names_, ports, static_cast<std::size_t>(i), *pki, FederationConfig{}.party_timeout_ms);
     const std::string log = home + "/daemon.log";
     const pid_t pid = ::fork();
     if (pid == 0) {

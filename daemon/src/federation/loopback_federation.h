@@ -16,8 +16,19 @@
 
 #include "gap/held_graph.h"
 #include "ldpgraph/transport/https_client.h"
+#include "service/test_pki.h"
 
 namespace ldpgraph {
+
+// A loopback port nothing listens on now (the kernel's pick for a socket
+// closed at once): the federation ports every party's config names before
+// any party starts. 0 when no socket could be bound.
+std::uint16_t FreeLoopbackPort();
+
+// The [federation] section of party `self` (an index into `names`) when the
+// parties listen on 127.0.0.1 at `ports`, with certificates from `pki`.
+std::string LoopbackFederationToml(const std::vector<std::string>& names, const std::vector<std::uint16_t>& ports,
+                                   std::size_t self, const FederationPkiFiles& pki, std::uint32_t party_timeout_ms);
 
 class LoopbackFederation {
  public:
