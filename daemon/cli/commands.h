@@ -17,6 +17,8 @@ int RunExperimentCommand(const std::vector<std::string>& args);
 int RunDaemonCommand(const std::vector<std::string>& args);
 int RunFederationCommand(const std::vector<std::string>& args);
 int RunGwCommand(const std::vector<std::string>& args);
+// ldpgraph experiment gw (gw_command.cc, beside the command it studies).
+int RunGwExperimentCommand(const std::vector<std::string>& args);
 
 }  // namespace ldpgraph
 

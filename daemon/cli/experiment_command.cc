@@ -6,6 +6,7 @@
 //   gap      GAP under edge- and node-level DP against the MLP (plain and DP-SGD) and non-private GCN / GraphSAGE
 //   linkldp  node classification on a graph every user reports under edge LDP, denoised by the server (Blink and ours)
 //   fedcog   several parties, each holding part of one graph, train one classifier (FedCog-SGC) vs each alone
+//   gw       graph classification by GW on graphs and on (LDP) federated node embeddings (GW-LDP)
 // Every study appends to DIR/results.csv as runs finish (a rerun resumes),
 // then writes DIR/summary.csv and its SVG charts.
 #include <cmath>
@@ -487,7 +488,7 @@ int RunReport(const std::vector<std::string>& args) {
 
 int RunExperimentCommand(const std::vector<std::string>& args) {
   const std::string usage =
-      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn|gap|linkldp|fedcog|report [options] (see ldpgraph help)";
+      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn|gap|linkldp|fedcog|gw|report [options] (see ldpgraph help)";
   if (args.empty()) return Usage(usage);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "dprr") return RunDprr(rest);
@@ -495,6 +496,7 @@ int RunExperimentCommand(const std::vector<std::string>& args) {
   if (args[0] == "gap") return RunGap(rest);
   if (args[0] == "linkldp") return RunLinkLdp(rest);
   if (args[0] == "fedcog") return RunFedCog(rest);
+  if (args[0] == "gw") return RunGwExperimentCommand(rest);
   if (args[0] == "degree") return RunDegree(rest);
   if (args[0] == "scaling") return RunScaling(rest);
   if (args[0] == "report") return RunReport(rest);

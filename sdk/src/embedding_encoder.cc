@@ -20,17 +20,21 @@ Status EmbeddingParams::Validate() const {
   return row.Validate();
 }
 
+MultiBitParams EmbeddingParams::RowParams() const {
+  MultiBitParams row;
+  row.dims = dims;
+  row.ranges = {range};
+  // The paper's m* comes from the whole budget; each row then spends eps / n.
+  row.epsilon = epsilon;
+  row.sampled_dims = sampled_per_node;
+  row.sampled_dims = row.SampledDims();
+  row.epsilon = epsilon / nodes;
+  return row;
+}
+
 Result<EmbeddingEncoder> EmbeddingEncoder::Create(EmbeddingParams params) {
   LDPGRAPH_RETURN_IF_ERROR(params.Validate());
-  MultiBitParams row;
-  row.dims = params.dims;
-  row.ranges = {params.range};
-  // The paper's m* comes from the whole budget; each row then spends eps / n.
-  row.epsilon = params.epsilon;
-  row.sampled_dims = params.sampled_per_node;
-  row.sampled_dims = row.SampledDims();
-  row.epsilon = params.epsilon / params.nodes;
-  Result<MultiBitEncoder> encoder = MultiBitEncoder::Create(row);
+  Result<MultiBitEncoder> encoder = MultiBitEncoder::Create(params.RowParams());
   if (!encoder.ok()) return encoder.status();
   EmbeddingEncoder e;
   e.params_ = params;

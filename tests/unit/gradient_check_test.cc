@@ -10,6 +10,7 @@
 
 #include "graph/graph_batch.h"
 #include "models/gin.h"
+#include "models/graph_gcn.h"
 #include "models/node_gnn.h"
 #include "ldpgraph/samplers.h"
 
@@ -198,6 +199,25 @@ TEST_CASE("Gradient.WholeGinModel") {
   auto model = GinModel::Create(config, 7);
   REQUIRE(model.ok());
   Parameter x = Random("x", 9, 2, 24);
+  CheckGradients(
+      [&](Tape& t) { return t.SoftmaxCrossEntropy(model->Forward(t, batch, t.Param(&x)), &batch.labels); },
+      [&] {
+        auto params = model->Parameters();
+        params.push_back(&x);
+        return params;
+      }(),
+      true, 5e-3, 5e-2);
+}
+
+TEST_CASE("Gradient.WholeGraphGcnModel") {
+  std::vector<PreparedGraph> storage;
+  GraphBatch batch = SmallBatch(Aggregation::kGcn, &storage);
+  GraphGcnConfig config;
+  config.input_dim = 2;
+  config.hidden = 4;
+  auto model = GraphGcnModel::Create(config, 5);
+  REQUIRE(model.ok());
+  Parameter x = Random("x", 9, 2, 25);
   CheckGradients(
       [&](Tape& t) { return t.SoftmaxCrossEntropy(model->Forward(t, batch, t.Param(&x)), &batch.labels); },
       [&] {

@@ -4,6 +4,7 @@
 
 #include "dataset/graph_dataset.h"
 #include "engine/parallel.h"
+#include "models/gin.h"
 #include "train/graph_trainer.h"
 #include "util/flags.h"
 

@@ -6,6 +6,7 @@
 
 #include "experiments/job_runner.h"
 #include "experiments/results_table.h"
+#include "models/gin.h"
 #include "experiments/setting_seed.h"
 #include "experiments/summary.h"
 #include "experiments/summary_charts.h"

@@ -1,5 +1,6 @@
 #include "gw/graph_folds.h"
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -66,6 +67,21 @@ std::vector<GraphFold> StratifiedGraphFolds(const std::vector<std::uint32_t>& la
   for (std::uint32_t g = 0; g < labels.size(); ++g) {
     for (int f = 0; f < folds; ++f) (f == fold_of[g] ? out[static_cast<std::size_t>(f)].test : out[static_cast<std::size_t>(f)].train).push_back(g);
   }
+  return out;
+}
+
+Result<DatasetFolds> FoldsForDataset(const std::string& dataset_path, const std::string& folds_dir,
+                                     const std::vector<std::uint32_t>& labels) {
+  std::string dir = folds_dir;
+  if (dir.empty()) {
+    const std::filesystem::path p(dataset_path);
+    dir = ((std::filesystem::is_directory(p) ? p : p.parent_path()) / "10fold_idx").string();
+  }
+  Result<std::vector<GraphFold>> read = ReadGraphFolds(dir, static_cast<std::uint32_t>(labels.size()));
+  if (!read.ok()) return read.status();
+  DatasetFolds out;
+  out.from_gin_paper = !read->empty();
+  out.folds = out.from_gin_paper ? std::move(read).value() : StratifiedGraphFolds(labels, 10, 0);
   return out;
 }
 

@@ -24,6 +24,17 @@ Result<std::vector<GraphFold>> ReadGraphFolds(const std::string& dir, std::uint3
 
 std::vector<GraphFold> StratifiedGraphFolds(const std::vector<std::uint32_t>& labels, int folds, std::uint64_t seed);
 
+struct DatasetFolds {
+  std::vector<GraphFold> folds;
+  bool from_gin_paper = false;  // false: 10 stratified folds from seed 0
+};
+
+// The folds of the dataset at `dataset_path` (a file or its directory):
+// `folds_dir`, or when empty DATASET_DIR/10fold_idx, when they exist; 10
+// stratified folds otherwise. Errors: ReadGraphFolds'.
+Result<DatasetFolds> FoldsForDataset(const std::string& dataset_path, const std::string& folds_dir,
+                                     const std::vector<std::uint32_t>& labels);
+
 }  // namespace ldpgraph
 
 #endif  // LDPGRAPH_DAEMON_GW_GRAPH_FOLDS_H_

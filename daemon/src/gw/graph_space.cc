@@ -39,14 +39,26 @@ Eigen::MatrixXd HopDistances(const CsrGraph& g) {
 
 }  // namespace
 
-Result<std::vector<GraphSpace>> GraphSpaces(const GraphDataset& ds, GwStructure structure) {
-  // One-hot tags: distinct tags in sorted order.
+std::vector<Eigen::MatrixXd> OneHotNodeTags(const GraphDataset& ds) {
+  if (ds.node_tags.empty()) return {};
+  // Distinct tags in sorted order.
   std::map<std::int64_t, int> tag_index;
   for (std::int64_t t : ds.node_tags) tag_index.emplace(t, 0);
   int k = 0;
   for (auto& [tag, index] : tag_index) index = k++;
-  std::vector<GraphSpace> out;
+  std::vector<Eigen::MatrixXd> out;
   std::size_t node = 0;
+  for (const CsrGraph& graph : ds.graphs) {
+    Eigen::MatrixXd x = Eigen::MatrixXd::Zero(graph.num_nodes(), k);
+    for (std::uint32_t u = 0; u < graph.num_nodes(); ++u, ++node) x(u, tag_index[ds.node_tags[node]]) = 1;
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+Result<std::vector<GraphSpace>> GraphSpaces(const GraphDataset& ds, GwStructure structure) {
+  std::vector<Eigen::MatrixXd> tags = OneHotNodeTags(ds);
+  std::vector<GraphSpace> out;
   for (std::size_t g = 0; g < ds.graphs.size(); ++g) {
     const CsrGraph& graph = ds.graphs[g];
     const std::uint32_t n = graph.num_nodes();
@@ -60,10 +72,7 @@ Result<std::vector<GraphSpace>> GraphSpaces(const GraphDataset& ds, GwStructure 
         for (std::uint32_t v : graph.neighbours(u)) s.structure(u, v) = s.structure(v, u) = 1;
       }
     }
-    if (!tag_index.empty()) {
-      s.features = Eigen::MatrixXd::Zero(n, k);
-      for (std::uint32_t u = 0; u < n; ++u, ++node) s.features(u, tag_index[ds.node_tags[node]]) = 1;
-    }
+    if (!tags.empty()) s.features = std::move(tags[g]);
     out.push_back(std::move(s));
   }
   return out;
@@ -76,6 +85,7 @@ GraphSpace EmbeddingSpace(const Eigen::MatrixXd& h) {
   sq.rowwise() += norms.transpose();
   s.structure = sq.cwiseMax(0.0).cwiseSqrt();
   s.structure.diagonal().setZero();
+  s.features = h;
   return s;
 }
 

@@ -33,7 +33,14 @@ Result<GwStructure> ParseGwStructure(const std::string& name);
 // first graph without nodes.
 Result<std::vector<GraphSpace>> GraphSpaces(const GraphDataset& dataset, GwStructure structure);
 
-// The space of node embeddings (one row per node): Euclidean distances.
+// Every graph's one-hot node tags (nodes x distinct tags), or nothing when
+// the dataset has no tags.
+std::vector<Eigen::MatrixXd> OneHotNodeTags(const GraphDataset& dataset);
+
+// The space of node embeddings (one row per node): Euclidean distances as
+// the structure, the embeddings themselves as fused GW's node features (a
+// shared model puts every graph's embeddings in one space, so nodes of two
+// graphs compare directly; the server needs nothing but the embeddings).
 GraphSpace EmbeddingSpace(const Eigen::MatrixXd& embeddings);
 
 // Fused GW's feature cost between two graphs: squared Euclidean distances

@@ -287,7 +287,8 @@ Result<GwResult> GromovWasserstein(const Eigen::MatrixXd& c, const Eigen::Matrix
     GwResult r = Search(pr, start, options);
     if (r.value < best.value) best = std::move(r);
   }
-  if (!fused) best.value = std::max(best.value, 0.0);  // a sum of squares, below 0 only by rounding
+  // A sum of squares (plus a non-negative feature cost): below 0 only by rounding.
+  if (!fused || features.minCoeff() >= 0) best.value = std::max(best.value, 0.0);
   return best;
 }
 

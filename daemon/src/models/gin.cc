@@ -43,18 +43,24 @@ Result<GinModel> GinModel::Create(const GinConfig& c, std::uint64_t seed) {
   return m;
 }
 
-Tape::Var GinModel::Forward(Tape& tape, const GraphBatch& batch, Tape::Var x) {
+Tape::Var GinModel::Forward(Tape& tape, const GraphBatch& batch, Tape::Var x) { return Readout(tape, batch, x, true); }
+
+Tape::Var GinModel::NodeScores(Tape& tape, const GraphBatch& batch, Tape::Var x) { return Readout(tape, batch, x, false); }
+
+Tape::Var GinModel::Readout(Tape& tape, const GraphBatch& batch, Tape::Var x, bool pool) {
+  auto readout = [&](LinearLayer& predictor, Tape::Var h) {
+    if (pool) h = tape.Pool(&batch.offsets, h, config_.mean_readout);
+    return tape.Dropout(predictor.Forward(tape, h), config_.dropout);
+  };
   Tape::Var h = x;
-  Tape::Var scores =
-      tape.Dropout(predictors_[0].Forward(tape, tape.Pool(&batch.offsets, h, config_.mean_readout)), config_.dropout);
+  Tape::Var scores = readout(predictors_[0], h);
   for (std::size_t k = 0; k < mlp_first_.size(); ++k) {
     Tape::Var a = tape.Aggregate(&batch.agg, &batch.agg_t, h);
     Tape::Var m = mlp_first_[k].Forward(tape, a);
     m = mlp_norm_[k].ForwardRelu(tape, m);
     m = mlp_second_[k].Forward(tape, m);
     h = layer_norm_[k].ForwardRelu(tape, m);
-    Tape::Var pooled = tape.Pool(&batch.offsets, h, config_.mean_readout);
-    scores = tape.Add(scores, tape.Dropout(predictors_[k + 1].Forward(tape, pooled), config_.dropout));
+    scores = tape.Add(scores, readout(predictors_[k + 1], h));
   }
   return scores;
 }

@@ -13,6 +13,7 @@
 
 #include "engine/layers.h"
 #include "graph/graph_batch.h"
+#include "models/graph_model.h"
 
 namespace ldpgraph {
 
@@ -40,19 +41,24 @@ int GinInputWidth(const GinConfig& config);
 // "degree+size". Errors: kInvalidArgument naming the choices.
 Status SetGinNodeInput(const std::string& name, GinConfig* config);
 
-class GinModel {
+class GinModel final : public GraphModel {
  public:
   // Errors: kInvalidArgument for layers < 2, hidden < 1, classes < 2, input_dim < 1.
   static Result<GinModel> Create(const GinConfig& config, std::uint64_t seed);
   GinModel() = default;
 
-  // Class scores (graphs x classes) for `batch` with node inputs `x`.
-  Tape::Var Forward(Tape& tape, const GraphBatch& batch, Tape::Var x);
-  std::vector<Parameter*> Parameters();
-  std::vector<BatchNormStats*> Stats();
+  Tape::Var Forward(Tape& tape, const GraphBatch& batch, Tape::Var x) override;
+  // Every layer's predictor applied to each node's representation, summed.
+  Tape::Var NodeScores(Tape& tape, const GraphBatch& batch, Tape::Var x) override;
+  std::vector<Parameter*> Parameters() override;
+  std::vector<BatchNormStats*> Stats() override;
+  int classes() const override { return config_.classes; }
   const GinConfig& config() const { return config_; }
 
  private:
+  // The readout of every layer: pooled per graph, or per node (`pool` false).
+  Tape::Var Readout(Tape& tape, const GraphBatch& batch, Tape::Var x, bool pool);
+
   GinConfig config_;
   std::vector<LinearLayer> mlp_first_, mlp_second_, predictors_;
   std::vector<BatchNormLayer> mlp_norm_, layer_norm_;

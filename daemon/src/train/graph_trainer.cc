@@ -16,11 +16,11 @@ using Clock = std::chrono::steady_clock;
 
 }  // namespace
 
-Evaluation EvaluateGraphs(GinModel* model, const std::vector<PreparedGraph>& graphs,
+Evaluation EvaluateGraphs(GraphModel* model, const std::vector<PreparedGraph>& graphs,
                           const std::vector<std::uint32_t>& labels, const std::vector<std::uint32_t>& ids,
                           int batch_size) {
   Evaluation e;
-  e.probs.resize(static_cast<Eigen::Index>(ids.size()), model->config().classes);
+  e.probs.resize(static_cast<Eigen::Index>(ids.size()), model->classes());
   std::vector<int> y(ids.size(), -1);
   double loss_sum = 0;
   for (std::size_t start = 0; start < ids.size(); start += static_cast<std::size_t>(batch_size)) {
@@ -47,7 +47,7 @@ Evaluation EvaluateGraphs(GinModel* model, const std::vector<PreparedGraph>& gra
   return e;
 }
 
-GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<PreparedGraph>& graphs,
+GraphTrainResult TrainGraphClassifier(GraphModel* model, const std::vector<PreparedGraph>& graphs,
                                       const std::vector<std::uint32_t>& labels, const Split& split,
                                       const GraphTrainOptions& o,
                                       const std::function<void(const EpochReport&)>& on_epoch) {
@@ -61,7 +61,7 @@ GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<Prepare
   std::vector<std::uint32_t> order = split.train;
 
   GraphTrainResult result;
-  EarlyStopping<GinModel> stopping(model, o.early_stop_from, o.patience, o.early_stopping);
+  EarlyStopping<GraphModel> stopping(model, o.early_stop_from, o.patience, o.early_stopping);
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
     const auto epoch_start = Clock::now();
     adam.set_lr(o.lr * std::pow(o.lr_decay, static_cast<float>((epoch - 1) / o.lr_step)));

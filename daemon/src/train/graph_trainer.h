@@ -9,7 +9,8 @@
 #include <functional>
 #include <vector>
 
-#include "models/gin.h"
+#include "graph/graph_batch.h"
+#include "models/graph_model.h"
 #include "train/splits.h"
 
 namespace ldpgraph {
@@ -70,12 +71,12 @@ struct GraphTrainResult {
 };
 
 // Class probabilities of graphs `ids` (eval mode) and their loss/accuracy/AUC.
-Evaluation EvaluateGraphs(GinModel* model, const std::vector<PreparedGraph>& graphs,
+Evaluation EvaluateGraphs(GraphModel* model, const std::vector<PreparedGraph>& graphs,
                           const std::vector<std::uint32_t>& labels, const std::vector<std::uint32_t>& ids,
                           int batch_size);
 
 // Trains `model` on split.train; `on_epoch` (may be empty) sees every epoch.
-GraphTrainResult TrainGraphClassifier(GinModel* model, const std::vector<PreparedGraph>& graphs,
+GraphTrainResult TrainGraphClassifier(GraphModel* model, const std::vector<PreparedGraph>& graphs,
                                       const std::vector<std::uint32_t>& labels, const Split& split,
                                       const GraphTrainOptions& options,
                                       const std::function<void(const EpochReport&)>& on_epoch);

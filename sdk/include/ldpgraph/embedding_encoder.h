@@ -29,6 +29,9 @@ struct EmbeddingParams {
   // Errors: kInvalidArgument for nodes or dims of 0, nodes x dims above
   // 2^28, a bad epsilon or range, or sampled_per_node > dims.
   Status Validate() const;
+  // What every row is encoded with (and rectified with, on the server): m
+  // fixed from the whole budget, epsilon / n. Requires Validate().
+  MultiBitParams RowParams() const;
 };
 
 class EmbeddingEncoder {

@@ -1,0 +1,121 @@
+#include "gw/gw_classification.h"
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "gw/graph_space.h"
+#include "gw/kernel_svm.h"
+#include "gw/private_embedding.h"
+
+namespace ldpgraph {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+Status Score(const GraphDataset& ds, const Eigen::MatrixXd& d, const GraphFold& fold, std::size_t f,
+             const GwClassificationOptions& o, GwFoldResult* r) {
+  Result<SvmFit> fit = FitKernelSvm(d, ds.labels, fold.train, fold.test, SvmGrid::Paper(), o.inner_folds, f);
+  if (!fit.ok()) return fit.status();
+  r->svm_accuracy = fit->test_accuracy;
+  r->c = fit->c;
+  r->gamma = fit->gamma;
+  r->knn_accuracy = KnnAccuracy(d, ds.labels, fold.train, fold.test, o.knn);
+  return Status::Ok();
+}
+
+// The spaces of one fold's embeddings: trained on its training graphs (or
+// `blind`: constant), then encoded by every graph's own client when
+// epsilon is set.
+Result<std::vector<GraphSpace>> EmbeddingSpaces(const GraphDataset& ds, const GraphFold& fold, std::size_t f,
+                                                EmbeddingModel model, bool blind, const GwClassificationOptions& o,
+                                                GwFoldResult* r) {
+  Result<FederatedEmbeddings> e = FederatedEmbeddings();
+  if (blind) {
+    // Every node says nothing: what reaches the server is the encoder's
+    // noise, shaped only by each graph's number of nodes.
+    for (const CsrGraph& g : ds.graphs) e->embeddings.push_back(Eigen::MatrixXd::Constant(g.num_nodes(), ds.num_classes, 0.5));
+  } else {
+    FederatedEmbeddingOptions fo = o.federated;
+    fo.model = model;
+    fo.seed = o.federated.seed + f;
+    e = TrainFederatedEmbeddings(ds, fold.train, fold.test, fo);
+    if (!e.ok()) return e.status();
+    r->model_accuracy = e->test_accuracy;
+  }
+  if (o.log && !blind) {
+    std::ostringstream line;
+    line << "fold " << f + 1 << ": embeddings after " << e->rounds << " rounds (best " << e->best_round
+         << "), model test accuracy " << e->test_accuracy;
+    o.log(line.str());
+  }
+  std::vector<GraphSpace> spaces;
+  spaces.reserve(e->embeddings.size());
+  for (std::size_t g = 0; g < e->embeddings.size(); ++g) {
+    if (o.epsilon > 0 && std::isfinite(o.epsilon)) {
+      // Each graph's client encodes with randomness of its own.
+      SeededRandomSource rng(o.seed * 1000003ULL + f * 7919ULL + g);
+      Result<Eigen::MatrixXd> h = PrivateEmbedding(e->embeddings[g], o.epsilon, rng);
+      if (!h.ok()) return Status(h.status().code(), "graph " + std::to_string(g) + ": " + h.status().message());
+      spaces.push_back(EmbeddingSpace(*h));
+    } else {
+      spaces.push_back(EmbeddingSpace(e->embeddings[g]));
+    }
+  }
+  return spaces;
+}
+
+}  // namespace
+
+Result<GwClassification> ClassifyByGw(const GraphDataset& ds, const std::vector<GraphFold>& folds,
+                                      const GwClassificationOptions& o) {
+  if (folds.empty()) return Status::InvalidArgument("GW classification needs at least one fold");
+  if (std::isnan(o.epsilon) || o.epsilon < 0) return Status::InvalidArgument("epsilon must be positive (or 0: no LDP)");
+  const bool blind = o.embeddings == "blind";
+  const bool learned = o.embeddings == "gin" || o.embeddings == "gcn" || blind;
+  if (!learned && o.epsilon != 0) {
+    return Status::InvalidArgument("--epsilon encodes embeddings (gin, gcn, blind); " + o.embeddings +
+                                   " has none to encode");
+  }
+  if (blind && !(o.epsilon > 0 && std::isfinite(o.epsilon))) {
+    return Status::InvalidArgument("blind embeddings are constant: only their LDP encoding (a finite epsilon) says anything");
+  }
+  GwClassification out;
+  out.folds.resize(folds.size());
+  if (!learned) {
+    Result<GwStructure> structure = ParseGwStructure(o.embeddings);
+    if (!structure.ok()) return structure.status();
+    Result<std::vector<GraphSpace>> spaces = GraphSpaces(ds, *structure);
+    if (!spaces.ok()) return spaces.status();
+    const auto start = Clock::now();
+    Result<Eigen::MatrixXd> d = PairwiseGw(*spaces, o.pairwise);
+    if (!d.ok()) return d.status();
+    out.gw_seconds = Since(start);
+    out.fused = (*spaces)[0].features.size() != 0;
+    for (std::size_t f = 0; f < folds.size(); ++f) {
+      LDPGRAPH_RETURN_IF_ERROR(Score(ds, *d, folds[f], f, o, &out.folds[f]));
+    }
+    out.distances.push_back(std::move(d).value());
+    return out;
+  }
+  Result<EmbeddingModel> model = blind ? EmbeddingModel::kGin : ParseEmbeddingModel(o.embeddings);
+  if (!model.ok()) return model.status();
+  out.fused = true;
+  for (std::size_t f = 0; f < folds.size(); ++f) {
+    GwFoldResult& r = out.folds[f];
+    Result<std::vector<GraphSpace>> spaces = EmbeddingSpaces(ds, folds[f], f, *model, blind, o, &r);
+    if (!spaces.ok()) return spaces.status();
+    const auto start = Clock::now();
+    Result<Eigen::MatrixXd> d = PairwiseGw(*spaces, o.pairwise);
+    if (!d.ok()) return d.status();
+    r.gw_seconds = Since(start);
+    out.gw_seconds += r.gw_seconds;
+    LDPGRAPH_RETURN_IF_ERROR(Score(ds, *d, folds[f], f, o, &r));
+    out.distances.push_back(std::move(d).value());
+  }
+  return out;
+}
+
+}  // namespace ldpgraph

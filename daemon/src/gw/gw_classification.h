@@ -1,0 +1,64 @@
+// GW-LDP's graph classification end to end, shared by `ldpgraph gw` and
+// `ldpgraph experiment gw`: the graphs' spaces (their adjacency or hop
+// distances, or node embeddings from a federated GIN/GCN, optionally
+// LDP-encoded), every pair's (fused) GW, then per fold an SVM on
+// exp(-gamma GW) and k-NN. Embeddings are trained per fold on that fold's
+// training graphs only, so each fold has its own distance matrix.
+#ifndef LDPGRAPH_DAEMON_GW_GW_CLASSIFICATION_H_
+#define LDPGRAPH_DAEMON_GW_GW_CLASSIFICATION_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "dataset/graph_dataset.h"
+#include "gw/federated_embeddings.h"
+#include "gw/graph_folds.h"
+#include "gw/pairwise_gw.h"
+
+namespace ldpgraph {
+
+struct GwClassificationOptions {
+  // adjacency, shortest-path, gin, gcn, or blind: a control whose nodes
+  // all hold the same embedding (0.5 per class), so that its LDP encoding
+  // tells the server nothing but each graph's number of nodes; what it
+  // classifies right, the graph sizes alone give away.
+  std::string embeddings = "adjacency";
+  // Embeddings only: the whole-matrix budget of each graph's encoder; 0 (or
+  // infinity): the embeddings as they are, no LDP.
+  double epsilon = 0;
+  FederatedEmbeddingOptions federated;
+  PairwiseGwOptions pairwise;
+  int knn = 5;
+  int inner_folds = 5;
+  std::uint64_t seed = 0;  // the encoders' randomness
+  // One line of news at a time (a fold's embeddings trained, ...).
+  std::function<void(const std::string&)> log;
+};
+
+struct GwFoldResult {
+  double svm_accuracy = 0, c = 0, gamma = 0;
+  double knn_accuracy = 0;
+  double model_accuracy = -1;  // the federated model's own test accuracy; -1 without one
+  double gw_seconds = 0;
+};
+
+struct GwClassification {
+  std::vector<GwFoldResult> folds;
+  // One matrix for the fixed spaces, one per fold for embeddings.
+  std::vector<Eigen::MatrixXd> distances;
+  double gw_seconds = 0;  // all pairwise GW together
+  bool fused = false;
+};
+
+// Errors: kInvalidArgument for an unknown --embeddings name, a negative or
+// NaN epsilon, epsilon with adjacency or shortest-path, blind without a
+// finite epsilon, no folds, and the errors of the parts.
+Result<GwClassification> ClassifyByGw(const GraphDataset& dataset, const std::vector<GraphFold>& folds,
+                                      const GwClassificationOptions& options);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_GW_GW_CLASSIFICATION_H_
