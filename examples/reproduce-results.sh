@@ -177,6 +177,13 @@ study 17-cora-linkldp-private "Cora: node classification under edge LDP with fea
 study 18-cora-fedcog "Cora: several parties, each holding part of the graph, train one classifier (FedCog-SGC) vs each party alone vs centralised" -- \
   experiment fedcog --dataset "$cora" --parties 2,3,5,10 --partitions random,community \
   --methods fedcog,fedcog-lnnc,local,centralised,gcn,fedcog-tls --splits 5 --jobs 2
+# GW-LDP (issue 23): graph classification by GW on MUTAG's graphs and on
+# node embeddings of a GIN / GCN trained by FedAvg over 10 Dirichlet
+# clients, as they are (inf) and LDP-encoded at each epsilon; blind is the
+# control whose LDP encoding carries only each graph's size. 10 GIN-paper
+# folds; the embeddings are trained per fold on its training graphs.
+study 19-mutag-gw "MUTAG: SVM and k-NN on GW distances between graphs, their federated GIN/GCN node embeddings and those embeddings under LDP, vs epsilon" -- \
+  experiment gw --dataset "$data/graphs/MUTAG/MUTAG.txt" --methods adjacency,gin,gcn,blind --epsilons 0.1,1,8,64,512,inf
 
 {
   cat docs/results-intro.md

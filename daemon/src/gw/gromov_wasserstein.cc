@@ -13,6 +13,9 @@
 namespace ldpgraph {
 namespace {
 
+// A cap on the passes of the local moves (each pass strictly improves).
+constexpr int kMaxPasses = 1000;
+
 Status CheckFinite(const Eigen::MatrixXd& a, const char* name) {
   for (Eigen::Index i = 0; i < a.rows(); ++i) {
     for (Eigen::Index j = 0; j < a.cols(); ++j) {
@@ -32,6 +35,13 @@ struct Problem {
   const Eigen::MatrixXd* m;  // null: plain GW
   double alpha;
   double constant;  // sum_ik C_ik^2 p_i p_k + sum_jl D_jl^2 q_j q_l
+
+  // The size of the objective's terms: what rounding errors are relative to.
+  double Scale() const {
+    double s = alpha * (constant + 2.0 * c.cwiseAbs().maxCoeff() * d.cwiseAbs().maxCoeff());
+    if (m != nullptr) s += (1.0 - alpha) * m->cwiseAbs().maxCoeff();
+    return std::max(s, 1e-300);
+  }
 
   // (F)GW at T, and C T D (kept for the gradient and the line search).
   double Value(const Eigen::MatrixXd& t, Eigen::MatrixXd* ctd) const {
@@ -105,9 +115,15 @@ bool ImproveBySwaps(const Problem& pr, std::vector<int>* sigma) {
   const double quad = -2.0 * pr.alpha / (static_cast<double>(n) * n);  // d objective / d S
   const double lin = (1.0 - pr.alpha) / n;
   std::vector<int>& s = *sigma;
+  // "Improves" means by more than rounding could fake: relative to the
+  // problem's scale (LDP-encoded embeddings have distances in the
+  // hundreds), so that no swap and its undoing both look like gains.
+  const double noise = 1e-12 * pr.Scale();
   bool improved = false;
-  for (bool again = true; again;) {
-    again = false;
+  // Each pass strictly lowers the objective, so passes are finite; the cap
+  // only bounds the work on a very flat landscape.
+  for (int pass = 0, again = 1; again && pass < kMaxPasses; ++pass) {
+    again = 0;
     for (int r = 0; r < n; ++r) {
       for (int q = r + 1; q < n; ++q) {
         const int sr = s[static_cast<std::size_t>(r)], sq = s[static_cast<std::size_t>(q)];
@@ -119,9 +135,10 @@ bool ImproveBySwaps(const Problem& pr, std::vector<int>* sigma) {
         }
         double change = quad * ds;
         if (pr.m != nullptr) change += lin * ((*pr.m)(r, sq) + (*pr.m)(q, sr) - (*pr.m)(r, sr) - (*pr.m)(q, sq));
-        if (change < -1e-12) {
+        if (change < -noise) {
           std::swap(s[static_cast<std::size_t>(r)], s[static_cast<std::size_t>(q)]);
-          again = improved = true;
+          again = 1;
+          improved = true;
         }
       }
     }
@@ -147,9 +164,10 @@ bool ImproveByRotations(const Problem& pr, std::vector<int>* sigma) {
   if (n < 3 || n > 12) return false;
   std::vector<int>& s = *sigma;
   double value = PermutationValue(pr, s);
+  const double noise = 1e-12 * pr.Scale();
   bool improved = false;
-  for (bool again = true; again;) {
-    again = false;
+  for (int pass = 0, again = 1; again && pass < kMaxPasses; ++pass) {
+    again = 0;
     for (int a = 0; a < n; ++a) {
       for (int b = a + 1; b < n; ++b) {
         for (int c = b + 1; c < n; ++c) {
@@ -165,10 +183,11 @@ bool ImproveByRotations(const Problem& pr, std::vector<int>* sigma) {
               t[static_cast<std::size_t>(c)] = s[static_cast<std::size_t>(b)];
             }
             const double v = PermutationValue(pr, t);
-            if (v < value - 1e-12) {
+            if (v < value - noise) {
               s = std::move(t);
               value = v;
-              again = improved = true;
+              again = 1;
+              improved = true;
             }
           }
         }
