@@ -183,13 +183,16 @@ int RunGwCommand(const std::vector<std::string>& args) {
       std::cout << "distances=" << file << "\n";
     }
   }
-  std::vector<double> svm, nn, model;
+  std::vector<double> svm, nn, model, spectral, medoids;
   for (std::size_t f = 0; f < r->folds.size(); ++f) {
     const GwFoldResult& fr = r->folds[f];
     svm.push_back(fr.svm_accuracy);
     nn.push_back(fr.knn_accuracy);
+    spectral.push_back(fr.spectral_nmi);
+    medoids.push_back(fr.kmedoids_nmi);
     std::cout << "fold=" << f + 1 << " svm_accuracy=" << fr.svm_accuracy << " c=" << fr.c << " gamma=" << fr.gamma
-              << " knn_accuracy=" << fr.knn_accuracy;
+              << " knn_accuracy=" << fr.knn_accuracy << " spectral_nmi=" << fr.spectral_nmi
+              << " kmedoids_nmi=" << fr.kmedoids_nmi;
     if (fr.model_accuracy >= 0) {
       model.push_back(fr.model_accuracy);
       std::cout << " model_accuracy=" << fr.model_accuracy;
@@ -198,7 +201,7 @@ int RunGwCommand(const std::vector<std::string>& args) {
   }
   std::cout << "folds=" << (folds->from_gin_paper ? "gin" : "stratified") << "\nsvm_accuracy_mean=" << Mean(svm)
             << "\nsvm_accuracy_std=" << Std(svm) << "\nknn_accuracy_mean=" << Mean(nn) << "\nknn_accuracy_std=" << Std(nn)
-            << "\n";
+            << "\nspectral_nmi_mean=" << Mean(spectral) << "\nkmedoids_nmi_mean=" << Mean(medoids) << "\n";
   if (!model.empty()) std::cout << "model_accuracy_mean=" << Mean(model) << "\n";
   return 0;
 }

@@ -3,12 +3,15 @@
 // distances that separate the classes.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <fstream>
 
 #include "gw/graph_folds.h"
+#include "gw/gw_clustering.h"
 #include "gw/graph_space.h"
 #include "gw/kernel_svm.h"
 #include "gw/pairwise_gw.h"
+#include "ldpgraph/samplers.h"
 #include "support/temp_dir.h"
 
 using namespace ldpgraph;
@@ -136,4 +139,48 @@ TEST_CASE("KernelSvm.SeparatesClassesTheDistancesSeparate") {
   CHECK(FitKernelSvm(d, labels, {}, test, SvmGrid::Paper(), 5, 0).status().code() == StatusCode::kInvalidArgument);
   CHECK(FitKernelSvm(d, labels, train, {40}, SvmGrid::Paper(), 5, 0).status().code() == StatusCode::kInvalidArgument);
   CHECK(FitKernelSvm(d, labels, {0, 1}, test, SvmGrid::Paper(), 5, 0).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("GwClustering.RecoversSeparatedGroupsAndScoresPartitions") {
+  // Three groups on a line, far apart: distances |x_i - x_j|.
+  SeededRandomSource rng(4);
+  std::vector<double> x;
+  std::vector<int> truth;
+  for (int i = 0; i < 60; ++i) {
+    truth.push_back(i % 3);
+    x.push_back(10.0 * (i % 3) + UniformUnit(rng));
+  }
+  Eigen::MatrixXd d(60, 60);
+  for (int i = 0; i < 60; ++i) {
+    for (int j = 0; j < 60; ++j) d(i, j) = std::fabs(x[static_cast<std::size_t>(i)] - x[static_cast<std::size_t>(j)]);
+  }
+  for (auto* method : {&SpectralClusters, &KMedoidClusters}) {
+    auto c = (*method)(d, 3, 1);
+    REQUIRE(c.ok());
+    CHECK(NormalizedMutualInformation(*c, truth) == doctest::Approx(1.0));
+    CHECK(AdjustedRandIndex(*c, truth) == doctest::Approx(1.0));
+    CHECK(*c == *(*method)(d, 3, 1));  // deterministic for a seed
+  }
+  // Scores: renamed clusters are the same partition; crossed ones share nothing.
+  CHECK(NormalizedMutualInformation({0, 0, 1, 1}, {5, 5, 2, 2}) == doctest::Approx(1.0));
+  CHECK(NormalizedMutualInformation({0, 0, 1, 1}, {0, 1, 0, 1}) == doctest::Approx(0.0));
+  CHECK(AdjustedRandIndex({0, 0, 1, 1}, {0, 1, 0, 1}) == doctest::Approx(-0.5));
+  std::vector<int> a, b;
+  for (int i = 0; i < 4000; ++i) {
+    a.push_back(static_cast<int>(UniformBelow(rng, 3)));
+    b.push_back(static_cast<int>(UniformBelow(rng, 3)));
+  }
+  CHECK(std::fabs(AdjustedRandIndex(a, b)) < 0.02);
+  CHECK(NormalizedMutualInformation(a, b) < 0.01);
+}
+
+TEST_CASE("GwClustering.RefusesBadDistancesAndK") {
+  Eigen::MatrixXd d = Eigen::MatrixXd::Zero(4, 4);
+  CHECK(SpectralClusters(d, 0, 1).status().code() == StatusCode::kInvalidArgument);
+  CHECK(KMedoidClusters(d, 5, 1).status().code() == StatusCode::kInvalidArgument);
+  d(1, 2) = std::nan("");
+  CHECK(SpectralClusters(d, 2, 1).status().code() == StatusCode::kInvalidArgument);
+  d(1, 2) = -1;
+  CHECK(KMedoidClusters(d, 2, 1).status().code() == StatusCode::kInvalidArgument);
+  CHECK(KMedoidClusters(Eigen::MatrixXd::Zero(3, 4), 2, 1).status().code() == StatusCode::kInvalidArgument);
 }

@@ -11,7 +11,7 @@ namespace ldpgraph {
 namespace {
 
 const CsvRow kColumns = {"dataset", "method", "epsilon", "fold", "svm_accuracy", "knn_accuracy",
-                         "model_accuracy", "c", "gamma", "gw_seconds"};
+                         "model_accuracy", "spectral_nmi", "kmedoids_nmi", "c", "gamma", "gw_seconds"};
 const std::vector<std::size_t> kKeyColumns = {0, 1, 2, 3};
 
 struct GwRun {
@@ -23,9 +23,10 @@ struct GwRun {
 
 Status SummariseGwExperiment(const std::string& out_dir) {
   return SummariseStudy(out_dir, kColumns, kKeyColumns, {"dataset", "method", "epsilon"},
-                        {"svm_accuracy", "knn_accuracy", "model_accuracy", "gw_seconds"},
+                        {"svm_accuracy", "knn_accuracy", "model_accuracy", "spectral_nmi", "kmedoids_nmi", "gw_seconds"},
                         {{"epsilon", "method", "svm_accuracy", "epsilon (each graph's whole embedding matrix)", true},
-                         {"epsilon", "method", "knn_accuracy", "epsilon (each graph's whole embedding matrix)", true}});
+                         {"epsilon", "method", "knn_accuracy", "epsilon (each graph's whole embedding matrix)", true},
+                         {"epsilon", "method", "spectral_nmi", "epsilon (each graph's whole embedding matrix)", true}});
 }
 
 Status RunGwExperiment(const std::string& path, const GraphDataset& ds, const GwExperimentOptions& o) {
@@ -86,6 +87,7 @@ Status RunGwExperiment(const std::string& path, const GraphDataset& ds, const Gw
                                                           : fr.gw_seconds;
                         for (double v : {fr.svm_accuracy, fr.knn_accuracy}) row.push_back(FormatNumber(v));
                         row.push_back(fr.model_accuracy >= 0 ? FormatNumber(fr.model_accuracy) : "");
+                        for (double v : {fr.spectral_nmi, fr.kmedoids_nmi}) row.push_back(FormatNumber(v));
                         for (double v : {fr.c, fr.gamma, seconds}) row.push_back(FormatNumber(v));
                         LDPGRAPH_RETURN_IF_ERROR(table->Append(row));
                       }

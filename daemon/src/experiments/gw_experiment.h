@@ -9,9 +9,10 @@
 //   blind      the control: constant embeddings LDP-encoded, which tell the
 //              server each graph's size and nothing else.
 // Rows in DIR/results.csv, one per fold:
-//   dataset,method,epsilon,fold,svm_accuracy,knn_accuracy,model_accuracy,c,gamma,gw_seconds
+//   dataset,method,epsilon,fold,svm_accuracy,knn_accuracy,model_accuracy,spectral_nmi,kmedoids_nmi,c,gamma,gw_seconds
 // model_accuracy: the federated classifier's own test accuracy (empty
-// without one).
+// without one); spectral_nmi, kmedoids_nmi: every graph clustered on the
+// fold's distances, scored against the labels.
 #ifndef LDPGRAPH_DAEMON_EXPERIMENTS_GW_EXPERIMENT_H_
 #define LDPGRAPH_DAEMON_EXPERIMENTS_GW_EXPERIMENT_H_
 

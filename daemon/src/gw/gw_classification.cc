@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "gw/graph_space.h"
+#include "gw/gw_clustering.h"
 #include "gw/kernel_svm.h"
 #include "gw/private_embedding.h"
 
@@ -23,6 +24,14 @@ Status Score(const GraphDataset& ds, const Eigen::MatrixXd& d, const GraphFold& 
   r->c = fit->c;
   r->gamma = fit->gamma;
   r->knn_accuracy = KnnAccuracy(d, ds.labels, fold.train, fold.test, o.knn);
+  const std::vector<int> truth(ds.labels.begin(), ds.labels.end());
+  const int k = static_cast<int>(std::min<std::size_t>(ds.num_classes, ds.graphs.size()));
+  Result<std::vector<int>> spectral = SpectralClusters(d, k, o.seed + f);
+  if (!spectral.ok()) return spectral.status();
+  Result<std::vector<int>> medoids = KMedoidClusters(d, k, o.seed + f);
+  if (!medoids.ok()) return medoids.status();
+  r->spectral_nmi = NormalizedMutualInformation(*spectral, truth);
+  r->kmedoids_nmi = NormalizedMutualInformation(*medoids, truth);
   return Status::Ok();
 }
 

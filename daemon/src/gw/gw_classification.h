@@ -2,7 +2,7 @@
 // `ldpgraph experiment gw`: the graphs' spaces (their adjacency or hop
 // distances, or node embeddings from a federated GIN/GCN, optionally
 // LDP-encoded), every pair's (fused) GW, then per fold an SVM on
-// exp(-gamma GW) and k-NN. Embeddings are trained per fold on that fold's
+// exp(-gamma GW) and k-NN, and clustering of all graphs. Embeddings are trained per fold on that fold's
 // training graphs only, so each fold has its own distance matrix.
 #ifndef LDPGRAPH_DAEMON_GW_GW_CLASSIFICATION_H_
 #define LDPGRAPH_DAEMON_GW_GW_CLASSIFICATION_H_
@@ -43,6 +43,9 @@ struct GwFoldResult {
   double knn_accuracy = 0;
   double model_accuracy = -1;  // the federated model's own test accuracy; -1 without one
   double gw_seconds = 0;
+  // Every graph clustered into as many groups as classes, on the fold's
+  // distance matrix (unsupervised: the labels only score it), by NMI.
+  double spectral_nmi = 0, kmedoids_nmi = 0;
 };
 
 struct GwClassification {
