@@ -55,6 +55,10 @@ const char kDaemonUsage[] =
     "  models                                  every model version\n"
     "  predict --model V --graphs ID,ID,...    class and probabilities per graph\n"
     "  predict --model V --nodes U,U,...       the same per user, for a node model\n"
+    "  gw --graph A --to B [--alpha 0.5]       GW-LDP: the (fused) GW discrepancy between two embedding\n"
+    "                                          graphs, from their owners' LDP-encoded embeddings\n"
+    "  nearest --graph ID [--k 5] [--alpha 0.5]  the k embedding graphs closest to one, with their labels\n"
+    "                                          and the k-NN vote\n"
     "  metrics                                 the daemon's Prometheus metrics\n";
 
 int Usage(const std::string& why) {
@@ -143,7 +147,7 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
                                       "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method", "rule",
                                       "node-input", "dataset", "held-graph", "privacy", "epsilon", "delta", "hops",
                                       "max-degree", "batch-size", "residual", "parties", "party", "partition",
-                                      "partition-seed"},
+                                      "partition-seed", "to", "k", "alpha"},
                                      {"wait"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<AdminConnection> connection = ConnectToAdmin(*flags);
@@ -199,6 +203,31 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
       return 1;
     }
     PrintKeyValues(out);
+    return 0;
+  }
+  if (action == "gw" || action == "nearest") {
+    Result<std::uint64_t> graph = flags->Unsigned("graph", 0);
+    Result<std::uint64_t> to = flags->Unsigned("to", 0);
+    Result<std::uint64_t> k = flags->Unsigned("k", 5);
+    Result<double> alpha = flags->Double("alpha", 0.5);
+    const bool pair = action == "gw";
+    if (!flags->Has("graph") || !graph.ok() || (pair && (!flags->Has("to") || !to.ok()))) {
+      return Usage(pair ? "--graph A and --to B are required" : "--graph ID is required");
+    }
+    if (!k.ok() || !alpha.ok()) return Usage(!k.ok() ? k.status().message() : alpha.status().message());
+    const json body = pair ? json{{"a", *graph}, {"b", *to}, {"alpha", *alpha}}
+                           : json{{"graph", *graph}, {"k", *k}, {"alpha", *alpha}};
+    if (!client.Call("POST", pair ? "/v1/admin/gw" : "/v1/admin/gw/nearest", body.dump(), 200, &out)) return 1;
+    if (pair) {
+      PrintKeyValues(out);
+      return 0;
+    }
+    std::cout << "graph=" << out["graph"] << "\ncompared=" << out["compared"] << "\n";
+    for (const json& n : out["nearest"]) {
+      std::cout << "neighbour=" << n["graph"] << " gw=" << n["gw"]
+                << " label=" << (n.contains("label") ? n["label"].dump() : "none") << "\n";
+    }
+    if (out.contains("predicted_label")) std::cout << "predicted_label=" << out["predicted_label"] << "\n";
     return 0;
   }
   if (action == "hold") {

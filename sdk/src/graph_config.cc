@@ -1,13 +1,24 @@
 #include "ldpgraph/graph_config.h"
 
+#include "ldpgraph/embedding_encoder.h"
 #include "ldpgraph/label_rr.h"
 
 namespace ldpgraph {
 
 Status GraphConfig::Validate() const {
-  Result<std::unique_ptr<EdgeRandomizer>> edges_ok = MakeEdgeRandomizer(num_users, edges);
-  if (!edges_ok.ok()) return edges_ok.status();
+  if (!embedding.enabled) {  // nobody sends edges to an embedding graph: its edge policy is unused
+    Result<std::unique_ptr<EdgeRandomizer>> edges_ok = MakeEdgeRandomizer(num_users, edges);
+    if (!edges_ok.ok()) return edges_ok.status();
+  }
   if (features.enabled) LDPGRAPH_RETURN_IF_ERROR(features.params.Validate());
+  if (embedding.enabled) {
+    if (features.enabled) return Status::InvalidArgument("an embedding graph collects no features");
+    EmbeddingParams p;
+    p.nodes = num_users;
+    p.dims = embedding.dims;
+    p.epsilon = embedding.epsilon;
+    LDPGRAPH_RETURN_IF_ERROR(p.Validate());
+  }
   if (label.enabled) {
     Result<LabelRandomizer> label_ok = LabelRandomizer::Create(label.classes, label.epsilon);
     if (!label_ok.ok()) return label_ok.status();

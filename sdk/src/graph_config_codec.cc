@@ -7,12 +7,14 @@
 namespace ldpgraph {
 namespace {
 
-// 'L' 'C', version 1, flags (1: features, 2: label), then the fields below.
+// 'L' 'C', version 1, flags (1: features, 2: label, 4: embedding), then the
+// fields below.
 constexpr std::uint8_t kMagic0 = 0x4C;
 constexpr std::uint8_t kMagic1 = 0x43;
 constexpr std::uint8_t kVersion = 1;
 constexpr std::uint8_t kFeatures = 0x01;
 constexpr std::uint8_t kLabel = 0x02;
+constexpr std::uint8_t kEmbedding = 0x04;
 constexpr std::uint64_t kMaxRanges = 1u << 24;
 
 class Reader {
@@ -48,7 +50,8 @@ Status EncodeGraphConfig(const GraphConfig& c, std::vector<std::uint8_t>* out) {
   PutU8(out, kMagic0);
   PutU8(out, kMagic1);
   PutU8(out, kVersion);
-  PutU8(out, static_cast<std::uint8_t>((c.features.enabled ? kFeatures : 0) | (c.label.enabled ? kLabel : 0)));
+  PutU8(out, static_cast<std::uint8_t>((c.features.enabled ? kFeatures : 0) | (c.label.enabled ? kLabel : 0) |
+                                      (c.embedding.enabled ? kEmbedding : 0)));
   PutVarint(out, c.graph_id);
   PutVarint(out, c.num_users);
   PutU8(out, static_cast<std::uint8_t>(c.edges.mechanism));
@@ -64,6 +67,10 @@ Status EncodeGraphConfig(const GraphConfig& c, std::vector<std::uint8_t>* out) {
       PutDouble(out, r.lo);
       PutDouble(out, r.hi);
     }
+  }
+  if (c.embedding.enabled) {
+    PutVarint(out, c.embedding.dims);
+    PutDouble(out, c.embedding.epsilon);
   }
   if (c.label.enabled) {
     PutVarint(out, c.label.classes);
@@ -82,7 +89,7 @@ Result<GraphConfig> DecodeGraphConfig(const std::uint8_t* data, std::size_t size
   LDPGRAPH_RETURN_IF_ERROR(in.U8("version", &version));
   if (version != kVersion) return Status::InvalidArgument("graph config: unknown version " + std::to_string(version));
   LDPGRAPH_RETURN_IF_ERROR(in.U8("flags", &flags));
-  if (flags & ~(kFeatures | kLabel)) return Status::InvalidArgument("graph config: unknown flags");
+  if (flags & ~(kFeatures | kLabel | kEmbedding)) return Status::InvalidArgument("graph config: unknown flags");
   GraphConfig c;
   LDPGRAPH_RETURN_IF_ERROR(in.U64("graph id", &c.graph_id));
   LDPGRAPH_RETURN_IF_ERROR(in.U32("n", &c.num_users));
@@ -108,6 +115,11 @@ Result<GraphConfig> DecodeGraphConfig(const std::uint8_t* data, std::size_t size
       LDPGRAPH_RETURN_IF_ERROR(in.F64("range low end", &r.lo));
       LDPGRAPH_RETURN_IF_ERROR(in.F64("range high end", &r.hi));
     }
+  }
+  if (flags & kEmbedding) {
+    c.embedding.enabled = true;
+    LDPGRAPH_RETURN_IF_ERROR(in.U32("embedding dims", &c.embedding.dims));
+    LDPGRAPH_RETURN_IF_ERROR(in.F64("embedding epsilon", &c.embedding.epsilon));
   }
   if (flags & kLabel) {
     c.label.enabled = true;

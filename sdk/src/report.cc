@@ -6,6 +6,9 @@
 namespace ldpgraph {
 
 double ReportEpsilon(const Report& report) {
+  if (report.has_embedding) {
+    return report.embedding.epsilon + (report.has_label ? report.label.epsilon : 0.0);
+  }
   double total = report.edges.mechanism == EdgeMechanism::kNone
                      ? std::numeric_limits<double>::infinity()
                      : report.edges.epsilon;

@@ -1,18 +1,32 @@
 #include "ldpgraph/report_builder.h"
 
+#include <limits>
+#include <string>
+
 namespace ldpgraph {
 
 Result<std::unique_ptr<ReportBuilder>> ReportBuilder::Create(const GraphConfig& config) {
   LDPGRAPH_RETURN_IF_ERROR(config.Validate());
   std::unique_ptr<ReportBuilder> b(new ReportBuilder());
   b->config_ = config;
-  Result<std::unique_ptr<EdgeRandomizer>> edges = MakeEdgeRandomizer(config.num_users, config.edges);
-  if (!edges.ok()) return edges.status();
-  b->edges_ = std::move(edges).value();
+  if (!config.embedding.enabled) {
+    Result<std::unique_ptr<EdgeRandomizer>> edges = MakeEdgeRandomizer(config.num_users, config.edges);
+    if (!edges.ok()) return edges.status();
+    b->edges_ = std::move(edges).value();
+  }
   if (config.features.enabled) {
     Result<MultiBitEncoder> enc = MultiBitEncoder::Create(config.features.params);
     if (!enc.ok()) return enc.status();
     b->features_ = std::move(enc).value();
+  }
+  if (config.embedding.enabled) {
+    EmbeddingParams p;
+    p.nodes = config.num_users;
+    p.dims = config.embedding.dims;
+    p.epsilon = config.embedding.epsilon;
+    Result<EmbeddingEncoder> enc = EmbeddingEncoder::Create(p);
+    if (!enc.ok()) return enc.status();
+    b->embedding_ = std::move(enc).value();
   }
   if (config.label.enabled) {
     Result<LabelRandomizer> label = LabelRandomizer::Create(config.label.classes, config.label.epsilon);
@@ -22,27 +36,35 @@ Result<std::unique_ptr<ReportBuilder>> ReportBuilder::Create(const GraphConfig& 
   return b;
 }
 
+Status ReportBuilder::CheckLabel(bool has_label, std::uint32_t label) const {
+  if (config_.label.enabled && !has_label) {
+    return Status::InvalidArgument("graph " + std::to_string(config_.graph_id) + " needs a label, none was given");
+  }
+  if (!config_.label.enabled && has_label) {
+    return Status::InvalidArgument("graph " + std::to_string(config_.graph_id) +
+                                   " collects no label, but a label was given");
+  }
+  if (config_.label.enabled && label >= config_.label.classes) {
+    return Status::OutOfRange("label " + std::to_string(label) + " is not below classes = " +
+                              std::to_string(config_.label.classes));
+  }
+  return Status::Ok();
+}
+
 Result<Report> ReportBuilder::Build(const UserData& data, RandomSource& rng) const {
   // Check every input before drawing any randomness: a rejected call must not
   // have produced (and possibly leaked) a partial randomization.
+  if (config_.embedding.enabled) {
+    return Status::FailedPrecondition("graph " + std::to_string(config_.graph_id) +
+                                      " is an embedding graph: its owner reports it with BuildEmbedding");
+  }
   if (config_.features.enabled) {
     LDPGRAPH_RETURN_IF_ERROR(features_.CheckInput(data.features));
   } else if (!data.features.empty()) {
     return Status::InvalidArgument("graph " + std::to_string(config_.graph_id) +
                                    " collects no features, but features were given");
   }
-  if (config_.label.enabled && !data.has_label) {
-    return Status::InvalidArgument("graph " + std::to_string(config_.graph_id) +
-                                   " needs a label, none was given");
-  }
-  if (!config_.label.enabled && data.has_label) {
-    return Status::InvalidArgument("graph " + std::to_string(config_.graph_id) +
-                                   " collects no label, but a label was given");
-  }
-  if (config_.label.enabled && data.label >= config_.label.classes) {
-    return Status::OutOfRange("label " + std::to_string(data.label) + " is not below classes = " +
-                              std::to_string(config_.label.classes));
-  }
+  LDPGRAPH_RETURN_IF_ERROR(CheckLabel(data.has_label, data.label));
 
   Report r;
   r.graph_id = config_.graph_id;
@@ -60,6 +82,33 @@ Result<Report> ReportBuilder::Build(const UserData& data, RandomSource& rng) con
     r.label.epsilon = config_.label.epsilon;
     r.label.classes = config_.label.classes;
     Result<std::uint32_t> y = label_.Perturb(data.label, rng);
+    if (!y.ok()) return y.status();
+    r.label.value = *y;
+  }
+  rng.FillBytes(r.report_id.data(), r.report_id.size());
+  return r;
+}
+
+Result<Report> ReportBuilder::BuildEmbedding(Span<const double> h, bool has_label, std::uint32_t label,
+                                             RandomSource& rng) const {
+  if (!config_.embedding.enabled) {
+    return Status::FailedPrecondition("graph " + std::to_string(config_.graph_id) + " is not an embedding graph");
+  }
+  LDPGRAPH_RETURN_IF_ERROR(CheckLabel(has_label, label));
+  Report r;
+  r.graph_id = config_.graph_id;
+  r.num_users = config_.num_users;
+  r.edges.epsilon = std::numeric_limits<double>::infinity();
+  r.has_embedding = true;
+  r.embedding.epsilon = config_.embedding.epsilon;
+  r.embedding.dims = config_.embedding.dims;
+  // The encoder checks all of h before it draws anything.
+  LDPGRAPH_RETURN_IF_ERROR(embedding_.Encode(h, rng, &r.embedding.rows));
+  if (config_.label.enabled) {
+    r.has_label = true;
+    r.label.epsilon = config_.label.epsilon;
+    r.label.classes = config_.label.classes;
+    Result<std::uint32_t> y = label_.Perturb(label, rng);
     if (!y.ok()) return y.status();
     r.label.value = *y;
   }

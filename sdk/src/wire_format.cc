@@ -5,6 +5,7 @@
 #include <string>
 
 #include "internal/byte_io.h"
+#include "ldpgraph/embedding_encoder.h"
 #include "internal/validation.h"
 
 namespace ldpgraph {
@@ -83,23 +84,52 @@ Status CheckEdges(const Report& r) {
   return Bad("unknown edge mechanism " + std::to_string(static_cast<int>(e.mechanism)));
 }
 
+// The pairs of one sampled row: m of them, indices strictly increasing and
+// below dims, signs +-1.
+Status CheckEncodedRow(const std::vector<EncodedFeature>& row, std::uint32_t m, std::uint32_t dims, const char* what) {
+  if (row.size() != m) {
+    return Bad(std::string("expected m = ") + std::to_string(m) + " encoded " + what + " for this epsilon and dims, got " +
+               std::to_string(row.size()));
+  }
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    if (row[i].index >= dims) return Bad(std::string("encoded ") + what + " index is not below dims");
+    if (i > 0 && row[i].index <= row[i - 1].index) {
+      return Bad(std::string("encoded ") + what + " indices are not strictly increasing");
+    }
+    if (row[i].sign != 1 && row[i].sign != -1) return Bad(std::string(what) + " sign must be +-1");
+  }
+  return Status::Ok();
+}
+
 Status CheckFeatures(const ReportFeatures& f) {
   if (!IsPositiveFinite(f.epsilon)) return Bad("feature epsilon must be finite and positive");
   if (f.dims == 0 || f.dims > wire::kMaxFeatureDims) return Bad("feature dims must be in [1, 2^24]");
   MultiBitParams params;
   params.dims = f.dims;
   params.epsilon = f.epsilon;
-  const std::uint32_t m = params.SampledDims();
-  if (f.encoded.size() != m) {
-    return Bad("expected m = " + std::to_string(m) + " encoded features for this epsilon and " +
-               "dims, got " + std::to_string(f.encoded.size()));
+  return CheckEncodedRow(f.encoded, params.SampledDims(), f.dims, "features");
+}
+
+Status CheckEmbedding(const Report& r) {
+  const ReportEmbedding& e = r.embedding;
+  if (r.user_id != 0) return Bad("an embedding report has no user: user id must be 0");
+  if (r.has_features) return Bad("an embedding report carries no features");
+  if (r.edges.mechanism != EdgeMechanism::kNone || !r.edges.neighbours.empty()) {
+    return Bad("an embedding report carries no edges");
   }
-  for (std::size_t i = 0; i < f.encoded.size(); ++i) {
-    if (f.encoded[i].index >= f.dims) return Bad("encoded feature index is not below dims");
-    if (i > 0 && f.encoded[i].index <= f.encoded[i - 1].index) {
-      return Bad("encoded feature indices are not strictly increasing");
-    }
-    if (f.encoded[i].sign != 1 && f.encoded[i].sign != -1) return Bad("feature sign must be +-1");
+  EmbeddingParams params;
+  params.nodes = r.num_users;
+  params.dims = e.dims;
+  params.epsilon = e.epsilon;
+  Status valid = params.Validate();
+  if (!valid.ok()) return Bad(valid.message());
+  if (e.rows.size() != r.num_users) {
+    return Bad("expected n = " + std::to_string(r.num_users) + " embedding rows, got " + std::to_string(e.rows.size()));
+  }
+  const std::uint32_t m = params.RowParams().sampled_dims;
+  for (std::size_t i = 0; i < e.rows.size(); ++i) {
+    Status row = CheckEncodedRow(e.rows[i], m, e.dims, "embedding entries");
+    if (!row.ok()) return Status(row.code(), "report: node " + std::to_string(i) + ": " + row.message().substr(8));
   }
   return Status::Ok();
 }
@@ -124,6 +154,53 @@ void PutIds(std::vector<std::uint8_t>* out, const std::vector<std::uint32_t>& id
   for (std::uint32_t id : ids) {
     internal::PutVarint(out, id - next);
     next = static_cast<std::uint64_t>(id) + 1;
+  }
+}
+
+void PutEncodedRow(std::vector<std::uint8_t>* out, const std::vector<EncodedFeature>& row) {
+  std::uint64_t next = 0;
+  for (const EncodedFeature& f : row) {
+    internal::PutVarint(out, ((f.index - next) << 1) | (f.sign < 0 ? 1u : 0u));
+    next = static_cast<std::uint64_t>(f.index) + 1;
+  }
+}
+
+// A user's report: her id, then her edges as her mechanism sends them.
+void PutUserPart(const Report& r, std::vector<std::uint8_t>* out) {
+  using internal::PutDouble;
+  using internal::PutU8;
+  using internal::PutVarint;
+  PutVarint(out, r.user_id);
+  const NoisyEdges& e = r.edges;
+  PutU8(out, static_cast<std::uint8_t>(e.mechanism));
+  PutDouble(out, e.epsilon);
+  switch (e.mechanism) {
+    case EdgeMechanism::kNone:
+      PutIds(out, e.neighbours);
+      break;
+    case EdgeMechanism::kRr:
+      PutDouble(out, e.p);
+      PutIds(out, e.neighbours);
+      break;
+    case EdgeMechanism::kDprr:
+      PutSplit(out, e);
+      PutDouble(out, e.p);
+      PutDouble(out, e.q);
+      PutIds(out, e.neighbours);
+      break;
+    case EdgeMechanism::kRrDegree:
+      PutSplit(out, e);
+      PutDouble(out, e.p);
+      PutVarint(out, internal::ZigZag(e.noisy_degree));
+      PutIds(out, e.neighbours);
+      break;
+    case EdgeMechanism::kLocalLap:
+      PutSplit(out, e);
+      PutVarint(out, e.resolution);
+      PutVarint(out, internal::ZigZag(e.noisy_degree));
+      PutVarint(out, e.values.size());
+      for (std::int64_t v : e.values) PutVarint(out, internal::ZigZag(v));
+      break;
   }
 }
 
@@ -181,6 +258,8 @@ class Decoder {
   Status Ids(std::vector<std::uint32_t>* ids);
   Status Edges(Report* r);
   Status Features(ReportFeatures* f);
+  Status Embedding(Report* r);
+  Status EncodedRow(std::uint64_t m, std::vector<EncodedFeature>* row, const char* what);
 
   ByteReader in_;
 };
@@ -249,25 +328,46 @@ Status Decoder::Edges(Report* r) {
   return Fail("unknown edge mechanism");
 }
 
-Status Decoder::Features(ReportFeatures* f) {
-  LDPGRAPH_RETURN_IF_ERROR(Double(&f->epsilon, "feature epsilon"));
-  LDPGRAPH_RETURN_IF_ERROR(U32(&f->dims, "feature dims"));
-  std::uint64_t m = 0;
-  LDPGRAPH_RETURN_IF_ERROR(Count(&m, "encoded feature count"));
-  f->encoded.resize(m);
+// m pairs, each varint((index gap << 1) | sign bit), gaps as for ids.
+Status Decoder::EncodedRow(std::uint64_t m, std::vector<EncodedFeature>* row, const char* what) {
+  row->resize(m);
   std::uint64_t next = 0;
-  for (auto& enc : f->encoded) {
+  for (auto& enc : *row) {
     std::uint64_t v = 0;
-    LDPGRAPH_RETURN_IF_ERROR(Varint(&v, "encoded feature"));
+    LDPGRAPH_RETURN_IF_ERROR(Varint(&v, what));
     const std::uint64_t index = next + (v >> 1);
     if ((v >> 1) > std::numeric_limits<std::uint32_t>::max() ||
         index > std::numeric_limits<std::uint32_t>::max()) {
-      return Fail("feature index does not fit 32 bits");
+      return Fail(std::string(what) + " index does not fit 32 bits");
     }
     enc.index = static_cast<std::uint32_t>(index);
     enc.sign = (v & 1) ? -1 : 1;
     next = index + 1;
   }
+  return Status::Ok();
+}
+
+Status Decoder::Features(ReportFeatures* f) {
+  LDPGRAPH_RETURN_IF_ERROR(Double(&f->epsilon, "feature epsilon"));
+  LDPGRAPH_RETURN_IF_ERROR(U32(&f->dims, "feature dims"));
+  std::uint64_t m = 0;
+  LDPGRAPH_RETURN_IF_ERROR(Count(&m, "encoded feature count"));
+  return EncodedRow(m, &f->encoded, "encoded feature");
+}
+
+Status Decoder::Embedding(Report* r) {
+  ReportEmbedding& e = r->embedding;
+  LDPGRAPH_RETURN_IF_ERROR(Double(&e.epsilon, "embedding epsilon"));
+  LDPGRAPH_RETURN_IF_ERROR(U32(&e.dims, "embedding dims"));
+  std::uint64_t m = 0;
+  LDPGRAPH_RETURN_IF_ERROR(Varint(&m, "entries per node"));
+  // n rows of m pairs of a byte each at least: bounded by the input before
+  // anything is allocated.
+  if (m == 0 || m > in_.remaining() || static_cast<std::uint64_t>(r->num_users) * m > in_.remaining()) {
+    return Fail("n x m embedding entries exceed the bytes left");
+  }
+  e.rows.resize(r->num_users);
+  for (auto& row : e.rows) LDPGRAPH_RETURN_IF_ERROR(EncodedRow(m, &row, "embedding entry"));
   return Status::Ok();
 }
 
@@ -287,8 +387,16 @@ Result<Report> Decoder::Run() {
   if (!in_.ReadBytes(r.report_id.data(), r.report_id.size())) return Fail("truncated report id");
   LDPGRAPH_RETURN_IF_ERROR(Varint(&r.graph_id, "graph id"));
   LDPGRAPH_RETURN_IF_ERROR(U32(&r.num_users, "n"));
-  LDPGRAPH_RETURN_IF_ERROR(U32(&r.user_id, "user id"));
-  LDPGRAPH_RETURN_IF_ERROR(Edges(&r));
+  if (flags & wire::kFlagEmbedding) {
+    // The owner's report of a whole graph: no user, edges or features.
+    if (flags & wire::kFlagFeatures) return Fail("an embedding report carries no features");
+    r.has_embedding = true;
+    r.edges.epsilon = std::numeric_limits<double>::infinity();
+    LDPGRAPH_RETURN_IF_ERROR(Embedding(&r));
+  } else {
+    LDPGRAPH_RETURN_IF_ERROR(U32(&r.user_id, "user id"));
+    LDPGRAPH_RETURN_IF_ERROR(Edges(&r));
+  }
   if (flags & wire::kFlagFeatures) {
     r.has_features = true;
     LDPGRAPH_RETURN_IF_ERROR(Features(&r.features));
@@ -312,7 +420,11 @@ Status CheckReport(const Report& r) {
     return Bad("user id " + std::to_string(r.user_id) + " is not below n = " +
                std::to_string(r.num_users));
   }
-  LDPGRAPH_RETURN_IF_ERROR(CheckEdges(r));
+  if (r.has_embedding) {
+    LDPGRAPH_RETURN_IF_ERROR(CheckEmbedding(r));
+  } else {
+    LDPGRAPH_RETURN_IF_ERROR(CheckEdges(r));
+  }
   if (r.has_features) LDPGRAPH_RETURN_IF_ERROR(CheckFeatures(r.features));
   if (r.has_label) LDPGRAPH_RETURN_IF_ERROR(CheckLabel(r.label));
   return Status::Ok();
@@ -328,52 +440,25 @@ Status EncodeReport(const Report& r, std::vector<std::uint8_t>* out) {
   PutU8(out, wire::kMagic1);
   PutU8(out, wire::kVersion);
   PutU8(out, static_cast<std::uint8_t>((r.has_features ? wire::kFlagFeatures : 0) |
-                                       (r.has_label ? wire::kFlagLabel : 0)));
+                                       (r.has_label ? wire::kFlagLabel : 0) |
+                                       (r.has_embedding ? wire::kFlagEmbedding : 0)));
   out->insert(out->end(), r.report_id.begin(), r.report_id.end());
   PutVarint(out, r.graph_id);
   PutVarint(out, r.num_users);
-  PutVarint(out, r.user_id);
 
-  const NoisyEdges& e = r.edges;
-  PutU8(out, static_cast<std::uint8_t>(e.mechanism));
-  PutDouble(out, e.epsilon);
-  switch (e.mechanism) {
-    case EdgeMechanism::kNone:
-      PutIds(out, e.neighbours);
-      break;
-    case EdgeMechanism::kRr:
-      PutDouble(out, e.p);
-      PutIds(out, e.neighbours);
-      break;
-    case EdgeMechanism::kDprr:
-      PutSplit(out, e);
-      PutDouble(out, e.p);
-      PutDouble(out, e.q);
-      PutIds(out, e.neighbours);
-      break;
-    case EdgeMechanism::kRrDegree:
-      PutSplit(out, e);
-      PutDouble(out, e.p);
-      PutVarint(out, internal::ZigZag(e.noisy_degree));
-      PutIds(out, e.neighbours);
-      break;
-    case EdgeMechanism::kLocalLap:
-      PutSplit(out, e);
-      PutVarint(out, e.resolution);
-      PutVarint(out, internal::ZigZag(e.noisy_degree));
-      PutVarint(out, e.values.size());
-      for (std::int64_t v : e.values) PutVarint(out, internal::ZigZag(v));
-      break;
+  if (r.has_embedding) {
+    PutDouble(out, r.embedding.epsilon);
+    PutVarint(out, r.embedding.dims);
+    PutVarint(out, r.embedding.rows.empty() ? 0 : r.embedding.rows[0].size());
+    for (const auto& row : r.embedding.rows) PutEncodedRow(out, row);
+  } else {
+    PutUserPart(r, out);
   }
   if (r.has_features) {
     PutDouble(out, r.features.epsilon);
     PutVarint(out, r.features.dims);
     PutVarint(out, r.features.encoded.size());
-    std::uint64_t next = 0;
-    for (const EncodedFeature& f : r.features.encoded) {
-      PutVarint(out, ((f.index - next) << 1) | (f.sign < 0 ? 1u : 0u));
-      next = static_cast<std::uint64_t>(f.index) + 1;
-    }
+    PutEncodedRow(out, r.features.encoded);
   }
   if (r.has_label) {
     PutDouble(out, r.label.epsilon);

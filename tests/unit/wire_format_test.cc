@@ -112,6 +112,25 @@ Report GoldenRrDegree() {
   return r;
 }
 
+// GW-LDP: a 3-node graph's owner sends its 3 x 2 embeddings at epsilon 2
+// (m = 1 entry per node) and its class through RR.
+Report GoldenEmbedding() {
+  Report r;
+  r.graph_id = 5;
+  r.num_users = 3;
+  r.report_id = CountingId();
+  r.edges.epsilon = std::numeric_limits<double>::infinity();
+  r.has_embedding = true;
+  r.embedding.epsilon = 2.0;
+  r.embedding.dims = 2;
+  r.embedding.rows = {{{1, 1}}, {{0, -1}}, {{1, -1}}};
+  r.has_label = true;
+  r.label.epsilon = 1.0;
+  r.label.classes = 2;
+  r.label.value = 1;
+  return r;
+}
+
 std::vector<std::uint8_t> Encode(const Report& r) {
   std::vector<std::uint8_t> out;
   Status s = EncodeReport(r, &out);
@@ -139,12 +158,18 @@ void CheckSameReport(const Report& a, const Report& b) {
   CHECK(a.features.encoded == b.features.encoded);
   CHECK(a.has_label == b.has_label);
   CHECK(a.label.value == b.label.value);
+  CHECK(a.has_embedding == b.has_embedding);
+  CHECK(a.embedding.epsilon == b.embedding.epsilon);
+  CHECK(a.embedding.dims == b.embedding.dims);
+  CHECK(a.embedding.rows == b.embedding.rows);
 }
 
 // The golden vectors, also printed in docs/wire-format.md.
 const char* kGoldenDprrHex = "4c470100000102030405060708090a0b0c0d0e0f070a0301000000000000f03f01000000000000c03f000000000000ec3f000000000000e83f000000000000e03f03000304";
 const char* kGoldenNonPrivateHex = "4c470103000102030405060708090a0b0c0d0e0fac02c801960100000000000000f07f03017e4600000000000012401002040d000000000000f03f0302";
 const char* kGoldenLocalLapHex = "4c470100000102030405060708090a0b0c0d0e0f01040103000000000000004001000000000000d03f000000000000fc3f100103220500";
+const char* kGoldenEmbeddingHex = "4c470106000102030405060708090a0b0c0d0e0f05030000000000000040020102010300000000"
+                                  "0000f03f0201";
 const char* kGoldenRrDegreeHex = "4c470100000102030405060708090a0b0c0d0e0f01040204000000000000004001000000000000d03f000000000000fc3f000000000000ec3f01020002";
 
 }  // namespace
@@ -154,13 +179,15 @@ TEST_CASE("WireFormat.GoldenVectors") {
   CHECK(Hex(Encode(GoldenNonPrivateWithFeaturesAndLabel())) == kGoldenNonPrivateHex);
   CHECK(Hex(Encode(GoldenLocalLap())) == kGoldenLocalLapHex);
   CHECK(Hex(Encode(GoldenRrDegree())) == kGoldenRrDegreeHex);
+  CHECK(Hex(Encode(GoldenEmbedding())) == kGoldenEmbeddingHex);
 }
 
 TEST_CASE("WireFormat.GoldenVectorsDecode") {
   for (auto [hex, expected] : {std::make_pair(kGoldenDprrHex, GoldenDprr()),
                                std::make_pair(kGoldenNonPrivateHex, GoldenNonPrivateWithFeaturesAndLabel()),
                                std::make_pair(kGoldenLocalLapHex, GoldenLocalLap()),
-                               std::make_pair(kGoldenRrDegreeHex, GoldenRrDegree())}) {
+                               std::make_pair(kGoldenRrDegreeHex, GoldenRrDegree()),
+                               std::make_pair(kGoldenEmbeddingHex, GoldenEmbedding())}) {
     auto bytes = Unhex(hex);
     auto decoded = DecodeReport(bytes.data(), bytes.size());
     REQUIRE_MESSAGE(decoded.ok(), decoded.status().ToString());
@@ -203,7 +230,7 @@ TEST_CASE("WireFormat.RoundTripsEveryMechanismFromTheBuilder") {
 }
 
 TEST_CASE("WireFormat.EveryTruncationIsRejected") {
-  for (const Report& r : {GoldenDprr(), GoldenNonPrivateWithFeaturesAndLabel(), GoldenLocalLap()}) {
+  for (const Report& r : {GoldenDprr(), GoldenNonPrivateWithFeaturesAndLabel(), GoldenLocalLap(), GoldenEmbedding()}) {
     auto bytes = Encode(r);
     for (std::size_t len = 0; len < bytes.size(); ++len) {
       auto d = DecodeReport(bytes.data(), len);
@@ -280,6 +307,74 @@ TEST_CASE("WireFormat.RejectsSemanticErrors") {
   r = GoldenLocalLap();
   r.edges.values = {1, 2};
   expect_bad(r, "n - 1");
+  r = GoldenEmbedding();
+  r.embedding.rows[1] = {{0, 1}, {1, 1}};
+  expect_bad(r, "node 1: expected m = 1");
+  r = GoldenEmbedding();
+  r.embedding.rows.pop_back();
+  expect_bad(r, "embedding rows");
+  r = GoldenEmbedding();
+  r.embedding.rows[2] = {{2, 1}};
+  expect_bad(r, "not below dims");
+  r = GoldenEmbedding();
+  r.user_id = 1;
+  expect_bad(r, "no user");
+  r = GoldenEmbedding();
+  r.has_features = true;
+  r.features = GoldenNonPrivateWithFeaturesAndLabel().features;
+  expect_bad(r, "no features");
+  r = GoldenEmbedding();
+  r.edges.neighbours = {1};
+  expect_bad(r, "no edges");
+  r = GoldenEmbedding();
+  r.embedding.epsilon = -1;
+  expect_bad(r, "epsilon");
+}
+
+TEST_CASE("WireFormat.EmbeddingReportsFromTheBuilderAndTheirBounds") {
+  GraphConfig c;
+  c.graph_id = 12;
+  c.num_users = 40;
+  c.embedding.enabled = true;
+  c.embedding.dims = 3;
+  c.embedding.epsilon = 400;  // m = min(3, floor(400 / 2.18)) = 3
+  auto builder = ReportBuilder::Create(c);
+  REQUIRE(builder.ok());
+  SeededRandomSource rng(2);
+  std::vector<double> h(120, 0.25);
+  auto report = (*builder)->BuildEmbedding(h, false, 0, rng);
+  REQUIRE_MESSAGE(report.ok(), report.status().ToString());
+  CHECK(report->embedding.rows.size() == 40);
+  CHECK(report->embedding.rows[0].size() == 3);
+  CHECK(ReportEpsilon(*report) == 400);
+  auto bytes = Encode(*report);
+  auto decoded = DecodeReport(bytes.data(), bytes.size());
+  REQUIRE_MESSAGE(decoded.ok(), decoded.status().ToString());
+  CheckSameReport(*decoded, *report);
+  CHECK(Hex(Encode(*decoded)) == Hex(bytes));
+  // Refusals, before any randomness: a user's report on an embedding graph,
+  // a value out of range, a label the policy does not collect.
+  UserData u;
+  CHECK((*builder)->Build(u, rng).status().code() == StatusCode::kFailedPrecondition);
+  h[7] = 1.5;
+  CHECK((*builder)->BuildEmbedding(h, false, 0, rng).status().code() == StatusCode::kOutOfRange);
+  h[7] = 0.5;
+  CHECK((*builder)->BuildEmbedding(h, true, 1, rng).status().code() == StatusCode::kInvalidArgument);
+  GraphConfig plain = c;
+  plain.embedding.enabled = false;
+  auto user_builder = ReportBuilder::Create(plain);
+  REQUIRE(user_builder.ok());
+  CHECK((*user_builder)->BuildEmbedding(h, false, 0, rng).status().code() == StatusCode::kFailedPrecondition);
+  // n x m pairs claimed beyond the bytes there are: refused before allocating.
+  auto golden = Encode(GoldenEmbedding());
+  std::vector<std::uint8_t> huge(golden.begin(), golden.begin() + 20);
+  for (std::uint8_t b : {0x05, 0xff, 0xff, 0xff, 0x0f}) huge.push_back(b);  // graph 5, n = 2^32 - 1
+  huge.insert(huge.end(), golden.begin() + 22, golden.end());
+  CHECK(DecodeReport(huge.data(), huge.size()).status().message().find("exceed the bytes left") != std::string::npos);
+  // Features beside an embedding: refused by the flags.
+  std::vector<std::uint8_t> both = golden;
+  both[3] |= 0x01;
+  CHECK(DecodeReport(both.data(), both.size()).status().message().find("no features") != std::string::npos);
 }
 
 TEST_CASE("WireFormat.HugeCountsAreRejectedBeforeAllocating") {
@@ -312,6 +407,22 @@ TEST_CASE("GraphConfigCodec.RoundTripsAndRefusesEveryTruncation") {
   c.label.enabled = true;
   c.label.classes = 7;
   c.label.epsilon = 0.5;
+  ldpgraph::GraphConfig e;
+  e.graph_id = 77;
+  e.num_users = 30;
+  e.embedding.enabled = true;
+  e.embedding.dims = 4;
+  e.embedding.epsilon = 8;
+  std::vector<std::uint8_t> embedding_bytes;
+  REQUIRE(ldpgraph::EncodeGraphConfig(e, &embedding_bytes).ok());
+  auto embedding_back = ldpgraph::DecodeGraphConfig(embedding_bytes.data(), embedding_bytes.size());
+  REQUIRE(embedding_back.ok());
+  CHECK(embedding_back->embedding.enabled);
+  CHECK(embedding_back->embedding.dims == 4);
+  CHECK(embedding_back->embedding.epsilon == 8);
+  e.features.enabled = true;
+  e.features.params.dims = 2;
+  CHECK_FALSE(ldpgraph::EncodeGraphConfig(e, &embedding_bytes).ok());  // features beside embeddings
   std::vector<std::uint8_t> bytes;
   REQUIRE(ldpgraph::EncodeGraphConfig(c, &bytes).ok());
   auto back = ldpgraph::DecodeGraphConfig(bytes.data(), bytes.size());

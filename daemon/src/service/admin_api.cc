@@ -6,6 +6,7 @@
 
 #include "service/graph_config_json.h"
 #include "service/federation_api.h"
+#include "service/gw_api.h"
 #include "service/held_graph_api.h"
 #include "service/json_response.h"
 #include "service/learning_api.h"
@@ -112,6 +113,7 @@ HttpResponse HandleAdmin(ServiceContext& ctx, const HttpRequest& request, const 
   if (std::optional<HttpResponse> learning = HandleLearning(ctx, request, path)) return *learning;
   if (std::optional<HttpResponse> held = HandleHeldGraphs(ctx, request, path)) return *held;
   if (std::optional<HttpResponse> federation = HandleFederation(ctx, request, path)) return *federation;
+  if (std::optional<HttpResponse> gw = HandleGw(ctx, request, path)) return *gw;
   if (path == "/v1/admin/graphs") {
     if (request.method == "POST") return CreateGraph(ctx, request);
     if (request.method == "GET") return ListGraphs(ctx);

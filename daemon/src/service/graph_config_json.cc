@@ -127,6 +127,20 @@ Status ParseLabel(const json& l, LabelPolicy* out) {
   return Status::Ok();
 }
 
+// GW-LDP: {"dims": h, "epsilon": e}, the owner's whole-matrix budget.
+Status ParseEmbedding(const json& e, EmbeddingPolicy* out) {
+  if (!e.is_object()) return Bad("embedding", "must be an object");
+  LDPGRAPH_RETURN_IF_ERROR(OnlyKnownKeys(e, "embedding.", {"dims", "epsilon"}));
+  out->enabled = true;
+  auto dims = UnsignedField<std::uint32_t>(e, "embedding.", "dims", true, 0);
+  if (!dims.ok()) return dims.status();
+  out->dims = *dims;
+  auto epsilon = NumberField(e, "embedding.", "epsilon", true, 0);
+  if (!epsilon.ok()) return epsilon.status();
+  out->epsilon = *epsilon;
+  return Status::Ok();
+}
+
 }  // namespace
 
 std::string GraphConfigToJson(const GraphConfig& c) {
@@ -146,6 +160,7 @@ std::string GraphConfigToJson(const GraphConfig& c) {
     j["features"] = {{"dims", c.features.params.dims}, {"epsilon", c.features.params.epsilon}, {"ranges", ranges}};
   }
   if (c.label.enabled) j["label"] = {{"classes", c.label.classes}, {"epsilon", c.label.epsilon}};
+  if (c.embedding.enabled) j["embedding"] = {{"dims", c.embedding.dims}, {"epsilon", c.embedding.epsilon}};
   return j.dump();
 }
 
@@ -153,7 +168,7 @@ Result<GraphConfig> GraphConfigFromJson(const std::string& text) {
   const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::InvalidArgument("graph config: not valid JSON");
   if (!j.is_object()) return Status::InvalidArgument("graph config: must be a JSON object");
-  LDPGRAPH_RETURN_IF_ERROR(OnlyKnownKeys(j, "", {"graph_id", "num_users", "edges", "features", "label"}));
+  LDPGRAPH_RETURN_IF_ERROR(OnlyKnownKeys(j, "", {"graph_id", "num_users", "edges", "features", "label", "embedding"}));
   GraphConfig c;
   auto id = UnsignedField<std::uint64_t>(j, "", "graph_id", true, 0);
   if (!id.ok()) return id.status();
@@ -161,9 +176,21 @@ Result<GraphConfig> GraphConfigFromJson(const std::string& text) {
   auto n = UnsignedField<std::uint32_t>(j, "", "num_users", true, 0);
   if (!n.ok()) return n.status();
   c.num_users = *n;
-  auto edges = Member(j, "", "edges", true);
+  // An embedding graph's owner sends no edges: "edges" may be left out.
+  auto embedding = Member(j, "", "embedding", false);
+  if (!embedding.ok()) return embedding.status();
+  if (*embedding && !(*embedding)->is_null()) LDPGRAPH_RETURN_IF_ERROR(ParseEmbedding(**embedding, &c.embedding));
+  auto edges = Member(j, "", "edges", !c.embedding.enabled);
   if (!edges.ok()) return edges.status();
-  LDPGRAPH_RETURN_IF_ERROR(ParseEdges(**edges, &c.edges));
+  if (*edges) {
+    LDPGRAPH_RETURN_IF_ERROR(ParseEdges(**edges, &c.edges));
+    if (c.embedding.enabled && c.edges.mechanism != EdgeMechanism::kNone) {
+      return Status::InvalidArgument("graph config: an embedding graph takes no edges (leave \"edges\" out)");
+    }
+  } else {
+    c.edges.mechanism = EdgeMechanism::kNone;
+    c.edges.epsilon = std::numeric_limits<double>::infinity();
+  }
   auto features = Member(j, "", "features", false);
   if (!features.ok()) return features.status();
   if (*features && !(*features)->is_null()) LDPGRAPH_RETURN_IF_ERROR(ParseFeatures(**features, &c.features));

@@ -106,7 +106,19 @@ Status CheckReportPolicy(const Report& r, const GraphConfig& g, const PolicyExpe
     return Status::InvalidArgument("the report was made for n = " + std::to_string(r.num_users) +
                                    "; the graph has n = " + std::to_string(g.num_users));
   }
-  LDPGRAPH_RETURN_IF_ERROR(CheckEdgePolicy(r.edges, g, want));
+  if (r.has_embedding != g.embedding.enabled) {
+    return Status::InvalidArgument(g.embedding.enabled ? "the graph is an embedding graph: its owner's report "
+                                                         "carries the embeddings and nothing else"
+                                                       : "the graph takes users' reports, not embeddings");
+  }
+  if (r.has_embedding) {
+    // The decoder checked the rows against the report's own dims and
+    // epsilon (m follows from both); these must be the graph's.
+    if (r.embedding.dims != g.embedding.dims) return Mismatch("embedding dims", r.embedding.dims, g.embedding.dims);
+    LDPGRAPH_RETURN_IF_ERROR(Expect("embedding epsilon", r.embedding.epsilon, g.embedding.epsilon));
+  } else {
+    LDPGRAPH_RETURN_IF_ERROR(CheckEdgePolicy(r.edges, g, want));
+  }
   if (r.has_features != g.features.enabled) {
     return Status::InvalidArgument(g.features.enabled ? "the graph's policy needs features"
                                                       : "the graph's policy takes no features");

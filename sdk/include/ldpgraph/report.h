@@ -26,6 +26,14 @@ struct ReportLabel {
   std::uint32_t value = 0;  // the randomized label
 };
 
+// An embedding graph's one report (GraphConfig::embedding): every node's m
+// (index, sign) pairs, row after row, as EmbeddingEncoder produced them.
+struct ReportEmbedding {
+  double epsilon = 0;  // for the whole matrix
+  std::uint32_t dims = 0;
+  std::vector<std::vector<EncodedFeature>> rows;  // num_users rows of m pairs
+};
+
 struct Report {
   std::uint64_t graph_id = 0;
   std::uint32_t num_users = 0;  // n of the graph configuration the device used
@@ -36,6 +44,10 @@ struct Report {
   ReportFeatures features;
   bool has_label = false;
   ReportLabel label;
+  // An embedding report has no user (user_id 0), edges (mechanism none, no
+  // neighbours) or features: the graph's owner reports the whole graph.
+  bool has_embedding = false;
+  ReportEmbedding embedding;
 };
 
 // The privacy budget the report spends: edge + feature + label epsilon;

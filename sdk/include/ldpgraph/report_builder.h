@@ -8,6 +8,7 @@
 
 #include <memory>
 
+#include "ldpgraph/embedding_encoder.h"
 #include "ldpgraph/graph_config.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/report.h"
@@ -35,6 +36,14 @@ class ReportBuilder {
   // expect or that is missing.
   Result<Report> Build(const UserData& data, RandomSource& rng) const;
 
+  // An embedding graph's one report (config().embedding.enabled): its
+  // owner's n x dims node embeddings `h` (row after row, each in [0, 1])
+  // through the embedding encoder, and the graph's class through RR when
+  // the label policy asks for it. Errors, before any randomness: kFailedPrecondition
+  // on a graph that is not an embedding graph (and Build() on one that is),
+  // the encoder's, and those of a label as in Build().
+  Result<Report> BuildEmbedding(Span<const double> h, bool has_label, std::uint32_t label, RandomSource& rng) const;
+
   const GraphConfig& config() const { return config_; }
 
  private:
@@ -42,7 +51,10 @@ class ReportBuilder {
   GraphConfig config_;
   std::unique_ptr<EdgeRandomizer> edges_;
   MultiBitEncoder features_;
+  EmbeddingEncoder embedding_;
   LabelRandomizer label_;
+
+  Status CheckLabel(bool has_label, std::uint32_t label) const;
 };
 
 }  // namespace ldpgraph

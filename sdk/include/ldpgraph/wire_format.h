@@ -19,7 +19,8 @@ constexpr std::uint8_t kMagic1 = 0x47;  // 'G'
 constexpr std::uint8_t kVersion = 1;
 constexpr std::uint8_t kFlagFeatures = 0x01;
 constexpr std::uint8_t kFlagLabel = 0x02;
-constexpr std::uint8_t kKnownFlags = kFlagFeatures | kFlagLabel;
+constexpr std::uint8_t kFlagEmbedding = 0x04;  // GW-LDP: the whole graph's embedding matrix
+constexpr std::uint8_t kKnownFlags = kFlagFeatures | kFlagLabel | kFlagEmbedding;
 constexpr std::size_t kHeaderBytes = 20;  // magic, version, flags, report id
 
 // Hard limits on untrusted input, checked before anything is allocated.

@@ -1,0 +1,208 @@
+#include "service/gw_api.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "gw/graph_space.h"
+#include "gw/gromov_wasserstein.h"
+#include "gw/private_embedding.h"
+#include "ldpgraph/wire_format.h"
+#include "service/json_response.h"
+
+namespace ldpgraph {
+namespace {
+
+using nlohmann::json;
+
+// An error with the HTTP status it answers with.
+struct Refusal {
+  int status;
+  std::string reason, message;
+};
+
+// What the server knows of an embedding graph: the space of its rectified
+// embeddings.
+Result<GraphSpace> LoadSpace(ServiceContext& ctx, std::uint64_t id, Refusal* refusal) {
+  auto graph = ctx.graphs.Find(id);
+  if (!graph) {
+    *refusal = {404, "unknown_graph", "no graph " + std::to_string(id)};
+    return Status::FailedPrecondition(refusal->message);
+  }
+  const GraphConfig& c = graph->config;
+  if (!c.embedding.enabled) {
+    *refusal = {409, "not_an_embedding_graph", "graph " + std::to_string(id) + " takes users' reports, not embeddings"};
+    return Status::FailedPrecondition(refusal->message);
+  }
+  std::vector<std::uint8_t> bytes;
+  Status read = ctx.store->ForEachReport(id, [&](const ReportRecord& r) { bytes = r.bytes; });
+  if (!read.ok()) {
+    *refusal = {503, "unavailable", read.message()};
+    return read;
+  }
+  if (bytes.empty()) {
+    *refusal = {409, "no_embeddings", "graph " + std::to_string(id) + " has no embedding report yet"};
+    return Status::FailedPrecondition(refusal->message);
+  }
+  Result<Report> report = DecodeReport(bytes.data(), bytes.size());
+  EmbeddingParams params;
+  params.nodes = c.num_users;
+  params.dims = c.embedding.dims;
+  params.epsilon = c.embedding.epsilon;
+  Result<Eigen::MatrixXd> h =
+      report.ok() ? RectifyEmbedding(params, report->embedding.rows) : Result<Eigen::MatrixXd>(report.status());
+  if (!h.ok()) {  // stored only after these very checks: the store is damaged
+    *refusal = {500, "internal", "graph " + std::to_string(id) + "'s stored report: " + h.status().message()};
+    return h.status();
+  }
+  return EmbeddingSpace(*h);
+}
+
+// As `ldpgraph gw` by default: the product start and swap moves.
+GwOptions DaemonGwOptions() {
+  GwOptions o;
+  o.extra_starts = 0;
+  o.random_starts = 0;
+  return o;
+}
+
+Result<double> Discrepancy(const GraphSpace& a, const GraphSpace& b, double alpha) {
+  Result<GwResult> r = GromovWasserstein(a.structure, b.structure, FeatureCost(a.features, b.features), alpha,
+                                         DaemonGwOptions());
+  if (!r.ok()) return r.status();
+  return r->value;
+}
+
+Result<json> ParseBody(const HttpRequest& request, const std::set<std::string>& known, Refusal* refusal) {
+  json body = json::parse(request.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object()) {
+    *refusal = {400, "invalid_request", "body must be a JSON object"};
+    return Status::InvalidArgument(refusal->message);
+  }
+  for (const auto& [key, value] : body.items()) {
+    if (!known.count(key)) {
+      *refusal = {400, "invalid_request", "unknown field \"" + key + "\""};
+      return Status::InvalidArgument(refusal->message);
+    }
+  }
+  return body;
+}
+
+bool GraphId(const json& body, const char* key, std::uint64_t* id) {
+  if (!body.contains(key) || !body[key].is_number_unsigned()) return false;
+  *id = body[key].get<std::uint64_t>();
+  return true;
+}
+
+// "alpha" in [0, 1], 0.5 when absent.
+bool Alpha(const json& body, double* alpha) {
+  *alpha = 0.5;
+  if (!body.contains("alpha")) return true;
+  if (!body["alpha"].is_number()) return false;
+  *alpha = body["alpha"].get<double>();
+  return *alpha >= 0 && *alpha <= 1;
+}
+
+HttpResponse Refuse(const Refusal& r) { return ErrorResponse(r.status, r.reason, r.message); }
+
+HttpResponse Pair(ServiceContext& ctx, const HttpRequest& request) {
+  Refusal refusal;
+  Result<json> body = ParseBody(request, {"a", "b", "alpha"}, &refusal);
+  if (!body.ok()) return Refuse(refusal);
+  std::uint64_t a = 0, b = 0;
+  double alpha = 0;
+  if (!GraphId(*body, "a", &a) || !GraphId(*body, "b", &b)) {
+    return ErrorResponse(400, "invalid_request", "\"a\" and \"b\" must be graph ids (unsigned integers)");
+  }
+  if (!Alpha(*body, &alpha)) return ErrorResponse(400, "invalid_request", "\"alpha\" must be a number in [0, 1]");
+  const auto start = std::chrono::steady_clock::now();
+  Result<GraphSpace> x = LoadSpace(ctx, a, &refusal);
+  if (!x.ok()) return Refuse(refusal);
+  Result<GraphSpace> y = LoadSpace(ctx, b, &refusal);
+  if (!y.ok()) return Refuse(refusal);
+  Result<double> gw = Discrepancy(*x, *y, alpha);
+  if (!gw.ok()) return ErrorResponse(500, "internal", gw.status().message());
+  json out = {{"a", a},
+              {"b", b},
+              {"gw", *gw},
+              {"nodes_a", x->structure.rows()},
+              {"nodes_b", y->structure.rows()},
+              {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()}};
+  return JsonResponse(200, out.dump());
+}
+
+HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
+  Refusal refusal;
+  Result<json> body = ParseBody(request, {"graph", "k", "alpha"}, &refusal);
+  if (!body.ok()) return Refuse(refusal);
+  std::uint64_t id = 0;
+  double alpha = 0;
+  if (!GraphId(*body, "graph", &id)) return ErrorResponse(400, "invalid_request", "\"graph\" must be a graph id");
+  if (!Alpha(*body, &alpha)) return ErrorResponse(400, "invalid_request", "\"alpha\" must be a number in [0, 1]");
+  std::uint64_t k = 5;
+  if (body->contains("k")) {
+    if (!(*body)["k"].is_number_unsigned() || (*body)["k"].get<std::uint64_t>() < 1 ||
+        (*body)["k"].get<std::uint64_t>() > 10000) {
+      return ErrorResponse(400, "invalid_request", "\"k\" must be an integer in [1, 10000]");
+    }
+    k = (*body)["k"].get<std::uint64_t>();
+  }
+  Result<GraphSpace> query = LoadSpace(ctx, id, &refusal);
+  if (!query.ok()) return Refuse(refusal);
+  std::vector<std::pair<double, std::uint64_t>> found;
+  for (const auto& graph : ctx.graphs.All()) {
+    const std::uint64_t other = graph->config.graph_id;
+    if (other == id || !graph->config.embedding.enabled) continue;
+    Refusal skipped;
+    Result<GraphSpace> space = LoadSpace(ctx, other, &skipped);
+    if (!space.ok()) {
+      if (skipped.status == 409) continue;  // not reported yet
+      return Refuse(skipped);
+    }
+    Result<double> gw = Discrepancy(*query, *space, alpha);
+    if (!gw.ok()) return ErrorResponse(500, "internal", gw.status().message());
+    found.emplace_back(*gw, other);
+  }
+  std::sort(found.begin(), found.end());
+  Result<std::map<std::uint64_t, std::uint32_t>> labels = ctx.store->GraphLabels();
+  if (!labels.ok()) return ErrorResponse(503, "unavailable", labels.status().message());
+  json nearest = json::array();
+  std::map<std::uint32_t, int> votes;
+  for (std::size_t i = 0; i < found.size() && i < k; ++i) {
+    json item = {{"graph", found[i].second}, {"gw", found[i].first}};
+    auto label = labels->find(found[i].second);
+    if (label != labels->end()) {
+      item["label"] = label->second;
+      ++votes[label->second];
+    }
+    nearest.push_back(item);
+  }
+  json out = {{"graph", id}, {"compared", found.size()}, {"nearest", nearest}};
+  if (!votes.empty()) {
+    auto best = votes.begin();
+    for (auto it = votes.begin(); it != votes.end(); ++it) {
+      if (it->second > best->second) best = it;
+    }
+    out["predicted_label"] = best->first;
+  }
+  return JsonResponse(200, out.dump());
+}
+
+}  // namespace
+
+std::optional<HttpResponse> HandleGw(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
+  if (path == "/v1/admin/gw") {
+    if (request.method != "POST") return MethodNotAllowed(request, path, "POST");
+    return Pair(ctx, request);
+  }
+  if (path == "/v1/admin/gw/nearest") {
+    if (request.method != "POST") return MethodNotAllowed(request, path, "POST");
+    return Nearest(ctx, request);
+  }
+  return std::nullopt;
+}
+
+}  // namespace ldpgraph
