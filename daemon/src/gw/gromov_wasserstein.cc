@@ -55,13 +55,14 @@ struct Problem {
 GwResult Descend(const Problem& pr, Eigen::MatrixXd t, const GwOptions& o) {
   Eigen::MatrixXd ctd;
   double value = pr.Value(t, &ctd);
+  Eigen::VectorXd potentials;  // the previous step's duals: a warm start for the next
   int it = 0;
   for (; it < o.max_iterations; ++it) {
     // The gradient of the quadratic part is -4 C T D (+ constant rows and
     // columns, which every coupling pays alike and the LP can drop).
     Eigen::MatrixXd gradient = -4.0 * pr.alpha * ctd;
     if (pr.m != nullptr) gradient += (1.0 - pr.alpha) * *pr.m;
-    const Eigen::MatrixXd target = UniformTransport(gradient);
+    const Eigen::MatrixXd target = UniformTransport(gradient, &potentials);
     const Eigen::MatrixXd delta = target - t;
     // Exact line search on f(T + tau delta) = a tau^2 + b tau + const.
     const Eigen::MatrixXd cdd = pr.c * delta * pr.d;

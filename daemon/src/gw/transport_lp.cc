@@ -16,8 +16,9 @@ namespace {
 // A phase serves many augmenting paths, so there are few Dijkstra runs.
 class Transport {
  public:
-  explicit Transport(const Eigen::MatrixXd& cost)
+  Transport(const Eigen::MatrixXd& cost, const Eigen::VectorXd* warm)
       : c_(cost),
+        rows_(cost),
         n_(static_cast<int>(cost.rows())),
         m_(static_cast<int>(cost.cols())),
         supply_(static_cast<std::size_t>(n_), m_),
@@ -30,9 +31,25 @@ class Transport {
         arc_(static_cast<std::size_t>(n_ + m_)),
         dead_(static_cast<std::size_t>(n_ + m_)),
         on_path_(static_cast<std::size_t>(n_ + m_)) {
-    // Reduced costs >= 0 on every forward arc from the start.
-    for (int j = 0; j < m_; ++j) p_[Sink(j)] = c_.col(j).minCoeff();
+    // Reduced costs >= 0 on every forward arc from the start: each sink's
+    // potential the least c(i, j) + p(i). The sources' potentials from a
+    // similar problem solved before (the previous conditional-gradient step)
+    // make most of the optimal arcs tight at once, so fewer phases follow.
+    if (warm != nullptr && warm->size() == n_ && warm->allFinite()) {
+      for (int i = 0; i < n_; ++i) p_[static_cast<std::size_t>(i)] = (*warm)[i] - warm->minCoeff();
+    }
+    for (int j = 0; j < m_; ++j) {
+      double least = std::numeric_limits<double>::infinity();
+      for (int i = 0; i < n_; ++i) least = std::min(least, c_(i, j) + p_[static_cast<std::size_t>(i)]);
+      p_[Sink(j)] = least;
+    }
     eps_ = 1e-9 * std::max(1.0, c_.cwiseAbs().maxCoeff());
+  }
+
+  Eigen::VectorXd SourcePotentials() const {
+    Eigen::VectorXd p(n_);
+    for (int i = 0; i < n_; ++i) p[i] = p_[static_cast<std::size_t>(i)];
+    return p;
   }
 
   Eigen::MatrixXd Solve() {
@@ -54,6 +71,8 @@ class Transport {
   std::size_t Sink(int j) const { return static_cast<std::size_t>(n_ + j); }
   long long& Flow(int i, int j) { return flow_[static_cast<std::size_t>(i) * static_cast<std::size_t>(m_) + j]; }
   double Forward(int i, int j) const { return c_(i, j) + p_[static_cast<std::size_t>(i)] - p_[Sink(j)]; }
+  // The same along a source's row, read from the row-major copy.
+  double RowForward(int i, int j) const { return rows_(i, j) + p_[static_cast<std::size_t>(i)] - p_[Sink(j)]; }
 
   // Shortest reduced distances from the sources with supply; raises the
   // potentials; returns the nearest sink with demand.
@@ -62,20 +81,32 @@ class Transport {
     std::fill(dist_.begin(), dist_.end(), inf);
     std::fill(parent_.begin(), parent_.end(), -1);
     std::fill(done_.begin(), done_.end(), 0);
+    // The frontier: reached, not yet settled. Scanning it instead of every
+    // vertex is what makes a phase cheap when it ends early.
+    frontier_.clear();
     for (int i = 0; i < n_; ++i) {
-      if (supply_[static_cast<std::size_t>(i)] > 0) dist_[static_cast<std::size_t>(i)] = 0;
-    }
-    int target = -1;
-    for (;;) {
-      int u = -1;
-      double best = inf;
-      for (int v = 0; v < n_ + m_; ++v) {
-        if (!done_[static_cast<std::size_t>(v)] && dist_[static_cast<std::size_t>(v)] < best) {
-          best = dist_[static_cast<std::size_t>(v)];
-          u = v;
-        }
+      if (supply_[static_cast<std::size_t>(i)] > 0) {
+        dist_[static_cast<std::size_t>(i)] = 0;
+        frontier_.push_back(i);
       }
-      if (u < 0) break;
+    }
+    auto relax = [&](int v, double d, int from) {
+      if (d < dist_[static_cast<std::size_t>(v)]) {
+        if (dist_[static_cast<std::size_t>(v)] == inf) frontier_.push_back(v);
+        dist_[static_cast<std::size_t>(v)] = d;
+        parent_[static_cast<std::size_t>(v)] = from;
+      }
+    };
+    int target = -1;
+    while (!frontier_.empty()) {
+      std::size_t at = 0;
+      for (std::size_t k = 1; k < frontier_.size(); ++k) {
+        if (dist_[static_cast<std::size_t>(frontier_[k])] < dist_[static_cast<std::size_t>(frontier_[at])]) at = k;
+      }
+      const int u = frontier_[at];
+      frontier_[at] = frontier_.back();
+      frontier_.pop_back();
+      const double best = dist_[static_cast<std::size_t>(u)];
       done_[static_cast<std::size_t>(u)] = 1;
       if (u >= n_ && demand_[static_cast<std::size_t>(u - n_)] > 0) {
         target = u;
@@ -84,22 +115,13 @@ class Transport {
       if (u < n_) {
         for (int j = 0; j < m_; ++j) {
           const std::size_t v = Sink(j);
-          if (done_[v]) continue;
-          const double d = best + std::max(0.0, Forward(u, j));
-          if (d < dist_[v]) {
-            dist_[v] = d;
-            parent_[v] = u;
-          }
+          if (!done_[v]) relax(static_cast<int>(v), best + std::max(0.0, RowForward(u, j)), u);
         }
       } else {
         const int j = u - n_;
         for (int i = 0; i < n_; ++i) {
           if (done_[static_cast<std::size_t>(i)] || Flow(i, j) == 0) continue;
-          const double d = best + std::max(0.0, -Forward(i, j));
-          if (d < dist_[static_cast<std::size_t>(i)]) {
-            dist_[static_cast<std::size_t>(i)] = d;
-            parent_[static_cast<std::size_t>(i)] = u;
-          }
+          relax(i, best + std::max(0.0, -Forward(i, j)), u);
         }
       }
     }
@@ -153,7 +175,7 @@ class Transport {
           if (u < n_) {
             for (; a < m_; ++a) {
               const std::size_t v = Sink(a);
-              if (!dead_[v] && !on_path_[v] && Forward(u, a) <= eps_) {
+              if (!dead_[v] && !on_path_[v] && RowForward(u, a) <= eps_) {
                 next = static_cast<int>(v);
                 break;
               }
@@ -201,6 +223,8 @@ class Transport {
   }
 
   const Eigen::MatrixXd& c_;
+  // Sources scan their rows: contiguous in this copy.
+  const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rows_;
   int n_, m_;
   double eps_ = 0;
   std::vector<long long> supply_, demand_, flow_;
@@ -209,10 +233,16 @@ class Transport {
   std::vector<char> done_;
   std::vector<int> arc_;
   std::vector<char> dead_, on_path_;
+  std::vector<int> frontier_;
 };
 
 }  // namespace
 
-Eigen::MatrixXd UniformTransport(const Eigen::MatrixXd& cost) { return Transport(cost).Solve(); }
+Eigen::MatrixXd UniformTransport(const Eigen::MatrixXd& cost, Eigen::VectorXd* potentials) {
+  Transport t(cost, potentials);
+  Eigen::MatrixXd plan = t.Solve();
+  if (potentials != nullptr) *potentials = t.SourcePotentials();
+  return plan;
+}
 
 }  // namespace ldpgraph

@@ -15,7 +15,11 @@
 namespace ldpgraph {
 
 // `cost` is n x m with finite entries (the caller checks); returns T.
-Eigen::MatrixXd UniformTransport(const Eigen::MatrixXd& cost);
+// `potentials` (may be null): the rows' dual potentials of a similar
+// problem to start from (ignored unless n of them, all finite), replaced
+// by this problem's. A warm start changes the work, not the optimum's
+// value; among several optimal plans it may pick another.
+Eigen::MatrixXd UniformTransport(const Eigen::MatrixXd& cost, Eigen::VectorXd* potentials = nullptr);
 
 }  // namespace ldpgraph
 
