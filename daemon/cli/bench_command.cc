@@ -6,6 +6,7 @@
 #include "bench/assemble_bench.h"
 #include "bench/gemm_bench.h"
 #include "bench/gin_bench.h"
+#include "bench/gw_bench.h"
 #include "bench/ingest_bench.h"
 #include "bench/linkldp_bench.h"
 #include "bench/node_bench.h"
@@ -96,6 +97,31 @@ int RunGemm(const std::vector<std::string>& args) {
   Status s = RunGemmBench(o, std::cout);
   if (!s.ok()) {
     std::fprintf(stderr, "ldpgraph bench gemm: %s\n", s.ToString().c_str());
+    return s.code() == StatusCode::kInvalidArgument ? 2 : 1;
+  }
+  return 0;
+}
+
+int RunGw(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(args, {"dataset", "pairs", "threads", "seed"});
+  GwBenchOptions o;
+  Result<std::uint64_t> pairs = flags.ok() ? flags->Unsigned("pairs", 2000) : Result<std::uint64_t>(flags.status());
+  Result<std::uint64_t> threads = flags.ok() ? flags->Unsigned("threads", 2) : Result<std::uint64_t>(flags.status());
+  Result<std::uint64_t> seed = flags.ok() ? flags->Unsigned("seed", 0) : Result<std::uint64_t>(flags.status());
+  Result<std::string> dataset = flags.ok() ? flags->String("dataset") : Result<std::string>(flags.status());
+  for (const Status* s : {&pairs.status(), &threads.status(), &seed.status(), &dataset.status()}) {
+    if (!s->ok()) {
+      std::fprintf(stderr, "ldpgraph bench gw: %s\n", s->message().c_str());
+      return 2;
+    }
+  }
+  o.dataset = *dataset;
+  o.pairs = static_cast<int>(std::min<std::uint64_t>(*pairs, 1u << 30));
+  o.threads = static_cast<int>(std::min<std::uint64_t>(*threads, 1024));
+  o.seed = *seed;
+  Status s = RunGwBench(o, std::cout);
+  if (!s.ok()) {
+    std::fprintf(stderr, "ldpgraph bench gw: %s\n", s.ToString().c_str());
     return s.code() == StatusCode::kInvalidArgument ? 2 : 1;
   }
   return 0;
@@ -216,6 +242,7 @@ int RunBenchCommand(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "ingest") return RunIngest({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "assemble") return RunAssemble({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "linkldp") return RunLinkLdp({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "gw") return RunGw({args.begin() + 1, args.end()});
   if (args.empty() || args[0] != "perturb") {
     std::fprintf(stderr, "usage: ldpgraph bench perturb [--users N] [--degree D] [--epsilon E] "
                          "[--reports R] [--baseline-reports B]\n"
@@ -223,6 +250,7 @@ int RunBenchCommand(const std::vector<std::string>& args) {
                          "       ldpgraph bench node --dataset PATH [--model gcn|sage] [--epochs E] [--hidden H] "
                          "[--threads T]\n"
                          "       ldpgraph bench gemm [--rows N] [--seconds S]\n"
+                         "       ldpgraph bench gw --dataset PATH [--pairs 2000] [--threads 2] [--seed S]\n"
                          "       ldpgraph bench ingest [--connections C] [--reports R] [--degree D] "
                          "[--server-threads T] [--handshakes H] [--dir DIR]\n"
                          "       ldpgraph bench assemble [--users N] [--degree D] [--epsilon E] "

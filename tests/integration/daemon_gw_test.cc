@@ -111,7 +111,7 @@ TEST_CASE("DaemonGw.ClientsUploadEncodedEmbeddingsAndTheDaemonComparesThem") {
   for (std::size_t g = 0; g < ds.graphs.size(); ++g) {
     const json config = {{"graph_id", kFirstGraph + g},
                          {"num_users", ds.graphs[g].num_nodes()},
-                         {"embedding", {{"dims", 2}, {"epsilon", kEpsilon}}}};
+                         {"embedding", {{"dims", 1}, {"epsilon", kEpsilon}}}};
     auto created = d.Admin("POST", "/v1/admin/graphs", config.dump());
     REQUIRE_MESSAGE(created.status == 201, created.body);
     auto labelled = d.Admin("PUT", "/v1/admin/graphs/" + std::to_string(kFirstGraph + g) + "/label",
@@ -120,7 +120,7 @@ TEST_CASE("DaemonGw.ClientsUploadEncodedEmbeddingsAndTheDaemonComparesThem") {
   }
   // A graph whose owner never reports, and one of users' friend lists.
   REQUIRE(d.Admin("POST", "/v1/admin/graphs",
-                  json{{"graph_id", 90}, {"num_users", 6}, {"embedding", {{"dims", 2}, {"epsilon", kEpsilon}}}}.dump())
+                  json{{"graph_id", 90}, {"num_users", 6}, {"embedding", {{"dims", 1}, {"epsilon", kEpsilon}}}}.dump())
               .status == 201);
   REQUIRE(d.Admin("POST", "/v1/admin/graphs",
                   json{{"graph_id", 91}, {"num_users", 6}, {"edges", {{"mechanism", "none"}}}}.dump())
@@ -240,11 +240,11 @@ TEST_CASE("DaemonGw.ClientsUploadEncodedEmbeddingsAndTheDaemonComparesThem") {
     other.graph_id = 90;
     other.num_users = 6;
     other.embedding.enabled = true;
-    other.embedding.dims = 2;
+    other.embedding.dims = 1;
     other.embedding.epsilon = kEpsilon / 2;
     auto builder = ReportBuilder::Create(other);
     REQUIRE_MESSAGE(builder.ok(), builder.status().ToString());
-    std::vector<double> h(12, 0.5);
+    std::vector<double> h(6, 0.5);
     auto report = (*builder)->BuildEmbedding(h, false, 0, rng);
     REQUIRE(report.ok());
     std::vector<std::uint8_t> bytes;

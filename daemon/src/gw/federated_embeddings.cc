@@ -196,9 +196,12 @@ Result<FederatedEmbeddings> TrainFederatedEmbeddings(const GraphDataset& ds, con
     GraphBatch batch = MakeBatch(*graphs, ids, {});
     Tape tape(false, nullptr);
     const Matrix p = Softmax(tape.value(model->NodeScores(tape, batch, tape.Constant(batch.inputs))));
+    // The last class's probability is one minus the others': the client
+    // leaves it out rather than spend budget on it.
+    const Eigen::Index dims = p.cols() - 1;
     for (std::size_t k = 0; k < ids.size(); ++k) {
       out.embeddings[ids[k]] =
-          p.middleRows(batch.offsets[k], batch.offsets[k + 1] - batch.offsets[k]).cast<double>();
+          p.middleRows(batch.offsets[k], batch.offsets[k + 1] - batch.offsets[k]).leftCols(dims).cast<double>();
     }
   }
   return out;

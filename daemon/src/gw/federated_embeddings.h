@@ -5,7 +5,10 @@
 // embeddings taken "after the softmax": each node's class scores (what it
 // contributes to its graph's scores; with the mean readout a graph's scores
 // are their mean) through a softmax, so every entry lies in [0, 1], the
-// range the multi-bit encoder needs.
+// range the multi-bit encoder needs. The last class's column is left out:
+// it is one minus the others, and under LDP every column sent costs budget
+// (with 2 classes a node sends one number, at 4 times less noise variance
+// than two; GW on the rest is GW on all of them, scaled).
 //
 // Only the training graphs' labels are used (each client holds out 20% of
 // its graphs for validation; the round with the lowest validation loss is
@@ -46,7 +49,7 @@ struct FederatedEmbeddingOptions {
 };
 
 struct FederatedEmbeddings {
-  std::vector<Eigen::MatrixXd> embeddings;  // one per graph: nodes x classes, rows summing to 1
+  std::vector<Eigen::MatrixXd> embeddings;  // one per graph: nodes x (classes - 1), in [0, 1]
   int best_round = 0;
   int rounds = 0;
   double val_accuracy = 0;

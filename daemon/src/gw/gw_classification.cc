@@ -45,7 +45,7 @@ Result<std::vector<GraphSpace>> EmbeddingSpaces(const GraphDataset& ds, const Gr
   if (blind) {
     // Every node says nothing: what reaches the server is the encoder's
     // noise, shaped only by each graph's number of nodes.
-    for (const CsrGraph& g : ds.graphs) e->embeddings.push_back(Eigen::MatrixXd::Constant(g.num_nodes(), ds.num_classes, 0.5));
+    for (const CsrGraph& g : ds.graphs) e->embeddings.push_back(Eigen::MatrixXd::Constant(g.num_nodes(), ds.num_classes - 1, 0.5));
   } else {
     FederatedEmbeddingOptions fo = o.federated;
     fo.model = model;

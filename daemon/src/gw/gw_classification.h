@@ -22,7 +22,7 @@ namespace ldpgraph {
 
 struct GwClassificationOptions {
   // adjacency, shortest-path, gin, gcn, or blind: a control whose nodes
-  // all hold the same embedding (0.5 per class), so that its LDP encoding
+  // all hold the same embedding (0.5 per column), so that its LDP encoding
   // tells the server nothing but each graph's number of nodes; what it
   // classifies right, the graph sizes alone give away.
   std::string embeddings = "adjacency";
