@@ -5,9 +5,9 @@
 #include <cmath>
 #include <map>
 #include <mutex>
-#include <thread>
 
 #include "dataset/graph_dataset.h"
+#include "engine/parallel.h"
 #include "gw/graph_space.h"
 #include "gw/gromov_wasserstein.h"
 #include "ldpgraph/random_source.h"
@@ -58,9 +58,7 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
     }
   };
   const auto wall_start = std::chrono::steady_clock::now();
-  std::vector<std::thread> threads;
-  for (int t = 0; t < o.threads; ++t) threads.emplace_back(work);
-  for (std::thread& t : threads) t.join();
+  OnThreads(o.threads, work);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!error.ok()) return error;
 
