@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "support/run_command.h"
 #include "support/temp_dir.h"
 
 using ldpgraph::testing::TempDir;
@@ -19,14 +20,8 @@ struct Run {
 };
 
 Run Ldpgraph(const std::string& args) {
-  const std::string command = std::string(LDPGRAPH_CLI) + " " + args + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  std::array<char, 4096> buf;
-  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), pipe)) out.append(buf.data(), n);
-  const int status = ::pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  const ldpgraph::testing::CommandResult r = ldpgraph::testing::RunCommand(std::string(LDPGRAPH_CLI) + " " + args + " 2>&1");
+  return {r.status, r.output};
 }
 
 const char kTiny[] = "3\n4 0\n0 2 1 3\n0 1 0\n0 1 3\n0 2 0 2\n3 1\n0 1 1\n0 1 0\n0 0\n2 1\n0 1 1\n0 1 0\n";

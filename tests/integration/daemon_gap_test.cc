@@ -14,6 +14,7 @@
 #include "graph/generators.h"
 #include "ldpgraph/random_source.h"
 #include "support/admin_daemon.h"
+#include "support/run_command.h"
 
 using ldpgraph::testing::DaemonProcess;
 using ldpgraph::testing::DaemonSettings;
@@ -55,13 +56,8 @@ json Communities(std::uint32_t nodes = 900) {
 
 // Runs `command`; its exit status and everything it printed.
 std::pair<int, std::string> Run(const std::string& command) {
-  std::string out;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  const ldpgraph::testing::CommandResult r = ldpgraph::testing::RunCommand(command + " 2>&1");
+  return {r.status, r.output};
 }
 
 std::uint64_t StartJob(Daemon& d, const json& job) {

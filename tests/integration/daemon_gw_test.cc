@@ -10,8 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +22,8 @@
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
 #include "support/admin_daemon.h"
+#include "support/graph_fixtures.h"
+#include "support/run_command.h"
 
 namespace lt = ldpgraph::transport;
 using nlohmann::json;
@@ -36,24 +36,7 @@ using Daemon = ldpgraph::testing::AdminDaemon;
 constexpr std::uint64_t kFirstGraph = 100;
 constexpr double kEpsilon = 40;
 
-// Paths (class 0) and stars (class 1) of 5 to 8 nodes.
-GraphDataset PathsAndStars(int graphs) {
-  GraphDataset ds;
-  for (int k = 0; k < graphs; ++k) {
-    const std::uint32_t n = 5 + static_cast<std::uint32_t>(k % 4);
-    std::vector<std::vector<std::uint32_t>> rows(n);
-    for (std::uint32_t u = 1; u < n; ++u) {
-      const std::uint32_t v = k % 2 == 0 ? u - 1 : 0;
-      rows[u].push_back(v);
-      rows[v].push_back(u);
-    }
-    for (auto& r : rows) std::sort(r.begin(), r.end());
-    ds.graphs.push_back(CsrGraph::FromRows(rows));
-    ds.raw_labels.push_back(k % 2);
-  }
-  MapLabels(&ds);
-  return ds;
-}
+using ldpgraph::testing::PathsAndStars;
 
 std::string Token(Daemon& d, std::uint64_t graph) {
   auto issued = d.Admin("POST", "/v1/admin/graphs/" + std::to_string(graph) + "/tokens", json{{"users", {0}}}.dump());
@@ -81,17 +64,6 @@ double LocalGw(const GraphSpace& a, const GraphSpace& b) {
   auto r = GromovWasserstein(a.structure, b.structure, FeatureCost(a.features, b.features), 0.5, o);
   REQUIRE(r.ok());
   return r->value;
-}
-
-// Runs `command`; its exit status and everything it printed.
-std::pair<int, std::string> Run(const std::string& command) {
-  std::string out;
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
 }  // namespace
@@ -206,12 +178,13 @@ TEST_CASE("DaemonGw.ClientsUploadEncodedEmbeddingsAndTheDaemonComparesThem") {
                           LDPGRAPH_CLI + " daemon ";
   const std::string where = " --daemon https://127.0.0.1:" + std::to_string(d.process.port()) + " --ca " +
                             d.process.pki().ca_certificate;
-  auto [gw_status, gw_out] = Run(cli + "gw --graph " + std::to_string(kFirstGraph) + " --to " +
-                                 std::to_string(kFirstGraph + 5) + where);
+  auto [gw_status, gw_out] = ldpgraph::testing::RunCommand(cli + "gw --graph " + std::to_string(kFirstGraph) + " --to " +
+                                 std::to_string(kFirstGraph + 5) + where + " 2>&1");
   INFO(gw_out);
   CHECK(gw_status == 0);
   CHECK(gw_out.find("gw=") != std::string::npos);
-  auto [near_status, near_out] = Run(cli + "nearest --graph " + std::to_string(kFirstGraph + 2) + " --k 3" + where);
+  auto [near_status, near_out] =
+      ldpgraph::testing::RunCommand(cli + "nearest --graph " + std::to_string(kFirstGraph + 2) + " --k 3" + where + " 2>&1");
   INFO(near_out);
   CHECK(near_status == 0);
   CHECK(near_out.find("neighbour=" + std::to_string(local[0].second) + " ") != std::string::npos);

@@ -19,6 +19,7 @@
 #include "service/graph_config_json.h"
 #include "service/token_authority.h"
 #include "support/admin_daemon.h"
+#include "support/run_command.h"
 
 using ldpgraph::testing::DaemonProcess;
 using ldpgraph::testing::TempDir;
@@ -30,13 +31,9 @@ using Daemon = ldpgraph::testing::AdminDaemon;
 
 // Runs `command`, returns its standard output.
 std::string Run(const std::string& command) {
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  CHECK(pclose(pipe) == 0);
-  return out;
+  const ldpgraph::testing::CommandResult r = ldpgraph::testing::RunCommand(command);
+  CHECK(r.status == 0);
+  return r.output;
 }
 
 std::string Value(const std::string& key_values, const std::string& key) {

@@ -12,6 +12,7 @@
 #include "gw/kernel_svm.h"
 #include "gw/pairwise_gw.h"
 #include "ldpgraph/samplers.h"
+#include "support/graph_fixtures.h"
 #include "support/temp_dir.h"
 
 using namespace ldpgraph;
@@ -19,24 +20,7 @@ using namespace ldpgraph;
 namespace {
 
 // Paths and stars of several sizes, tagged: two classes GW tells apart.
-GraphDataset PathsAndStars() {
-  GraphDataset ds;
-  for (int k = 0; k < 12; ++k) {
-    const std::uint32_t n = 5 + static_cast<std::uint32_t>(k % 4);
-    std::vector<std::vector<std::uint32_t>> rows(n);
-    for (std::uint32_t u = 1; u < n; ++u) {
-      const std::uint32_t v = k % 2 == 0 ? u - 1 : 0;  // path or star
-      rows[u].push_back(v);
-      rows[v].push_back(u);
-    }
-    for (auto& r : rows) std::sort(r.begin(), r.end());
-    ds.graphs.push_back(CsrGraph::FromRows(rows));
-    ds.raw_labels.push_back(k % 2);
-    for (std::uint32_t u = 0; u < n; ++u) ds.node_tags.push_back(u == 0 ? 7 : 3);
-  }
-  MapLabels(&ds);
-  return ds;
-}
+GraphDataset PathsAndStars() { return ldpgraph::testing::PathsAndStars(12, true); }
 
 }  // namespace
 

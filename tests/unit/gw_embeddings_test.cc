@@ -14,30 +14,13 @@
 #include "gw/gw_classification.h"
 #include "gw/private_embedding.h"
 #include "models/gin.h"
+#include "support/graph_fixtures.h"
 
 using namespace ldpgraph;
 
 namespace {
 
-// Paths (class 0) and stars (class 1) of 5 to 8 nodes, all tagged alike:
-// only the structure tells them apart.
-GraphDataset PathsAndStars(int graphs) {
-  GraphDataset ds;
-  for (int k = 0; k < graphs; ++k) {
-    const std::uint32_t n = 5 + static_cast<std::uint32_t>(k % 4);
-    std::vector<std::vector<std::uint32_t>> rows(n);
-    for (std::uint32_t u = 1; u < n; ++u) {
-      const std::uint32_t v = k % 2 == 0 ? u - 1 : 0;
-      rows[u].push_back(v);
-      rows[v].push_back(u);
-    }
-    for (auto& r : rows) std::sort(r.begin(), r.end());
-    ds.graphs.push_back(CsrGraph::FromRows(rows));
-    ds.raw_labels.push_back(k % 2);
-  }
-  MapLabels(&ds);
-  return ds;
-}
+using ldpgraph::testing::PathsAndStars;
 
 std::vector<std::uint32_t> Range(std::uint32_t begin, std::uint32_t end) {
   std::vector<std::uint32_t> v;
