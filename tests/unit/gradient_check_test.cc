@@ -71,6 +71,21 @@ GraphBatch SmallBatch(Aggregation aggregation, std::vector<PreparedGraph>* stora
   return MakeBatch(*storage, {0, 1}, {1, 0});
 }
 
+// A whole graph classifier on SmallBatch's two graphs (2 input columns):
+// its parameters and its node inputs, through the loss, against central
+// differences.
+void CheckWholeGraphModel(GraphModel* model, const GraphBatch& batch, std::uint64_t seed) {
+  Parameter x = Random("x", 9, 2, seed);
+  CheckGradients(
+      [&](Tape& t) { return t.SoftmaxCrossEntropy(model->Forward(t, batch, t.Param(&x)), &batch.labels); },
+      [&] {
+        auto params = model->Parameters();
+        params.push_back(&x);
+        return params;
+      }(),
+      true, 5e-3, 5e-2);
+}
+
 }  // namespace
 
 TEST_CASE("Gradient.Linear") {
@@ -198,15 +213,7 @@ TEST_CASE("Gradient.WholeGinModel") {
   config.input_dim = 2;
   auto model = GinModel::Create(config, 7);
   REQUIRE(model.ok());
-  Parameter x = Random("x", 9, 2, 24);
-  CheckGradients(
-      [&](Tape& t) { return t.SoftmaxCrossEntropy(model->Forward(t, batch, t.Param(&x)), &batch.labels); },
-      [&] {
-        auto params = model->Parameters();
-        params.push_back(&x);
-        return params;
-      }(),
-      true, 5e-3, 5e-2);
+  CheckWholeGraphModel(&*model, batch, 24);
 }
 
 TEST_CASE("Gradient.WholeGraphGcnModel") {
@@ -217,15 +224,7 @@ TEST_CASE("Gradient.WholeGraphGcnModel") {
   config.hidden = 4;
   auto model = GraphGcnModel::Create(config, 5);
   REQUIRE(model.ok());
-  Parameter x = Random("x", 9, 2, 25);
-  CheckGradients(
-      [&](Tape& t) { return t.SoftmaxCrossEntropy(model->Forward(t, batch, t.Param(&x)), &batch.labels); },
-      [&] {
-        auto params = model->Parameters();
-        params.push_back(&x);
-        return params;
-      }(),
-      true, 5e-3, 5e-2);
+  CheckWholeGraphModel(&*model, batch, 25);
 }
 
 TEST_CASE("Gradient.LinearWithoutBiasAndAddBias") {
