@@ -204,6 +204,11 @@ TEST_CASE("DaemonGw.ClientsUploadEncodedEmbeddingsAndTheDaemonComparesThem") {
   CHECK(code("/v1/admin/gw", {{"a", kFirstGraph}, {"b", kFirstGraph + 1}, {"beta", 1}}).first == 400);
   CHECK(code("/v1/admin/gw/nearest", {{"graph", kFirstGraph}, {"k", 0}}).first == 400);
   CHECK(d.Admin("GET", "/v1/admin/gw").status == 405);
+  // No GNN trains on an embedding graph: it holds no friend lists.
+  CHECK(code("/v1/admin/jobs", {{"task", "graph"}, {"graphs", {kFirstGraph, kFirstGraph + 1}}}) ==
+        std::make_pair(422, std::string("embedding_graph")));
+  CHECK(code("/v1/admin/jobs", {{"task", "node"}, {"graph", kFirstGraph}}) ==
+        std::make_pair(422, std::string("embedding_graph")));
   CHECK(d.Call("POST", "/v1/admin/gw", json{{"a", kFirstGraph}, {"b", kFirstGraph + 1}}.dump(), "").status == 401);
 
   // A report that does not fit its graph: another epsilon, or embeddings

@@ -51,6 +51,15 @@ json JobJson(const JobStatus& s) {
 }
 
 // The graph ids of `body[key]`: every id must be a registered graph.
+// An embedding graph (GW-LDP) holds its owner's encoded embeddings, not
+// friend lists: no GNN trains on it or predicts for it.
+std::optional<HttpResponse> RefuseEmbeddingGraph(const GraphConfig& g) {
+  if (!g.embedding.enabled) return std::nullopt;
+  return ErrorResponse(422, "embedding_graph",
+                       "graph " + std::to_string(g.graph_id) +
+                           " holds its owner's LDP-encoded embeddings, not friend lists: compare it with POST /v1/admin/gw");
+}
+
 std::optional<HttpResponse> ReadGraphIds(ServiceContext& ctx, const json& body, const char* key, std::size_t max,
                                          std::vector<GraphConfig>* out) {
   const json& list = body[key];
@@ -63,6 +72,7 @@ std::optional<HttpResponse> ReadGraphIds(ServiceContext& ctx, const json& body, 
     if (!id.is_number_unsigned()) return ErrorResponse(400, "invalid_request", "graph ids must be unsigned integers");
     auto graph = ctx.graphs.Find(id.get<std::uint64_t>());
     if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + id.dump());
+    if (auto refused = RefuseEmbeddingGraph(graph->config)) return refused;
     out->push_back(graph->config);
   }
   return std::nullopt;
@@ -132,6 +142,7 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
     }
     auto graph = ctx.graphs.Find(body["graph"].get<std::uint64_t>());
     if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + body["graph"].dump());
+    if (auto refused = RefuseEmbeddingGraph(graph->config)) return *refused;
     job.graphs.push_back(graph->config);
     const std::string model = body.value("model", "sage");
     if (model != "sage" && model != "gcn") return ErrorResponse(400, "invalid_request", "model must be \"sage\" or \"gcn\"");
@@ -179,7 +190,8 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
       if (auto bad = ReadGraphIds(ctx, body, "graphs", 1000000, &chosen)) return *bad;
     } else {
       for (const auto& registered : ctx.graphs.All()) {
-        if (labels->count(registered->config.graph_id)) chosen.push_back(registered->config);
+        const GraphConfig& g = registered->config;
+        if (labels->count(g.graph_id) && !g.embedding.enabled) chosen.push_back(g);
       }
     }
     for (const GraphConfig& g : chosen) {
