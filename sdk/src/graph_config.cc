@@ -12,6 +12,8 @@ Status GraphConfig::Validate() const {
   }
   if (features.enabled) LDPGRAPH_RETURN_IF_ERROR(features.params.Validate());
   if (embedding.enabled) {
+    // As every report: n >= 2 (a one-node graph has no structure to compare).
+    if (num_users < 2) return Status::InvalidArgument("an embedding graph needs at least 2 nodes");
     if (features.enabled) return Status::InvalidArgument("an embedding graph collects no features");
     EmbeddingParams p;
     p.nodes = num_users;

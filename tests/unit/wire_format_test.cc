@@ -423,6 +423,12 @@ TEST_CASE("GraphConfigCodec.RoundTripsAndRefusesEveryTruncation") {
   e.features.enabled = true;
   e.features.params.dims = 2;
   CHECK_FALSE(ldpgraph::EncodeGraphConfig(e, &embedding_bytes).ok());  // features beside embeddings
+  e.features.enabled = false;
+  e.num_users = 1;
+  CHECK_FALSE(ldpgraph::EncodeGraphConfig(e, &embedding_bytes).ok());  // no structure to compare
+  e.num_users = 30;
+  e.embedding.epsilon = std::nan("");
+  CHECK_FALSE(ldpgraph::EncodeGraphConfig(e, &embedding_bytes).ok());
   std::vector<std::uint8_t> bytes;
   REQUIRE(ldpgraph::EncodeGraphConfig(c, &bytes).ok());
   auto back = ldpgraph::DecodeGraphConfig(bytes.data(), bytes.size());
