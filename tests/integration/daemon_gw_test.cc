@@ -16,6 +16,7 @@
 #include "gw/federated_embeddings.h"
 #include "gw/graph_space.h"
 #include "gw/gromov_wasserstein.h"
+#include "gw/pairwise_gw.h"
 #include "gw/private_embedding.h"
 #include "ldpgraph/budget_ledger.h"
 #include "ldpgraph/report_builder.h"
@@ -58,10 +59,7 @@ GraphSpace SpaceOf(const std::vector<std::uint8_t>& bytes) {
 }
 
 double LocalGw(const GraphSpace& a, const GraphSpace& b) {
-  GwOptions o;
-  o.extra_starts = 0;
-  o.random_starts = 0;
-  auto r = GromovWasserstein(a.structure, b.structure, FeatureCost(a.features, b.features), 0.5, o);
+  auto r = SpaceGw(a, b, 0.5, GwOptions::ProductStartOnly());
   REQUIRE(r.ok());
   return r->value;
 }

@@ -226,9 +226,7 @@ TEST_CASE("GromovWasserstein.EndsOnLdpEncodedEmbeddings") {
   // once took a swap and its undoing both for gains (an absolute threshold
   // below the rounding of such values) and never ended.
   SeededRandomSource rng(9);
-  GwOptions o;  // ldpgraph gw's default: the product start only
-  o.extra_starts = 0;
-  o.random_starts = 0;
+  const GwOptions o = GwOptions::ProductStartOnly();  // ldpgraph gw's default
   for (int pair = 0; pair < 300; ++pair) {
     const int n = 12 + pair % 8;
     auto a = PrivateEmbedding(Eigen::MatrixXd::Constant(n, 2, 0.5), 0.1, rng);

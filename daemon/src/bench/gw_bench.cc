@@ -10,6 +10,7 @@
 #include "engine/parallel.h"
 #include "gw/graph_space.h"
 #include "gw/gromov_wasserstein.h"
+#include "gw/pairwise_gw.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/samplers.h"
 
@@ -23,9 +24,7 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
   if (n < 2) return Status::InvalidArgument("a dataset of at least 2 graphs is needed");
   Result<std::vector<GraphSpace>> spaces = GraphSpaces(*ds, GwStructure::kAdjacency);
   if (!spaces.ok()) return spaces.status();
-  GwOptions gw;  // as ldpgraph gw by default
-  gw.extra_starts = 0;
-  gw.random_starts = 0;
+  const GwOptions gw = GwOptions::ProductStartOnly();  // as ldpgraph gw by default
   const double alpha = 0.5;
 
   // Uniform random pairs: an unbiased sample of all pairs, so the sample's
@@ -47,9 +46,7 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
       const GraphSpace& x = (*spaces)[sample[k].first];
       const GraphSpace& y = (*spaces)[sample[k].second];
       const auto start = std::chrono::steady_clock::now();
-      Result<GwResult> r = GromovWasserstein(x.structure, y.structure,
-                                             x.features.size() ? FeatureCost(x.features, y.features) : Eigen::MatrixXd(),
-                                             x.features.size() ? alpha : 1.0, gw);
+      Result<GwResult> r = SpaceGw(x, y, alpha, gw);
       seconds[k] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (!r.ok()) {
         std::lock_guard<std::mutex> lock(error_mu);

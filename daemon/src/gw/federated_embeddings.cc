@@ -13,33 +13,14 @@
 #include "models/graph_gcn.h"
 #include "train/early_stopping.h"
 #include "train/graph_trainer.h"
+#include "train/model_state.h"
 
 namespace ldpgraph {
 namespace {
 
 constexpr int kDegreeCap = 127;
 
-// Every parameter and BatchNorm statistic of a model: what FedAvg averages.
-struct ModelState {
-  std::vector<Matrix> params;
-  std::vector<BatchNormStats> stats;
-};
-
-ModelState Save(GraphModel* model) {
-  ModelState s;
-  for (Parameter* p : model->Parameters()) s.params.push_back(p->value);
-  for (BatchNormStats* b : model->Stats()) s.stats.push_back(*b);
-  return s;
-}
-
-void Load(const ModelState& s, GraphModel* model) {
-  std::vector<Parameter*> params = model->Parameters();
-  for (std::size_t i = 0; i < params.size(); ++i) params[i]->value = s.params[i];
-  std::vector<BatchNormStats*> stats = model->Stats();
-  for (std::size_t i = 0; i < stats.size(); ++i) *stats[i] = s.stats[i];
-}
-
-// sum += weight * s (sum empty: the first term).
+// FedAvg's sum: sum += weight * s (sum empty: the first term).
 void AddWeighted(const ModelState& s, float weight, ModelState* sum) {
   if (sum->params.empty()) {
     *sum = s;
@@ -145,37 +126,26 @@ Result<FederatedEmbeddings> TrainFederatedEmbeddings(const GraphDataset& ds, con
   }
   if (val.empty()) val = train;  // every client has one graph: validate on what there is
 
-  ModelState global = Save(model);
+  ModelState global = SaveModelState(model);
   EarlyStopping<GraphModel> stopping(model, 1, o.patience, true);
   FederatedEmbeddings out;
+  std::size_t total = 0;  // training graphs over all clients: FedAvg's weights
+  for (const auto& c : clients) total += c.size();
   for (int round = 1; round <= o.rounds; ++round) {
     ModelState sum;
-    std::size_t total = 0;
-    for (const auto& c : clients) total += c.size();
     for (std::vector<std::uint32_t> order : clients) {
       if (order.empty()) continue;
-      Load(global, model);
+      LoadModelState(global, model);
       AdamOptions adam_options;
       adam_options.lr = o.lr;
       Adam adam(model->Parameters(), adam_options);
       for (int epoch = 0; epoch < o.local_epochs; ++epoch) {
-        for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[UniformBelow(rng, i)]);
-        for (std::size_t b = 0; b < order.size(); b += static_cast<std::size_t>(o.batch_size)) {
-          const std::vector<std::uint32_t> ids(
-              order.begin() + static_cast<std::ptrdiff_t>(b),
-              order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), b + o.batch_size)));
-          GraphBatch batch = MakeBatch(*graphs, ids, ds.labels);
-          Tape tape(true, &rng);
-          Tape::Var loss = tape.SoftmaxCrossEntropy(model->Forward(tape, batch, tape.Constant(batch.inputs)), &batch.labels);
-          adam.ZeroGrad();
-          tape.Backward(loss);
-          adam.Step();
-        }
+        TrainGraphEpoch(model, *graphs, ds.labels, &order, o.batch_size, &adam, rng);
       }
-      AddWeighted(Save(model), static_cast<float>(order.size()) / static_cast<float>(total), &sum);
+      AddWeighted(SaveModelState(model), static_cast<float>(order.size()) / static_cast<float>(total), &sum);
     }
     global = std::move(sum);
-    Load(global, model);
+    LoadModelState(global, model);
     const Evaluation v = EvaluateGraphs(model, *graphs, ds.labels, val, 64);
     if (o.on_round) o.on_round(round, v.loss, v.accuracy);
     out.rounds = round;

@@ -38,6 +38,15 @@ struct GwOptions {
   // their local optima many; large pairs get few.
   int random_starts = -1;
   std::uint64_t seed = 0;
+
+  // The product coupling only (with the swap moves): what `ldpgraph gw`
+  // runs by default, and the daemon's GW routes and `bench gw` with it.
+  static GwOptions ProductStartOnly() {
+    GwOptions o;
+    o.extra_starts = 0;
+    o.random_starts = 0;
+    return o;
+  }
 };
 
 struct GwResult {

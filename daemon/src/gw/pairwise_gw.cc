@@ -11,6 +11,11 @@
 
 namespace ldpgraph {
 
+Result<GwResult> SpaceGw(const GraphSpace& a, const GraphSpace& b, double alpha, const GwOptions& options) {
+  if (a.features.size() == 0) return GromovWasserstein(a.structure, b.structure, Eigen::MatrixXd(), 1.0, options);
+  return GromovWasserstein(a.structure, b.structure, FeatureCost(a.features, b.features), alpha, options);
+}
+
 Result<Eigen::MatrixXd> PairwiseGw(const std::vector<GraphSpace>& graphs, const PairwiseGwOptions& o) {
   if (o.threads < 1) return Status::InvalidArgument("threads must be at least 1");
   const std::size_t n = graphs.size();
@@ -19,7 +24,6 @@ Result<Eigen::MatrixXd> PairwiseGw(const std::vector<GraphSpace>& graphs, const 
       return Status::InvalidArgument("graph " + std::to_string(g) + " differs from graph 0 in having node features");
     }
   }
-  const bool fused = n > 0 && graphs[0].features.size() != 0;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
   for (std::uint32_t i = 0; i < n; ++i) {
     for (std::uint32_t j = i + 1; j < n; ++j) pairs.emplace_back(i, j);
@@ -35,9 +39,7 @@ Result<Eigen::MatrixXd> PairwiseGw(const std::vector<GraphSpace>& graphs, const 
       const auto [i, j] = pairs[k];
       const GraphSpace& a = graphs[i];
       const GraphSpace& b = graphs[j];
-      Result<GwResult> r = fused ? GromovWasserstein(a.structure, b.structure, FeatureCost(a.features, b.features),
-                                                     o.alpha, o.gw)
-                                 : GromovWasserstein(a.structure, b.structure, Eigen::MatrixXd(), 1.0, o.gw);
+      Result<GwResult> r = SpaceGw(a, b, o.alpha, o.gw);
       if (!r.ok()) {
         std::lock_guard<std::mutex> lock(error_mu);
         if (error.ok()) {

@@ -21,6 +21,11 @@ struct PairwiseGwOptions {
   std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
+// (F)GW between two spaces as PairwiseGw solves each pair: fused, weighing
+// the structure by `alpha`, when they carry node features; plain GW
+// otherwise. Errors: GromovWasserstein's.
+Result<GwResult> SpaceGw(const GraphSpace& a, const GraphSpace& b, double alpha, const GwOptions& options);
+
 // Symmetric, zero diagonal. Errors: GromovWasserstein's for the first pair
 // that fails (naming the pair), kInvalidArgument when some graphs have
 // features and others not, or threads < 1.

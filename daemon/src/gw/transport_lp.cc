@@ -36,7 +36,8 @@ class Transport {
     // similar problem solved before (the previous conditional-gradient step)
     // make most of the optimal arcs tight at once, so fewer phases follow.
     if (warm != nullptr && warm->size() == n_ && warm->allFinite()) {
-      for (int i = 0; i < n_; ++i) p_[static_cast<std::size_t>(i)] = (*warm)[i] - warm->minCoeff();
+      const double lowest = warm->minCoeff();
+      for (int i = 0; i < n_; ++i) p_[static_cast<std::size_t>(i)] = (*warm)[i] - lowest;
     }
     for (int j = 0; j < m_; ++j) {
       double least = std::numeric_limits<double>::infinity();

@@ -9,6 +9,7 @@
 
 #include "gw/graph_space.h"
 #include "gw/gromov_wasserstein.h"
+#include "gw/pairwise_gw.h"
 #include "gw/private_embedding.h"
 #include "ldpgraph/wire_format.h"
 #include "service/json_response.h"
@@ -61,17 +62,8 @@ Result<GraphSpace> LoadSpace(ServiceContext& ctx, std::uint64_t id, Refusal* ref
   return EmbeddingSpace(*h);
 }
 
-// As `ldpgraph gw` by default: the product start and swap moves.
-GwOptions DaemonGwOptions() {
-  GwOptions o;
-  o.extra_starts = 0;
-  o.random_starts = 0;
-  return o;
-}
-
 Result<double> Discrepancy(const GraphSpace& a, const GraphSpace& b, double alpha) {
-  Result<GwResult> r = GromovWasserstein(a.structure, b.structure, FeatureCost(a.features, b.features), alpha,
-                                         DaemonGwOptions());
+  Result<GwResult> r = SpaceGw(a, b, alpha, GwOptions::ProductStartOnly());  // as `ldpgraph gw` by default
   if (!r.ok()) return r.status();
   return r->value;
 }

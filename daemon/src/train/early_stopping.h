@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "engine/tape.h"
+#include "train/model_state.h"
 
 namespace ldpgraph {
 
@@ -38,22 +38,12 @@ class EarlyStopping {
   }
 
   // Puts the best epoch's parameters and statistics back into the model.
-  void RestoreBest() {
-    auto params = model_->Parameters();
-    for (std::size_t i = 0; i < params.size(); ++i) params[i]->value = params_[i];
-    auto stats = model_->Stats();
-    for (std::size_t i = 0; i < stats.size(); ++i) *stats[i] = stats_[i];
-  }
+  void RestoreBest() { LoadModelState(best_, model_); }
 
   int best_epoch() const { return best_epoch_; }
 
  private:
-  void Snapshot() {
-    params_.clear();
-    stats_.clear();
-    for (Parameter* p : model_->Parameters()) params_.push_back(p->value);
-    for (BatchNormStats* b : model_->Stats()) stats_.push_back(*b);
-  }
+  void Snapshot() { best_ = SaveModelState(model_); }
 
   Model* model_;
   int from_, patience_;
@@ -62,8 +52,7 @@ class EarlyStopping {
   double best_tie_break_ = std::numeric_limits<double>::infinity();
   int best_epoch_ = 0;
   int since_best_ = 0;
-  std::vector<Matrix> params_;
-  std::vector<BatchNormStats> stats_;
+  ModelState best_;
 };
 
 }  // namespace ldpgraph

@@ -47,6 +47,28 @@ Evaluation EvaluateGraphs(GraphModel* model, const std::vector<PreparedGraph>& g
   return e;
 }
 
+double TrainGraphEpoch(GraphModel* model, const std::vector<PreparedGraph>& graphs,
+                       const std::vector<std::uint32_t>& labels, std::vector<std::uint32_t>* order, int batch_size,
+                       Adam* adam, RandomSource& rng) {
+  std::vector<std::uint32_t>& o = *order;
+  for (std::size_t i = o.size(); i > 1; --i) std::swap(o[i - 1], o[UniformBelow(rng, i)]);
+  double loss_sum = 0;
+  std::size_t batches = 0;
+  for (std::size_t b = 0; b < o.size(); b += static_cast<std::size_t>(batch_size)) {
+    const std::vector<std::uint32_t> ids(o.begin() + static_cast<std::ptrdiff_t>(b),
+                                         o.begin() + static_cast<std::ptrdiff_t>(std::min(o.size(), b + batch_size)));
+    GraphBatch batch = MakeBatch(graphs, ids, labels);
+    Tape tape(true, &rng);
+    Tape::Var loss = tape.SoftmaxCrossEntropy(model->Forward(tape, batch, tape.Constant(batch.inputs)), &batch.labels);
+    adam->ZeroGrad();
+    tape.Backward(loss);
+    adam->Step();
+    loss_sum += tape.value(loss)(0, 0);
+    ++batches;
+  }
+  return batches ? loss_sum / static_cast<double>(batches) : 0.0;
+}
+
 GraphTrainResult TrainGraphClassifier(GraphModel* model, const std::vector<PreparedGraph>& graphs,
                                       const std::vector<std::uint32_t>& labels, const Split& split,
                                       const GraphTrainOptions& o,
@@ -65,30 +87,13 @@ GraphTrainResult TrainGraphClassifier(GraphModel* model, const std::vector<Prepa
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
     const auto epoch_start = Clock::now();
     adam.set_lr(o.lr * std::pow(o.lr_decay, static_cast<float>((epoch - 1) / o.lr_step)));
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[UniformBelow(rng, i)]);
-    double loss_sum = 0;
-    std::size_t batches = 0;
-    for (std::size_t b = 0; b < order.size(); b += static_cast<std::size_t>(o.batch_size)) {
-      const std::vector<std::uint32_t> ids(order.begin() + static_cast<std::ptrdiff_t>(b),
-                                           order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), b + o.batch_size)));
-      GraphBatch batch = MakeBatch(graphs, ids, labels);
-      Tape tape(true, &rng);
-      Tape::Var loss = tape.SoftmaxCrossEntropy(model->Forward(tape, batch, tape.Constant(batch.inputs)), &batch.labels);
-      adam.ZeroGrad();
-      tape.Backward(loss);
-      adam.Step();
-      loss_sum += tape.value(loss)(0, 0);
-      ++batches;
-    }
+    const double train_loss = TrainGraphEpoch(model, graphs, labels, &order, o.batch_size, &adam, rng);
     const double train_seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
     result.epoch_seconds.push_back(train_seconds);
     Evaluation val = EvaluateGraphs(model, graphs, labels, split.val, o.eval_batch);
     result.epochs = epoch;
     const bool stop = stopping.Update(epoch, val.loss);
-    if (on_epoch) {
-      const double train_loss = batches ? loss_sum / static_cast<double>(batches) : 0.0;
-      on_epoch(MakeEpochReport(epoch, train_loss, val, train_seconds, adam.lr()));
-    }
+    if (on_epoch) on_epoch(MakeEpochReport(epoch, train_loss, val, train_seconds, adam.lr()));
     if (stop) break;
     if (o.cancel != nullptr && o.cancel->load()) {
       result.cancelled = true;

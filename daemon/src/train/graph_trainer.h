@@ -15,6 +15,8 @@
 
 namespace ldpgraph {
 
+class Adam;
+
 struct GraphTrainOptions {
   int max_epochs = 500;
   int batch_size = 32;
@@ -74,6 +76,13 @@ struct GraphTrainResult {
 Evaluation EvaluateGraphs(GraphModel* model, const std::vector<PreparedGraph>& graphs,
                           const std::vector<std::uint32_t>& labels, const std::vector<std::uint32_t>& ids,
                           int batch_size);
+
+// One epoch: `order` shuffled with `rng`, then one Adam step per batch of
+// `batch_size` graphs of it (dropout drawn from `rng` too). The mean batch
+// loss. Shared by the trainer below and FedAvg's local epochs.
+double TrainGraphEpoch(GraphModel* model, const std::vector<PreparedGraph>& graphs,
+                       const std::vector<std::uint32_t>& labels, std::vector<std::uint32_t>* order, int batch_size,
+                       Adam* adam, RandomSource& rng);
 
 // Trains `model` on split.train; `on_epoch` (may be empty) sees every epoch.
 GraphTrainResult TrainGraphClassifier(GraphModel* model, const std::vector<PreparedGraph>& graphs,
