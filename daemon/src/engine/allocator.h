@@ -18,6 +18,11 @@ class TrainingMemoryScope {
   ~TrainingMemoryScope();
   TrainingMemoryScope(const TrainingMemoryScope&) = delete;
   TrainingMemoryScope& operator=(const TrainingMemoryScope&) = delete;
+
+  // Call between epochs. Once the heap has grown past 1 GiB, backs it with
+  // 2 MiB pages (see allocator.cc); a no-op for small trainings, where the
+  // heap fits the TLB's reach anyway, and where the kernel cannot.
+  void EpochEnded();
 };
 
 }  // namespace ldpgraph

@@ -90,6 +90,7 @@ GraphTrainResult TrainGraphClassifier(GraphModel* model, const std::vector<Prepa
     const double train_loss = TrainGraphEpoch(model, graphs, labels, &order, o.batch_size, &adam, rng);
     const double train_seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
     result.epoch_seconds.push_back(train_seconds);
+    memory.EpochEnded();
     Evaluation val = EvaluateGraphs(model, graphs, labels, split.val, o.eval_batch);
     result.epochs = epoch;
     const bool stop = stopping.Update(epoch, val.loss);

@@ -77,6 +77,7 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
   NodeTrainResult result;
   EarlyStopping<NodeGnnModel> stopping(model, o.early_stop_from, o.patience, o.early_stopping);
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
+    if (epoch > 1) memory.EpochEnded();  // the last epoch's tape is gone: its memory is free
     const auto epoch_start = Clock::now();
     Tape tape(true, &rng);
     Tape::Var loss = NodeLoss(tape, model->Forward(tape, graph, features), &train_targets, o);
