@@ -79,7 +79,7 @@ study 02-reddit-epsilon "REDDIT-BINARY: accuracy vs epsilon (alpha = 0)" -- \
 study 04-reddit-degree "REDDIT-BINARY: true vs noisy degree of every user (epsilon = 1)" -- \
   experiment degree --dataset "$reddit" --mechanisms dprr,rr,locallap --epsilon 1
 study 05-ba-scaling "Barabasi-Albert graphs: server time vs users per graph (epsilon = 1)" -- \
-  experiment scaling --ms 3,5 --sizes 1000,2000,3000,4000,10000,30000,100000,300000,1000000 --graphs 10 --epochs 3
+  experiment scaling --ms 3,5 --sizes 1000,2000,3000,4000,10000,30000,100000,300000,1000000 --graphs 10 --epochs 5
 study 06-cora-features "Cora, GraphSAGE: feature mechanisms vs feature epsilon (true labels and edges)" -- \
   experiment lpgnn --dataset "$cora" --models sage --feature-mechanisms mbm,1bm,laplace \
   --feature-epsilons 0.5,1,2,inf --label-methods ce --label-epsilons inf --splits 3
