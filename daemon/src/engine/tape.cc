@@ -397,27 +397,26 @@ Tape::Var Tape::BatchNormRelu(Var x, Var gamma, Var beta, BatchNormStats* stats,
 Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum, float eps,
                               bool relu) {
   rows_separable_ = false;  // the statistics mix the rows
-  // Fused row passes (node states are row-major): no N x F temporaries
-  // besides the normalised input kept for the backward pass.
+  // Fused row passes (node states are row-major): no N x F temporaries; the
+  // backward pass recomputes the normalised input from x (kernel_table.h).
   const Matrix& in = value(x);
   const Eigen::Index n = in.rows(), f = in.cols();
   const KernelTable& kernels = Kernels();
   const RowVector g = value(gamma).row(0);
   const RowVector b = value(beta).row(0);
-  auto xhat = std::make_shared<Matrix>(n, f);
   auto invstd = std::make_shared<RowVector>(f);
-  RowVector mean;
+  auto mean = std::make_shared<RowVector>();
   if (training_) {
     std::vector<RowVector> partial(static_cast<std::size_t>(EngineThreads()), RowVector::Zero(f));
     ForEachRowBlock(n, [&](int t, Eigen::Index begin, Eigen::Index end) {
       kernels.column_sums(in.data() + begin * f, end - begin, f, partial[t].data());
     });
-    mean = RowVector::Zero(f);
-    for (const auto& p : partial) mean += p;
-    mean /= static_cast<float>(n);
+    *mean = RowVector::Zero(f);
+    for (const auto& p : partial) *mean += p;
+    *mean /= static_cast<float>(n);
     ForEachRowBlock(n, [&](int t, Eigen::Index begin, Eigen::Index end) {
       float* acc = partial[t].data();
-      const float* mu = mean.data();
+      const float* mu = mean->data();
       std::fill_n(acc, f, 0.0f);
       kernels.squared_deviations(in.data() + begin * f, end - begin, f, mu, acc);
     });
@@ -430,30 +429,32 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
       stats->var = RowVector::Ones(f);
     }
     const float unbias = n > 1 ? static_cast<float>(n) / static_cast<float>(n - 1) : 1.0f;
-    stats->mean = (1.0f - momentum) * stats->mean + momentum * mean;
+    stats->mean = (1.0f - momentum) * stats->mean + momentum * *mean;
     stats->var = (1.0f - momentum) * stats->var + momentum * unbias * var;
   } else {
-    mean = stats->mean;
+    *mean = stats->mean;
     *invstd = (stats->var.array() + eps).rsqrt();
   }
   Matrix y(n, f);
   ForEachRowBlock(n, [&](int, Eigen::Index begin, Eigen::Index end) {
-    kernels.normalise_rows(in.data() + begin * f, end - begin, f, mean.data(), invstd->data(), g.data(), b.data(),
-                           xhat->data() + begin * f, y.data() + begin * f, relu);
+    kernels.normalise_rows(in.data() + begin * f, end - begin, f, mean->data(), invstd->data(), g.data(), b.data(),
+                           y.data() + begin * f, relu);
   });
   Var out = Push(std::move(y), Needs(x) || Needs(gamma) || Needs(beta));
   const bool training = training_;
-  nodes_[out].backward = [this, x, gamma, beta, out, xhat, invstd, training, relu] {
+  nodes_[out].backward = [this, x, gamma, beta, out, mean, invstd, training, relu] {
     // With the fused ReLU, the first pass also zeroes the gradient where the
     // output was clipped, in place, before summing it.
     Matrix& gy = nodes_[out].grad;
     const Matrix& yv = value(out);
+    const Matrix& xv = value(x);
     const Eigen::Index rows = gy.rows(), cols = gy.cols();
     const std::size_t threads = static_cast<std::size_t>(EngineThreads());
     std::vector<RowVector> part_g(threads, RowVector::Zero(cols)), part_gx(threads, RowVector::Zero(cols));
     ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
-      Kernels().gradient_sums(gy.data() + begin * cols, yv.data() + begin * cols, xhat->data() + begin * cols,
-                              end - begin, cols, part_g[t].data(), part_gx[t].data(), relu);
+      Kernels().gradient_sums(gy.data() + begin * cols, yv.data() + begin * cols, xv.data() + begin * cols,
+                              mean->data(), invstd->data(), end - begin, cols, part_g[t].data(), part_gx[t].data(),
+                              relu);
     });
     RowVector sum_g = RowVector::Zero(cols), sum_gx = RowVector::Zero(cols);
     for (std::size_t t = 0; t < threads; ++t) {
@@ -476,8 +477,9 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
     const RowVector mean_g = sum_g / static_cast<float>(rows);
     const RowVector mean_gx = sum_gx / static_cast<float>(rows);
     ForEachRowBlock(rows, [&](int, Eigen::Index begin, Eigen::Index end) {
-      Kernels().input_gradient_rows(gy.data() + begin * cols, xhat->data() + begin * cols, end - begin, cols,
-                                    mean_g.data(), mean_gx.data(), k.data(), gx.data() + begin * cols, fresh);
+      Kernels().input_gradient_rows(gy.data() + begin * cols, xv.data() + begin * cols, mean->data(), invstd->data(),
+                                    end - begin, cols, mean_g.data(), mean_gx.data(), k.data(),
+                                    gx.data() + begin * cols, fresh);
     });
   };
   return out;

@@ -138,69 +138,77 @@ void SquaredDeviations(const float* __restrict x, std::ptrdiff_t rows, std::ptrd
   }
 }
 
+// BatchNorm keeps no normalised copy of its input for the backward pass:
+// both backward kernels recompute xhat = (x - mean) invstd from the input,
+// which the tape holds anyway, with the same two operations as the forward
+// pass (bit for bit the same values). One N x F write and its memory fewer
+// per BatchNorm.
+inline float Normalised(float x, float mean, float invstd) { return (x - mean) * invstd; }
+
 template <bool kRelu>
 void NormaliseRowsImpl(const float* __restrict x, std::ptrdiff_t rows, std::ptrdiff_t f,
                        const float* __restrict mean, const float* __restrict invstd, const float* __restrict gamma,
-                       const float* __restrict beta, float* __restrict xhat, float* __restrict out) {
+                       const float* __restrict beta, float* __restrict out) {
   for (std::ptrdiff_t r = 0; r < rows; ++r) {
     const float* row = x + r * f;
-    float* h = xhat + r * f;
     float* o = out + r * f;
     for (std::ptrdiff_t c = 0; c < f; ++c) {
-      h[c] = (row[c] - mean[c]) * invstd[c];
-      const float v = h[c] * gamma[c] + beta[c];
+      const float v = Normalised(row[c], mean[c], invstd[c]) * gamma[c] + beta[c];
       o[c] = kRelu ? (v > 0.0f ? v : 0.0f) : v;
     }
   }
 }
 
 void NormaliseRows(const float* x, std::ptrdiff_t rows, std::ptrdiff_t f, const float* mean, const float* invstd,
-                   const float* gamma, const float* beta, float* xhat, float* out, bool relu) {
-  relu ? NormaliseRowsImpl<true>(x, rows, f, mean, invstd, gamma, beta, xhat, out)
-       : NormaliseRowsImpl<false>(x, rows, f, mean, invstd, gamma, beta, xhat, out);
+                   const float* gamma, const float* beta, float* out, bool relu) {
+  relu ? NormaliseRowsImpl<true>(x, rows, f, mean, invstd, gamma, beta, out)
+       : NormaliseRowsImpl<false>(x, rows, f, mean, invstd, gamma, beta, out);
 }
 
 template <bool kRelu>
-void GradientSumsImpl(float* __restrict grad, const float* __restrict out, const float* __restrict xhat,
-                      std::ptrdiff_t rows, std::ptrdiff_t f, float* __restrict sum_g, float* __restrict sum_gx) {
+void GradientSumsImpl(float* __restrict grad, const float* __restrict out, const float* __restrict x,
+                      const float* __restrict mean, const float* __restrict invstd, std::ptrdiff_t rows,
+                      std::ptrdiff_t f, float* __restrict sum_g, float* __restrict sum_gx) {
   for (std::ptrdiff_t r = 0; r < rows; ++r) {
     float* gr = grad + r * f;
     const float* o = out + r * f;
-    const float* h = xhat + r * f;
+    const float* row = x + r * f;
     for (std::ptrdiff_t c = 0; c < f; ++c) {
       const float g = kRelu && !(o[c] > 0.0f) ? 0.0f : gr[c];
       gr[c] = g;
       sum_g[c] += g;
-      sum_gx[c] += g * h[c];
+      sum_gx[c] += g * Normalised(row[c], mean[c], invstd[c]);
     }
   }
 }
 
-void GradientSums(float* grad, const float* out, const float* xhat, std::ptrdiff_t rows, std::ptrdiff_t f,
-                  float* sum_g, float* sum_gx, bool relu) {
-  relu ? GradientSumsImpl<true>(grad, out, xhat, rows, f, sum_g, sum_gx)
-       : GradientSumsImpl<false>(grad, out, xhat, rows, f, sum_g, sum_gx);
+void GradientSums(float* grad, const float* out, const float* x, const float* mean, const float* invstd,
+                  std::ptrdiff_t rows, std::ptrdiff_t f, float* sum_g, float* sum_gx, bool relu) {
+  relu ? GradientSumsImpl<true>(grad, out, x, mean, invstd, rows, f, sum_g, sum_gx)
+       : GradientSumsImpl<false>(grad, out, x, mean, invstd, rows, f, sum_g, sum_gx);
 }
 
 template <bool kFresh>
-void InputGradientRowsImpl(const float* __restrict grad, const float* __restrict xhat, std::ptrdiff_t rows,
-                           std::ptrdiff_t f, const float* __restrict mean_g, const float* __restrict mean_gx,
+void InputGradientRowsImpl(const float* __restrict grad, const float* __restrict x, const float* __restrict mean,
+                           const float* __restrict invstd, std::ptrdiff_t rows, std::ptrdiff_t f,
+                           const float* __restrict mean_g, const float* __restrict mean_gx,
                            const float* __restrict k, float* __restrict out) {
   for (std::ptrdiff_t r = 0; r < rows; ++r) {
     const float* g = grad + r * f;
-    const float* h = xhat + r * f;
+    const float* row = x + r * f;
     float* o = out + r * f;
     for (std::ptrdiff_t c = 0; c < f; ++c) {
-      const float d = (g[c] - mean_g[c] - h[c] * mean_gx[c]) * k[c];
+      const float d = (g[c] - mean_g[c] - Normalised(row[c], mean[c], invstd[c]) * mean_gx[c]) * k[c];
       o[c] = kFresh ? d : o[c] + d;
     }
   }
 }
 
-void InputGradientRows(const float* grad, const float* xhat, std::ptrdiff_t rows, std::ptrdiff_t f,
-                       const float* mean_g, const float* mean_gx, const float* k, float* out, bool fresh) {
-  fresh ? InputGradientRowsImpl<true>(grad, xhat, rows, f, mean_g, mean_gx, k, out)
-        : InputGradientRowsImpl<false>(grad, xhat, rows, f, mean_g, mean_gx, k, out);
+void InputGradientRows(const float* grad, const float* x, const float* mean, const float* invstd, std::ptrdiff_t rows,
+                       std::ptrdiff_t f, const float* mean_g, const float* mean_gx, const float* k, float* out,
+                       bool fresh) {
+  fresh ? InputGradientRowsImpl<true>(grad, x, mean, invstd, rows, f, mean_g, mean_gx, k, out)
+        : InputGradientRowsImpl<false>(grad, x, mean, invstd, rows, f, mean_g, mean_gx, k, out);
 }
 
 // ---- Sparse aggregation: one CSR row times x at a time ----

@@ -34,20 +34,21 @@ struct KernelTable {
   void (*column_sums)(const float* x, std::ptrdiff_t rows, std::ptrdiff_t f, float* acc);
   // out[r][c] = row[c] (overwrite) or out[r][c] += row[c] (biases, pooling's gradient)
   void (*broadcast_row)(const float* row, std::ptrdiff_t rows, std::ptrdiff_t f, float* out, bool overwrite);
-  // BatchNorm's own:
+  // BatchNorm's own (xhat = (x - mean) invstd, recomputed where needed,
+  // never stored):
   // acc[c] += sum_r (x[r][c] - mean[c])^2
   void (*squared_deviations)(const float* x, std::ptrdiff_t rows, std::ptrdiff_t f, const float* mean, float* acc);
-  // xhat = (x - mean) invstd; out = xhat gamma + beta, clipped at 0 when relu.
+  // out = xhat gamma + beta, clipped at 0 when relu.
   void (*normalise_rows)(const float* x, std::ptrdiff_t rows, std::ptrdiff_t f, const float* mean,
-                         const float* invstd, const float* gamma, const float* beta, float* xhat, float* out,
-                         bool relu);
+                         const float* invstd, const float* gamma, const float* beta, float* out, bool relu);
   // With relu, grad is zeroed in place where out was clipped; then
   // sum_g[c] += sum_r grad[r][c] and sum_gx[c] += sum_r grad[r][c] xhat[r][c].
-  void (*gradient_sums)(float* grad, const float* out, const float* xhat, std::ptrdiff_t rows, std::ptrdiff_t f,
-                        float* sum_g, float* sum_gx, bool relu);
+  void (*gradient_sums)(float* grad, const float* out, const float* x, const float* mean, const float* invstd,
+                        std::ptrdiff_t rows, std::ptrdiff_t f, float* sum_g, float* sum_gx, bool relu);
   // d = (grad - mean_g - xhat mean_gx) k; out = d (fresh) or out += d.
-  void (*input_gradient_rows)(const float* grad, const float* xhat, std::ptrdiff_t rows, std::ptrdiff_t f,
-                              const float* mean_g, const float* mean_gx, const float* k, float* out, bool fresh);
+  void (*input_gradient_rows)(const float* grad, const float* x, const float* mean, const float* invstd,
+                              std::ptrdiff_t rows, std::ptrdiff_t f, const float* mean_g, const float* mean_gx,
+                              const float* k, float* out, bool fresh);
 
   // Rows [begin, end) of y = A x for a CSR matrix A (weights null: all 1),
   // x and y row-major with `width` columns.
