@@ -50,7 +50,6 @@ json JobJson(const JobStatus& s) {
   return j;
 }
 
-// The graph ids of `body[key]`: every id must be a registered graph.
 // An embedding graph (GW-LDP) holds its owner's encoded embeddings, not
 // friend lists: no GNN trains on it or predicts for it.
 std::optional<HttpResponse> RefuseEmbeddingGraph(const GraphConfig& g) {
@@ -60,6 +59,8 @@ std::optional<HttpResponse> RefuseEmbeddingGraph(const GraphConfig& g) {
                            " holds its owner's LDP-encoded embeddings, not friend lists: compare it with POST /v1/admin/gw");
 }
 
+// The graph ids of `body[key]`: every id must be a registered graph, none an
+// embedding graph.
 std::optional<HttpResponse> ReadGraphIds(ServiceContext& ctx, const json& body, const char* key, std::size_t max,
                                          std::vector<GraphConfig>* out) {
   const json& list = body[key];
