@@ -33,6 +33,7 @@ class Histogram {
                                                      0.05,   0.1,   0.2,   0.5,   1,    5};
   void Observe(double seconds);
   void Render(const std::string& name, const std::string& help, std::string* out) const;
+  double SumSeconds() const { return static_cast<double>(sum_micros_.load(std::memory_order_relaxed)) / 1e6; }
 
  private:
   std::array<std::atomic<std::uint64_t>, kBounds.size() + 1> counts_{};

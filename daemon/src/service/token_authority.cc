@@ -1,11 +1,10 @@
 #include "service/token_authority.h"
 
-#include <array>
 #include <cstring>
+#include <new>
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/sha.h>
 
 #include "service/base64url.h"
@@ -20,24 +19,23 @@ constexpr char kLabel[] = "ldpgraph user token v1";
 constexpr std::size_t kSubjectBytes = 12;
 constexpr std::size_t kMacBytes = 32;
 
-using Mac = std::array<std::uint8_t, kMacBytes>;
+static_assert(HmacSha256::Digest().size() == kMacBytes);
 
-Mac ComputeMac(const std::string& secret, const std::uint8_t* subject) {
+std::optional<HmacSha256::Digest> ComputeMac(const HmacSha256& mac, const std::uint8_t* subject) {
   std::uint8_t message[sizeof(kLabel) + kSubjectBytes];
   std::memcpy(message, kLabel, sizeof(kLabel));  // with its NUL: label and subject cannot run together
   std::memcpy(message + sizeof(kLabel), subject, kSubjectBytes);
-  Mac mac{};
-  unsigned int length = 0;
-  HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()), message, sizeof(message), mac.data(), &length);
-  return mac;
+  return mac.Compute(message, sizeof(message));
 }
 
 }  // namespace
 
 Result<TokenAuthority> TokenAuthority::Create(std::string secret) {
   if (secret.size() < 32) return Status::InvalidArgument("the token secret must hold at least 32 bytes");
+  auto mac = HmacSha256::Create(secret);
+  if (!mac.ok()) return mac.status();
   TokenAuthority a;
-  a.secret_ = std::move(secret);
+  a.mac_ = std::move(*mac);
   return a;
 }
 
@@ -45,8 +43,9 @@ std::string TokenAuthority::Issue(std::uint64_t graph_id, std::uint32_t user_id)
   std::uint8_t raw[kSubjectBytes + kMacBytes];
   for (int i = 0; i < 8; ++i) raw[i] = static_cast<std::uint8_t>(graph_id >> (8 * i));
   for (int i = 0; i < 4; ++i) raw[8 + i] = static_cast<std::uint8_t>(user_id >> (8 * i));
-  const Mac mac = ComputeMac(secret_, raw);
-  std::memcpy(raw + kSubjectBytes, mac.data(), kMacBytes);
+  const auto mac = ComputeMac(mac_, raw);
+  if (!mac) throw std::bad_alloc();
+  std::memcpy(raw + kSubjectBytes, mac->data(), kMacBytes);
   return kPrefix + Base64UrlEncode(raw, sizeof(raw));
 }
 
@@ -56,8 +55,9 @@ Result<TokenSubject> TokenAuthority::Verify(std::string_view token) const {
   }
   auto raw = Base64UrlDecode(token.substr(kPrefixLength));
   if (!raw || raw->size() != kSubjectBytes + kMacBytes) return Status::InvalidArgument("malformed user token");
-  const Mac expected = ComputeMac(secret_, raw->data());
-  if (CRYPTO_memcmp(expected.data(), raw->data() + kSubjectBytes, kMacBytes) != 0) {
+  const auto expected = ComputeMac(mac_, raw->data());
+  if (!expected) return Status::Unavailable("cannot compute a token MAC (OpenSSL is out of memory)");
+  if (CRYPTO_memcmp(expected->data(), raw->data() + kSubjectBytes, kMacBytes) != 0) {
     return Status::InvalidArgument("user token signature does not verify");
   }
   TokenSubject s;

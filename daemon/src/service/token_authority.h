@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "ldpgraph/status.h"
+#include "service/hmac_sha256.h"
 
 namespace ldpgraph {
 
@@ -26,12 +27,14 @@ class TokenAuthority {
   static Result<TokenAuthority> Create(std::string secret);
   TokenAuthority() = default;
 
+  // Throws std::bad_alloc when OpenSSL cannot compute the MAC (out of memory).
   std::string Issue(std::uint64_t graph_id, std::uint32_t user_id) const;
-  // Errors: kInvalidArgument for a malformed token or a wrong MAC.
+  // Errors: kInvalidArgument for a malformed token or a wrong MAC,
+  // kUnavailable when OpenSSL cannot compute the MAC.
   Result<TokenSubject> Verify(std::string_view token) const;
 
  private:
-  std::string secret_;
+  HmacSha256 mac_;  // keyed with the secret
 };
 
 // Constant-time equality of two secrets of any lengths (compares their
