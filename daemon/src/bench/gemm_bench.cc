@@ -1,13 +1,12 @@
 #include "bench/gemm_bench.h"
 
-#include <time.h>
-
 #if defined(__AVX512BF16__)
 #include <immintrin.h>
 #endif
 
 #include <vector>
 
+#include "bench/cpu_rate.h"
 #include "engine/kernels/kernel_table.h"
 #include "engine/tall_gemm.h"
 
@@ -16,33 +15,10 @@ namespace {
 
 constexpr std::int64_t kWidth = 64;  // the GIN's hidden size
 
-double ThreadCpuSeconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-// Floating-point operations per CPU second of `step`, which does `flops`
-// of them, repeated until `seconds` of CPU time have passed.
-template <typename Step>
-double Rate(double flops, double seconds, Step step) {
-  step();  // warm the caches
-  const double start = ThreadCpuSeconds();
-  double elapsed = 0;
-  std::int64_t reps = 0;
-  do {
-    step();
-    ++reps;
-    elapsed = ThreadCpuSeconds() - start;
-  } while (elapsed < seconds);
-  return flops * static_cast<double>(reps) / elapsed;
-}
-
-// The core's peak: the kernels' own multiply-add chains (12 of them).
-constexpr int kChains = 12;
+#if defined(__AVX512BF16__)
+constexpr int kChains = 12;  // as FmaPeakPerCore's chains
 constexpr std::int64_t kSteps = 1 << 20;
 
-#if defined(__AVX512BF16__)
 // The same chains with bfloat16 pair dot products (VDPBF16PS: 16 lanes, each
 // adding two products of bfloat16 pairs to a float): what the Linear layers
 // could reach with bfloat16 inputs and float sums.
@@ -78,16 +54,15 @@ Status RunGemmBench(const GemmBenchOptions& o, std::ostream& out) {
   const double weight_gradient = Rate(product_flops, o.seconds, [&] {
     TallGemm({x.data(), 1, kWidth, y.data(), kWidth, gw.data(), kWidth}, kWidth, kWidth, n, false);
   });
-  volatile float start = 1, sink = 0;
   const KernelTable& kernels = Kernels();
-  const double peak = Rate(2.0 * kernels.float_lanes * kChains * static_cast<double>(kSteps), o.seconds,
-                           [&] { sink = sink + kernels.fma_chains(start, kSteps); });
+  const double peak = FmaPeakPerCore(o.seconds);
   out << "rows=" << n << "\nwidth=" << kWidth << "\nkernel_isa=" << kernels.isa
       << "\nvector_lanes=" << kernels.float_lanes << "\nforward_gflops=" << forward / 1e9
       << "\nweight_gradient_gflops=" << weight_gradient / 1e9 << "\nfma_peak_gflops=" << peak / 1e9
       << "\nforward_share_of_peak=" << forward / peak << "\nweight_gradient_share_of_peak=" << weight_gradient / peak
       << "\n";
 #if defined(__AVX512BF16__)
+  volatile float start = 1, sink = 0;
   const double bf16 = Rate(kBf16FlopsPerDot * kChains * static_cast<double>(kSteps), o.seconds,
                            [&] { sink = sink + Bf16DotChains(start); });
   out << "bf16_dot_peak_gflops=" << bf16 / 1e9 << "\nbf16_over_fma_peak=" << bf16 / peak << "\n";

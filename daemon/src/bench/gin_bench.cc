@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "bench/cpu_rate.h"
 #include "dataset/graph_dataset.h"
 #include "engine/parallel.h"
 #include "models/gin.h"
@@ -9,6 +10,23 @@
 #include "util/flags.h"
 
 namespace ldpgraph {
+namespace {
+
+// Multiply-add flops per node per epoch in GIN's node-wise Linear layers:
+// each layer's two-layer MLP, forward, weight gradient and input gradient
+// (three products of the same size). The rest of an epoch (neighbour sums,
+// BatchNorm, ReLU, the per-graph readout) streams memory, so this is the
+// arithmetic the epoch must do at the least.
+double LinearFlopsPerNode(const GinConfig& c) {
+  double per_node = 0;
+  for (int k = 0; k + 1 < c.layers; ++k) {
+    const double in = k == 0 ? c.input_dim : c.hidden;
+    per_node += 2.0 * (in * c.hidden + double{1} * c.hidden * c.hidden);
+  }
+  return 3 * per_node;
+}
+
+}  // namespace
 
 Status RunGinBench(const GinBenchOptions& o, std::ostream& out) {
   if (o.epochs < 1) return Status::InvalidArgument("--epochs must be at least 1");
@@ -31,10 +49,14 @@ Status RunGinBench(const GinBenchOptions& o, std::ostream& out) {
   std::sort(times.begin(), times.end());
   std::uint64_t nodes = 0;
   for (auto id : split.train) nodes += graphs[id].num_nodes();
+  const double epoch_seconds = times[times.size() / 2];
+  const double linear_flops = LinearFlopsPerNode(config) * static_cast<double>(nodes);
+  const double peak = FmaPeakPerCore(0.3) * threads;
   out << "dataset=" << ds->name << "\nepochs=" << o.epochs << "\nthreads=" << threads
-      << "\ntrain_graphs=" << split.train.size() << "\ntrain_nodes=" << nodes
-      << "\nepoch_seconds=" << times[times.size() / 2] << "\nepoch_seconds_min=" << times.front()
-      << "\npeak_rss_mb=" << PeakRssMb() << "\n";
+      << "\ntrain_graphs=" << split.train.size() << "\ntrain_nodes=" << nodes << "\nepoch_seconds=" << epoch_seconds
+      << "\nepoch_seconds_min=" << times.front() << "\nlinear_gflop_per_epoch=" << linear_flops / 1e9
+      << "\nlinear_gflops=" << linear_flops / epoch_seconds / 1e9 << "\nfma_peak_gflops=" << peak / 1e9
+      << "\nlinear_share_of_peak=" << linear_flops / epoch_seconds / peak << "\npeak_rss_mb=" << PeakRssMb() << "\n";
   return Status::Ok();
 }
 

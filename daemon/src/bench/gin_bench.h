@@ -17,7 +17,9 @@ struct GinBenchOptions {
   int threads = 0;  // 0: all cores
 };
 
-// Prints epoch_seconds= (median), epoch_seconds_min=, threads=, peak_rss_mb=, ...
+// Prints epoch_seconds= (median), epoch_seconds_min=, threads=, peak_rss_mb=,
+// and the Linear layers' flops per epoch against the cores' multiply-add
+// peak (linear_gflops=, fma_peak_gflops=, linear_share_of_peak=), ...
 Status RunGinBench(const GinBenchOptions& options, std::ostream& out);
 
 }  // namespace ldpgraph
