@@ -25,6 +25,7 @@ void ReferenceGemm(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t co
   } else {
     c.noalias() = a * b;
   }
+  if (m.bias) c.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(m.bias, cols);
 }
 
 void TallGemm(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, std::ptrdiff_t inner,
@@ -33,8 +34,10 @@ void TallGemm(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, s
   const KernelTable& kernels = Kernels();
   if (cols % kernels.float_lanes != 0) return ReferenceGemm(m, rows, cols, inner, accumulate);
   if (inner <= 0) {
-    if (!accumulate) {
-      for (std::ptrdiff_t r = 0; r < rows; ++r) std::fill_n(m.c + r * m.ldc, cols, 0.0f);
+    for (std::ptrdiff_t r = 0; r < rows; ++r) {
+      float* c = m.c + r * m.ldc;
+      if (!accumulate) std::fill_n(c, cols, 0.0f);
+      if (m.bias) std::transform(c, c + cols, m.bias, c, [](float x, float b) { return x + b; });
     }
     return;
   }

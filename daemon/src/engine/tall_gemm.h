@@ -28,10 +28,14 @@ struct GemmOperands {
   std::ptrdiff_t ldb;
   float* c;
   std::ptrdiff_t ldc;
+  const float* bias = nullptr;  // optional: added to every row of the result
 };
 
 // C = A B (accumulate false) or C += A B (accumulate true), single-threaded:
 // callers split rows (or the inner dimension) across threads themselves.
+// With `bias` (cols floats), each row of the result then gets it added, as the
+// tile is stored: the same sums, bit for bit, as adding it in a pass after,
+// without that pass over C.
 void TallGemm(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, std::ptrdiff_t inner,
               bool accumulate);
 

@@ -107,9 +107,9 @@ Tape::Var Tape::Linear(Var x, Var w, Var b) {
   const Eigen::Index in_dim = in.cols(), out_dim = weight.cols();
   Matrix y(in.rows(), out_dim);
   ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
-    TallGemm({in.data() + begin * in_dim, in_dim, 1, weight.data(), out_dim, y.data() + begin * out_dim, out_dim},
+    TallGemm({in.data() + begin * in_dim, in_dim, 1, weight.data(), out_dim, y.data() + begin * out_dim, out_dim,
+              biased ? bias.data() : nullptr},
              end - begin, out_dim, in_dim, false);
-    if (biased) Kernels().broadcast_row(bias.data(), end - begin, out_dim, y.data() + begin * out_dim, false);
   });
   Var out = Push(std::move(y), Needs(x) || Needs(w) || (biased && Needs(b)));
   NoteParameterRead(w);

@@ -47,10 +47,11 @@ constexpr int kMaxRows = 6;
 // dimension is the batch's node count).
 constexpr std::ptrdiff_t kInnerBlock = 256;
 
-// C[row .. row+R, col .. col+V*kLanes] (+)= A B over inner [p0, p1).
+// C[row .. row+R, col .. col+V*kLanes] (+)= A B over inner [p0, p1), then
+// + the bias when `last` (the inner dimension's last block).
 template <int R, int V>
 void Tile(const GemmOperands& m, std::ptrdiff_t row, std::ptrdiff_t col, std::ptrdiff_t p0, std::ptrdiff_t p1,
-          bool accumulate) {
+          bool accumulate, bool last) {
   Vec acc[R][V];
   float* c = m.c + row * m.ldc + col;
   for (int r = 0; r < R; ++r) {
@@ -67,6 +68,13 @@ void Tile(const GemmOperands& m, std::ptrdiff_t row, std::ptrdiff_t col, std::pt
       for (int v = 0; v < V; ++v) acc[r][v] += s * bv[v];
     }
   }
+  if (last && m.bias) {
+    Vec bias[V];
+    for (int v = 0; v < V; ++v) bias[v] = Load(m.bias + col + v * kLanes);
+    for (int r = 0; r < R; ++r) {
+      for (int v = 0; v < V; ++v) acc[r][v] += bias[v];
+    }
+  }
   for (int r = 0; r < R; ++r) {
     for (int v = 0; v < V; ++v) Store(c + r * m.ldc + v * kLanes, acc[r][v]);
   }
@@ -74,29 +82,29 @@ void Tile(const GemmOperands& m, std::ptrdiff_t row, std::ptrdiff_t col, std::pt
 
 template <int V>
 void TileRows(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t col, std::ptrdiff_t p0, std::ptrdiff_t p1,
-              bool accumulate) {
+              bool accumulate, bool last) {
   std::ptrdiff_t row = 0;
-  for (; row + kMaxRows <= rows; row += kMaxRows) Tile<kMaxRows, V>(m, row, col, p0, p1, accumulate);
+  for (; row + kMaxRows <= rows; row += kMaxRows) Tile<kMaxRows, V>(m, row, col, p0, p1, accumulate, last);
   switch (rows - row) {
-    case 5: Tile<5, V>(m, row, col, p0, p1, accumulate); break;
-    case 4: Tile<4, V>(m, row, col, p0, p1, accumulate); break;
-    case 3: Tile<3, V>(m, row, col, p0, p1, accumulate); break;
-    case 2: Tile<2, V>(m, row, col, p0, p1, accumulate); break;
-    case 1: Tile<1, V>(m, row, col, p0, p1, accumulate); break;
+    case 5: Tile<5, V>(m, row, col, p0, p1, accumulate, last); break;
+    case 4: Tile<4, V>(m, row, col, p0, p1, accumulate, last); break;
+    case 3: Tile<3, V>(m, row, col, p0, p1, accumulate, last); break;
+    case 2: Tile<2, V>(m, row, col, p0, p1, accumulate, last); break;
+    case 1: Tile<1, V>(m, row, col, p0, p1, accumulate, last); break;
     default: break;
   }
 }
 
 void TileColumns(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, std::ptrdiff_t p0,
-                 std::ptrdiff_t p1, bool accumulate) {
+                 std::ptrdiff_t p1, bool accumulate, bool last) {
   std::ptrdiff_t col = 0;
   for (; col + kMaxVectors * kLanes <= cols; col += kMaxVectors * kLanes) {
-    TileRows<kMaxVectors>(m, rows, col, p0, p1, accumulate);
+    TileRows<kMaxVectors>(m, rows, col, p0, p1, accumulate, last);
   }
   switch ((cols - col) / kLanes) {
-    case 3: TileRows<3>(m, rows, col, p0, p1, accumulate); break;
-    case 2: TileRows<2>(m, rows, col, p0, p1, accumulate); break;
-    case 1: TileRows<1>(m, rows, col, p0, p1, accumulate); break;
+    case 3: TileRows<3>(m, rows, col, p0, p1, accumulate, last); break;
+    case 2: TileRows<2>(m, rows, col, p0, p1, accumulate, last); break;
+    case 1: TileRows<1>(m, rows, col, p0, p1, accumulate, last); break;
     default: break;
   }
 }
@@ -105,7 +113,7 @@ void TallGemm(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, s
               bool accumulate) {
   for (std::ptrdiff_t p0 = 0; p0 < inner; p0 += kInnerBlock) {
     const std::ptrdiff_t p1 = inner < p0 + kInnerBlock ? inner : p0 + kInnerBlock;
-    TileColumns(m, rows, cols, p0, p1, accumulate || p0 > 0);
+    TileColumns(m, rows, cols, p0, p1, accumulate || p0 > 0, p1 == inner);
   }
 }
 
