@@ -165,7 +165,10 @@ void IngestReports(ServiceContext& ctx, const HttpRequest& request, Respond resp
   }
   auto subject = ctx.tokens.Verify(token);
   if (!subject.ok()) {
-    RespondNow(ctx, RejectReason::kUnauthenticated, subject.status().message(), respond);
+    // A MAC OpenSSL could not compute (out of memory) is the daemon's fault, not the token's.
+    const bool ours = subject.status().code() == StatusCode::kUnavailable;
+    RespondNow(ctx, ours ? RejectReason::kUnavailable : RejectReason::kUnauthenticated, subject.status().message(),
+               respond, ours ? 1 : 0);
     return;
   }
   const std::string token_key = std::to_string(subject->graph_id) + ":" + std::to_string(subject->user_id);

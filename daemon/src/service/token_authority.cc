@@ -4,7 +4,6 @@
 #include <new>
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
 #include <openssl/sha.h>
 
 #include "service/base64url.h"
