@@ -208,6 +208,8 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
       << "\nstore_busy=" << commit_seconds / seconds << std::setprecision(1)
       << "\nclient_cpu_us_per_report=" << 1e6 * client_cpu / static_cast<double>(o.reports)
       << "\nserver_cpu_us_per_report=" << 1e6 * (process_cpu - client_cpu) / static_cast<double>(o.reports)
+      << std::setprecision(3) << "\ncpu_busy="  // the share of all cores the run used: 1 is CPU-bound
+      << process_cpu / (seconds * std::max(1u, std::thread::hardware_concurrency())) << std::setprecision(1)
       << "\nload_handshakes=" << handshakes.load() << std::defaultfloat << std::setprecision(4)
       << "\nreport_bytes=" << reports[0].bytes.size() << "\npeak_rss_mb=" << PeakRssMb() << "\n";
   if (own_dir) std::system(("rm -rf '" + dir + "'").c_str());

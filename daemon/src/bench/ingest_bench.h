@@ -27,7 +27,9 @@ struct IngestBenchOptions {
 };
 
 // Prints key=value lines: reports_per_s, p50_ms, p99_ms, handshakes_per_s,
-// lost, acknowledged, stored, commits, reports_per_commit, ...
+// lost, acknowledged, stored, commits, reports_per_commit, commit_ms_mean,
+// store_busy (the share of the run the store spent committing), cpu_busy
+// (the share of all cores the process used), ...
 Status RunIngestBench(const IngestBenchOptions& options, std::ostream& out);
 
 }  // namespace ldpgraph
