@@ -32,7 +32,8 @@ struct KernelTable {
   // Passes over `rows` rows of `f` floats (row-major, contiguous):
   // acc[c] += sum_r x[r][c] (BatchNorm's mean, bias gradients, pooling)
   void (*column_sums)(const float* x, std::ptrdiff_t rows, std::ptrdiff_t f, float* acc);
-  // out[r][c] = row[c] (overwrite) or out[r][c] += row[c] (biases, pooling's gradient)
+  // out[r][c] = row[c] (overwrite) or out[r][c] += row[c] (pooling's gradient;
+  // a Linear layer's bias is added in TallGemm's tiles instead)
   void (*broadcast_row)(const float* row, std::ptrdiff_t rows, std::ptrdiff_t f, float* out, bool overwrite);
   // BatchNorm's own (xhat = (x - mean) invstd, recomputed where needed,
   // never stored):
