@@ -20,8 +20,8 @@ namespace {
 double LinearFlopsPerNode(const GinConfig& c) {
   double per_node = 0;
   for (int k = 0; k + 1 < c.layers; ++k) {
-    const double in = k == 0 ? c.input_dim : c.hidden;
-    per_node += 2.0 * (in * c.hidden + double{1} * c.hidden * c.hidden);
+    const double in = k == 0 ? c.input_dim : c.hidden, hidden = c.hidden;
+    per_node += 2.0 * (in * hidden + hidden * hidden);
   }
   return 3 * per_node;
 }

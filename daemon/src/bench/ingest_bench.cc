@@ -204,7 +204,8 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
       << "\nmax_ms=" << *std::max_element(all.begin(), all.end()) << std::setprecision(1)
       << "\ncommits=" << commits << "\nreports_per_commit="
       << (commits ? static_cast<double>(acknowledged.load()) / static_cast<double>(commits) : 0.0)
-      << std::setprecision(3) << "\ncommit_ms_mean=" << (commits ? 1e3 * commit_seconds / static_cast<double>(commits) : 0.0)
+      << std::setprecision(3)
+      << "\ncommit_ms_mean=" << (commits ? 1e3 * commit_seconds / static_cast<double>(commits) : 0.0)
       << "\nstore_busy=" << commit_seconds / seconds << std::setprecision(1)
       << "\nclient_cpu_us_per_report=" << 1e6 * client_cpu / static_cast<double>(o.reports)
       << "\nserver_cpu_us_per_report=" << 1e6 * (process_cpu - client_cpu) / static_cast<double>(o.reports)
