@@ -233,8 +233,8 @@ std::vector<int> ByMeanDistance(const Eigen::MatrixXd& a) {
   return order;
 }
 
-// The coupling that matches the k-th node of `rows` with the k-th of `cols`
-// in proportion (the north-west corner rule on the two orders).
+}  // namespace
+
 Eigen::MatrixXd SortedCoupling(const std::vector<int>& rows, const std::vector<int>& cols) {
   const std::size_t n = rows.size(), m = cols.size();
   Eigen::MatrixXd t = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
@@ -256,8 +256,6 @@ Eigen::MatrixXd SortedCoupling(const std::vector<int>& rows, const std::vector<i
   }
   return t;
 }
-
-}  // namespace
 
 Result<GwResult> GromovWasserstein(const Eigen::MatrixXd& c, const Eigen::MatrixXd& d, const Eigen::MatrixXd& features,
                                    double alpha, const GwOptions& options) {

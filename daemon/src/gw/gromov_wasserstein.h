@@ -18,6 +18,7 @@
 #define LDPGRAPH_DAEMON_GW_GROMOV_WASSERSTEIN_H_
 
 #include <cstdint>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -63,6 +64,12 @@ struct GwResult {
 Result<GwResult> GromovWasserstein(const Eigen::MatrixXd& c, const Eigen::MatrixXd& d,
                                    const Eigen::MatrixXd& features = Eigen::MatrixXd(), double alpha = 1.0,
                                    const GwOptions& options = {});
+
+// The coupling of uniform distributions over rows.size() and cols.size()
+// nodes that matches the k-th node of `rows` with the k-th of `cols` in
+// proportion (the north-west corner rule on the two orders): a start for
+// the solver, or a way to carry a graph over to another number of nodes.
+Eigen::MatrixXd SortedCoupling(const std::vector<int>& rows, const std::vector<int>& cols);
 
 }  // namespace ldpgraph
 

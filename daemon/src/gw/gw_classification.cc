@@ -6,6 +6,7 @@
 
 #include "gw/graph_space.h"
 #include "gw/gw_clustering.h"
+#include "gw/gw_kmeans.h"
 #include "gw/kernel_svm.h"
 #include "gw/private_embedding.h"
 
@@ -16,8 +17,8 @@ using Clock = std::chrono::steady_clock;
 
 double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-Status Score(const GraphDataset& ds, const Eigen::MatrixXd& d, const GraphFold& fold, std::size_t f,
-             const GwClassificationOptions& o, GwFoldResult* r) {
+Status Score(const GraphDataset& ds, const std::vector<GraphSpace>& spaces, const Eigen::MatrixXd& d,
+             const GraphFold& fold, std::size_t f, const GwClassificationOptions& o, GwFoldResult* r) {
   Result<SvmFit> fit = FitKernelSvm(d, ds.labels, fold.train, fold.test, SvmGrid::Paper(), o.inner_folds, f);
   if (!fit.ok()) return fit.status();
   r->svm_accuracy = fit->test_accuracy;
@@ -32,6 +33,17 @@ Status Score(const GraphDataset& ds, const Eigen::MatrixXd& d, const GraphFold& 
   if (!medoids.ok()) return medoids.status();
   r->spectral_nmi = NormalizedMutualInformation(*spectral, truth);
   r->kmedoids_nmi = NormalizedMutualInformation(*medoids, truth);
+  if (o.kmeans) {
+    GwKMeansOptions km;
+    km.k = k;
+    km.alpha = o.pairwise.alpha;
+    km.gw = o.pairwise.gw;
+    km.threads = o.pairwise.threads;
+    km.seed = o.seed + f;
+    Result<GwKMeansResult> means = GwKMeans(spaces, km);
+    if (!means.ok()) return means.status();
+    r->kmeans_nmi = NormalizedMutualInformation(means->clusters, truth);
+  }
   return Status::Ok();
 }
 
@@ -104,7 +116,7 @@ Result<GwClassification> ClassifyByGw(const GraphDataset& ds, const std::vector<
     out.gw_seconds = Since(start);
     out.fused = (*spaces)[0].features.size() != 0;
     for (std::size_t f = 0; f < folds.size(); ++f) {
-      LDPGRAPH_RETURN_IF_ERROR(Score(ds, *d, folds[f], f, o, &out.folds[f]));
+      LDPGRAPH_RETURN_IF_ERROR(Score(ds, *spaces, *d, folds[f], f, o, &out.folds[f]));
     }
     out.distances.push_back(std::move(d).value());
     return out;
@@ -121,7 +133,7 @@ Result<GwClassification> ClassifyByGw(const GraphDataset& ds, const std::vector<
     if (!d.ok()) return d.status();
     r.gw_seconds = Since(start);
     out.gw_seconds += r.gw_seconds;
-    LDPGRAPH_RETURN_IF_ERROR(Score(ds, *d, folds[f], f, o, &r));
+    LDPGRAPH_RETURN_IF_ERROR(Score(ds, *spaces, *d, folds[f], f, o, &r));
     out.distances.push_back(std::move(d).value());
   }
   return out;

@@ -33,6 +33,9 @@ struct GwClassificationOptions {
   PairwiseGwOptions pairwise;
   int knn = 5;
   int inner_folds = 5;
+  // Also k-means in GW space with barycentres as centres (gw_kmeans.h), the
+  // paper's clustering; it solves GW for every graph several times a round.
+  bool kmeans = false;
   std::uint64_t seed = 0;  // the encoders' randomness
   // One line of news at a time (a fold's embeddings trained, ...).
   std::function<void(const std::string&)> log;
@@ -46,6 +49,7 @@ struct GwFoldResult {
   // Every graph clustered into as many groups as classes, on the fold's
   // distance matrix (unsupervised: the labels only score it), by NMI.
   double spectral_nmi = 0, kmedoids_nmi = 0;
+  double kmeans_nmi = -1;  // -1: not asked for
 };
 
 struct GwClassification {

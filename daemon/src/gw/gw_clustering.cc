@@ -32,30 +32,6 @@ Status CheckDistances(const Eigen::MatrixXd& d, int k) {
   return Status::Ok();
 }
 
-// k-means++ seeding on a cost between items: the first centre uniform, each
-// next one with probability proportional to the cost to its nearest centre.
-std::vector<int> PlusPlusSeeds(int n, int k, const std::function<double(int, int)>& cost, RandomSource& rng) {
-  std::vector<int> centres = {static_cast<int>(UniformBelow(rng, static_cast<std::uint64_t>(n)))};
-  std::vector<double> nearest(static_cast<std::size_t>(n), std::numeric_limits<double>::infinity());
-  while (static_cast<int>(centres.size()) < k) {
-    double total = 0;
-    for (int i = 0; i < n; ++i) {
-      nearest[static_cast<std::size_t>(i)] = std::min(nearest[static_cast<std::size_t>(i)], cost(i, centres.back()));
-      total += nearest[static_cast<std::size_t>(i)];
-    }
-    int next = 0;
-    if (total > 0) {
-      double u = UniformUnit(rng) * total;
-      for (next = 0; next + 1 < n && (u -= nearest[static_cast<std::size_t>(next)]) >= 0; ++next) {
-      }
-    } else {
-      next = static_cast<int>(UniformBelow(rng, static_cast<std::uint64_t>(n)));  // every item on a centre
-    }
-    centres.push_back(next);
-  }
-  return centres;
-}
-
 // Lloyd's k-means on the rows of x; the best of kRestarts by inertia.
 std::vector<int> KMeansRows(const Eigen::MatrixXd& x, int k, RandomSource& rng) {
   const int n = static_cast<int>(x.rows());
@@ -63,7 +39,7 @@ std::vector<int> KMeansRows(const Eigen::MatrixXd& x, int k, RandomSource& rng) 
   double best_inertia = std::numeric_limits<double>::infinity();
   for (int restart = 0; restart < kRestarts; ++restart) {
     const std::vector<int> seeds =
-        PlusPlusSeeds(n, k, [&](int i, int j) { return (x.row(i) - x.row(j)).squaredNorm(); }, rng);
+        KMeansPlusPlusSeeds(n, k, [&](int i, int j) { return (x.row(i) - x.row(j)).squaredNorm(); }, rng);
     Eigen::MatrixXd centres(k, x.cols());
     for (int c = 0; c < k; ++c) centres.row(c) = x.row(seeds[static_cast<std::size_t>(c)]);
     std::vector<int> of(static_cast<std::size_t>(n), -1);
@@ -132,6 +108,28 @@ double Entropy(const std::map<int, double>& counts, double n) {
 
 }  // namespace
 
+std::vector<int> KMeansPlusPlusSeeds(int n, int k, const std::function<double(int, int)>& cost, RandomSource& rng) {
+  std::vector<int> centres = {static_cast<int>(UniformBelow(rng, static_cast<std::uint64_t>(n)))};
+  std::vector<double> nearest(static_cast<std::size_t>(n), std::numeric_limits<double>::infinity());
+  while (static_cast<int>(centres.size()) < k) {
+    double total = 0;
+    for (int i = 0; i < n; ++i) {
+      nearest[static_cast<std::size_t>(i)] = std::min(nearest[static_cast<std::size_t>(i)], cost(i, centres.back()));
+      total += nearest[static_cast<std::size_t>(i)];
+    }
+    int next = 0;
+    if (total > 0) {
+      double u = UniformUnit(rng) * total;
+      for (next = 0; next + 1 < n && (u -= nearest[static_cast<std::size_t>(next)]) >= 0; ++next) {
+      }
+    } else {
+      next = static_cast<int>(UniformBelow(rng, static_cast<std::uint64_t>(n)));  // every item on a centre
+    }
+    centres.push_back(next);
+  }
+  return centres;
+}
+
 Result<std::vector<int>> SpectralClusters(const Eigen::MatrixXd& d, int k, std::uint64_t seed) {
   LDPGRAPH_RETURN_IF_ERROR(CheckDistances(d, k));
   const double scale = std::max(Median(d), 1e-300);
@@ -158,7 +156,7 @@ Result<std::vector<int>> KMedoidClusters(const Eigen::MatrixXd& d, int k, std::u
   std::vector<int> best;
   double best_cost = std::numeric_limits<double>::infinity();
   for (int restart = 0; restart < kRestarts; ++restart) {
-    std::vector<int> medoids = PlusPlusSeeds(n, k, [&](int i, int j) { return d(i, j) * d(i, j); }, rng);
+    std::vector<int> medoids = KMeansPlusPlusSeeds(n, k, [&](int i, int j) { return d(i, j) * d(i, j); }, rng);
     std::vector<int> of(static_cast<std::size_t>(n));
     double cost = 0;
     for (int it = 0; it < 100; ++it) {
