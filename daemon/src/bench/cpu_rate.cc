@@ -13,7 +13,7 @@ double ThreadCpuSeconds() {
 }
 
 double FmaPeakPerCore(double seconds) {
-  constexpr int kChains = 12;  // the chains fma_chains runs side by side
+  constexpr int kChains = KernelTable::kFmaChains;
   constexpr std::int64_t kSteps = 1 << 20;
   volatile float start = 1, sink = 0;
   const KernelTable& kernels = Kernels();

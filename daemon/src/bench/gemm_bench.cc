@@ -16,7 +16,7 @@ namespace {
 constexpr std::int64_t kWidth = 64;  // the GIN's hidden size
 
 #if defined(__AVX512BF16__)
-constexpr int kChains = 12;  // as FmaPeakPerCore's chains
+constexpr int kChains = KernelTable::kFmaChains;  // as FmaPeakPerCore's chains
 constexpr std::int64_t kSteps = 1 << 20;
 
 // The same chains with bfloat16 pair dot products (VDPBF16PS: 16 lanes, each

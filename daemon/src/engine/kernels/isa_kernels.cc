@@ -289,13 +289,12 @@ void SparseRows(const std::int64_t* offsets, const std::int32_t* indices, const 
   }
 }
 
-// ---- The peak: twelve independent multiply-add chains ----
+// ---- The peak: independent multiply-add chains ----
 
-// Enough chains to cover the latency of two FMA units, few enough to stay in
-// registers. Distinct starting values keep the compiler from merging them,
-// and a start it cannot see (the caller reads it through a volatile) from
+// Distinct starting values keep the compiler from merging the chains, and a
+// start it cannot see (the caller reads it through a volatile) from
 // computing them once for all calls.
-constexpr int kChains = 12;
+constexpr int kChains = KernelTable::kFmaChains;
 float FmaChains(float start, std::int64_t steps) {
   Vec acc[kChains];
   for (int j = 0; j < kChains; ++j) {

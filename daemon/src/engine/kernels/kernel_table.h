@@ -21,6 +21,10 @@
 namespace ldpgraph {
 
 struct KernelTable {
+  // fma_chains' independent chains: enough to cover the latency of two FMA
+  // units, few enough to stay in registers.
+  static constexpr int kFmaChains = 12;
+
   const char* isa;  // "x86-64" (SSE2), "x86-64-v3" (AVX2, FMA), "x86-64-v4" (AVX-512)
   int float_lanes;  // the vector width the loops are written for
 
@@ -56,8 +60,9 @@ struct KernelTable {
   void (*sparse_rows)(const std::int64_t* offsets, const std::int32_t* indices, const float* weights,
                       const float* x, std::ptrdiff_t width, std::int64_t begin, std::int64_t end, float* y);
 
-  // `steps` rounds of twelve independent multiply-add chains of float_lanes
-  // lanes each (2 x 12 x lanes flops a round): the core's peak, for benchmarks.
+  // `steps` rounds of kFmaChains independent multiply-add chains of
+  // float_lanes lanes each (2 x kFmaChains x lanes flops a round): the
+  // core's peak, for benchmarks.
   float (*fma_chains)(float start, std::int64_t steps);
 };
 
