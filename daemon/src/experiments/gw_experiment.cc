@@ -73,8 +73,17 @@ Status RunGwExperiment(const std::string& path, const GraphDataset& ds, const Gw
       continue;
     }
     const std::string label = ds.name + " " + r.method + " eps=" + FormatNumber(r.epsilon);
-    jobs.push_back({label, [&ds, &o, &folds, table, key, r](const RunProgress&) -> Status {
+    jobs.push_back({label, [&ds, &o, &folds, table, key, r](const RunProgress& progress) -> Status {
                       GwClassificationOptions c = o.classification;
+                      // All pairs of a large dataset take an hour or more: say how far
+                      // (embeddings: one matrix per fold).
+                      std::size_t matrices_done = 0;
+                      c.pairwise.progress = [&](std::size_t pairs_done, std::size_t total) {
+                        std::string where = "GW " + std::to_string(pairs_done) + "/" + std::to_string(total) + " pairs";
+                        if (r.method != "adjacency") where += " of fold " + std::to_string(matrices_done + 1);
+                        if (pairs_done == total) ++matrices_done;
+                        progress(where);
+                      };
                       c.embeddings = r.method;
                       c.epsilon = std::isinf(r.epsilon) ? 0 : r.epsilon;
                       Result<GwClassification> result = ClassifyByGw(ds, folds->folds, c);
