@@ -77,11 +77,12 @@ Status RunGwExperiment(const std::string& path, const GraphDataset& ds, const Gw
                       GwClassificationOptions c = o.classification;
                       // All pairs of a large dataset take an hour or more: say how far
                       // (embeddings: one matrix per fold).
-                      std::size_t matrices_done = 0;
+                      std::size_t matrix = 1, last = 0;  // a count that falls back starts the next
                       c.pairwise.progress = [&](std::size_t pairs_done, std::size_t total) {
+                        if (pairs_done < last) ++matrix;
+                        last = pairs_done;
                         std::string where = "GW " + std::to_string(pairs_done) + "/" + std::to_string(total) + " pairs";
-                        if (r.method != "adjacency") where += " of fold " + std::to_string(matrices_done + 1);
-                        if (pairs_done == total) ++matrices_done;
+                        if (r.method != "adjacency") where += " of fold " + std::to_string(matrix);
                         progress(where);
                       };
                       c.embeddings = r.method;
