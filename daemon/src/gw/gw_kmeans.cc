@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <string>
 
@@ -73,7 +72,6 @@ Result<GwKMeansResult> GwKMeans(const std::vector<GraphSpace>& graphs, const GwK
     if (graphs[g].structure.size() == 0) return Status::InvalidArgument("graph " + std::to_string(g) + " is empty");
   }
   const auto k = static_cast<std::size_t>(o.k);
-  auto name = [](const std::string& what) { return [what](std::size_t i) { return what + " " + std::to_string(i); }; };
 
   // First centres: graphs, k-means++ on their (F)GW.
   SeededRandomSource rng(o.seed);
@@ -144,7 +142,7 @@ Result<GwKMeansResult> GwKMeans(const std::vector<GraphSpace>& graphs, const GwK
               couplings[s] = std::move(r->coupling);
               return Status::Ok();
             },
-            name("member of cluster " + std::to_string(c) + ", number")));
+            [c](std::size_t s) { return "graph " + std::to_string(s) + " of cluster " + std::to_string(c); }));
         centre = Combine(members, couplings, size);
       }
       result.centres[c] = std::move(centre);
