@@ -38,6 +38,7 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
     sample.emplace_back(a, b);
   }
   std::vector<double> seconds(sample.size());
+  std::vector<int> iterations(sample.size());
   std::atomic<std::size_t> next{0};
   std::mutex error_mu;
   Status error;
@@ -48,6 +49,7 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
       const auto start = std::chrono::steady_clock::now();
       Result<GwResult> r = SpaceGw(x, y, alpha, gw);
       seconds[k] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (r.ok()) iterations[k] = r->iterations;
       if (!r.ok()) {
         std::lock_guard<std::mutex> lock(error_mu);
         error = r.status();
@@ -63,6 +65,7 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   std::map<int, std::pair<double, double>> buckets;  // bucket -> (seconds, nodes) sums
   std::map<int, int> counts;
+  std::map<int, long long> bucket_iterations;
   for (std::size_t k = 0; k < sample.size(); ++k) {
     const double na = static_cast<double>((*spaces)[sample[k].first].structure.rows());
     const double nb = static_cast<double>((*spaces)[sample[k].second].structure.rows());
@@ -72,6 +75,7 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
     buckets[bucket].first += seconds[k];
     buckets[bucket].second += 0.5 * (na + nb);
     ++counts[bucket];
+    bucket_iterations[bucket] += iterations[k];
   }
   const double k = o.pairs;
   const double slope = (k * sxy - sx * sy) / (k * sxx - sx * sx);
@@ -82,7 +86,8 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
   for (const auto& [bucket, sums] : buckets) {
     const int c = counts[bucket];
     out << "nm_up_to=" << 100.0 * std::pow(4.0, bucket) << " pairs=" << c
-        << " mean_nodes=" << sums.second / c << " ms_per_pair=" << 1e3 * sums.first / c << "\n";
+        << " mean_nodes=" << sums.second / c << " ms_per_pair=" << 1e3 * sums.first / c
+        << " iterations_mean=" << static_cast<double>(bucket_iterations[bucket]) / c << "\n";
   }
   out << "threads=" << o.threads << "\nsample_seconds=" << wall << "\npredicted_all_pairs_seconds=" << predicted << "\n";
   return Status::Ok();
