@@ -11,6 +11,7 @@
 
 #include "gw/gromov_wasserstein.h"
 #include "gw/transport_lp.h"
+#include "gw/transport_simplex.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/samplers.h"
 
@@ -111,6 +112,64 @@ TEST_CASE("UniformTransport.IsACouplingAndOptimal") {
     best = std::min(best, v / 6);
   } while (std::next_permutation(s.begin(), s.end()));
   CHECK((UniformTransport(cost).array() * cost.array()).sum() == doctest::Approx(best).epsilon(1e-12));
+}
+
+// The simplex is fed what conditional gradient feeds it: a cost, then the
+// same cost moved a little or a lot, many times over. Every answer must be
+// a vertex (at most n + m - 1 cells), feasible and optimal by the
+// independent check, and as cheap as the primal-dual method's; the warm
+// path must really run (pivots, a single cold start for small moves).
+// Integer costs in {0, 1, 2} make ties everywhere: degenerate pivots and
+// primal-dual plans that are not vertices.
+TEST_CASE("UniformTransportSimplex.WarmStartsStayOptimal") {
+  SeededRandomSource rng(11);
+  for (auto [n, m] : {std::pair<int, int>{1, 1}, {1, 5}, {5, 1}, {3, 3}, {4, 7}, {9, 2}, {12, 12}, {20, 31}, {40, 40}}) {
+    for (const bool ties : {false, true}) {
+      UniformTransportSimplex lp(n, m);
+      Eigen::MatrixXd cost = RandomCost(n, m, rng);
+      if (ties) cost = (cost * 3).array().floor();
+      const int calls = 25;
+      for (int call = 0; call < calls; ++call) {
+        INFO(n << " x " << m << (ties ? " with ties" : "") << ", call " << call);
+        const Eigen::MatrixXd t = lp.Solve(cost);
+        CHECK((t.rowwise().sum().array() - 1.0 / n).abs().maxCoeff() < 1e-12);
+        CHECK((t.colwise().sum().array() - 1.0 / m).abs().maxCoeff() < 1e-12);
+        CHECK(t.minCoeff() >= 0);
+        CHECK((t.array() > 0).count() <= n + m - 1);
+        CHECK(TransportIsOptimal(cost, t));
+        const double primal_dual = (UniformTransport(cost).array() * cost.array()).sum();
+        CHECK((t.array() * cost.array()).sum() == doctest::Approx(primal_dual).epsilon(1e-12));
+        // Mostly small moves; every fifth call a new cost altogether.
+        const Eigen::MatrixXd fresh = RandomCost(n, m, rng);
+        if (call % 5 == 4) {
+          cost = ties ? Eigen::MatrixXd((fresh * 3).array().floor()) : fresh;
+        } else if (ties) {
+          cost(static_cast<Eigen::Index>(UniformBelow(rng, static_cast<std::uint64_t>(n))),
+               static_cast<Eigen::Index>(UniformBelow(rng, static_cast<std::uint64_t>(m)))) += 1;
+        } else {
+          cost += 0.05 * fresh;
+        }
+      }
+      if (n > 1 && m > 1 && !ties) {
+        CHECK(lp.pivots() > 0);
+        CHECK(lp.cold_solves() < calls / 2);
+      }
+    }
+  }
+}
+
+// With no pivots allowed every call is solved cold, and still right.
+TEST_CASE("UniformTransportSimplex.OutOfPivotsSolvesCold") {
+  SeededRandomSource rng(12);
+  UniformTransportSimplex lp(15, 22, 0);
+  for (int call = 0; call < 4; ++call) {
+    const Eigen::MatrixXd cost = RandomCost(15, 22, rng);
+    const Eigen::MatrixXd t = lp.Solve(cost);
+    CHECK(TransportIsOptimal(cost, t));
+    CHECK((t.array() > 0).count() <= 15 + 22 - 1);
+  }
+  CHECK(lp.cold_solves() == 4);
+  CHECK(lp.pivots() == 0);
 }
 
 TEST_CASE("GromovWasserstein.MatchesExhaustiveSearchOnSmallPointClouds") {
