@@ -17,6 +17,14 @@ int Find(std::vector<int>& root, int v) {
   return v;
 }
 
+// Indices 0..k-1 in ascending order of `key`.
+std::vector<int> Ascending(const Eigen::VectorXd& key) {
+  std::vector<int> order(static_cast<std::size_t>(key.size()));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return key[x] < key[y]; });
+  return order;
+}
+
 }  // namespace
 
 UniformTransportSimplex::UniformTransportSimplex(int n, int m, int budget)
@@ -33,15 +41,44 @@ UniformTransportSimplex::UniformTransportSimplex(int n, int m, int budget)
 
 void UniformTransportSimplex::Link(int cell) {
   basic_[static_cast<std::size_t>(cell)] = 1;
-  adjacent_[static_cast<std::size_t>(cell / m_)].push_back(cell);
-  adjacent_[static_cast<std::size_t>(n_ + cell % m_)].push_back(cell);
+  adjacent_[static_cast<std::size_t>(Row(cell))].push_back(cell);
+  adjacent_[static_cast<std::size_t>(Column(cell))].push_back(cell);
 }
 
 void UniformTransportSimplex::Unlink(int cell) {
   basic_[static_cast<std::size_t>(cell)] = 0;
-  for (const int node : {cell / m_, n_ + cell % m_}) {
+  for (const int node : {Row(cell), Column(cell)}) {
     std::vector<int>& a = adjacent_[static_cast<std::size_t>(node)];
     a.erase(std::find(a.begin(), a.end(), cell));
+  }
+}
+
+// The north-west corner rule (each row ships m units, each column takes
+// n) walked over rows and columns in ascending order of their mean cost:
+// a staircase of n + m - 1 cells, a basis. For a cost -r_i s_j it pairs
+// large r with large s, which is optimal.
+void UniformTransportSimplex::NorthWestCorner(const Eigen::MatrixXd& cost) {
+  const std::vector<int> rows = Ascending(cost.rowwise().mean()), cols = Ascending(cost.colwise().mean().transpose());
+  for (auto& a : adjacent_) a.clear();
+  std::fill(basic_.begin(), basic_.end(), 0);
+  std::fill(flow_.begin(), flow_.end(), 0);
+  std::int64_t supply = m_, demand = n_;
+  for (int r = 0, c = 0; r < n_ && c < m_;) {
+    const int cell = rows[static_cast<std::size_t>(r)] + cols[static_cast<std::size_t>(c)] * n_;
+    const std::int64_t f = std::min(supply, demand);
+    flow_[static_cast<std::size_t>(cell)] = f;
+    Link(cell);
+    supply -= f;
+    demand -= f;
+    // When both run out, step down a row: the next cell carries 0 and
+    // keeps the staircase connected.
+    if (supply == 0 && r + 1 < n_) {
+      ++r;
+      supply = m_;
+    } else {
+      ++c;
+      demand = n_;
+    }
   }
 }
 
@@ -56,13 +93,10 @@ void UniformTransportSimplex::BasisFrom(const Eigen::MatrixXd& plan) {
   std::iota(root.begin(), root.end(), 0);
   for (auto& a : adjacent_) a.clear();
   std::fill(basic_.begin(), basic_.end(), 0);
-  for (int i = 0; i < n_; ++i) {
-    for (int j = 0; j < m_; ++j) flow_[static_cast<std::size_t>(Cell(i, j))] = std::llround(plan(i, j) * units);
-  }
+  for (int cell = 0; cell < n_ * m_; ++cell) flow_[static_cast<std::size_t>(cell)] = std::llround(plan.data()[cell] * units);
   for (int cell = 0; cell < n_ * m_; ++cell) {
     if (flow_[static_cast<std::size_t>(cell)] == 0) continue;
-    const int i = cell / m_, j = cell % m_;
-    const int a = Find(root, i), b = Find(root, n_ + j);
+    const int a = Find(root, Row(cell)), b = Find(root, Column(cell));
     if (a != b) {
       root[static_cast<std::size_t>(a)] = b;
       Link(cell);
@@ -70,15 +104,12 @@ void UniformTransportSimplex::BasisFrom(const Eigen::MatrixXd& plan) {
     }
     CancelCycle(cell);
   }
-  for (int i = 0; i < n_; ++i) {
-    for (int j = 0; j < m_; ++j) {
-      const int a = Find(root, i), b = Find(root, n_ + j);
-      if (a == b) continue;
-      root[static_cast<std::size_t>(a)] = b;
-      Link(Cell(i, j));
-    }
+  for (int cell = 0; cell < n_ * m_; ++cell) {
+    const int a = Find(root, Row(cell)), b = Find(root, Column(cell));
+    if (a == b) continue;
+    root[static_cast<std::size_t>(a)] = b;
+    Link(cell);
   }
-  has_basis_ = true;
 }
 
 // `cell` has flow and its row and column are already joined in the forest:
@@ -87,14 +118,14 @@ void UniformTransportSimplex::BasisFrom(const Eigen::MatrixXd& plan) {
 // a losing path cell is empty. A path cell that empties leaves the forest
 // and the cell joins it: the trees' node sets stay the same.
 void UniformTransportSimplex::CancelCycle(int cell) {
-  const int from = cell / m_, to = n_ + cell % m_;
+  const int from = Row(cell), to = Column(cell);
   std::fill(parent_cell_.begin(), parent_cell_.end(), -2);
   parent_cell_[static_cast<std::size_t>(from)] = -1;
   order_.assign(1, from);
   for (std::size_t k = 0; k < order_.size() && parent_cell_[static_cast<std::size_t>(to)] == -2; ++k) {
     const int v = order_[k];
     for (const int c : adjacent_[static_cast<std::size_t>(v)]) {
-      const int w = v < n_ ? n_ + c % m_ : c / m_;
+      const int w = v < n_ ? Column(c) : Row(c);
       if (parent_cell_[static_cast<std::size_t>(w)] != -2) continue;
       parent_cell_[static_cast<std::size_t>(w)] = c;
       parent_[static_cast<std::size_t>(w)] = v;
@@ -121,25 +152,34 @@ void UniformTransportSimplex::CancelCycle(int cell) {
   Link(cell);
 }
 
-// Parents, depths and duals from the root (row 0, u_0 = 0): every basic
-// cell has c_ij = u_i + v_j. Recomputed after each pivot rather than
-// shifted, so rounding never accumulates over thousands of pivots.
-void UniformTransportSimplex::Traverse(const Eigen::MatrixXd& cost) {
-  order_.assign(1, 0);
-  parent_[0] = -1;
-  parent_cell_[0] = -1;
-  depth_[0] = 0;
-  dual_[0] = 0;
+// Hangs `node` and everything beyond it (away from its parent cell) from
+// that cell: parents, depths and duals, with c_ij = u_i + v_j on every
+// basic cell and u = 0 at the root (row 0, parent cell -1). Each dual is
+// computed from its parent's, never shifted, so rounding does not build up
+// over thousands of pivots.
+void UniformTransportSimplex::Hang(int node, int parent_cell, const Eigen::MatrixXd& cost) {
+  const auto at = [](std::vector<int>& v, int k) -> int& { return v[static_cast<std::size_t>(k)]; };
+  at(parent_cell_, node) = parent_cell;
+  if (parent_cell < 0) {
+    at(parent_, node) = -1;
+    at(depth_, node) = 0;
+    dual_[static_cast<std::size_t>(node)] = 0;
+  } else {
+    const int up = node < n_ ? Column(parent_cell) : Row(parent_cell);
+    at(parent_, node) = up;
+    at(depth_, node) = at(depth_, up) + 1;
+    dual_[static_cast<std::size_t>(node)] = cost.data()[parent_cell] - dual_[static_cast<std::size_t>(up)];
+  }
+  order_.assign(1, node);
   for (std::size_t k = 0; k < order_.size(); ++k) {
     const int v = order_[k];
     for (const int cell : adjacent_[static_cast<std::size_t>(v)]) {
-      if (cell == parent_cell_[static_cast<std::size_t>(v)]) continue;
-      const int i = cell / m_, j = cell % m_;
-      const int w = v < n_ ? n_ + j : i;
-      parent_[static_cast<std::size_t>(w)] = v;
-      parent_cell_[static_cast<std::size_t>(w)] = cell;
-      depth_[static_cast<std::size_t>(w)] = depth_[static_cast<std::size_t>(v)] + 1;
-      dual_[static_cast<std::size_t>(w)] = cost(i, j) - dual_[static_cast<std::size_t>(v)];
+      if (cell == at(parent_cell_, v)) continue;
+      const int w = v < n_ ? Column(cell) : Row(cell);
+      at(parent_, w) = v;
+      at(parent_cell_, w) = cell;
+      at(depth_, w) = at(depth_, v) + 1;
+      dual_[static_cast<std::size_t>(w)] = cost.data()[cell] - dual_[static_cast<std::size_t>(v)];
       order_.push_back(w);
     }
   }
@@ -151,18 +191,27 @@ bool UniformTransportSimplex::Pivot(const Eigen::MatrixXd& cost, double eps) {
   const int block = std::max(16, static_cast<int>(std::sqrt(static_cast<double>(cells))));
   int entering = -1;
   double best = -eps;
+  // The cursor walks the cells in storage order: row i of column j, with
+  // no division per cell.
+  int i = cursor_ % n_, j = cursor_ / n_;
+  const double* column_cost = cost.data() + static_cast<std::ptrdiff_t>(j) * n_;
   for (int scanned = 0; scanned < cells;) {
     const int end = std::min(cells, scanned + block);
     for (; scanned < end; ++scanned) {
-      const int cell = cursor_;
-      cursor_ = cursor_ + 1 == cells ? 0 : cursor_ + 1;
-      if (basic_[static_cast<std::size_t>(cell)]) continue;
-      const int i = cell / m_, j = cell % m_;
-      const double reduced = cost(i, j) - dual_[static_cast<std::size_t>(i)] - dual_[static_cast<std::size_t>(n_ + j)];
-      if (reduced < best) best = reduced, entering = cell;
+      const int cell = i + j * n_;
+      if (!basic_[static_cast<std::size_t>(cell)]) {
+        const double reduced = column_cost[i] - dual_[static_cast<std::size_t>(i)] - dual_[static_cast<std::size_t>(n_ + j)];
+        if (reduced < best) best = reduced, entering = cell;
+      }
+      if (++i == n_) {
+        i = 0;
+        if (++j == m_) j = 0;
+        column_cost = cost.data() + static_cast<std::ptrdiff_t>(j) * n_;
+      }
     }
     if (entering >= 0) break;
   }
+  cursor_ = i + j * n_;
   if (entering < 0) return false;
 
   // The cycle the entering cell closes: the tree paths from its row and its
@@ -170,52 +219,60 @@ bool UniformTransportSimplex::Pivot(const Eigen::MatrixXd& cost, double eps) {
   // ... cells lose flow and the 2nd, 4th, ... gain it.
   cycle_minus_.clear();
   cycle_plus_.clear();
-  int a = entering / m_, b = n_ + entering % m_;
+  minus_from_row_.clear();
+  int a = Row(entering), b = Column(entering);
   int steps_a = 0, steps_b = 0;
   while (a != b) {
-    if (depth_[static_cast<std::size_t>(a)] >= depth_[static_cast<std::size_t>(b)]) {
-      (++steps_a % 2 ? cycle_minus_ : cycle_plus_).push_back(parent_cell_[static_cast<std::size_t>(a)]);
-      a = parent_[static_cast<std::size_t>(a)];
+    const bool from_row = depth_[static_cast<std::size_t>(a)] >= depth_[static_cast<std::size_t>(b)];
+    int& v = from_row ? a : b;
+    const int cell = parent_cell_[static_cast<std::size_t>(v)];
+    if (++(from_row ? steps_a : steps_b) % 2) {
+      cycle_minus_.push_back(cell);
+      minus_from_row_.push_back(from_row);
     } else {
-      (++steps_b % 2 ? cycle_minus_ : cycle_plus_).push_back(parent_cell_[static_cast<std::size_t>(b)]);
-      b = parent_[static_cast<std::size_t>(b)];
+      cycle_plus_.push_back(cell);
+    }
+    v = parent_[static_cast<std::size_t>(v)];
+  }
+  std::size_t leaving = 0;
+  for (std::size_t k = 1; k < cycle_minus_.size(); ++k) {
+    if (flow_[static_cast<std::size_t>(cycle_minus_[k])] < flow_[static_cast<std::size_t>(cycle_minus_[leaving])]) {
+      leaving = k;
     }
   }
-  int leaving = cycle_minus_.front();
-  for (const int cell : cycle_minus_) {
-    if (flow_[static_cast<std::size_t>(cell)] < flow_[static_cast<std::size_t>(leaving)]) leaving = cell;
-  }
-  const std::int64_t theta = flow_[static_cast<std::size_t>(leaving)];
+  const int leaving_cell = cycle_minus_[leaving];
+  const std::int64_t theta = flow_[static_cast<std::size_t>(leaving_cell)];
   for (const int cell : cycle_minus_) flow_[static_cast<std::size_t>(cell)] -= theta;
   for (const int cell : cycle_plus_) flow_[static_cast<std::size_t>(cell)] += theta;
   flow_[static_cast<std::size_t>(entering)] += theta;
-  Unlink(leaving);
+  Unlink(leaving_cell);
   Link(entering);
-  Traverse(cost);
+  // The leaving cell lay on the path from the entering cell's row or from
+  // its column: that end, and the subtree cut off with it, now hangs from
+  // the entering cell.
+  Hang(minus_from_row_[leaving] ? Row(entering) : Column(entering), entering, cost);
   return true;
 }
 
 Eigen::MatrixXd UniformTransportSimplex::Plan() const {
   Eigen::MatrixXd t(n_, m_);
   const double scale = 1.0 / (static_cast<double>(n_) * m_);
-  for (int i = 0; i < n_; ++i) {
-    for (int j = 0; j < m_; ++j) t(i, j) = static_cast<double>(flow_[static_cast<std::size_t>(Cell(i, j))]) * scale;
-  }
+  for (int cell = 0; cell < n_ * m_; ++cell) t.data()[cell] = static_cast<double>(flow_[static_cast<std::size_t>(cell)]) * scale;
   return t;
 }
 
 Eigen::MatrixXd UniformTransportSimplex::Solve(const Eigen::MatrixXd& cost) {
-  if (has_basis_) {
-    // A warm start pays off only while the cost moved a little: past a few
-    // pivots per node the primal-dual method from scratch is cheaper, and
-    // the budget also ends any degenerate stalling.
-    const double eps = 1e-11 * cost.cwiseAbs().maxCoeff();
-    Traverse(cost);
-    std::int64_t made = 0;
-    while (made < budget_ && Pivot(cost, eps)) ++made;
-    pivots_ += made;
-    if (made < budget_) return Plan();
-  }
+  if (!started_) NorthWestCorner(cost);
+  started_ = true;
+  // A warm start pays off only while the cost moved a little: past a few
+  // pivots per node the primal-dual method from scratch is cheaper, and
+  // the budget also ends any degenerate stalling.
+  const double eps = 1e-11 * cost.cwiseAbs().maxCoeff();
+  Hang(0, -1, cost);
+  std::int64_t made = 0;
+  while (made < budget_ && Pivot(cost, eps)) ++made;
+  pivots_ += made;
+  if (made < budget_) return Plan();
   ++cold_solves_;
   BasisFrom(UniformTransport(cost));
   return Plan();
