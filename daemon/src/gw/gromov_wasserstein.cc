@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/SparseCore>
+
 #include "gw/transport_simplex.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/samplers.h"
@@ -28,6 +30,14 @@ Status CheckFinite(const Eigen::MatrixXd& a, const char* name) {
   return Status::Ok();
 }
 
+// A copy of a structure matrix with few non-zeros (an adjacency matrix:
+// PROTEINS' have about 4 a row), empty otherwise: products with it then
+// cost its non-zeros instead of n^2 a column.
+Eigen::SparseMatrix<double> SparseWhenSparse(const Eigen::MatrixXd& a) {
+  if (a.rows() < 32 || (a.array() != 0).count() * 5 > a.size()) return {};
+  return a.sparseView();
+}
+
 // The pieces of the objective that do not change with T.
 struct Problem {
   const Eigen::MatrixXd& c;
@@ -35,6 +45,17 @@ struct Problem {
   const Eigen::MatrixXd* m;  // null: plain GW
   double alpha;
   double constant;  // sum_ik C_ik^2 p_i p_k + sum_jl D_jl^2 q_j q_l
+  Eigen::SparseMatrix<double> c_sparse = SparseWhenSparse(c), d_sparse = SparseWhenSparse(d);
+
+  // C X and X D, through the sparse copies where there are.
+  Eigen::MatrixXd LeftC(const Eigen::MatrixXd& x) const {
+    if (c_sparse.rows() != 0) return c_sparse * x;
+    return c * x;
+  }
+  Eigen::MatrixXd RightD(const Eigen::MatrixXd& x) const {
+    if (d_sparse.rows() != 0) return x * d_sparse;
+    return x * d;
+  }
 
   // The size of the objective's terms: what rounding errors are relative to.
   double Scale() const {
@@ -45,7 +66,7 @@ struct Problem {
 
   // (F)GW at T, and C T D (kept for the gradient and the line search).
   double Value(const Eigen::MatrixXd& t, Eigen::MatrixXd* ctd) const {
-    *ctd = c * t * d;
+    *ctd = RightD(LeftC(t));
     return ValueAt(t, *ctd);
   }
   double ValueAt(const Eigen::MatrixXd& t, const Eigen::MatrixXd& ctd) const {
@@ -57,7 +78,8 @@ struct Problem {
 
 // A point of the transport polytope that the descent's iterate is a convex
 // combination of: a vertex the LP returned (at most n + m - 1 cells), or
-// the start. Kept sparse, as cell index i * m + j and mass.
+// the start. Kept sparse: each cell's index in Eigen's column-major
+// storage (i + j n) and its mass.
 struct Atom {
   std::vector<Eigen::Index> cells;
   std::vector<double> mass;
@@ -104,15 +126,26 @@ Atom Difference(const Atom& v, const Atom& w) {
 
 // C delta D for a direction given by its cells. Between two vertices it
 // has at most 2 (n + m) cells: delta D is then built row by row from D's
-// columns (D is symmetric), O(cells m), and only C (delta D) is a dense
-// product, half the arithmetic of two. The first step (from the dense
-// start) takes the two dense products.
+// columns (D is symmetric), O(cells m), or O(cells x D's non-zeros a
+// column) when D is sparse, and only C (delta D) is a product, half the
+// arithmetic of two. The first step (from the dense start) takes both.
 void CurvatureProduct(const Problem& pr, const Atom& delta, Eigen::MatrixXd* out) {
   const Eigen::Index n = pr.c.rows(), m = pr.d.rows();
   if (delta.cells.size() * 8 > static_cast<std::size_t>(n * m)) {
     Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(n, m);
     for (std::size_t k = 0; k < delta.cells.size(); ++k) dense.data()[delta.cells[k]] = delta.mass[k];
-    *out = pr.c * dense * pr.d;
+    *out = pr.RightD(pr.LeftC(dense));
+    return;
+  }
+  if (pr.d_sparse.rows() != 0) {
+    Eigen::MatrixXd delta_d = Eigen::MatrixXd::Zero(n, m);
+    for (std::size_t k = 0; k < delta.cells.size(); ++k) {
+      const Eigen::Index i = delta.cells[k] % n, j = delta.cells[k] / n;
+      for (Eigen::SparseMatrix<double>::InnerIterator e(pr.d_sparse, j); e; ++e) {
+        delta_d(i, e.row()) += delta.mass[k] * e.value();
+      }
+    }
+    *out = pr.LeftC(delta_d);
     return;
   }
   Eigen::MatrixXd delta_d_t = Eigen::MatrixXd::Zero(m, n);  // (delta D)^T: rows of delta D as columns
@@ -120,7 +153,11 @@ void CurvatureProduct(const Problem& pr, const Atom& delta, Eigen::MatrixXd* out
     const Eigen::Index i = delta.cells[k] % n, j = delta.cells[k] / n;
     delta_d_t.col(i) += delta.mass[k] * pr.d.col(j);
   }
-  out->noalias() = pr.c * delta_d_t.transpose();
+  if (pr.c_sparse.rows() != 0) {
+    *out = pr.c_sparse * delta_d_t.transpose();
+  } else {
+    out->noalias() = pr.c * delta_d_t.transpose();
+  }
 }
 
 // Pairwise conditional gradient (Lacoste-Julien and Jaggi 2015): the
