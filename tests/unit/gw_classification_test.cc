@@ -123,6 +123,34 @@ TEST_CASE("KernelSvm.SeparatesClassesTheDistancesSeparate") {
   CHECK(FitKernelSvm(d, labels, {}, test, SvmGrid::Paper(), 5, 0).status().code() == StatusCode::kInvalidArgument);
   CHECK(FitKernelSvm(d, labels, train, {40}, SvmGrid::Paper(), 5, 0).status().code() == StatusCode::kInvalidArgument);
   CHECK(FitKernelSvm(d, labels, {0, 1}, test, SvmGrid::Paper(), 5, 0).status().code() == StatusCode::kInvalidArgument);
+  CHECK(FitKernelSvm(d, labels, train, test, SvmGrid::Paper(), 5, 0, 0).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("KernelSvm.ChoosesTheSameOnAnyNumberOfThreads") {
+  // Overlapping classes, so that the grid's points differ and tie: the
+  // choice must be the first best in grid order, however the threads run.
+  SeededRandomSource rng(9);
+  const int n = 60;
+  std::vector<std::uint32_t> labels;
+  std::vector<double> x;
+  for (int i = 0; i < n; ++i) {
+    labels.push_back(i % 2);
+    x.push_back((i % 2) * 1.0 + 1.5 * UniformUnit(rng));
+  }
+  Eigen::MatrixXd d(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) d(i, j) = std::fabs(x[static_cast<std::size_t>(i)] - x[static_cast<std::size_t>(j)]);
+  std::vector<std::uint32_t> train, test;
+  for (std::uint32_t i = 0; i < n; ++i) (i < 45 ? train : test).push_back(i);
+  Result<SvmFit> one = FitKernelSvm(d, labels, train, test, SvmGrid::Paper(), 5, 3, 1);
+  Result<SvmFit> two = FitKernelSvm(d, labels, train, test, SvmGrid::Paper(), 5, 3, 2);
+  REQUIRE(one.ok());
+  REQUIRE(two.ok());
+  CHECK(one->validation_accuracy < 1.0);
+  CHECK(one->c == two->c);
+  CHECK(one->gamma == two->gamma);
+  CHECK(one->validation_accuracy == two->validation_accuracy);
+  CHECK(one->test_accuracy == two->test_accuracy);
 }
 
 TEST_CASE("GwClustering.RecoversSeparatedGroupsAndScoresPartitions") {

@@ -19,7 +19,7 @@ double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 
 Status Score(const GraphDataset& ds, const std::vector<GraphSpace>& spaces, const Eigen::MatrixXd& d,
              const GraphFold& fold, std::size_t f, const GwClassificationOptions& o, GwFoldResult* r) {
-  Result<SvmFit> fit = FitKernelSvm(d, ds.labels, fold.train, fold.test, SvmGrid::Paper(), o.inner_folds, f);
+  Result<SvmFit> fit = FitKernelSvm(d, ds.labels, fold.train, fold.test, SvmGrid::Paper(), o.inner_folds, f, o.pairwise.threads);
   if (!fit.ok()) return fit.status();
   r->svm_accuracy = fit->test_accuracy;
   r->c = fit->c;

@@ -1,12 +1,14 @@
 #include "gw/kernel_svm.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <numeric>
 
 #include <libsvm/svm.h>
 
+#include "engine/parallel.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/samplers.h"
 
@@ -68,7 +70,8 @@ SvmGrid SvmGrid::Paper() {
 
 Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& d, const std::vector<std::uint32_t>& labels,
                             const std::vector<std::uint32_t>& train, const std::vector<std::uint32_t>& test,
-                            const SvmGrid& grid, int inner_folds, std::uint64_t seed) {
+                            const SvmGrid& grid, int inner_folds, std::uint64_t seed, int threads) {
+  if (threads < 1) return Status::InvalidArgument("threads must be at least 1");
   if (train.empty() || test.empty()) return Status::InvalidArgument("the train and test sets must not be empty");
   if (inner_folds < 2 || train.size() < static_cast<std::size_t>(inner_folds)) {
     return Status::InvalidArgument("need at least 2 folds and as many training graphs");
@@ -89,10 +92,14 @@ Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& d, const std::vector<std::uin
     for (std::size_t i = members.size(); i > 1; --i) std::swap(members[i - 1], members[UniformBelow(rng, i)]);
     for (std::uint32_t g : members) folds[next++ % folds.size()].push_back(g);
   }
-  SvmFit best;
-  best.validation_accuracy = -1;
-  for (double c : grid.c) {
-    for (double gamma : grid.gamma) {
+  // Every (C, gamma) point on its own, on `threads` threads; then the first
+  // best in grid order, as one thread would pick it.
+  const std::size_t points = grid.c.size() * grid.gamma.size();
+  std::vector<double> accuracy(points);
+  std::atomic<std::size_t> next_point{0};
+  OnThreads(threads, [&] {
+    for (std::size_t p = next_point++; p < points; p = next_point++) {
+      const double c = grid.c[p / grid.gamma.size()], gamma = grid.gamma[p % grid.gamma.size()];
       double sum = 0;
       for (std::size_t f = 0; f < folds.size(); ++f) {
         std::vector<std::uint32_t> fit;
@@ -101,12 +108,16 @@ Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& d, const std::vector<std::uin
         }
         sum += SvmAccuracy(d, labels, fit, folds[f], c, gamma);
       }
-      const double accuracy = sum / static_cast<double>(folds.size());
-      if (accuracy > best.validation_accuracy) {
-        best.validation_accuracy = accuracy;
-        best.c = c;
-        best.gamma = gamma;
-      }
+      accuracy[p] = sum / static_cast<double>(folds.size());
+    }
+  });
+  SvmFit best;
+  best.validation_accuracy = -1;
+  for (std::size_t p = 0; p < points; ++p) {
+    if (accuracy[p] > best.validation_accuracy) {
+      best.validation_accuracy = accuracy[p];
+      best.c = grid.c[p / grid.gamma.size()];
+      best.gamma = grid.gamma[p % grid.gamma.size()];
     }
   }
   best.test_accuracy = SvmAccuracy(d, labels, train, test, best.c, best.gamma);

@@ -29,11 +29,13 @@ struct SvmFit {
 
 // Trains on `train` (indices into `distances` and `labels`), choosing
 // (C, gamma) by `inner_folds`-fold cross-validation on it (stratified, by
-// `seed`), and tests on `test`. Errors: kInvalidArgument for an index out
-// of range, an empty train or test set, or fewer training graphs than folds.
+// `seed`), and tests on `test`; the grid's points share `threads` threads
+// (the choice does not depend on them). Errors: kInvalidArgument for an
+// index out of range, an empty train or test set, fewer training graphs
+// than folds, or threads < 1.
 Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& distances, const std::vector<std::uint32_t>& labels,
                             const std::vector<std::uint32_t>& train, const std::vector<std::uint32_t>& test,
-                            const SvmGrid& grid, int inner_folds, std::uint64_t seed);
+                            const SvmGrid& grid, int inner_folds, std::uint64_t seed, int threads = 1);
 
 // The accuracy on `test` of the majority label among each test graph's k
 // nearest training graphs (ties: the smaller label).
