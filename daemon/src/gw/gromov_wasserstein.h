@@ -5,13 +5,15 @@
 // and fused GW with a feature cost M (n x m) and a trade-off alpha:
 //   FGW = min_T (1 - alpha) <M, T> + alpha sum_ijkl (C_ik - D_jl)^2 T_ij T_kl.
 // Solved by conditional gradient (Frank-Wolfe) with an exact line search,
-// the standard method (Peyre et al. 2016, Titouan et al. 2019): the
-// quadratic term is evaluated as const - 2 <C T D, T>, so an iteration
-// costs O(n^2 m + m^2 n), never O(n^2 m^2); the linear step is exact
-// optimal transport (transport_lp.h). GW is not convex: the solver is a
-// local search started from the product coupling and more starts (the best
-// is kept). Between graphs of equal size a conditional-gradient result that
-// is a permutation is improved further by swapping pairs of partners (the
+// the standard method (Peyre et al. 2016, Titouan et al. 2019), in its
+// pairwise form (Lacoste-Julien and Jaggi 2015: weight moves from the
+// worst active vertex to the LP's): the quadratic term is evaluated as
+// const - 2 <C T D, T>, so an iteration costs O(n^2 m + m^2 n) at most
+// (less for sparse structures), never O(n^2 m^2); the linear step is
+// exact optimal transport (transport_simplex.h). GW is not convex: the
+// solver is a local search started from the product coupling and more
+// starts (the best is kept). Between graphs of equal size a result that is
+// a permutation is improved further by swapping pairs of partners (the
 // quadratic assignment problem's 2-exchange, O(n) per swap) and descending
 // again.
 #ifndef LDPGRAPH_DAEMON_GW_GROMOV_WASSERSTEIN_H_

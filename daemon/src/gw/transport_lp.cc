@@ -16,7 +16,7 @@ namespace {
 // A phase serves many augmenting paths, so there are few Dijkstra runs.
 class Transport {
  public:
-  Transport(const Eigen::MatrixXd& cost, const Eigen::VectorXd* warm)
+  explicit Transport(const Eigen::MatrixXd& cost)
       : c_(cost),
         rows_(cost),
         n_(static_cast<int>(cost.rows())),
@@ -32,25 +32,13 @@ class Transport {
         dead_(static_cast<std::size_t>(n_ + m_)),
         on_path_(static_cast<std::size_t>(n_ + m_)) {
     // Reduced costs >= 0 on every forward arc from the start: each sink's
-    // potential the least c(i, j) + p(i). The sources' potentials from a
-    // similar problem solved before (the previous conditional-gradient step)
-    // make most of the optimal arcs tight at once, so fewer phases follow.
-    if (warm != nullptr && warm->size() == n_ && warm->allFinite()) {
-      const double lowest = warm->minCoeff();
-      for (int i = 0; i < n_; ++i) p_[static_cast<std::size_t>(i)] = (*warm)[i] - lowest;
-    }
+    // potential the least c(i, j) (the sources' are 0).
     for (int j = 0; j < m_; ++j) {
       double least = std::numeric_limits<double>::infinity();
-      for (int i = 0; i < n_; ++i) least = std::min(least, c_(i, j) + p_[static_cast<std::size_t>(i)]);
+      for (int i = 0; i < n_; ++i) least = std::min(least, c_(i, j));
       p_[Sink(j)] = least;
     }
     eps_ = 1e-9 * std::max(1.0, c_.cwiseAbs().maxCoeff());
-  }
-
-  Eigen::VectorXd SourcePotentials() const {
-    Eigen::VectorXd p(n_);
-    for (int i = 0; i < n_; ++i) p[i] = p_[static_cast<std::size_t>(i)];
-    return p;
   }
 
   Eigen::MatrixXd Solve() {
@@ -239,11 +227,6 @@ class Transport {
 
 }  // namespace
 
-Eigen::MatrixXd UniformTransport(const Eigen::MatrixXd& cost, Eigen::VectorXd* potentials) {
-  Transport t(cost, potentials);
-  Eigen::MatrixXd plan = t.Solve();
-  if (potentials != nullptr) *potentials = t.SourcePotentials();
-  return plan;
-}
+Eigen::MatrixXd UniformTransport(const Eigen::MatrixXd& cost) { return Transport(cost).Solve(); }
 
 }  // namespace ldpgraph
