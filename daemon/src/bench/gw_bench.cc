@@ -27,27 +27,53 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
   const GwOptions gw = GwOptions::ProductStartOnly();  // as ldpgraph gw by default
   const double alpha = 0.5;
 
-  auto bucket_of = [&](std::size_t a, std::size_t b) {
-    const double nm = static_cast<double>((*spaces)[a].structure.rows()) * static_cast<double>((*spaces)[b].structure.rows());
-    return std::max(0, static_cast<int>(std::ceil(std::log(nm / 100.0) / std::log(4.0))));
+  // A pair's bucket depends on its graphs' sizes only, so the buckets are
+  // counted over pairs of sizes, O(distinct sizes^2) rather than O(graphs^2)
+  // (which a dataset of 10^5 graphs could not hold).
+  auto bucket_of = [](double nm) { return std::max(0, static_cast<int>(std::ceil(std::log(nm / 100.0) / std::log(4.0)))); };
+  std::map<Eigen::Index, std::vector<std::uint32_t>> by_size;
+  for (std::uint32_t g = 0; g < n; ++g) by_size[(*spaces)[g].structure.rows()].push_back(g);
+  struct SizePair {
+    const std::vector<std::uint32_t>* a;
+    const std::vector<std::uint32_t>* b;  // == a: two distinct graphs of one size
+    double pairs;
   };
-  std::map<int, std::vector<std::pair<std::uint32_t, std::uint32_t>>> all;  // bucket -> its pairs
-  for (std::uint32_t a = 0; a < n; ++a) {
-    for (std::uint32_t b = a + 1; b < n; ++b) all[bucket_of(a, b)].emplace_back(a, b);
-  }
-  const double total_pairs = static_cast<double>(n) * static_cast<double>(n - 1) / 2;
-  // Half in proportion, half evenly; never more than a bucket has.
-  SeededRandomSource rng(o.seed ^ 0x6b3e7cULL);
-  std::vector<std::pair<std::size_t, std::size_t>> sample;
-  for (auto& [bucket, members] : all) {
-    const double share = 0.5 * o.pairs * static_cast<double>(members.size()) / total_pairs +
-                         0.5 * o.pairs / static_cast<double>(all.size());
-    const std::size_t take = std::min(members.size(), std::max<std::size_t>(1, static_cast<std::size_t>(share)));
-    for (std::size_t k = 0; k < take; ++k) {  // a partial shuffle: distinct pairs
-      std::swap(members[k], members[k + UniformBelow(rng, members.size() - k)]);
-      sample.emplace_back(members[k].first, members[k].second);
+  std::map<int, std::vector<SizePair>> all;  // bucket -> its size pairs
+  std::map<int, double> pairs_in;            // bucket -> its pairs
+  for (auto x = by_size.begin(); x != by_size.end(); ++x) {
+    for (auto y = x; y != by_size.end(); ++y) {
+      const double count = x == y ? 0.5 * static_cast<double>(x->second.size()) * static_cast<double>(x->second.size() - 1)
+                                  : static_cast<double>(x->second.size()) * static_cast<double>(y->second.size());
+      if (count == 0) continue;
+      const int bucket = bucket_of(static_cast<double>(x->first) * static_cast<double>(y->first));
+      all[bucket].push_back({&x->second, &y->second, count});
+      pairs_in[bucket] += count;
     }
   }
+  // Half of the sample in proportion to the buckets' pairs, half evenly
+  // across them; within a bucket, pairs uniformly at random (with
+  // replacement: an unbiased mean, and the few pairs of the largest graphs
+  // are drawn however few they are).
+  const double total_pairs = static_cast<double>(n) * static_cast<double>(n - 1) / 2;
+  SeededRandomSource rng(o.seed ^ 0x6b3e7cULL);
+  std::vector<std::pair<std::size_t, std::size_t>> sample;
+  for (const auto& [bucket, size_pairs] : all) {
+    const double share = 0.5 * o.pairs * pairs_in[bucket] / total_pairs + 0.5 * o.pairs / static_cast<double>(all.size());
+    const std::size_t take = std::min(static_cast<std::size_t>(pairs_in[bucket]), std::max<std::size_t>(1, static_cast<std::size_t>(share)));
+    for (std::size_t k = 0; k < take; ++k) {
+      double at = UniformUnit(rng) * pairs_in[bucket];
+      std::size_t e = 0;
+      while (e + 1 < size_pairs.size() && at >= size_pairs[e].pairs) at -= size_pairs[e++].pairs;
+      const SizePair& sp = size_pairs[e];
+      const std::size_t i = UniformBelow(rng, sp.a->size());
+      std::size_t j = UniformBelow(rng, sp.b->size() - (sp.a == sp.b ? 1 : 0));
+      if (sp.a == sp.b && j >= i) ++j;
+      sample.emplace_back((*sp.a)[i], (*sp.b)[j]);
+    }
+  }
+  // Mixed sizes on every thread, so that the sample's parallel speed-up is
+  // the whole run's, not one thread finishing the largest pairs alone.
+  for (std::size_t k = sample.size(); k > 1; --k) std::swap(sample[k - 1], sample[UniformBelow(rng, k)]);
   std::vector<double> seconds(sample.size());
   std::vector<int> iterations(sample.size());
   std::atomic<std::size_t> next{0};
@@ -60,8 +86,9 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
       const auto start = std::chrono::steady_clock::now();
       Result<GwResult> r = SpaceGw(x, y, alpha, gw);
       seconds[k] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (r.ok()) iterations[k] = r->iterations;
-      if (!r.ok()) {
+      if (r.ok()) {
+        iterations[k] = r->iterations;
+      } else {
         std::lock_guard<std::mutex> lock(error_mu);
         error = r.status();
       }
@@ -86,7 +113,7 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
     const double lx = std::log(na * nb), ly = std::log(std::max(seconds[k], 1e-9));
     sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
     busy += seconds[k];
-    Bucket& b = buckets[bucket_of(sample[k].first, sample[k].second)];
+    Bucket& b = buckets[bucket_of(na * nb)];
     b.seconds += seconds[k];
     b.nodes += 0.5 * (na + nb);
     b.iterations += iterations[k];
@@ -98,9 +125,8 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
       << "\ngrowth_exponent=" << slope << "\n";
   double predicted_busy = 0;  // seconds of solving, summed over every pair
   for (const auto& [bucket, b] : buckets) {
-    const double count = static_cast<double>(all[bucket].size());
-    predicted_busy += count * b.seconds / b.sampled;
-    out << "nm_up_to=" << 100.0 * std::pow(4.0, bucket) << " pairs=" << all[bucket].size() << " sampled=" << b.sampled
+    predicted_busy += pairs_in[bucket] * b.seconds / b.sampled;
+    out << "nm_up_to=" << 100.0 * std::pow(4.0, bucket) << " pairs=" << static_cast<long long>(pairs_in[bucket]) << " sampled=" << b.sampled
         << " mean_nodes=" << b.nodes / b.sampled << " ms_per_pair=" << 1e3 * b.seconds / b.sampled
         << " iterations_mean=" << static_cast<double>(b.iterations) / b.sampled << "\n";
   }

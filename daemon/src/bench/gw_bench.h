@@ -3,8 +3,9 @@
 // (PROTEINS has 618,828). Solves `pairs` random pairs on `threads` threads
 // as `ldpgraph gw` solves every pair (fused with the node tags, product
 // start and swap moves), stratified by size: every pair falls in a bucket
-// of n m (up to 100, 400, 1600, ...), counted exactly; half the sample is
-// drawn in proportion to the buckets' pairs and half evenly across them, so
+// of n m (up to 100, 400, 1600, ...), counted exactly from the graphs'
+// sizes; half the sample is drawn in proportion to the buckets' pairs and
+// half evenly across them (uniformly within a bucket, with replacement), so
 // that the few pairs of the largest graphs, which can take a fifth of the
 // whole run (PROTEINS), are sampled too. The prediction is each bucket's
 // mean time times its pair count, summed, at the sample's own parallel
