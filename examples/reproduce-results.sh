@@ -184,11 +184,13 @@ study 18-cora-fedcog "Cora: several parties, each holding part of the graph, tra
 # folds; the embeddings are trained per fold on its training graphs.
 study 19-mutag-gw "MUTAG: SVM and k-NN on GW distances between graphs, their federated GIN/GCN node embeddings and those embeddings under LDP, vs epsilon" -- \
   experiment gw --dataset "$data/graphs/MUTAG/MUTAG.txt" --methods adjacency,gin,gcn,blind --epsilons 0.1,1,8,64,512,inf
-# Table 1's "GW on A" row for IMDB-BINARY: plain GW (its graphs carry no
-# node tags) on 10 stratified folds (the data has no GIN-paper folds); its
-# 499,500 pairs take about 2 minutes on 2 cores.
-study 20-imdb-gw "IMDB-BINARY: SVM and k-NN on GW distances between graphs (their adjacency matrices)" -- \
-  experiment gw --dataset "$data/graphs/IMDB-BINARY" --methods adjacency
+# Table 1's rows for IMDB-BINARY: plain GW on A (its graphs carry no node
+# tags), and GW on federated GIN/GCN embeddings with and without LDP, on
+# 10 stratified folds (the data has no GIN-paper folds). A matrix of all
+# 499,500 pairs takes about 2 minutes on 2 cores; an embedding run (10
+# folds) about 35 minutes, most of it the SVM's cross-validation.
+study 20-imdb-gw "IMDB-BINARY: SVM and k-NN on GW distances between graphs, their federated GIN/GCN node embeddings and those embeddings under LDP" -- \
+  experiment gw --dataset "$data/graphs/IMDB-BINARY" --methods adjacency,gin,gcn,blind --epsilons 1,8,inf
 # The same row for PROTEINS: fused GW with the node tags as features, the
 # GIN paper's 10 folds; 618,828 pairs, about 10 minutes on 2 cores.
 study 21-proteins-gw "PROTEINS: SVM and k-NN on GW distances between graphs (their adjacency matrices)" -- \
