@@ -30,7 +30,9 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
   // A pair's bucket depends on its graphs' sizes only, so the buckets are
   // counted over pairs of sizes, O(distinct sizes^2) rather than O(graphs^2)
   // (which a dataset of 10^5 graphs could not hold).
-  auto bucket_of = [](double nm) { return std::max(0, static_cast<int>(std::ceil(std::log(nm / 100.0) / std::log(4.0)))); };
+  auto bucket_of = [](double nm) {
+    return std::max(0, static_cast<int>(std::ceil(std::log(nm / 100.0) / std::log(4.0))));
+  };
   std::map<Eigen::Index, std::vector<std::uint32_t>> by_size;
   for (std::uint32_t g = 0; g < n; ++g) by_size[(*spaces)[g].structure.rows()].push_back(g);
   struct SizePair {
@@ -38,16 +40,19 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
     const std::vector<std::uint32_t>* b;  // == a: two distinct graphs of one size
     double pairs;
   };
-  std::map<int, std::vector<SizePair>> all;  // bucket -> its size pairs
-  std::map<int, double> pairs_in;            // bucket -> its pairs
+  struct SizeBucket {
+    std::vector<SizePair> size_pairs;
+    double pairs = 0;  // over its size pairs
+  };
+  std::map<int, SizeBucket> all;
   for (auto x = by_size.begin(); x != by_size.end(); ++x) {
     for (auto y = x; y != by_size.end(); ++y) {
-      const double count = x == y ? 0.5 * static_cast<double>(x->second.size()) * static_cast<double>(x->second.size() - 1)
-                                  : static_cast<double>(x->second.size()) * static_cast<double>(y->second.size());
+      const double na = static_cast<double>(x->second.size()), nb = static_cast<double>(y->second.size());
+      const double count = x == y ? 0.5 * na * (na - 1) : na * nb;
       if (count == 0) continue;
-      const int bucket = bucket_of(static_cast<double>(x->first) * static_cast<double>(y->first));
-      all[bucket].push_back({&x->second, &y->second, count});
-      pairs_in[bucket] += count;
+      SizeBucket& bucket = all[bucket_of(static_cast<double>(x->first) * static_cast<double>(y->first))];
+      bucket.size_pairs.push_back({&x->second, &y->second, count});
+      bucket.pairs += count;
     }
   }
   // Half of the sample in proportion to the buckets' pairs, half evenly
@@ -57,14 +62,15 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
   const double total_pairs = static_cast<double>(n) * static_cast<double>(n - 1) / 2;
   SeededRandomSource rng(o.seed ^ 0x6b3e7cULL);
   std::vector<std::pair<std::size_t, std::size_t>> sample;
-  for (const auto& [bucket, size_pairs] : all) {
-    const double share = 0.5 * o.pairs * pairs_in[bucket] / total_pairs + 0.5 * o.pairs / static_cast<double>(all.size());
-    const std::size_t take = std::min(static_cast<std::size_t>(pairs_in[bucket]), std::max<std::size_t>(1, static_cast<std::size_t>(share)));
+  for (const auto& [index, bucket] : all) {
+    const double share = 0.5 * o.pairs * bucket.pairs / total_pairs + 0.5 * o.pairs / static_cast<double>(all.size());
+    const std::size_t take =
+        std::min(static_cast<std::size_t>(bucket.pairs), std::max<std::size_t>(1, static_cast<std::size_t>(share)));
     for (std::size_t k = 0; k < take; ++k) {
-      double at = UniformUnit(rng) * pairs_in[bucket];
+      double at = UniformUnit(rng) * bucket.pairs;
       std::size_t e = 0;
-      while (e + 1 < size_pairs.size() && at >= size_pairs[e].pairs) at -= size_pairs[e++].pairs;
-      const SizePair& sp = size_pairs[e];
+      while (e + 1 < bucket.size_pairs.size() && at >= bucket.size_pairs[e].pairs) at -= bucket.size_pairs[e++].pairs;
+      const SizePair& sp = bucket.size_pairs[e];
       const std::size_t i = UniformBelow(rng, sp.a->size());
       std::size_t j = UniformBelow(rng, sp.b->size() - (sp.a == sp.b ? 1 : 0));
       if (sp.a == sp.b && j >= i) ++j;
@@ -125,9 +131,11 @@ Status RunGwBench(const GwBenchOptions& o, std::ostream& out) {
       << "\ngrowth_exponent=" << slope << "\n";
   double predicted_busy = 0;  // seconds of solving, summed over every pair
   for (const auto& [bucket, b] : buckets) {
-    predicted_busy += pairs_in[bucket] * b.seconds / b.sampled;
-    out << "nm_up_to=" << 100.0 * std::pow(4.0, bucket) << " pairs=" << static_cast<long long>(pairs_in[bucket]) << " sampled=" << b.sampled
-        << " mean_nodes=" << b.nodes / b.sampled << " ms_per_pair=" << 1e3 * b.seconds / b.sampled
+    const double pairs = all[bucket].pairs;
+    predicted_busy += pairs * b.seconds / b.sampled;
+    out << "nm_up_to=" << 100.0 * std::pow(4.0, bucket) << " pairs=" << static_cast<long long>(pairs)
+        << " sampled=" << b.sampled << " mean_nodes=" << b.nodes / b.sampled
+        << " ms_per_pair=" << 1e3 * b.seconds / b.sampled
         << " iterations_mean=" << static_cast<double>(b.iterations) / b.sampled << "\n";
   }
   // The sample's own speed-up (solving time over wall time) carries over.
