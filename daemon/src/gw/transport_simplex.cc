@@ -93,7 +93,9 @@ void UniformTransportSimplex::BasisFrom(const Eigen::MatrixXd& plan) {
   std::iota(root.begin(), root.end(), 0);
   for (auto& a : adjacent_) a.clear();
   std::fill(basic_.begin(), basic_.end(), 0);
-  for (int cell = 0; cell < n_ * m_; ++cell) flow_[static_cast<std::size_t>(cell)] = std::llround(plan.data()[cell] * units);
+  for (int cell = 0; cell < n_ * m_; ++cell) {
+    flow_[static_cast<std::size_t>(cell)] = std::llround(plan.data()[cell] * units);
+  }
   for (int cell = 0; cell < n_ * m_; ++cell) {
     if (flow_[static_cast<std::size_t>(cell)] == 0) continue;
     const int a = Find(root, Row(cell)), b = Find(root, Column(cell));
@@ -200,7 +202,8 @@ bool UniformTransportSimplex::Pivot(const Eigen::MatrixXd& cost, double eps) {
     for (; scanned < end; ++scanned) {
       const int cell = i + j * n_;
       if (!basic_[static_cast<std::size_t>(cell)]) {
-        const double reduced = column_cost[i] - dual_[static_cast<std::size_t>(i)] - dual_[static_cast<std::size_t>(n_ + j)];
+        const double reduced =
+            column_cost[i] - dual_[static_cast<std::size_t>(i)] - dual_[static_cast<std::size_t>(n_ + j)];
         if (reduced < best) best = reduced, entering = cell;
       }
       if (++i == n_) {
@@ -257,7 +260,9 @@ bool UniformTransportSimplex::Pivot(const Eigen::MatrixXd& cost, double eps) {
 Eigen::MatrixXd UniformTransportSimplex::Plan() const {
   Eigen::MatrixXd t(n_, m_);
   const double scale = 1.0 / (static_cast<double>(n_) * m_);
-  for (int cell = 0; cell < n_ * m_; ++cell) t.data()[cell] = static_cast<double>(flow_[static_cast<std::size_t>(cell)]) * scale;
+  for (int cell = 0; cell < n_ * m_; ++cell) {
+    t.data()[cell] = static_cast<double>(flow_[static_cast<std::size_t>(cell)]) * scale;
+  }
   return t;
 }
 
