@@ -118,6 +118,25 @@ TEST_CASE("Api.RoutesAndAdminAuth") {
   CHECK(drained.status == 503);
 }
 
+TEST_CASE("Api.GwQueriesGoToTheQueryWorkerOnceAuthorized") {
+  Fixture f;
+  const std::string pair = R"({"a": 1, "b": 2})";
+  {
+    ldpgraph::QueryWorker full(0);  // every query it is given is refused as busy
+    f.ctx->queries = &full;
+    CHECK(f.Call("POST", "/v1/admin/gw", pair, "nope").status == 401);  // refused before the queue
+    const HttpResponse busy = f.Call("POST", "/v1/admin/gw/nearest", R"({"graph": 1})", kAdmin);
+    CHECK(busy.status == 503);
+    CHECK(busy.reason == "busy");
+    CHECK(f.Call("GET", "/v1/admin/graphs", "", kAdmin).status == 200);  // other routes answer in place
+  }
+  ldpgraph::QueryWorker worker;
+  f.ctx->queries = &worker;
+  CHECK(f.Call("POST", "/v1/admin/gw", pair, kAdmin).status == 404);  // answered by the worker
+  CHECK(f.Call("GET", "/v1/admin/gw", "", kAdmin).status == 405);
+  f.ctx->queries = nullptr;
+}
+
 TEST_CASE("Api.ReportsAndBatches") {
   Fixture f;
   const std::string graph = R"({"graph_id": 2, "num_users": 10, "edges": {"mechanism": "rr", "epsilon": 3}})";

@@ -103,9 +103,13 @@ HttpResponse IssueTokens(ServiceContext& ctx, const HttpRequest& request, const 
 
 }  // namespace
 
-HttpResponse HandleAdmin(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
+bool AdminAuthorized(const ServiceContext& ctx, const HttpRequest& request) {
   const std::string token = BearerToken(request.authorization);
-  if (token.empty() || !SecretsEqual(token, ctx.admin_token)) {
+  return !token.empty() && SecretsEqual(token, ctx.admin_token);
+}
+
+HttpResponse HandleAdmin(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
+  if (!AdminAuthorized(ctx, request)) {
     HttpResponse r = ErrorResponse(401, "unauthenticated", "the admin bearer token is missing or wrong");
     r.headers.emplace_back("WWW-Authenticate", "Bearer");
     return r;

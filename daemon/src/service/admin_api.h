@@ -14,6 +14,9 @@ namespace ldpgraph {
 // `path` is the target without the query. Answers 404/405 for what it does not serve.
 HttpResponse HandleAdmin(ServiceContext& ctx, const HttpRequest& request, const std::string& path);
 
+// Whether `request` carries the admin bearer token (compared in constant time).
+bool AdminAuthorized(const ServiceContext& ctx, const HttpRequest& request);
+
 // Most tokens one request may ask for.
 constexpr std::uint64_t kMaxTokensPerRequest = 100000;
 

@@ -90,6 +90,8 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   d->held_graphs_ = std::move(*held);
   d->ctx_->held_graphs = d->held_graphs_.get();
   d->ctx_->jobs = d->jobs_.get();
+  d->queries_ = std::make_unique<QueryWorker>();
+  d->ctx_->queries = d->queries_.get();
   auto server = HttpsServer::Start(ServerOptions(config), d->ctx_.get());
   if (!server.ok()) return server.status();
   d->server_ = std::move(*server);
@@ -118,6 +120,10 @@ void Daemon::Stop() {
   coordinator_.reset();
   server_->Drain(std::chrono::milliseconds(config_.drain_timeout_ms));
   if (federation_server_) federation_server_->Drain(std::chrono::milliseconds(config_.drain_timeout_ms));
+  // A GW query still running sees the drain and ends; its answer is posted
+  // to a server that still exists.
+  queries_.reset();
+  ctx_->queries = nullptr;
   jobs_.reset();  // cancels a running training between two epochs
   store_->Close();
 }

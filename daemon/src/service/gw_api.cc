@@ -148,6 +148,8 @@ HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
   for (const auto& graph : ctx.graphs.All()) {
     const std::uint64_t other = graph->config.graph_id;
     if (other == id || !graph->config.embedding.enabled) continue;
+    // A query over many graphs must not hold up the daemon's stop.
+    if (ctx.draining.load()) return ErrorResponse(503, "draining", "the daemon is stopping");
     Refusal skipped;
     Result<GraphSpace> space = LoadSpace(ctx, other, &skipped);
     if (!space.ok()) {
@@ -184,6 +186,8 @@ HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
 }
 
 }  // namespace
+
+bool IsGwPath(const std::string& path) { return path == "/v1/admin/gw" || path == "/v1/admin/gw/nearest"; }
 
 std::optional<HttpResponse> HandleGw(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
   if (path == "/v1/admin/gw") {

@@ -23,6 +23,10 @@
 
 namespace ldpgraph {
 
+// Whether `path` is a GW resource (they compute for long: the Api runs them
+// on the query worker).
+bool IsGwPath(const std::string& path);
+
 // The answer for `path` when it is a GW resource; nullopt otherwise.
 std::optional<HttpResponse> HandleGw(ServiceContext& ctx, const HttpRequest& request, const std::string& path);
 

@@ -11,6 +11,7 @@
 #include "service/logger.h"
 #include "service/metrics.h"
 #include "service/model_registry.h"
+#include "service/query_worker.h"
 #include "service/rate_limiter.h"
 #include "service/token_authority.h"
 #include "service/training_jobs.h"
@@ -45,6 +46,9 @@ struct ServiceContext {
   ModelRegistry* models = nullptr;  // trained model versions (set by the Daemon)
   TrainingJobs* jobs = nullptr;     // background training (set by the Daemon)
   HeldGraphStore* held_graphs = nullptr;  // graphs owners upload whole (set by the Daemon)
+  // Long admin queries (GW) run on it, off the I/O threads (set by the
+  // Daemon); without one (tests, the fuzzer) they are answered in place.
+  QueryWorker* queries = nullptr;
   // FedCog (set by the Daemon when its config has [federation]).
   PartyService* federation_party = nullptr;
   Coordinator* coordinator = nullptr;
