@@ -19,6 +19,11 @@ Result<AdminConnection> ConnectToAdmin(const Flags& flags) {
   endpoint.host = url->host;
   endpoint.port = url->port;
   endpoint.ca_file = flags.StringOr("ca", "");
+  Result<std::uint64_t> timeout = flags.Unsigned("timeout", 300);
+  if (!timeout.ok() || *timeout < 1 || *timeout > 86400) {
+    return Status::InvalidArgument("--timeout must be a whole number of seconds in [1, 86400]");
+  }
+  endpoint.io_timeout_ms = static_cast<std::uint32_t>(*timeout * 1000);
   AdminConnection c;
   if (flags.Has("admin-token-file")) {
     bool ok = false;

@@ -19,10 +19,12 @@ struct AdminConnection {
   std::string token;
 };
 
-// From --daemon https://HOST:PORT, --ca FILE and --admin-token-file FILE
-// (or $LDPGRAPH_ADMIN_TOKEN). Errors: kInvalidArgument for a missing or bad
-// flag (a usage error), kUnavailable when the token file cannot be read or
-// the CA is unusable.
+// From --daemon https://HOST:PORT, --ca FILE, --admin-token-file FILE (or
+// $LDPGRAPH_ADMIN_TOKEN) and --timeout SECONDS: how long one read or write
+// may wait (default 300; an admin query such as GW nearest computes before
+// it answers, and a held graph's upload is large). Errors:
+// kInvalidArgument for a missing or bad flag (a usage error), kUnavailable
+// when the token file cannot be read or the CA is unusable.
 Result<AdminConnection> ConnectToAdmin(const Flags& flags);
 
 class AdminClient {

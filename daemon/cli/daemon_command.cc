@@ -30,7 +30,9 @@ using nlohmann::json;
 
 const char kDaemonUsage[] =
     "usage: ldpgraph daemon <action> --daemon https://HOST:PORT [--ca FILE] [--admin-token-file FILE]\n"
-    "  (the admin token is read from --admin-token-file or $LDPGRAPH_ADMIN_TOKEN)\n"
+    "                                [--timeout SECONDS]\n"
+    "  (the admin token is read from --admin-token-file or $LDPGRAPH_ADMIN_TOKEN; --timeout: how long\n"
+    "  to wait for the daemon's answer, default 300)\n"
     "actions:\n"
     "  graphs                                  every graph with its report count\n"
     "  create-graph --config FILE              a graph from its JSON configuration\n"
@@ -143,7 +145,7 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help") return Usage("an action is needed");
   const std::string action = args[0];
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},
-                                     {"daemon", "ca", "admin-token-file", "config", "graph", "label", "graphs",
+                                     {"daemon", "ca", "admin-token-file", "timeout", "config", "graph", "label", "graphs",
                                       "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method", "rule",
                                       "node-input", "dataset", "held-graph", "privacy", "epsilon", "delta", "hops",
                                       "max-degree", "batch-size", "residual", "parties", "party", "partition",

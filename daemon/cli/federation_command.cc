@@ -21,8 +21,9 @@ using nlohmann::json;
 
 const char kFederationUsage[] =
     "usage: ldpgraph federation <action> --daemon https://HOST:PORT [--ca FILE] [--admin-token-file FILE]\n"
+    "                                    [--timeout SECONDS]\n"
     "  (the daemon is the party that coordinates; the admin token is read from --admin-token-file or\n"
-    "   $LDPGRAPH_ADMIN_TOKEN)\n"
+    "   $LDPGRAPH_ADMIN_TOKEN; --timeout: how long to wait for the daemon's answer, default 300)\n"
     "actions:\n"
     "  start --held-graph ID [--steps 2] [--epochs 200] [--lr 0.2] [--weight-decay 5e-4] [--seed 0]\n"
     "        [--train-fraction 0.5] [--val-fraction 0.25] [--lnnc] [--wait]\n"
@@ -100,7 +101,7 @@ int RunFederationCommand(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help") return Usage("an action is needed");
   const std::string action = args[0];
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},
-                                     {"daemon", "ca", "admin-token-file", "held-graph", "steps", "epochs", "lr",
+                                     {"daemon", "ca", "admin-token-file", "timeout", "held-graph", "steps", "epochs", "lr",
                                       "weight-decay", "seed", "train-fraction", "val-fraction", "run", "keys", "dir",
                                       "parties"},
                                      {"wait", "lnnc"});

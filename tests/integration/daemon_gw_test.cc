@@ -177,10 +177,15 @@ TEST_CASE("DaemonGw.ClientsUploadEncodedEmbeddingsAndTheDaemonComparesThem") {
   const std::string where = " --daemon https://127.0.0.1:" + std::to_string(d.process.port()) + " --ca " +
                             d.process.pki().ca_certificate;
   auto [gw_status, gw_out] = ldpgraph::testing::RunCommand(cli + "gw --graph " + std::to_string(kFirstGraph) + " --to " +
-                                 std::to_string(kFirstGraph + 5) + where + " 2>&1");
+                                 std::to_string(kFirstGraph + 5) + where + " --timeout 60 2>&1");
   INFO(gw_out);
   CHECK(gw_status == 0);
   CHECK(gw_out.find("gw=") != std::string::npos);
+  auto [bad_status, bad_out] = ldpgraph::testing::RunCommand(cli + "nearest --graph " + std::to_string(kFirstGraph) +
+                                                             where + " --timeout 0 2>&1");
+  INFO(bad_out);
+  CHECK(bad_status == 2);
+  CHECK(bad_out.find("--timeout must be a whole number of seconds") != std::string::npos);
   auto [near_status, near_out] =
       ldpgraph::testing::RunCommand(cli + "nearest --graph " + std::to_string(kFirstGraph + 2) + " --k 3" + where + " 2>&1");
   INFO(near_out);
