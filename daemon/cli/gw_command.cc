@@ -161,6 +161,11 @@ int RunGwCommand(const std::vector<std::string>& args) {
     std::fprintf(stderr, "\rgw: %zu/%zu pairs, %.0f s", done, total, s);
     if (done == total) std::fprintf(stderr, "\n");
   };
+  o.svm_progress = [&](std::size_t fold, std::size_t done, std::size_t total) {
+    if (!tty) return;
+    std::fprintf(stderr, "\rgw: SVM grid %zu/%zu of fold %zu", done, total, fold + 1);
+    if (done == total) std::fprintf(stderr, "\n");
+  };
   o.log = [](const std::string& line) { std::fprintf(stderr, "gw: %s\n", line.c_str()); };
   Result<GwClassification> r = ClassifyByGw(*ds, folds->folds, o);
   if (!r.ok()) return Failure(r.status());
@@ -188,14 +193,16 @@ int RunGwCommand(const std::vector<std::string>& args) {
     }
   }
   std::vector<double> svm, nn, model, spectral, medoids, kmeans;
+  double svm_seconds = 0;
   for (std::size_t f = 0; f < r->folds.size(); ++f) {
     const GwFoldResult& fr = r->folds[f];
     svm.push_back(fr.svm_accuracy);
     nn.push_back(fr.knn_accuracy);
     spectral.push_back(fr.spectral_nmi);
     medoids.push_back(fr.kmedoids_nmi);
+    svm_seconds += fr.svm_seconds;
     std::cout << "fold=" << f + 1 << " svm_accuracy=" << fr.svm_accuracy << " c=" << fr.c << " gamma=" << fr.gamma
-              << " knn_accuracy=" << fr.knn_accuracy << " spectral_nmi=" << fr.spectral_nmi
+              << " svm_seconds=" << fr.svm_seconds << " knn_accuracy=" << fr.knn_accuracy << " spectral_nmi=" << fr.spectral_nmi
               << " kmedoids_nmi=" << fr.kmedoids_nmi;
     if (fr.kmeans_nmi >= 0) {
       kmeans.push_back(fr.kmeans_nmi);
@@ -212,6 +219,7 @@ int RunGwCommand(const std::vector<std::string>& args) {
             << "\nspectral_nmi_mean=" << Mean(spectral) << "\nkmedoids_nmi_mean=" << Mean(medoids) << "\n";
   if (!kmeans.empty()) std::cout << "kmeans_nmi_mean=" << Mean(kmeans) << "\n";
   if (!model.empty()) std::cout << "model_accuracy_mean=" << Mean(model) << "\n";
+  std::cout << "svm_seconds=" << svm_seconds << "\n";
   return 0;
 }
 

@@ -143,9 +143,19 @@ TEST_CASE("KernelSvm.ChoosesTheSameOnAnyNumberOfThreads") {
   std::vector<std::uint32_t> train, test;
   for (std::uint32_t i = 0; i < n; ++i) (i < 45 ? train : test).push_back(i);
   Result<SvmFit> one = FitKernelSvm(d, labels, train, test, SvmGrid::Paper(), 5, 3, 1);
-  Result<SvmFit> two = FitKernelSvm(d, labels, train, test, SvmGrid::Paper(), 5, 3, 2);
+  // Progress: every grid point once, counted up one call at a time.
+  std::vector<std::size_t> seen;
+  std::size_t said_total = 0;
+  Result<SvmFit> two = FitKernelSvm(d, labels, train, test, SvmGrid::Paper(), 5, 3, 2,
+                                    [&](std::size_t done, std::size_t total) {
+                                      seen.push_back(done);
+                                      said_total = total;
+                                    });
   REQUIRE(one.ok());
   REQUIRE(two.ok());
+  CHECK(said_total == 15 * 21);
+  REQUIRE(seen.size() == said_total);
+  for (std::size_t i = 0; i < seen.size(); ++i) CHECK(seen[i] == i + 1);
   CHECK(one->validation_accuracy < 1.0);
   CHECK(one->c == two->c);
   CHECK(one->gamma == two->gamma);

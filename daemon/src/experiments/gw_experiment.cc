@@ -85,6 +85,10 @@ Status RunGwExperiment(const std::string& path, const GraphDataset& ds, const Gw
                         if (r.method != "adjacency") where += " of fold " + std::to_string(matrix);
                         progress(where);
                       };
+                      c.svm_progress = [&](std::size_t fold, std::size_t points, std::size_t total) {
+                        progress("SVM grid " + std::to_string(points) + "/" + std::to_string(total) + " of fold " +
+                                 std::to_string(fold + 1));
+                      };
                       c.embeddings = r.method;
                       c.epsilon = std::isinf(r.epsilon) ? 0 : r.epsilon;
                       Result<GwClassification> result = ClassifyByGw(ds, folds->folds, c);

@@ -19,11 +19,22 @@ double Since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 
 Status Score(const GraphDataset& ds, const std::vector<GraphSpace>& spaces, const Eigen::MatrixXd& d,
              const GraphFold& fold, std::size_t f, const GwClassificationOptions& o, GwFoldResult* r) {
-  Result<SvmFit> fit = FitKernelSvm(d, ds.labels, fold.train, fold.test, SvmGrid::Paper(), o.inner_folds, f, o.pairwise.threads);
+  SvmProgress progress;
+  if (o.svm_progress) progress = [&](std::size_t done, std::size_t total) { o.svm_progress(f, done, total); };
+  const auto start = Clock::now();
+  Result<SvmFit> fit =
+      FitKernelSvm(d, ds.labels, fold.train, fold.test, SvmGrid::Paper(), o.inner_folds, f, o.pairwise.threads, progress);
   if (!fit.ok()) return fit.status();
+  r->svm_seconds = Since(start);
   r->svm_accuracy = fit->test_accuracy;
   r->c = fit->c;
   r->gamma = fit->gamma;
+  if (o.log) {
+    std::ostringstream line;
+    line << "fold " << f + 1 << ": SVM test accuracy " << fit->test_accuracy << " at C " << fit->c << ", gamma "
+         << fit->gamma << " (cross-validation " << fit->validation_accuracy << ", " << r->svm_seconds << " s)";
+    o.log(line.str());
+  }
   r->knn_accuracy = KnnAccuracy(d, ds.labels, fold.train, fold.test, o.knn);
   const std::vector<int> truth(ds.labels.begin(), ds.labels.end());
   const int k = static_cast<int>(std::min<std::size_t>(ds.num_classes, ds.graphs.size()));

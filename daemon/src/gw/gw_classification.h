@@ -37,8 +37,12 @@ struct GwClassificationOptions {
   // paper's clustering; it solves GW for every graph several times a round.
   bool kmeans = false;
   std::uint64_t seed = 0;  // the encoders' randomness
-  // One line of news at a time (a fold's embeddings trained, ...).
+  // One line of news at a time (a fold's embeddings trained, its SVM
+  // chosen, ...).
   std::function<void(const std::string&)> log;
+  // The SVM's model selection in fold `fold` (from 0): grid points done of
+  // `total`, one call at a time (it takes most of a run on noisy embeddings).
+  std::function<void(std::size_t fold, std::size_t done, std::size_t total)> svm_progress;
 };
 
 struct GwFoldResult {
@@ -46,6 +50,7 @@ struct GwFoldResult {
   double knn_accuracy = 0;
   double model_accuracy = -1;  // the federated model's own test accuracy; -1 without one
   double gw_seconds = 0;
+  double svm_seconds = 0;  // the SVM's model selection and final fit
   // Every graph clustered into as many groups as classes, on the fold's
   // distance matrix (unsupervised: the labels only score it), by NMI.
   double spectral_nmi = 0, kmedoids_nmi = 0;

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <numeric>
 
 #include <libsvm/svm.h>
@@ -70,7 +71,8 @@ SvmGrid SvmGrid::Paper() {
 
 Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& d, const std::vector<std::uint32_t>& labels,
                             const std::vector<std::uint32_t>& train, const std::vector<std::uint32_t>& test,
-                            const SvmGrid& grid, int inner_folds, std::uint64_t seed, int threads) {
+                            const SvmGrid& grid, int inner_folds, std::uint64_t seed, int threads,
+                            const SvmProgress& progress) {
   if (threads < 1) return Status::InvalidArgument("threads must be at least 1");
   if (train.empty() || test.empty()) return Status::InvalidArgument("the train and test sets must not be empty");
   if (inner_folds < 2 || train.size() < static_cast<std::size_t>(inner_folds)) {
@@ -97,6 +99,8 @@ Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& d, const std::vector<std::uin
   const std::size_t points = grid.c.size() * grid.gamma.size();
   std::vector<double> accuracy(points);
   std::atomic<std::size_t> next_point{0};
+  std::mutex progress_mu;
+  std::size_t points_done = 0;
   OnThreads(threads, [&] {
     for (std::size_t p = next_point++; p < points; p = next_point++) {
       const double c = grid.c[p / grid.gamma.size()], gamma = grid.gamma[p % grid.gamma.size()];
@@ -109,6 +113,10 @@ Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& d, const std::vector<std::uin
         sum += SvmAccuracy(d, labels, fit, folds[f], c, gamma);
       }
       accuracy[p] = sum / static_cast<double>(folds.size());
+      if (progress) {
+        std::lock_guard<std::mutex> lock(progress_mu);
+        progress(++points_done, points);
+      }
     }
   });
   SvmFit best;
