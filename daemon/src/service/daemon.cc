@@ -122,8 +122,8 @@ void Daemon::Stop() {
   if (federation_server_) federation_server_->Drain(std::chrono::milliseconds(config_.drain_timeout_ms));
   // A GW query still running sees the drain and ends; its answer is posted
   // to a server that still exists.
-  queries_.reset();
   ctx_->queries = nullptr;
+  queries_.reset();
   jobs_.reset();  // cancels a running training between two epochs
   store_->Close();
 }
