@@ -193,6 +193,12 @@ TEST_CASE("DaemonGw.ClientsUploadEncodedEmbeddingsAndTheDaemonComparesThem") {
   CHECK(near_out.find("neighbour=" + std::to_string(local[0].second) + " ") != std::string::npos);
   CHECK(near_out.find("predicted_label=") != std::string::npos);
 
+  // Every GW query above went through the query worker.
+  const std::string metrics = d.Call("GET", "/metrics", "", "").body;
+  CHECK(metrics.find("ldpgraph_admin_queries_waiting 0\n") != std::string::npos);
+  CHECK(metrics.find("ldpgraph_admin_queries_total{outcome=\"answered\"} 0\n") == std::string::npos);
+  CHECK(metrics.find("ldpgraph_admin_queries_total{outcome=\"refused\"} 0\n") != std::string::npos);
+
   // Refusals, each with its reason; nothing stored changes.
   auto code = [&](const std::string& path, const json& body) {
     auto a = d.Admin("POST", path, body.dump());

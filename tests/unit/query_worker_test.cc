@@ -89,7 +89,8 @@ TEST_CASE("QueryWorker.AFullQueueRefusesAtOnce") {
   std::promise<void> release;
   std::shared_future<void> gate = release.get_future().share();
   std::promise<void> started;
-  QueryWorker worker(2);
+  ldpgraph::Metrics metrics;
+  QueryWorker worker(2, &metrics);
   worker.Submit(
       [&] {
         started.set_value();
@@ -106,8 +107,16 @@ TEST_CASE("QueryWorker.AFullQueueRefusesAtOnce") {
   CHECK(got[0].reason == "busy");
   CHECK(HasRetryAfter(got[0]));
   CHECK(got[0].body.find("2 long queries wait already") != std::string::npos);
+  CHECK(metrics.queries_waiting.load() == 2);
+  CHECK(metrics.queries_refused.load() == 1);
   release.set_value();
   got = answers.WaitFor(4);
+  CHECK(metrics.queries_waiting.load() == 0);
+  // Counted once its answer is given: the last may still be on its way.
+  for (int i = 0; i < 1000 && metrics.queries_answered.load() < 3; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  CHECK(metrics.queries_answered.load() == 3);
   CHECK(got[1].body == "0");
   CHECK(got[2].body == "1");
   CHECK(got[3].body == "2");
@@ -117,7 +126,8 @@ TEST_CASE("QueryWorker.StoppingEndsTheRunningQueryAndRefusesTheWaitingOnes") {
   Answers answers;
   std::promise<void> started;
   std::atomic<bool> finish{false};
-  auto worker = std::make_unique<QueryWorker>(8);
+  ldpgraph::Metrics metrics;
+  auto worker = std::make_unique<QueryWorker>(8, &metrics);
   worker->Submit(
       [&] {
         started.set_value();
@@ -133,6 +143,8 @@ TEST_CASE("QueryWorker.StoppingEndsTheRunningQueryAndRefusesTheWaitingOnes") {
   CHECK(got[0].status == 503);
   CHECK(got[1].status == 503);
   CHECK(got[0].body.find("stopping") != std::string::npos);
+  CHECK(metrics.queries_refused.load() == 2);
+  CHECK(metrics.queries_waiting.load() == 0);
   finish = true;
   stopper.join();
   got = answers.WaitFor(3);

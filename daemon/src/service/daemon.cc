@@ -90,7 +90,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   d->held_graphs_ = std::move(*held);
   d->ctx_->held_graphs = d->held_graphs_.get();
   d->ctx_->jobs = d->jobs_.get();
-  d->queries_ = std::make_unique<QueryWorker>();
+  d->queries_ = std::make_unique<QueryWorker>(16, metrics);
   d->ctx_->queries = d->queries_.get();
   auto server = HttpsServer::Start(ServerOptions(config), d->ctx_.get());
   if (!server.ok()) return server.status();

@@ -94,6 +94,13 @@ std::string Metrics::RenderPrometheus() const {
   out += "# HELP ldpgraph_training_jobs_running Training jobs assembling or training now.\n"
          "# TYPE ldpgraph_training_jobs_running gauge\n";
   out += "ldpgraph_training_jobs_running " + std::to_string(jobs_running.load()) + "\n";
+  out += "# HELP ldpgraph_admin_queries_total Long admin queries (GW), by outcome.\n"
+         "# TYPE ldpgraph_admin_queries_total counter\n";
+  out += "ldpgraph_admin_queries_total{outcome=\"answered\"} " + std::to_string(queries_answered.load()) + "\n";
+  out += "ldpgraph_admin_queries_total{outcome=\"refused\"} " + std::to_string(queries_refused.load()) + "\n";
+  out += "# HELP ldpgraph_admin_queries_waiting Long admin queries waiting for the query worker now.\n"
+         "# TYPE ldpgraph_admin_queries_waiting gauge\n";
+  out += "ldpgraph_admin_queries_waiting " + std::to_string(queries_waiting.load()) + "\n";
   request_seconds.Render("ldpgraph_request_seconds", "Time from a request's arrival to its response.", &out);
   commit_seconds.Render("ldpgraph_store_commit_seconds", "Time of one store commit, fsync included.", &out);
   return out;

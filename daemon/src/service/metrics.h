@@ -63,6 +63,11 @@ struct Metrics {
   std::atomic<std::uint64_t> jobs_failed{0};
   std::atomic<std::uint64_t> jobs_cancelled{0};
   std::atomic<std::int64_t> jobs_running{0};
+  // Long admin queries (GW) on the query worker: answered, refused (queue
+  // full or stopping), and waiting now.
+  std::atomic<std::uint64_t> queries_answered{0};
+  std::atomic<std::uint64_t> queries_refused{0};
+  std::atomic<std::int64_t> queries_waiting{0};
 
   void Reject(RejectReason reason) { reports_rejected[static_cast<int>(reason)].fetch_add(1); }
   std::string RenderPrometheus() const;

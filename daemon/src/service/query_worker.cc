@@ -15,7 +15,8 @@ HttpResponse Busy(const std::string& message) {
 
 }  // namespace
 
-QueryWorker::QueryWorker(std::size_t max_waiting) : max_waiting_(max_waiting), thread_([this] { Run(); }) {}
+QueryWorker::QueryWorker(std::size_t max_waiting, Metrics* metrics)
+    : max_waiting_(max_waiting), metrics_(metrics), thread_([this] { Run(); }) {}
 
 QueryWorker::~QueryWorker() {
   std::deque<std::pair<std::function<HttpResponse()>, Respond>> unanswered;
@@ -25,6 +26,10 @@ QueryWorker::~QueryWorker() {
     unanswered.swap(waiting_);
   }
   wake_.notify_all();
+  if (metrics_) {
+    metrics_->queries_waiting.fetch_sub(static_cast<std::int64_t>(unanswered.size()));
+    metrics_->queries_refused.fetch_add(unanswered.size());
+  }
   for (auto& item : unanswered) item.second(Busy("the daemon is stopping"));
   thread_.join();
 }
@@ -36,10 +41,12 @@ void QueryWorker::Submit(std::function<HttpResponse()> query, Respond respond) {
     stopping = stopping_;
     if (!stopping && waiting_.size() < max_waiting_) {
       waiting_.emplace_back(std::move(query), std::move(respond));
+      if (metrics_) metrics_->queries_waiting.fetch_add(1);
       wake_.notify_one();
       return;
     }
   }
+  if (metrics_) metrics_->queries_refused.fetch_add(1);
   respond(Busy(stopping ? "the daemon is stopping"
                         : std::to_string(max_waiting_) + " long queries wait already; try again shortly"));
 }
@@ -53,8 +60,10 @@ void QueryWorker::Run() {
       if (waiting_.empty()) return;  // stopping, nothing left
       next = std::move(waiting_.front());
       waiting_.pop_front();
+      if (metrics_) metrics_->queries_waiting.fetch_sub(1);
     }
     next.second(next.first());
+    if (metrics_) metrics_->queries_answered.fetch_add(1);
   }
 }
 

@@ -17,12 +17,14 @@
 #include <utility>
 
 #include "service/http_types.h"
+#include "service/metrics.h"
 
 namespace ldpgraph {
 
 class QueryWorker {
  public:
-  explicit QueryWorker(std::size_t max_waiting = 16);
+  // Counts its queries into `metrics` when given (admin_queries_*).
+  explicit QueryWorker(std::size_t max_waiting = 16, Metrics* metrics = nullptr);
   // Lets the running query end, and answers the waiting ones 503 unanswered.
   ~QueryWorker();
   QueryWorker(const QueryWorker&) = delete;
@@ -36,6 +38,7 @@ class QueryWorker {
   void Run();
 
   const std::size_t max_waiting_;
+  Metrics* const metrics_;
   std::mutex mu_;
   std::condition_variable wake_;
   std::deque<std::pair<std::function<HttpResponse()>, Respond>> waiting_;
