@@ -6,7 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
 
+#include "experiments/gw_experiment.h"
 #include "gw/dirichlet_clients.h"
 #include "gw/federated_embeddings.h"
 #include "gw/graph_space.h"
@@ -15,12 +19,14 @@
 #include "gw/private_embedding.h"
 #include "models/gin.h"
 #include "support/graph_fixtures.h"
+#include "support/temp_dir.h"
 
 using namespace ldpgraph;
 
 namespace {
 
 using ldpgraph::testing::PathsAndStars;
+using ldpgraph::testing::TempDir;
 
 std::vector<std::uint32_t> Range(std::uint32_t begin, std::uint32_t end) {
   std::vector<std::uint32_t> v;
@@ -217,6 +223,94 @@ TEST_CASE("GwClassification.LdpGinEmbeddingsEndToEnd") {
     CHECK(f.model_accuracy >= 0);
     CHECK(f.svm_accuracy >= 0);
     CHECK(f.svm_accuracy <= 1);
+  }
+}
+
+TEST_CASE("GwClassification.ResumedFoldByFoldGivesTheSameNumbers") {
+  // What experiment gw relies on to resume a run cut short: a fold left
+  // out is not computed, and a fold computed alone equals its twin in a
+  // whole run (its seeds are its own). Blind embeddings: LDP-encoded per
+  // fold like GIN's, without the training.
+  GraphDataset ds = PathsAndStars(12);
+  const std::vector<GraphFold> folds = StratifiedGraphFolds(ds.labels, 3, 0);
+  for (const char* method : {"adjacency", "blind"}) {
+    INFO(method);
+    GwClassificationOptions o;
+    o.embeddings = method;
+    o.epsilon = std::string(method) == "blind" ? 5 : 0;
+    o.inner_folds = 2;
+    o.svm_grid.c = {1, 100};  // small: this test runs under valgrind too
+    o.svm_grid.gamma = {0.5, 2};
+    std::vector<std::size_t> scored;
+    o.fold_scored = [&](std::size_t f, const GwFoldResult&) {
+      scored.push_back(f);
+      return Status::Ok();
+    };
+    auto whole = ClassifyByGw(ds, folds, o);
+    REQUIRE(whole.ok());
+    CHECK(scored == std::vector<std::size_t>{0, 1, 2});
+    scored.clear();
+    o.skip_fold = [](std::size_t f) { return f != 1; };
+    auto resumed = ClassifyByGw(ds, folds, o);
+    REQUIRE(resumed.ok());
+    CHECK(scored == std::vector<std::size_t>{1});
+    const GwFoldResult &a = whole->folds[1], &b = resumed->folds[1];
+    CHECK(a.svm_accuracy == b.svm_accuracy);
+    CHECK(a.c == b.c);
+    CHECK(a.gamma == b.gamma);
+    CHECK(a.knn_accuracy == b.knn_accuracy);
+    CHECK(a.spectral_nmi == b.spectral_nmi);
+    CHECK(a.kmedoids_nmi == b.kmedoids_nmi);
+    CHECK(resumed->folds[0].svm_seconds == 0);  // never scored
+    if (std::string(method) == "blind") {
+      REQUIRE(resumed->distances.size() == 3);
+      CHECK(resumed->distances[0].size() == 0);
+      CHECK(resumed->distances[1] == whole->distances[1]);
+    }
+    // A fold that cannot be recorded ends the run with the reason.
+    o.fold_scored = [](std::size_t, const GwFoldResult&) { return Status::Unavailable("disk full"); };
+    CHECK(ClassifyByGw(ds, folds, o).status().code() == StatusCode::kUnavailable);
+  }
+}
+
+TEST_CASE("GwExperiment.ResumesARunCutShortFoldByFold") {
+  // A run recorded whole, then the same run cut short after 4 of its 10
+  // folds and resumed: the rerun computes only the 6 missing folds, and
+  // every row equals the whole run's (seconds aside).
+  TempDir dir;
+  GraphDataset ds = PathsAndStars(20);
+  ds.name = "paths";
+  const std::string path = dir.path() + "/paths.txt";
+  REQUIRE(WriteDataset(ds, path).ok());
+  GwExperimentOptions o;
+  o.methods = {"adjacency"};  // one matrix: cheap (folds of embeddings: the test above)
+  o.epsilons = {INFINITY};
+  o.classification.inner_folds = 2;
+  o.classification.svm_grid.c = {1, 100};  // small: this test runs under valgrind too
+  o.classification.svm_grid.gamma = {0.5, 2};
+  o.out_dir = dir.path() + "/whole";
+  REQUIRE(RunGwExperiment(path, ds, o).ok());
+  auto lines = [](const std::string& file) {
+    std::ifstream in(file);
+    std::vector<std::string> out;
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+  };
+  const std::vector<std::string> whole = lines(o.out_dir + "/results.csv");
+  REQUIRE(whole.size() == 11);  // the header and 10 folds
+  o.out_dir = dir.path() + "/cut";
+  std::filesystem::create_directories(o.out_dir);
+  {
+    std::ofstream cut(o.out_dir + "/results.csv");
+    for (std::size_t i = 0; i < 5; ++i) cut << whole[i] << "\n";
+  }
+  REQUIRE(RunGwExperiment(path, ds, o).ok());
+  const std::vector<std::string> resumed = lines(o.out_dir + "/results.csv");
+  REQUIRE(resumed.size() == whole.size());
+  auto without_seconds = [](const std::string& row) { return row.substr(0, row.rfind(',')); };
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    INFO("row " << i);
+    CHECK(without_seconds(resumed[i]) == without_seconds(whole[i]));
   }
 }
 

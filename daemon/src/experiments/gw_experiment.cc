@@ -76,13 +76,11 @@ Status RunGwExperiment(const std::string& path, const GraphDataset& ds, const Gw
     jobs.push_back({label, [&ds, &o, &folds, table, key, r](const RunProgress& progress) -> Status {
                       GwClassificationOptions c = o.classification;
                       // All pairs of a large dataset take an hour or more: say how far
-                      // (embeddings: one matrix per fold).
-                      std::size_t matrix = 1, last = 0;  // a count that falls back starts the next
+                      // (embeddings: one matrix per fold, the fold last not skipped).
+                      std::size_t fold_at = 0;
                       c.pairwise.progress = [&](std::size_t pairs_done, std::size_t total) {
-                        if (pairs_done < last) ++matrix;
-                        last = pairs_done;
                         std::string where = "GW " + std::to_string(pairs_done) + "/" + std::to_string(total) + " pairs";
-                        if (r.method != "adjacency") where += " of fold " + std::to_string(matrix);
+                        if (r.method != "adjacency") where += " of fold " + std::to_string(fold_at + 1);
                         progress(where);
                       };
                       c.svm_progress = [&](std::size_t fold, std::size_t points, std::size_t total) {
@@ -91,21 +89,22 @@ Status RunGwExperiment(const std::string& path, const GraphDataset& ds, const Gw
                       };
                       c.embeddings = r.method;
                       c.epsilon = std::isinf(r.epsilon) ? 0 : r.epsilon;
-                      Result<GwClassification> result = ClassifyByGw(ds, folds->folds, c);
-                      if (!result.ok()) return result.status();
-                      for (std::size_t f = 0; f < result->folds.size(); ++f) {
-                        const GwFoldResult& fr = result->folds[f];
+                      // Each fold is recorded as it ends, and a rerun skips the folds
+                      // recorded: an hour-long run cut short loses one fold at most.
+                      c.skip_fold = [&](std::size_t f) {
+                        if (table->Has(key(r, f))) return true;
+                        fold_at = f;
+                        return false;
+                      };
+                      c.fold_scored = [&](std::size_t f, const GwFoldResult& fr) {
                         CsvRow row = key(r, f);
-                        const double seconds =
-                            result->distances.size() == 1 ? result->gw_seconds / static_cast<double>(result->folds.size())
-                                                          : fr.gw_seconds;
                         for (double v : {fr.svm_accuracy, fr.knn_accuracy}) row.push_back(FormatNumber(v));
                         row.push_back(fr.model_accuracy >= 0 ? FormatNumber(fr.model_accuracy) : "");
                         for (double v : {fr.spectral_nmi, fr.kmedoids_nmi}) row.push_back(FormatNumber(v));
-                        for (double v : {fr.c, fr.gamma, seconds}) row.push_back(FormatNumber(v));
-                        LDPGRAPH_RETURN_IF_ERROR(table->Append(row));
-                      }
-                      return Status::Ok();
+                        for (double v : {fr.c, fr.gamma, fr.gw_seconds}) row.push_back(FormatNumber(v));
+                        return table->Append(row);
+                      };
+                      return ClassifyByGw(ds, folds->folds, c).status();
                     },
                     static_cast<int>(n_folds)});
   }

@@ -23,7 +23,7 @@ Status Score(const GraphDataset& ds, const std::vector<GraphSpace>& spaces, cons
   if (o.svm_progress) progress = [&](std::size_t done, std::size_t total) { o.svm_progress(f, done, total); };
   const auto start = Clock::now();
   Result<SvmFit> fit =
-      FitKernelSvm(d, ds.labels, fold.train, fold.test, SvmGrid::Paper(), o.inner_folds, f, o.pairwise.threads, progress);
+      FitKernelSvm(d, ds.labels, fold.train, fold.test, o.svm_grid, o.inner_folds, f, o.pairwise.threads, progress);
   if (!fit.ok()) return fit.status();
   r->svm_seconds = Since(start);
   r->svm_accuracy = fit->test_accuracy;
@@ -127,7 +127,10 @@ Result<GwClassification> ClassifyByGw(const GraphDataset& ds, const std::vector<
     out.gw_seconds = Since(start);
     out.fused = (*spaces)[0].features.size() != 0;
     for (std::size_t f = 0; f < folds.size(); ++f) {
+      if (o.skip_fold && o.skip_fold(f)) continue;
+      out.folds[f].gw_seconds = out.gw_seconds / static_cast<double>(folds.size());  // one matrix serves all
       LDPGRAPH_RETURN_IF_ERROR(Score(ds, *spaces, *d, folds[f], f, o, &out.folds[f]));
+      if (o.fold_scored) LDPGRAPH_RETURN_IF_ERROR(o.fold_scored(f, out.folds[f]));
     }
     out.distances.push_back(std::move(d).value());
     return out;
@@ -137,6 +140,10 @@ Result<GwClassification> ClassifyByGw(const GraphDataset& ds, const std::vector<
   out.fused = true;
   for (std::size_t f = 0; f < folds.size(); ++f) {
     GwFoldResult& r = out.folds[f];
+    if (o.skip_fold && o.skip_fold(f)) {
+      out.distances.emplace_back();
+      continue;
+    }
     Result<std::vector<GraphSpace>> spaces = EmbeddingSpaces(ds, folds[f], f, *model, blind, o, &r);
     if (!spaces.ok()) return spaces.status();
     const auto start = Clock::now();
@@ -145,6 +152,7 @@ Result<GwClassification> ClassifyByGw(const GraphDataset& ds, const std::vector<
     r.gw_seconds = Since(start);
     out.gw_seconds += r.gw_seconds;
     LDPGRAPH_RETURN_IF_ERROR(Score(ds, *spaces, *d, folds[f], f, o, &r));
+    if (o.fold_scored) LDPGRAPH_RETURN_IF_ERROR(o.fold_scored(f, r));
     out.distances.push_back(std::move(d).value());
   }
   return out;

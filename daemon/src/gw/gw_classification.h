@@ -16,9 +16,12 @@
 #include "dataset/graph_dataset.h"
 #include "gw/federated_embeddings.h"
 #include "gw/graph_folds.h"
+#include "gw/kernel_svm.h"
 #include "gw/pairwise_gw.h"
 
 namespace ldpgraph {
+
+struct GwFoldResult;
 
 struct GwClassificationOptions {
   // adjacency, shortest-path, gin, gcn, or blind: a control whose nodes
@@ -33,6 +36,7 @@ struct GwClassificationOptions {
   PairwiseGwOptions pairwise;
   int knn = 5;
   int inner_folds = 5;
+  SvmGrid svm_grid = SvmGrid::Paper();
   // Also k-means in GW space with barycentres as centres (gw_kmeans.h), the
   // paper's clustering; it solves GW for every graph several times a round.
   bool kmeans = false;
@@ -43,13 +47,22 @@ struct GwClassificationOptions {
   // The SVM's model selection in fold `fold` (from 0): grid points done of
   // `total`, one call at a time (it takes most of a run on noisy embeddings).
   std::function<void(std::size_t fold, std::size_t done, std::size_t total)> svm_progress;
+  // Folds to leave out, e.g. recorded by an earlier, interrupted run: not
+  // trained, compared or scored (their results stay default, their
+  // distance matrices empty). A fold's result does not depend on the
+  // others (its seeds are its own), so a run resumed fold by fold gives
+  // the same numbers as one run through.
+  std::function<bool(std::size_t fold)> skip_fold;
+  // Called with each fold's result as soon as it is scored, in fold order;
+  // an error ends the run with it.
+  std::function<Status(std::size_t fold, const GwFoldResult&)> fold_scored;
 };
 
 struct GwFoldResult {
   double svm_accuracy = 0, c = 0, gamma = 0;
   double knn_accuracy = 0;
   double model_accuracy = -1;  // the federated model's own test accuracy; -1 without one
-  double gw_seconds = 0;
+  double gw_seconds = 0;  // its matrix's; one matrix for every fold: its time over the folds
   double svm_seconds = 0;  // the SVM's model selection and final fit
   // Every graph clustered into as many groups as classes, on the fold's
   // distance matrix (unsupervised: the labels only score it), by NMI.
