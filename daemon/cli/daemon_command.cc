@@ -145,10 +145,10 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help") return Usage("an action is needed");
   const std::string action = args[0];
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},
-                                     {"daemon", "ca", "admin-token-file", "timeout", "config", "graph", "label", "graphs",
-                                      "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method", "rule",
-                                      "node-input", "dataset", "held-graph", "privacy", "epsilon", "delta", "hops",
-                                      "max-degree", "batch-size", "residual", "parties", "party", "partition",
+                                     {"daemon", "ca", "admin-token-file", "timeout", "config", "graph", "label",
+                                      "graphs", "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method",
+                                      "rule", "node-input", "dataset", "held-graph", "privacy", "epsilon", "delta",
+                                      "hops", "max-degree", "batch-size", "residual", "parties", "party", "partition",
                                       "partition-seed", "to", "k", "alpha"},
                                      {"wait"});
   if (!flags.ok()) return Usage(flags.status().message());

@@ -101,9 +101,9 @@ int RunFederationCommand(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help") return Usage("an action is needed");
   const std::string action = args[0];
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},
-                                     {"daemon", "ca", "admin-token-file", "timeout", "held-graph", "steps", "epochs", "lr",
-                                      "weight-decay", "seed", "train-fraction", "val-fraction", "run", "keys", "dir",
-                                      "parties"},
+                                     {"daemon", "ca", "admin-token-file", "timeout", "held-graph", "steps", "epochs",
+                                      "lr", "weight-decay", "seed", "train-fraction", "val-fraction", "run", "keys",
+                                      "dir", "parties"},
                                      {"wait", "lnnc"});
   if (!flags.ok()) return Usage(flags.status().message());
   if (action == "pki") return WritePki(*flags);

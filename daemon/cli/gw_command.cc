@@ -202,7 +202,8 @@ int RunGwCommand(const std::vector<std::string>& args) {
     medoids.push_back(fr.kmedoids_nmi);
     svm_seconds += fr.svm_seconds;
     std::cout << "fold=" << f + 1 << " svm_accuracy=" << fr.svm_accuracy << " c=" << fr.c << " gamma=" << fr.gamma
-              << " svm_seconds=" << fr.svm_seconds << " knn_accuracy=" << fr.knn_accuracy << " spectral_nmi=" << fr.spectral_nmi
+              << " svm_seconds=" << fr.svm_seconds << " knn_accuracy=" << fr.knn_accuracy
+              << " spectral_nmi=" << fr.spectral_nmi
               << " kmedoids_nmi=" << fr.kmedoids_nmi;
     if (fr.kmeans_nmi >= 0) {
       kmeans.push_back(fr.kmeans_nmi);

@@ -176,8 +176,9 @@ TEST_CASE("DaemonGw.ClientsUploadEncodedEmbeddingsAndTheDaemonComparesThem") {
                           LDPGRAPH_CLI + " daemon ";
   const std::string where = " --daemon https://127.0.0.1:" + std::to_string(d.process.port()) + " --ca " +
                             d.process.pki().ca_certificate;
-  auto [gw_status, gw_out] = ldpgraph::testing::RunCommand(cli + "gw --graph " + std::to_string(kFirstGraph) + " --to " +
-                                 std::to_string(kFirstGraph + 5) + where + " --timeout 60 2>&1");
+  auto [gw_status, gw_out] = ldpgraph::testing::RunCommand(cli + "gw --graph " + std::to_string(kFirstGraph) +
+                                                           " --to " + std::to_string(kFirstGraph + 5) + where +
+                                                           " --timeout 60 2>&1");
   INFO(gw_out);
   CHECK(gw_status == 0);
   CHECK(gw_out.find("gw=") != std::string::npos);

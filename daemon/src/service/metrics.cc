@@ -1,6 +1,8 @@
 #include "service/metrics.h"
 
 #include <cstdio>
+#include <initializer_list>
+#include <utility>
 
 namespace ldpgraph {
 
@@ -54,14 +56,21 @@ void Counter(std::string* out, const char* name, const char* help, std::uint64_t
   *out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " counter\n" + name + " " +
           std::to_string(value) + "\n";
 }
+
+// A counter with an "outcome" label, one line per outcome.
+void CounterByOutcome(std::string* out, const char* name, const char* help,
+                      std::initializer_list<std::pair<const char*, std::uint64_t>> outcomes) {
+  *out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " counter\n";
+  for (const auto& [outcome, value] : outcomes) {
+    *out += std::string(name) + "{outcome=\"" + outcome + "\"} " + std::to_string(value) + "\n";
+  }
+}
 }  // namespace
 
 std::string Metrics::RenderPrometheus() const {
   std::string out;
-  out += "# HELP ldpgraph_reports_accepted_total Reports acknowledged, by outcome.\n"
-         "# TYPE ldpgraph_reports_accepted_total counter\n";
-  out += "ldpgraph_reports_accepted_total{outcome=\"stored\"} " + std::to_string(reports_stored.load()) + "\n";
-  out += "ldpgraph_reports_accepted_total{outcome=\"duplicate\"} " + std::to_string(reports_duplicate.load()) + "\n";
+  CounterByOutcome(&out, "ldpgraph_reports_accepted_total", "Reports acknowledged, by outcome.",
+                   {{"stored", reports_stored.load()}, {"duplicate", reports_duplicate.load()}});
   out += "# HELP ldpgraph_reports_rejected_total Reports refused, by reason.\n"
          "# TYPE ldpgraph_reports_rejected_total counter\n";
   for (int i = 0; i < static_cast<int>(RejectReason::kCount); ++i) {
@@ -86,18 +95,15 @@ std::string Metrics::RenderPrometheus() const {
   Counter(&out, "ldpgraph_assembled_reporters_total", "Users in assembled graphs who had reported.",
           assembled_reporters.load());
   Counter(&out, "ldpgraph_assembled_edges_total", "Adjacency entries of assembled graphs.", assembled_edges.load());
-  out += "# HELP ldpgraph_training_jobs_total Training jobs that ended, by outcome.\n"
-         "# TYPE ldpgraph_training_jobs_total counter\n";
-  out += "ldpgraph_training_jobs_total{outcome=\"succeeded\"} " + std::to_string(jobs_succeeded.load()) + "\n";
-  out += "ldpgraph_training_jobs_total{outcome=\"failed\"} " + std::to_string(jobs_failed.load()) + "\n";
-  out += "ldpgraph_training_jobs_total{outcome=\"cancelled\"} " + std::to_string(jobs_cancelled.load()) + "\n";
+  CounterByOutcome(&out, "ldpgraph_training_jobs_total", "Training jobs that ended, by outcome.",
+                   {{"succeeded", jobs_succeeded.load()},
+                    {"failed", jobs_failed.load()},
+                    {"cancelled", jobs_cancelled.load()}});
   out += "# HELP ldpgraph_training_jobs_running Training jobs assembling or training now.\n"
          "# TYPE ldpgraph_training_jobs_running gauge\n";
   out += "ldpgraph_training_jobs_running " + std::to_string(jobs_running.load()) + "\n";
-  out += "# HELP ldpgraph_admin_queries_total Long admin queries (GW), by outcome.\n"
-         "# TYPE ldpgraph_admin_queries_total counter\n";
-  out += "ldpgraph_admin_queries_total{outcome=\"answered\"} " + std::to_string(queries_answered.load()) + "\n";
-  out += "ldpgraph_admin_queries_total{outcome=\"refused\"} " + std::to_string(queries_refused.load()) + "\n";
+  CounterByOutcome(&out, "ldpgraph_admin_queries_total", "Long admin queries (GW), by outcome.",
+                   {{"answered", queries_answered.load()}, {"refused", queries_refused.load()}});
   out += "# HELP ldpgraph_admin_queries_waiting Long admin queries waiting for the query worker now.\n"
          "# TYPE ldpgraph_admin_queries_waiting gauge\n";
   out += "ldpgraph_admin_queries_waiting " + std::to_string(queries_waiting.load()) + "\n";
