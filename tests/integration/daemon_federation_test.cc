@@ -225,7 +225,11 @@ TEST_CASE("Federation.APartyKilledMidRunTenTimesLeavesTheSameModelOrNone") {
   for (int k = 0; k < 10; ++k) {
     const std::size_t victim = 1 + static_cast<std::size_t>(k % 2);  // east, west
     const std::uint64_t run = f.Start(request);
-    std::this_thread::sleep_for(std::chrono::milliseconds(150 + 97 * k));
+    // Training under way first: on a loaded machine a kill at a fixed time
+    // could land before the run reached the victim, which then needs no
+    // recovery. Then a different point of the run each time.
+    REQUIRE(f.WaitForRound(run, 1)["state"] == "running");
+    std::this_thread::sleep_for(std::chrono::milliseconds(37 * k));
     f.party(victim).process.Kill();
     f.party(victim).Start();  // systemd's Restart=on-failure
     const json status = f.Wait(run);

@@ -64,6 +64,20 @@ class DaemonFederation {
     return nlohmann::json::parse(answer.body)["run"].get<std::uint64_t>();
   }
 
+  // Polls the run until its training has reached `round` (or the run is
+  // over); its status then.
+  nlohmann::json WaitForRound(std::uint64_t run, int round) {
+    for (int i = 0; i < 18000; ++i) {
+      const auto answer = coordinator().Admin("GET", "/v1/admin/federation/runs/" + std::to_string(run));
+      REQUIRE(answer.status == 200);
+      const nlohmann::json s = nlohmann::json::parse(answer.body);
+      if (s["state"] != "running" || s.value("round", 0) >= round) return s;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    FAIL("run " << run << " did not reach round " << round);
+    return {};
+  }
+
   // Polls the run until it is over (three minutes at most); its status.
   nlohmann::json Wait(std::uint64_t run) {
     for (int i = 0; i < 1800; ++i) {
