@@ -8,6 +8,8 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,28 +69,14 @@ class DaemonFederation {
   // Polls the run until its training has reached `round` (or the run is
   // over); its status then.
   nlohmann::json WaitForRound(std::uint64_t run, int round) {
-    for (int i = 0; i < 18000; ++i) {
-      const auto answer = coordinator().Admin("GET", "/v1/admin/federation/runs/" + std::to_string(run));
-      REQUIRE(answer.status == 200);
-      const nlohmann::json s = nlohmann::json::parse(answer.body);
-      if (s["state"] != "running" || s.value("round", 0) >= round) return s;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    FAIL("run " << run << " did not reach round " << round);
-    return {};
+    return Poll(run, std::chrono::milliseconds(10), "reach round " + std::to_string(round),
+                [&](const nlohmann::json& s) { return s["state"] != "running" || s.value("round", 0) >= round; });
   }
 
-  // Polls the run until it is over (three minutes at most); its status.
+  // Polls the run until it is over; its status.
   nlohmann::json Wait(std::uint64_t run) {
-    for (int i = 0; i < 1800; ++i) {
-      const auto answer = coordinator().Admin("GET", "/v1/admin/federation/runs/" + std::to_string(run));
-      REQUIRE(answer.status == 200);
-      const nlohmann::json s = nlohmann::json::parse(answer.body);
-      if (s["state"] != "running") return s;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    FAIL("run " << run << " did not end");
-    return {};
+    return Poll(run, std::chrono::milliseconds(100), "end",
+                [](const nlohmann::json& s) { return s["state"] != "running"; });
   }
 
   // Party i's model file of `run`: nullopt when it holds none; a failed
@@ -107,6 +95,22 @@ class DaemonFederation {
   }
 
  private:
+  // Polls the run's status every `pause` until `done` says so (three
+  // minutes at most); that status. `what`: what the run failed to do.
+  nlohmann::json Poll(std::uint64_t run, std::chrono::milliseconds pause, const std::string& what,
+                      const std::function<bool(const nlohmann::json&)>& done) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(3);
+    while (std::chrono::steady_clock::now() < deadline) {
+      const auto answer = coordinator().Admin("GET", "/v1/admin/federation/runs/" + std::to_string(run));
+      REQUIRE(answer.status == 200);
+      const nlohmann::json s = nlohmann::json::parse(answer.body);
+      if (done(s)) return s;
+      std::this_thread::sleep_for(pause);
+    }
+    FAIL("run " << run << " did not " << what);
+    return {};
+  }
+
   std::vector<std::string> names_;
   TempDir pki_dir_;
   FederationPkiFiles pki_;
