@@ -187,14 +187,21 @@ HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
 
 }  // namespace
 
-bool IsGwPath(const std::string& path) { return path == "/v1/admin/gw" || path == "/v1/admin/gw/nearest"; }
+namespace {
+
+constexpr const char* kPairPath = "/v1/admin/gw";
+constexpr const char* kNearestPath = "/v1/admin/gw/nearest";
+
+}  // namespace
+
+bool IsGwPath(const std::string& path) { return path == kPairPath || path == kNearestPath; }
 
 std::optional<HttpResponse> HandleGw(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
-  if (path == "/v1/admin/gw") {
+  if (path == kPairPath) {
     if (request.method != "POST") return MethodNotAllowed(request, path, "POST");
     return Pair(ctx, request);
   }
-  if (path == "/v1/admin/gw/nearest") {
+  if (path == kNearestPath) {
     if (request.method != "POST") return MethodNotAllowed(request, path, "POST");
     return Nearest(ctx, request);
   }
