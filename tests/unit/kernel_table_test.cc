@@ -186,9 +186,10 @@ TEST_CASE("Kernels.SparseRowsMatchPlainLoops") {
   for (const KernelTable* k : SupportedKernelTables()) {
     CAPTURE(k->isa);
     for (std::ptrdiff_t width : {64, 32, 16, 8, 7, 6, 5, 4, 3, 2, 1, 20}) {
-      for (bool unit : {false, true}) {
+      for (auto [unit, prefetch] : {std::pair{false, false}, {true, false}, {false, true}, {true, true}}) {
         CAPTURE(width);
         CAPTURE(unit);
+        CAPTURE(prefetch);
         const std::vector<float> x = Random(static_cast<std::size_t>(cols * width), rng);
         std::vector<float> y(static_cast<std::size_t>(rows * width), 99.0f);  // every row overwritten
         std::vector<double> want(y.size(), 0.0);
@@ -201,10 +202,10 @@ TEST_CASE("Kernels.SparseRowsMatchPlainLoops") {
           }
         }
         // In two calls, as the parallel loop splits rows.
-        k->sparse_rows(offsets.data(), indices.data(), unit ? nullptr : weights.data(), x.data(), width, 0, 20,
+        k->sparse_rows(offsets.data(), indices.data(), unit ? nullptr : weights.data(), x.data(), width, 0, 20, prefetch,
                        y.data());
         k->sparse_rows(offsets.data(), indices.data(), unit ? nullptr : weights.data(), x.data(), width, 20, rows,
-                       y.data());
+                       prefetch, y.data());
         CheckClose(y, want, 1e-5);
       }
     }

@@ -221,14 +221,37 @@ void InputGradientRows(const float* grad, const float* x, const float* mean, con
 
 // ---- Sparse aggregation: one CSR row times x at a time ----
 
+// How many neighbours ahead a row is prefetched: a row from memory takes
+// ~100 ns, a neighbour's sum a few ns, so about this many rows must be on
+// their way at once to keep the memory busy.
+constexpr std::int64_t kPrefetchAhead = 16;
+
+// Asks for the cache lines of a row of W floats.
+template <int W>
+inline void PrefetchRow(const float* row) {
+  constexpr int kLineFloats = 16;
+  for (int o = 0; o < W; o += kLineFloats) __builtin_prefetch(row + o);
+  if constexpr (W % kLineFloats != 0) __builtin_prefetch(row + W - 1);
+}
+
 // Width known at compile time (the hidden sizes, class counts): the row's
-// accumulator lives in registers.
-template <int W, bool kUnit>
-void RowProductFixed(const float* x, const std::int32_t* idx, const float* w, std::int64_t count, float* out) {
+// accumulator lives in registers. With kPrefetch, the row that the index
+// kPrefetchAhead places later names is prefetched, as long as that index
+// comes before `stop` (the end of the caller's indices): rows are read in
+// the graph's order, which no hardware prefetcher predicts.
+template <int W, bool kUnit, bool kPrefetch>
+void RowProductFixed(const float* x, const std::int32_t* idx, const float* w, std::int64_t count,
+                     const std::int32_t* stop, float* out) {
+  auto prefetch = [&](std::int64_t k) {
+    if constexpr (kPrefetch) {
+      if (idx + k + kPrefetchAhead < stop) PrefetchRow<W>(x + static_cast<std::int64_t>(idx[k + kPrefetchAhead]) * W);
+    }
+  };
   if constexpr (W % kLanes == 0) {
     constexpr int V = W / kLanes;
     Vec acc[V] = {};
     for (std::int64_t k = 0; k < count; ++k) {
+      prefetch(k);
       const float* xr = x + static_cast<std::int64_t>(idx[k]) * W;
       for (int v = 0; v < V; ++v) {
         if constexpr (kUnit) {
@@ -242,6 +265,7 @@ void RowProductFixed(const float* x, const std::int32_t* idx, const float* w, st
   } else {
     float acc[W] = {};
     for (std::int64_t k = 0; k < count; ++k) {
+      prefetch(k);
       const float* xr = x + static_cast<std::int64_t>(idx[k]) * W;
       for (int c = 0; c < W; ++c) acc[c] += kUnit ? xr[c] : w[k] * xr[c];
     }
@@ -250,8 +274,15 @@ void RowProductFixed(const float* x, const std::int32_t* idx, const float* w, st
 }
 
 template <int W>
-void RowProduct(bool unit, const float* x, const std::int32_t* idx, const float* w, std::int64_t count, float* out) {
-  unit ? RowProductFixed<W, true>(x, idx, w, count, out) : RowProductFixed<W, false>(x, idx, w, count, out);
+void RowProduct(bool unit, bool prefetch, const float* x, const std::int32_t* idx, const float* w, std::int64_t count,
+                const std::int32_t* stop, float* out) {
+  if (prefetch) {
+    unit ? RowProductFixed<W, true, true>(x, idx, w, count, stop, out)
+         : RowProductFixed<W, false, true>(x, idx, w, count, stop, out);
+  } else {
+    unit ? RowProductFixed<W, true, false>(x, idx, w, count, stop, out)
+         : RowProductFixed<W, false, false>(x, idx, w, count, stop, out);
+  }
 }
 
 void RowProductDynamic(const float* __restrict x, std::ptrdiff_t width, const std::int32_t* idx, const float* w,
@@ -265,25 +296,26 @@ void RowProductDynamic(const float* __restrict x, std::ptrdiff_t width, const st
 }
 
 void SparseRows(const std::int64_t* offsets, const std::int32_t* indices, const float* weights, const float* x,
-                std::ptrdiff_t width, std::int64_t begin, std::int64_t end, float* y) {
+                std::ptrdiff_t width, std::int64_t begin, std::int64_t end, bool prefetch, float* y) {
   const bool unit = weights == nullptr;
+  const std::int32_t* stop = indices + offsets[end];
   for (std::int64_t r = begin; r < end; ++r) {
     const std::int64_t first = offsets[r], count = offsets[r + 1] - first;
     const std::int32_t* idx = indices + first;
     const float* wr = unit ? nullptr : weights + first;
     float* out = y + r * width;
     switch (width) {
-      case 64: RowProduct<64>(unit, x, idx, wr, count, out); break;
-      case 32: RowProduct<32>(unit, x, idx, wr, count, out); break;
-      case 16: RowProduct<16>(unit, x, idx, wr, count, out); break;
+      case 64: RowProduct<64>(unit, prefetch, x, idx, wr, count, stop, out); break;
+      case 32: RowProduct<32>(unit, prefetch, x, idx, wr, count, stop, out); break;
+      case 16: RowProduct<16>(unit, prefetch, x, idx, wr, count, stop, out); break;
       // Class scores (Drop's label propagation, a last layer aggregated after its product).
-      case 8: RowProduct<8>(unit, x, idx, wr, count, out); break;
-      case 7: RowProduct<7>(unit, x, idx, wr, count, out); break;
-      case 6: RowProduct<6>(unit, x, idx, wr, count, out); break;
-      case 5: RowProduct<5>(unit, x, idx, wr, count, out); break;
-      case 4: RowProduct<4>(unit, x, idx, wr, count, out); break;
-      case 3: RowProduct<3>(unit, x, idx, wr, count, out); break;
-      case 2: RowProduct<2>(unit, x, idx, wr, count, out); break;
+      case 8: RowProduct<8>(unit, prefetch, x, idx, wr, count, stop, out); break;
+      case 7: RowProduct<7>(unit, prefetch, x, idx, wr, count, stop, out); break;
+      case 6: RowProduct<6>(unit, prefetch, x, idx, wr, count, stop, out); break;
+      case 5: RowProduct<5>(unit, prefetch, x, idx, wr, count, stop, out); break;
+      case 4: RowProduct<4>(unit, prefetch, x, idx, wr, count, stop, out); break;
+      case 3: RowProduct<3>(unit, prefetch, x, idx, wr, count, stop, out); break;
+      case 2: RowProduct<2>(unit, prefetch, x, idx, wr, count, stop, out); break;
       default: RowProductDynamic(x, width, idx, wr, count, out);
     }
   }

@@ -56,9 +56,12 @@ struct KernelTable {
                               const float* k, float* out, bool fresh);
 
   // Rows [begin, end) of y = A x for a CSR matrix A (weights null: all 1),
-  // x and y row-major with `width` columns.
+  // x and y row-major with `width` columns. With `prefetch`, the rows of x
+  // that later indices name are prefetched: worth it where x is far larger
+  // than the caches, a cost where it fits them.
   void (*sparse_rows)(const std::int64_t* offsets, const std::int32_t* indices, const float* weights,
-                      const float* x, std::ptrdiff_t width, std::int64_t begin, std::int64_t end, float* y);
+                      const float* x, std::ptrdiff_t width, std::int64_t begin, std::int64_t end, bool prefetch,
+                      float* y);
 
   // `steps` rounds of kFmaChains independent multiply-add chains of
   // float_lanes lanes each (2 x kFmaChains x lanes flops a round): the
