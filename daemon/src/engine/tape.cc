@@ -96,6 +96,10 @@ void Tape::Backward(Var loss) {
       if (n.param->grad.size() == 0) n.param->ZeroGrad();
       n.param->grad += nodes_[v].grad;
     }
+    // Every node that writes to v's gradient comes after v and has run, and
+    // no one reads it again: its memory serves the gradients still to come,
+    // so a backward pass holds a few gradients at a time, not one per node.
+    n.grad = Matrix();
   }
 }
 
