@@ -202,8 +202,8 @@ TEST_CASE("Kernels.SparseRowsMatchPlainLoops") {
           }
         }
         // In two calls, as the parallel loop splits rows.
-        k->sparse_rows(offsets.data(), indices.data(), unit ? nullptr : weights.data(), x.data(), width, 0, 20, prefetch,
-                       y.data());
+        k->sparse_rows(offsets.data(), indices.data(), unit ? nullptr : weights.data(), x.data(), width, 0, 20,
+                       prefetch, y.data());
         k->sparse_rows(offsets.data(), indices.data(), unit ? nullptr : weights.data(), x.data(), width, 20, rows,
                        prefetch, y.data());
         CheckClose(y, want, 1e-5);
