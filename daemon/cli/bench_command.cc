@@ -19,12 +19,18 @@ namespace ldpgraph {
 namespace {
 
 int RunGin(const std::vector<std::string>& args) {
-  Result<Flags> flags = Flags::Parse(args, {"dataset", "epochs", "threads"});
+  Result<Flags> flags = Flags::Parse(args, {"dataset", "epochs", "threads", "products"});
   if (!flags.ok()) {
     std::fprintf(stderr, "ldpgraph bench gin: %s\n", flags.status().message().c_str());
     return 2;
   }
   GinBenchOptions o;
+  Result<bool> bf16 = Bf16ProductsFlag(*flags);
+  if (!bf16.ok()) {
+    std::fprintf(stderr, "ldpgraph bench gin: %s\n", bf16.status().message().c_str());
+    return 2;
+  }
+  o.bf16_products = *bf16;
   Result<std::string> dataset = flags->String("dataset");
   Result<std::uint64_t> epochs = flags->Unsigned("epochs", 3);
   Result<std::uint64_t> threads = flags->Unsigned("threads", 0);
@@ -246,7 +252,7 @@ int RunBenchCommand(const std::vector<std::string>& args) {
   if (args.empty() || args[0] != "perturb") {
     std::fprintf(stderr, "usage: ldpgraph bench perturb [--users N] [--degree D] [--epsilon E] "
                          "[--reports R] [--baseline-reports B]\n"
-                         "       ldpgraph bench gin --dataset PATH [--epochs E] [--threads T]\n"
+                         "       ldpgraph bench gin --dataset PATH [--epochs E] [--threads T] [--products float|bf16]\n"
                          "       ldpgraph bench node --dataset PATH [--model gcn|sage] [--epochs E] [--hidden H] "
                          "[--threads T]\n"
                          "       ldpgraph bench gemm [--rows N] [--seconds S]\n"

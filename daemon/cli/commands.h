@@ -6,7 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "util/flags.h"
+
 namespace ldpgraph {
+
+// --products float|bf16 (default float): whether GIN's Linear products take
+// bfloat16 inputs where the CPU has AMX (GraphTrainOptions::bf16_products).
+Result<bool> Bf16ProductsFlag(const Flags& flags);
 
 int RunPerturbCommand(const std::vector<std::string>& args);
 int RunBenchCommand(const std::vector<std::string>& args);

@@ -137,11 +137,19 @@ int RunGapTraining(const Flags& flags) {
 
 }  // namespace
 
+Result<bool> Bf16ProductsFlag(const Flags& flags) {
+  const std::string products = flags.StringOr("products", "float");
+  if (products != "float" && products != "bf16") {
+    return Status::InvalidArgument("--products must be float or bf16, got '" + products + "'");
+  }
+  return products == "bf16";
+}
+
 int RunTrainCommand(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "model", "epochs", "seed", "out", "hidden", "layers",
                                             "batch-size", "lr", "readout", "dropout", "node-input", "privacy",
                                             "epsilon", "delta", "hops", "max-degree", "clip", "residual",
-                                            "classifier-epochs"});
+                                            "classifier-epochs", "products"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   if (!path.ok()) return Usage(path.status().message());
@@ -149,6 +157,7 @@ int RunTrainCommand(const std::vector<std::string>& args) {
   if (model_name != "gin" && model_name != "gcn" && model_name != "sage" && model_name != "gap") {
     return Usage("--model must be gin, gcn, sage or gap");
   }
+  if (model_name != "gin" && flags->Has("products")) return Usage("--products is for --model gin");
   if (model_name == "gap") return RunGapTraining(*flags);
   for (const char* gap_only : {"privacy", "epsilon", "delta", "hops", "max-degree", "clip", "residual",
                                "classifier-epochs"}) {
@@ -162,8 +171,9 @@ int RunTrainCommand(const std::vector<std::string>& args) {
   Result<std::uint64_t> batch = flags->Unsigned("batch-size", 32);
   Result<double> lr = flags->Double("lr", 0.01);
   Result<double> dropout = flags->Double("dropout", 0.5);
+  Result<bool> bf16 = Bf16ProductsFlag(*flags);
   for (const Status* s : {&epochs.status(), &seed.status(), &hidden.status(), &layers.status(), &batch.status(),
-                          &lr.status(), &dropout.status()}) {
+                          &lr.status(), &dropout.status(), &bf16.status()}) {
     if (!s->ok()) return Usage(s->message());
   }
   const std::string readout = flags->StringOr("readout", "mean");
@@ -190,6 +200,7 @@ int RunTrainCommand(const std::vector<std::string>& args) {
     run_options.train.max_epochs = static_cast<int>(*epochs);
     run_options.train.batch_size = static_cast<int>(*batch);
     run_options.train.lr = static_cast<float>(*lr);
+    run_options.train.bf16_products = *bf16;
     run_options.seed = *seed;
     run_options.on_epoch = ProgressBar(run_options.train.max_epochs);
     Result<GinRun> run = TrainGinOnDataset(*ds, run_options);

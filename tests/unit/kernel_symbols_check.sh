@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Each per-level copy of the engine's hot loops (engine/kernels/isa_kernels.cc)
-# must export its KernelTable and nothing else. Any other exported symbol, an
+# Each per-level copy of the engine's hot loops (engine/kernels/isa_kernels.cc),
+# and the AMX products (amx_kernels.cc), must export its table and nothing else. Any other exported symbol, an
 # inline function or template instantiation compiled with -march=x86-64-v3 or
 # -v4, could be the one the linker keeps for every caller, and the portable
 # binary would die with SIGILL on an older CPU.

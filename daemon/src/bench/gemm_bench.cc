@@ -1,9 +1,5 @@
 #include "bench/gemm_bench.h"
 
-#if defined(__AVX512BF16__)
-#include <immintrin.h>
-#endif
-
 #include <vector>
 
 #include "bench/cpu_rate.h"
@@ -15,28 +11,6 @@ namespace {
 
 constexpr std::int64_t kWidth = 64;  // the GIN's hidden size
 
-#if defined(__AVX512BF16__)
-constexpr int kChains = KernelTable::kFmaChains;  // as FmaPeakPerCore's chains
-constexpr std::int64_t kSteps = 1 << 20;
-
-// The same chains with bfloat16 pair dot products (VDPBF16PS: 16 lanes, each
-// adding two products of bfloat16 pairs to a float): what the Linear layers
-// could reach with bfloat16 inputs and float sums.
-constexpr double kBf16FlopsPerDot = 16 * 2 * 2;  // lanes x products per lane x (multiply, add)
-float Bf16DotChains(float start) {
-  __m512 acc[kChains];
-  for (int j = 0; j < kChains; ++j) acc[j] = _mm512_set1_ps(start + static_cast<float>(j));
-  const __m512 small = _mm512_set1_ps(1e-6f * start);
-  const __m512bh pairs = _mm512_cvtne2ps_pbh(small, small);
-  for (std::int64_t i = 0; i < kSteps; ++i) {
-#pragma GCC unroll 12
-    for (int j = 0; j < kChains; ++j) acc[j] = _mm512_dpbf16_ps(acc[j], pairs, pairs);
-  }
-  float sum = 0;
-  for (int j = 0; j < kChains; ++j) sum += _mm512_reduce_add_ps(acc[j]);
-  return sum;
-}
-#endif
 
 }  // namespace
 
@@ -61,14 +35,21 @@ Status RunGemmBench(const GemmBenchOptions& o, std::ostream& out) {
       << "\nweight_gradient_gflops=" << weight_gradient / 1e9 << "\nfma_peak_gflops=" << peak / 1e9
       << "\nforward_share_of_peak=" << forward / peak << "\nweight_gradient_share_of_peak=" << weight_gradient / peak
       << "\n";
-#if defined(__AVX512BF16__)
-  volatile float start = 1, sink = 0;
-  const double bf16 = Rate(kBf16FlopsPerDot * kChains * static_cast<double>(kSteps), o.seconds,
-                           [&] { sink = sink + Bf16DotChains(start); });
-  out << "bf16_dot_peak_gflops=" << bf16 / 1e9 << "\nbf16_over_fma_peak=" << bf16 / peak << "\n";
-#else
-  out << "bf16_dot_peak_gflops=unsupported\n";  // the build's -march has no AVX512_BF16
-#endif
+  // The same forward product with bfloat16 inputs on AMX tiles, where the CPU has them.
+  if (Bf16Kernels() == nullptr) {
+    out << "forward_bf16_gflops=unsupported\nweight_gradient_bf16_gflops=unsupported\n";
+  } else {
+    GemmOperands rounded{x.data(), kWidth, 1, w.data(), kWidth, y.data(), kWidth};
+    rounded.bf16 = true;
+    const double bf16 = Rate(product_flops, o.seconds, [&] { TallGemm(rounded, n, kWidth, kWidth, false); });
+    GemmOperands gradient{x.data(), 1, kWidth, y.data(), kWidth, gw.data(), kWidth};
+    gradient.bf16 = true;
+    const double bf16_gradient =
+        Rate(product_flops, o.seconds, [&] { TallGemm(gradient, kWidth, kWidth, n, false); });
+    out << "forward_bf16_gflops=" << bf16 / 1e9 << "\nforward_bf16_over_float=" << bf16 / forward
+        << "\nweight_gradient_bf16_gflops=" << bf16_gradient / 1e9
+        << "\nweight_gradient_bf16_over_float=" << bf16_gradient / weight_gradient << "\n";
+  }
   return Status::Ok();
 }
 

@@ -4,6 +4,7 @@
 
 #include "bench/cpu_rate.h"
 #include "dataset/graph_dataset.h"
+#include "engine/kernels/kernel_table.h"
 #include "engine/parallel.h"
 #include "models/gin.h"
 #include "train/graph_trainer.h"
@@ -44,6 +45,7 @@ Status RunGinBench(const GinBenchOptions& o, std::ostream& out) {
   GraphTrainOptions options;
   options.max_epochs = o.epochs;
   options.early_stopping = false;
+  options.bf16_products = o.bf16_products;
   GraphTrainResult r = TrainGraphClassifier(&*model, graphs, ds->labels, split, options, {});
   std::vector<double> times = r.epoch_seconds;
   std::sort(times.begin(), times.end());
@@ -52,7 +54,10 @@ Status RunGinBench(const GinBenchOptions& o, std::ostream& out) {
   const double epoch_seconds = times[times.size() / 2];
   const double linear_flops = LinearFlopsPerNode(config) * static_cast<double>(nodes);
   const double peak = FmaPeakPerCore(0.3) * threads;
+  // bf16 only where AMX takes the products; float otherwise, and said so.
+  const bool bf16 = o.bf16_products && Bf16Kernels() != nullptr;
   out << "dataset=" << ds->name << "\nepochs=" << o.epochs << "\nthreads=" << threads
+      << "\nproducts=" << (bf16 ? "bf16" : "float")
       << "\ntrain_graphs=" << split.train.size() << "\ntrain_nodes=" << nodes << "\nepoch_seconds=" << epoch_seconds
       << "\nepoch_seconds_min=" << times.front() << "\nlinear_gflop_per_epoch=" << linear_flops / 1e9
       << "\nlinear_gflops=" << linear_flops / epoch_seconds / 1e9 << "\nfma_peak_gflops=" << peak / 1e9

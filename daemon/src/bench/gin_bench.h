@@ -15,6 +15,7 @@ struct GinBenchOptions {
   std::string dataset;
   int epochs = 3;
   int threads = 0;  // 0: all cores
+  bool bf16_products = false;  // GraphTrainOptions::bf16_products
 };
 
 // Prints epoch_seconds= (median), epoch_seconds_min=, threads=, peak_rss_mb=,

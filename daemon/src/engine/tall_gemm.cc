@@ -31,6 +31,16 @@ void ReferenceGemm(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t co
 void TallGemm(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, std::ptrdiff_t inner,
               bool accumulate) {
   if (rows <= 0 || cols <= 0) return;
+  if (m.bf16 && inner > 0 && cols % 16 == 0 && cols <= Bf16KernelTable::kMaxCols) {
+    const Bf16KernelTable* bf16 = Bf16Kernels();
+    if (bf16 != nullptr && m.a_inner_stride == 1 && inner % 32 == 0 && inner <= Bf16KernelTable::kMaxInner) {
+      return bf16->tall_gemm(m, rows, cols, inner, accumulate);
+    }
+    if (bf16 != nullptr && m.a_row_stride == 1 && m.a_inner_stride >= rows && rows % 16 == 0 &&
+        rows <= Bf16KernelTable::kMaxCols) {
+      return bf16->transposed_gemm(m, rows, cols, inner, accumulate);
+    }
+  }
   const KernelTable& kernels = Kernels();
   if (cols % kernels.float_lanes != 0) return ReferenceGemm(m, rows, cols, inner, accumulate);
   if (inner <= 0) {

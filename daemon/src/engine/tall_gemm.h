@@ -29,6 +29,10 @@ struct GemmOperands {
   float* c;
   std::ptrdiff_t ldc;
   const float* bias = nullptr;  // optional: added to every row of the result
+  // May round A and B to bfloat16 (sums stay float) where the CPU multiplies
+  // those far faster (Bf16Kernels(), kernel_table.h) and the shape suits it;
+  // exact float products otherwise.
+  bool bf16 = false;
 };
 
 // C = A B (accumulate false) or C += A B (accumulate true), single-threaded:

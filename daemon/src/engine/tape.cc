@@ -111,9 +111,10 @@ Tape::Var Tape::Linear(Var x, Var w, Var b) {
   const Eigen::Index in_dim = in.cols(), out_dim = weight.cols();
   Matrix y(in.rows(), out_dim);
   ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
-    TallGemm({in.data() + begin * in_dim, in_dim, 1, weight.data(), out_dim, y.data() + begin * out_dim, out_dim,
-              biased ? bias.data() : nullptr},
-             end - begin, out_dim, in_dim, false);
+    GemmOperands product{in.data() + begin * in_dim, in_dim, 1, weight.data(), out_dim, y.data() + begin * out_dim,
+                         out_dim, biased ? bias.data() : nullptr};
+    product.bf16 = bf16_products_;
+    TallGemm(product, end - begin, out_dim, in_dim, false);
   });
   Var out = Push(std::move(y), Needs(x) || Needs(w) || (biased && Needs(b)));
   NoteParameterRead(w);
@@ -135,11 +136,15 @@ Tape::Var Tape::Linear(Var x, Var w, Var b) {
     ForEachRowBlock(g.rows(), [&](int t, Eigen::Index begin, Eigen::Index end) {
       const float* gblock = g.data() + begin * m;
       if (need_x) {  // dX = G W^T
-        TallGemm({gblock, m, 1, weight_t.data(), k, gx->data() + begin * k, k}, end - begin, k, m, !fresh_x);
+        GemmOperands product{gblock, m, 1, weight_t.data(), k, gx->data() + begin * k, k};
+        product.bf16 = bf16_products_;
+        TallGemm(product, end - begin, k, m, !fresh_x);
       }
       if (need_w) {  // dW = X^T G: A = X^T addressed in place (row stride 1, inner stride k)
         gw[t].resize(k, m);
-        TallGemm({in2.data() + begin * k, 1, k, gblock, m, gw[t].data(), m}, k, m, end - begin, false);
+        GemmOperands product{in2.data() + begin * k, 1, k, gblock, m, gw[t].data(), m};
+        product.bf16 = bf16_products_;
+        TallGemm(product, k, m, end - begin, false);
       }
       if (need_b) {
         gb[t] = RowVector::Zero(m);

@@ -45,6 +45,10 @@ class Tape {
   using InputVar = int;
 
   bool training() const { return training_; }
+  // Linear's three products (forward, input and weight gradients) with
+  // bfloat16 inputs and float sums where the CPU has bfloat16 tiles
+  // (GemmOperands::bf16). Every other operation stays in float.
+  void UseBf16Products(bool on) { bf16_products_ = on; }
   Var Constant(Matrix value);
   // A constant read in place, not copied: `value` must outlive the tape. The
   // inputs of full-batch node models, which would otherwise be copied every
@@ -170,6 +174,7 @@ class Tape {
   std::size_t parameter_vars_ = 0;  // Param() calls while tracking
 
   bool training_;
+  bool bf16_products_ = false;
   RandomSource* rng_;
   std::vector<Node> nodes_;
   std::vector<InputNode> inputs_;

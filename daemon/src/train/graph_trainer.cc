@@ -18,7 +18,7 @@ using Clock = std::chrono::steady_clock;
 
 Evaluation EvaluateGraphs(GraphModel* model, const std::vector<PreparedGraph>& graphs,
                           const std::vector<std::uint32_t>& labels, const std::vector<std::uint32_t>& ids,
-                          int batch_size) {
+                          int batch_size, bool bf16_products) {
   Evaluation e;
   e.probs.resize(static_cast<Eigen::Index>(ids.size()), model->classes());
   std::vector<int> y(ids.size(), -1);
@@ -28,6 +28,7 @@ Evaluation EvaluateGraphs(GraphModel* model, const std::vector<PreparedGraph>& g
                                            ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), start + batch_size)));
     GraphBatch batch = MakeBatch(graphs, chunk, labels);
     Tape tape(false, nullptr);
+    tape.UseBf16Products(bf16_products);
     Tape::Var logits = model->Forward(tape, batch, tape.Constant(batch.inputs));
     e.probs.middleRows(static_cast<Eigen::Index>(start), static_cast<Eigen::Index>(chunk.size())) =
         Softmax(tape.value(logits));
@@ -49,7 +50,7 @@ Evaluation EvaluateGraphs(GraphModel* model, const std::vector<PreparedGraph>& g
 
 double TrainGraphEpoch(GraphModel* model, const std::vector<PreparedGraph>& graphs,
                        const std::vector<std::uint32_t>& labels, std::vector<std::uint32_t>* order, int batch_size,
-                       Adam* adam, RandomSource& rng) {
+                       Adam* adam, RandomSource& rng, bool bf16_products) {
   std::vector<std::uint32_t>& o = *order;
   for (std::size_t i = o.size(); i > 1; --i) std::swap(o[i - 1], o[UniformBelow(rng, i)]);
   double loss_sum = 0;
@@ -59,6 +60,7 @@ double TrainGraphEpoch(GraphModel* model, const std::vector<PreparedGraph>& grap
                                          o.begin() + static_cast<std::ptrdiff_t>(std::min(o.size(), b + batch_size)));
     GraphBatch batch = MakeBatch(graphs, ids, labels);
     Tape tape(true, &rng);
+    tape.UseBf16Products(bf16_products);
     Tape::Var loss = tape.SoftmaxCrossEntropy(model->Forward(tape, batch, tape.Constant(batch.inputs)), &batch.labels);
     adam->ZeroGrad();
     tape.Backward(loss);
@@ -87,11 +89,11 @@ GraphTrainResult TrainGraphClassifier(GraphModel* model, const std::vector<Prepa
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
     const auto epoch_start = Clock::now();
     adam.set_lr(o.lr * std::pow(o.lr_decay, static_cast<float>((epoch - 1) / o.lr_step)));
-    const double train_loss = TrainGraphEpoch(model, graphs, labels, &order, o.batch_size, &adam, rng);
+    const double train_loss = TrainGraphEpoch(model, graphs, labels, &order, o.batch_size, &adam, rng, o.bf16_products);
     const double train_seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
     result.epoch_seconds.push_back(train_seconds);
     memory.EpochEnded();
-    Evaluation val = EvaluateGraphs(model, graphs, labels, split.val, o.eval_batch);
+    Evaluation val = EvaluateGraphs(model, graphs, labels, split.val, o.eval_batch, o.bf16_products);
     result.epochs = epoch;
     const bool stop = stopping.Update(epoch, val.loss);
     if (on_epoch) on_epoch(MakeEpochReport(epoch, train_loss, val, train_seconds, adam.lr()));
@@ -103,8 +105,8 @@ GraphTrainResult TrainGraphClassifier(GraphModel* model, const std::vector<Prepa
   }
   stopping.RestoreBest();
   result.best_epoch = stopping.best_epoch();
-  result.val = EvaluateGraphs(model, graphs, labels, split.val, o.eval_batch);
-  result.test = EvaluateGraphs(model, graphs, labels, split.test, o.eval_batch);
+  result.val = EvaluateGraphs(model, graphs, labels, split.val, o.eval_batch, o.bf16_products);
+  result.test = EvaluateGraphs(model, graphs, labels, split.test, o.eval_batch, o.bf16_products);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

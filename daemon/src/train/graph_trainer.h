@@ -29,6 +29,8 @@ struct GraphTrainOptions {
   bool early_stopping = true;
   int eval_batch = 64;
   std::uint64_t seed = 0;
+  // Linear products with bfloat16 inputs where the CPU has AMX (Tape::UseBf16Products).
+  bool bf16_products = false;
   // Set by another thread to stop after the current epoch (a cancelled
   // training job); the best model so far is still restored.
   const std::atomic<bool>* cancel = nullptr;
@@ -73,16 +75,17 @@ struct GraphTrainResult {
 };
 
 // Class probabilities of graphs `ids` (eval mode) and their loss/accuracy/AUC.
+// `bf16_products`: as GraphTrainOptions' (here and below).
 Evaluation EvaluateGraphs(GraphModel* model, const std::vector<PreparedGraph>& graphs,
                           const std::vector<std::uint32_t>& labels, const std::vector<std::uint32_t>& ids,
-                          int batch_size);
+                          int batch_size, bool bf16_products = false);
 
 // One epoch: `order` shuffled with `rng`, then one Adam step per batch of
 // `batch_size` graphs of it (dropout drawn from `rng` too). The mean batch
 // loss. Shared by the trainer below and FedAvg's local epochs.
 double TrainGraphEpoch(GraphModel* model, const std::vector<PreparedGraph>& graphs,
                        const std::vector<std::uint32_t>& labels, std::vector<std::uint32_t>* order, int batch_size,
-                       Adam* adam, RandomSource& rng);
+                       Adam* adam, RandomSource& rng, bool bf16_products = false);
 
 // Trains `model` on split.train; `on_epoch` (may be empty) sees every epoch.
 GraphTrainResult TrainGraphClassifier(GraphModel* model, const std::vector<PreparedGraph>& graphs,

@@ -4,6 +4,12 @@
 #include <cstdlib>
 #include <cstring>
 
+#if defined(LDPGRAPH_KERNELS_AMX)
+#include <cpuid.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 // One table per level CMake compiled (LDPGRAPH_KERNELS_V3/V4 say which).
 namespace ldpgraph {
 namespace isa_x86_64 {
@@ -17,6 +23,11 @@ extern const KernelTable kTable;
 #if defined(LDPGRAPH_KERNELS_V4)
 namespace isa_x86_64_v4 {
 extern const KernelTable kTable;
+}
+#endif
+#if defined(LDPGRAPH_KERNELS_AMX)
+namespace amx_bf16 {
+extern const Bf16KernelTable kTable;
 }
 #endif
 
@@ -35,7 +46,31 @@ const KernelTable* Choose() {
   return supported.back();
 }
 
+#if defined(LDPGRAPH_KERNELS_AMX)
+bool AmxUsable() {
+  if (Kernels().float_lanes != 16) return false;  // the conversions are AVX-512
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+  const bool tile = (d >> 24) & 1u, bf16_tiles = (d >> 22) & 1u;
+  if (!tile || !bf16_tiles || !__get_cpuid_count(7, 1, &a, &b, &c, &d)) return false;
+  if (((a >> 5) & 1u) == 0) return false;  // AVX512-BF16, for rounding the inputs
+  // Linux (5.16 on) enables the 8 KB tile state per process on request:
+  // arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA).
+  constexpr long kRequestPermission = 0x1023, kTileData = 18;
+  return syscall(SYS_arch_prctl, kRequestPermission, kTileData) == 0;
+}
+#endif
+
 }  // namespace
+
+const Bf16KernelTable* Bf16Kernels() {
+#if defined(LDPGRAPH_KERNELS_AMX)
+  static const Bf16KernelTable* const table = AmxUsable() ? &amx_bf16::kTable : nullptr;
+  return table;
+#else
+  return nullptr;
+#endif
+}
 
 std::vector<const KernelTable*> SupportedKernelTables() {
   std::vector<const KernelTable*> out = {&isa_x86_64::kTable};
