@@ -140,6 +140,77 @@ TEST_CASE("Gradient.FusedBatchNormRelu") {
   CHECK(fused.isApprox(apart));
 }
 
+TEST_CASE("Gradient.LinearBatchNorm") {
+  Parameter x = Random("x", 9, 4, 30), w = Random("w", 4, 3, 31), b = Random("b", 1, 3, 32);
+  Parameter gamma = Random("gamma", 1, 3, 33), beta = Random("beta", 1, 3, 34);
+  Matrix r = Random("r", 9, 3, 35).value;
+  for (bool relu : {false, true}) {
+    CAPTURE(relu);
+    BatchNormStats stats;
+    CheckGradients(
+        [&](Tape& t) {
+          return t.Dot(t.LinearBatchNorm(t.Param(&x), t.Param(&w), t.Param(&b), t.Param(&gamma), t.Param(&beta),
+                                         &stats, relu),
+                       &r);
+        },
+        {&x, &w, &b, &gamma, &beta}, true, 1e-3, 3e-2);
+  }
+}
+
+// The fused operation against Linear then BatchNorm(Relu) on a batch large
+// enough for threads and many sub-blocks, with a running mean far from the
+// batch's (the shift of its one-pass variance): the same values, gradients
+// and running statistics up to the order of sums. Outputs within 1e-3 of
+// the ReLU's kink get no upstream gradient: the two orders of sums may clip
+// them differently, which would be a true difference of one row's share.
+TEST_CASE("Gradient.LinearBatchNormIsLinearThenBatchNorm") {
+  Parameter x = Random("x", 5000, 64, 36), w = Random("w", 64, 64, 37, 0.2f), b = Random("b", 1, 64, 38);
+  Parameter gamma = Random("gamma", 1, 64, 39), beta = Random("beta", 1, 64, 40);
+  BatchNormStats start;
+  start.mean = RowVector::Constant(64, 3.0f);
+  start.var = RowVector::Constant(64, 2.0f);
+  Matrix r = Random("r", 5000, 64, 41).value;
+  {
+    BatchNormStats probe = start;
+    Tape t(true, nullptr);
+    const Matrix z =
+        t.value(t.BatchNorm(t.Linear(t.Param(&x), t.Param(&w), t.Param(&b)), t.Param(&gamma), t.Param(&beta), &probe));
+    r = (z.array().abs() < 1e-3f).select(0.0f, r);
+  }
+  for (bool relu : {false, true}) {
+    CAPTURE(relu);
+    BatchNormStats fused_stats = start, apart_stats = start;
+    std::vector<Parameter*> params = {&x, &w, &b, &gamma, &beta};
+    std::vector<Matrix> fused_grads, apart_grads;
+    Matrix fused, apart;
+    for (bool together : {true, false}) {
+      for (Parameter* p : params) p->ZeroGrad();
+      SeededRandomSource rng(1);
+      Tape t(true, &rng);
+      Tape::Var y;
+      if (together) {
+        y = t.LinearBatchNorm(t.Param(&x), t.Param(&w), t.Param(&b), t.Param(&gamma), t.Param(&beta), &fused_stats,
+                              relu);
+      } else {
+        const Tape::Var pre = t.Linear(t.Param(&x), t.Param(&w), t.Param(&b));
+        y = relu ? t.BatchNormRelu(pre, t.Param(&gamma), t.Param(&beta), &apart_stats)
+                 : t.BatchNorm(pre, t.Param(&gamma), t.Param(&beta), &apart_stats);
+      }
+      (together ? fused : apart) = t.value(y);
+      t.Backward(t.Dot(y, &r));
+      for (Parameter* p : params) (together ? fused_grads : apart_grads).push_back(p->grad);
+    }
+    CHECK((fused - apart).cwiseAbs().maxCoeff() < 1e-3f);
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      CAPTURE(params[i]->name);
+      const float scale = std::max(1.0f, apart_grads[i].cwiseAbs().maxCoeff());
+      CHECK((fused_grads[i] - apart_grads[i]).cwiseAbs().maxCoeff() < 1e-3f * scale);
+    }
+    CHECK(fused_stats.mean.isApprox(apart_stats.mean, 1e-5f));
+    CHECK(fused_stats.var.isApprox(apart_stats.var, 1e-4f));
+  }
+}
+
 TEST_CASE("Gradient.DropoutWithAFixedMask") {
   Parameter x = Random("x", 6, 3, 15);
   Matrix r = Random("r", 6, 3, 16).value;

@@ -122,6 +122,15 @@ TEST_CASE("Kernels.BatchNormPassesMatchPlainLoops") {
       k->squared_deviations(x.data(), rows, f, mean.data(), deviations.data());
       CheckClose(sums, want_sums, 1e-5);
       CheckClose(deviations, want_dev, 1e-5);
+      // Both moments around a shift (here `mean`) in one pass, added to what is there.
+      std::vector<float> shifted(w, 1.0f), squares(w, 2.0f);
+      std::vector<double> want_shifted(w, 1.0);
+      for (std::size_t r = 0; r < static_cast<std::size_t>(rows); ++r) {
+        for (std::size_t c = 0; c < w; ++c) want_shifted[c] += double{x[r * w + c]} - mean[c];
+      }
+      k->shifted_moments(x.data(), rows, f, mean.data(), shifted.data(), squares.data());
+      CheckClose(shifted, want_shifted, 1e-5);
+      CheckClose(squares, want_dev, 1e-5);
 
       for (bool relu : {false, true}) {
         CAPTURE(relu);

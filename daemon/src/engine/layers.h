@@ -22,6 +22,8 @@ class LinearLayer {
   Tape::Var InputProduct(Tape& tape, Tape::InputVar x) { return tape.InputProduct(x, tape.Param(&w_)); }
   Tape::Var AddBias(Tape& tape, Tape::Var y) { return tape.AddBias(y, tape.Param(&b_)); }
   void Collect(std::vector<Parameter*>* params) { params->push_back(&w_); params->push_back(&b_); }
+  Parameter* weight() { return &w_; }
+  Parameter* bias() { return &b_; }
   int in() const { return static_cast<int>(w_.value.rows()); }
   int out() const { return static_cast<int>(w_.value.cols()); }
 
@@ -38,6 +40,11 @@ class BatchNormLayer {
   }
   Tape::Var ForwardRelu(Tape& tape, Tape::Var x) {
     return tape.BatchNormRelu(x, tape.Param(&gamma_), tape.Param(&beta_), &stats_);
+  }
+  // ReLU(BatchNorm(linear(x))) as one tape operation (Tape::LinearBatchNorm).
+  Tape::Var ForwardLinearRelu(Tape& tape, LinearLayer& linear, Tape::Var x) {
+    return tape.LinearBatchNorm(x, tape.Param(linear.weight()), tape.Param(linear.bias()), tape.Param(&gamma_),
+                                tape.Param(&beta_), &stats_, true);
   }
   void Collect(std::vector<Parameter*>* params) { params->push_back(&gamma_); params->push_back(&beta_); }
   BatchNormStats* stats() { return &stats_; }

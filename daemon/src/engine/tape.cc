@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/batch_norm_passes.h"
 #include "engine/kernels/kernel_table.h"
 #include "engine/parallel.h"
 #include "engine/row_gradient_norms.h"
@@ -433,43 +434,21 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
     for (const auto& p : partial) var += p;
     var /= static_cast<float>(n);
     *invstd = (var.array() + eps).rsqrt();
-    if (stats->mean.size() == 0) {
-      stats->mean = RowVector::Zero(f);
-      stats->var = RowVector::Ones(f);
-    }
-    const float unbias = n > 1 ? static_cast<float>(n) / static_cast<float>(n - 1) : 1.0f;
-    stats->mean = (1.0f - momentum) * stats->mean + momentum * *mean;
-    stats->var = (1.0f - momentum) * stats->var + momentum * unbias * var;
+    UpdateRunningStats(*mean, var, n, momentum, stats);
   } else {
     *mean = stats->mean;
     *invstd = (stats->var.array() + eps).rsqrt();
   }
-  Matrix y(n, f);
-  ForEachRowBlock(n, [&](int, Eigen::Index begin, Eigen::Index end) {
-    kernels.normalise_rows(in.data() + begin * f, end - begin, f, mean->data(), invstd->data(), g.data(), b.data(),
-                           y.data() + begin * f, relu);
-  });
-  Var out = Push(std::move(y), Needs(x) || Needs(gamma) || Needs(beta));
+  Var out = Push(NormaliseAll(in, *mean, *invstd, g, b, relu), Needs(x) || Needs(gamma) || Needs(beta));
   const bool training = training_;
   nodes_[out].backward = [this, x, gamma, beta, out, mean, invstd, training, relu] {
     // With the fused ReLU, the first pass also zeroes the gradient where the
     // output was clipped, in place, before summing it.
     Matrix& gy = nodes_[out].grad;
-    const Matrix& yv = value(out);
     const Matrix& xv = value(x);
     const Eigen::Index rows = gy.rows(), cols = gy.cols();
-    const std::size_t threads = static_cast<std::size_t>(EngineThreads());
-    std::vector<RowVector> part_g(threads, RowVector::Zero(cols)), part_gx(threads, RowVector::Zero(cols));
-    ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
-      Kernels().gradient_sums(gy.data() + begin * cols, yv.data() + begin * cols, xv.data() + begin * cols,
-                              mean->data(), invstd->data(), end - begin, cols, part_g[t].data(), part_gx[t].data(),
-                              relu);
-    });
-    RowVector sum_g = RowVector::Zero(cols), sum_gx = RowVector::Zero(cols);
-    for (std::size_t t = 0; t < threads; ++t) {
-      sum_g += part_g[t];
-      sum_gx += part_gx[t];
-    }
+    RowVector sum_g, sum_gx;
+    OutputGradientSums(&gy, value(out), xv, *mean, *invstd, relu, &sum_g, &sum_gx);
     if (Needs(gamma)) GradOf(gamma) += sum_gx;
     if (Needs(beta)) GradOf(beta) += sum_g;
     if (!Needs(x)) return;

@@ -106,6 +106,12 @@ class Tape {
   // ReLU(BatchNorm(x)) in one pass each way (GIN's every normalisation).
   Var BatchNormRelu(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum = 0.1f,
                     float eps = 1e-5f);
+  // BatchNorm(x W + b), ReLU'd when `relu`: the two operations in one, the
+  // same values up to the order of sums, with fewer passes over memory in
+  // training (linear_batch_norm.cc); evaluation and DP-SGD's per-row norms
+  // take the two apart.
+  Var LinearBatchNorm(Var x, Var w, Var b, Var gamma, Var beta, BatchNormStats* stats, bool relu,
+                      float momentum = 0.1f, float eps = 1e-5f);
   // a * x; `a_t` must be a's transpose (used for the gradient). Both must
   // outlive the tape.
   Var Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x);

@@ -146,6 +146,18 @@ void SquaredDeviations(const float* __restrict x, std::ptrdiff_t rows, std::ptrd
   }
 }
 
+void ShiftedMoments(const float* __restrict x, std::ptrdiff_t rows, std::ptrdiff_t f, const float* __restrict shift,
+                    float* __restrict sum, float* __restrict squares) {
+  for (std::ptrdiff_t r = 0; r < rows; ++r) {
+    const float* row = x + r * f;
+    for (std::ptrdiff_t c = 0; c < f; ++c) {
+      const float d = row[c] - shift[c];
+      sum[c] += d;
+      squares[c] += d * d;
+    }
+  }
+}
+
 // BatchNorm keeps no normalised copy of its input for the backward pass:
 // both backward kernels recompute xhat = (x - mean) invstd from the input,
 // which the tape holds anyway, with the same two operations as the forward
@@ -345,9 +357,9 @@ float FmaChains(float start, std::int64_t steps) {
 }  // namespace
 
 extern const KernelTable kTable;
-const KernelTable kTable = {LDPGRAPH_KERNEL_ISA, kLanes,           TallGemm,     ColumnSums,
-                            BroadcastRow,        SquaredDeviations, NormaliseRows, GradientSums,
-                            InputGradientRows,   SparseRows,        FmaChains};
+const KernelTable kTable = {LDPGRAPH_KERNEL_ISA, kLanes,        TallGemm,          ColumnSums,   BroadcastRow,
+                            SquaredDeviations,   ShiftedMoments, NormaliseRows,     GradientSums, InputGradientRows,
+                            SparseRows,          FmaChains};
 
 }  // namespace LDPGRAPH_KERNEL_NS
 }  // namespace ldpgraph

@@ -43,6 +43,11 @@ struct KernelTable {
   // never stored):
   // acc[c] += sum_r (x[r][c] - mean[c])^2
   void (*squared_deviations)(const float* x, std::ptrdiff_t rows, std::ptrdiff_t f, const float* mean, float* acc);
+  // sum[c] += sum_r (x[r][c] - shift[c]) and squares[c] += the same squared:
+  // both moments in one pass (LinearBatchNorm), exact enough when the shift
+  // is near the mean (the running mean).
+  void (*shifted_moments)(const float* x, std::ptrdiff_t rows, std::ptrdiff_t f, const float* shift, float* sum,
+                          float* squares);
   // out = xhat gamma + beta, clipped at 0 when relu.
   void (*normalise_rows)(const float* x, std::ptrdiff_t rows, std::ptrdiff_t f, const float* mean,
                          const float* invstd, const float* gamma, const float* beta, float* out, bool relu);
