@@ -150,6 +150,9 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
   CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"node_input": "pagerank"})").status == 400);
   CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"node_input": 1})").status == 400);
   CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"task": "node", "graph": 100, "node_input": "size"})").status == 400);
+  CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"products": "fp8"})").status == 400);
+  CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"products": true})").status == 400);
+  CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"task": "node", "graph": 100, "products": "bf16"})").status == 400);
   CHECK(d.Admin("GET", "/v1/admin/jobs/77").status == 404);
   CHECK(d.Call("POST", "/v1/admin/jobs", "{}", "").status == 401);
   CHECK(json::parse(d.Admin("GET", "/v1/admin/jobs").body)["jobs"].empty());
@@ -180,14 +183,16 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
   CHECK(std::stod(Value("\n" + printed, "test_auc")) == doctest::Approx(done["test_auc"].get<double>()).epsilon(1e-5));
   CHECK(std::stoi(Value("\n" + printed, "epochs")) == 60);
 
-  // GIN told each graph's public number of users: the same as the CLI's --node-input size.
-  auto sized = d.Admin("POST", "/v1/admin/jobs", R"({"epochs": 60, "seed": 3, "node_input": "size"})");
+  // GIN told each graph's public number of users: the same as the CLI's --node-input size, here
+  // with bfloat16 products as the CLI's --products bf16 (float on a CPU without AMX, both sides).
+  auto sized =
+      d.Admin("POST", "/v1/admin/jobs", R"({"epochs": 60, "seed": 3, "node_input": "size", "products": "bf16"})");
   REQUIRE(sized.status == 202);
   const json sized_done = d.Wait(json::parse(sized.body)["job_id"]);
   REQUIRE_MESSAGE(sized_done["state"] == "succeeded", sized_done.dump());
   CHECK(sized_done["model_version"] == 2);
   const std::string sized_printed = Run(std::string(LDPGRAPH_CLI) + " train --dataset " + offline.path() +
-                                        "/noisy.txt --model gin --epochs 60 --seed 3 --node-input size");
+                                        "/noisy.txt --model gin --epochs 60 --seed 3 --node-input size --products bf16");
   CHECK(std::stod(Value("\n" + sized_printed, "test_auc")) ==
         doctest::Approx(sized_done["test_auc"].get<double>()).epsilon(1e-5));
 
@@ -197,6 +202,8 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
   CHECK(models[0]["symmetrise"] == "per-graph");
   CHECK(models[0]["node_input"] == "constant");
   CHECK(models[1]["node_input"] == "size");
+  CHECK(models[0]["products"] == "float");
+  CHECK((models[1]["products"] == "bf16" || models[1]["products"] == "float"));
 
   // A graph's symmetrisation policy: refused when unknown, listed once set.
   CHECK(d.Admin("PUT", "/v1/admin/graphs/139/symmetrise", R"({"rule": "both"})").status == 400);

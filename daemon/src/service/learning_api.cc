@@ -128,7 +128,8 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
   if (body.contains("task") && body["task"] == "gap") return StartGapJob(ctx, request.body);
   for (const auto& [key, value] : body.items()) {
     static const std::set<std::string> kKnown = {"task", "graphs",     "graph",  "model",  "label_method", "epochs",
-                                                 "seed", "symmetrise", "hidden", "layers", "node_input", "denoise"};
+                                                 "seed", "symmetrise", "hidden", "layers", "node_input", "denoise",
+                                                 "products"};
     if (!kKnown.count(key)) return ErrorResponse(400, "invalid_request", "unknown field \"" + key + "\"");
   }
   GraphJobRequest job;
@@ -182,6 +183,14 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
                                               : Status::InvalidArgument("node_input must be a string");
     if (!s.ok()) return ErrorResponse(400, "invalid_request", s.message());
     job.node_input = body["node_input"].get<std::string>();
+  }
+  if (body.contains("products")) {
+    if (job.task == JobTask::kNode) return ErrorResponse(400, "invalid_request", "products is for graph jobs (GIN)");
+    const json& products = body["products"];
+    if (!products.is_string() || (products != "float" && products != "bf16")) {
+      return ErrorResponse(400, "invalid_request", "products must be \"float\" or \"bf16\"");
+    }
+    job.bf16_products = products == "bf16";
   }
   if (job.task == JobTask::kGraph) {  // a node job's graph is chosen above; its users bring the labels
     auto labels = ctx.store->GraphLabels();

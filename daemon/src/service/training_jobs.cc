@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "assembly/graph_assembler.h"
+#include "engine/kernels/kernel_table.h"
 #include "train/gin_pipeline.h"
 
 namespace ldpgraph {
@@ -176,6 +177,7 @@ void TrainingJobs::Run(Job* job) {
   o.model.layers = r.layers;
   if (Status s = SetGinNodeInput(r.node_input, &o.model); !s.ok()) return finish(JobState::kFailed, s.ToString());
   o.train.max_epochs = r.max_epochs;
+  o.train.bf16_products = r.bf16_products;
   o.train.cancel = &job->cancel;
   o.seed = r.seed;
   o.on_epoch = [&](const EpochReport& e) {
@@ -193,6 +195,7 @@ void TrainingJobs::Run(Job* job) {
                           {"model", "gin"},
                           {"symmetrise", r.rule_name},
                           {"node_input", r.node_input},
+                          {"products", r.bf16_products && Bf16Kernels() != nullptr ? "bf16" : "float"},
                           {"seed", r.seed},
                           {"epochs", run->result.epochs},
                           {"best_epoch", run->result.best_epoch},

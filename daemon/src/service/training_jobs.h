@@ -64,6 +64,8 @@ struct GraphJobRequest {
   int layers = 5;
   // kGraph: GIN's node input (SetGinNodeInput's names); "constant" is the paper's.
   std::string node_input = "constant";
+  // kGraph: GraphTrainOptions::bf16_products ("products": "bf16").
+  bool bf16_products = false;
   // kGap: the held graph and how to train on it (its noise is the OS's).
   std::shared_ptr<const HeldGraph> held_graph;
   GapOptions gap;
