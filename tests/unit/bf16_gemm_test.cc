@@ -2,8 +2,8 @@
 // that rounds A and B to bfloat16 itself and sums in double: on a CPU with
 // AMX, every tile shape (rows not a multiple of 16, panels beyond a pass of
 // four, inner across chunks), overwrite, accumulate and bias, A read as X
-// and as X^T (the weight gradient); everywhere,
-// shapes the tiles do not take fall back to the float products bit for bit.
+// and as X^T (the weight gradient); everywhere, shapes the tiles do not take
+// fall back to the float products bit for bit.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -13,16 +13,13 @@
 #include "engine/matrix.h"
 #include "engine/tall_gemm.h"
 #include "ldpgraph/samplers.h"
+#include "support/random_matrix.h"
 
 using namespace ldpgraph;
+using ldpgraph::testing::MaxError;
+using ldpgraph::testing::RandomMatrix;
 
 namespace {
-
-Matrix Random(Eigen::Index rows, Eigen::Index cols, RandomSource& rng) {
-  Matrix m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(UniformUnit(rng)) - 0.5f;
-  return m;
-}
 
 // Round to the nearest bfloat16, ties to even (finite inputs).
 float RoundToBf16(float x) {
@@ -39,8 +36,6 @@ Matrix Rounded(const Matrix& m) { return m.unaryExpr([](float x) { return RoundT
 Matrix Product(const Matrix& a, const Matrix& b) {
   return (a.cast<double>() * b.cast<double>()).cast<float>();
 }
-
-float MaxError(const Matrix& got, const Matrix& want) { return (got - want).cwiseAbs().maxCoeff(); }
 
 }  // namespace
 
@@ -61,10 +56,10 @@ TEST_CASE("Bf16Gemm.MatchesRoundedInputsSummedExactly") {
           CAPTURE(cols);
           CAPTURE(inner);
           CAPTURE(mode);
-          const Matrix x = transposed_a ? Random(inner, rows, rng) : Random(rows, inner, rng);
+          const Matrix x = transposed_a ? RandomMatrix(inner, rows, rng) : RandomMatrix(rows, inner, rng);
           const Matrix a = transposed_a ? Matrix(x.transpose()) : x;
-          const Matrix b = Random(inner, cols, rng);
-          const Matrix bias = Random(1, cols, rng), start = Random(rows, cols, rng);
+          const Matrix b = RandomMatrix(inner, cols, rng);
+          const Matrix bias = RandomMatrix(1, cols, rng), start = RandomMatrix(rows, cols, rng);
           Matrix c = start;
           GemmOperands m{x.data(), transposed_a ? 1 : inner, transposed_a ? rows : 1, b.data(), cols, c.data(), cols,
                          biased ? bias.data() : nullptr};
@@ -88,8 +83,8 @@ TEST_CASE("Bf16Gemm.MatchesRoundedInputsSummedExactly") {
 
 TEST_CASE("Bf16Gemm.WritesOnlyItsBlockOfALargerMatrix") {
   SeededRandomSource rng(29);
-  const Matrix a = Random(21, 64, rng), b = Random(64, 32, rng);
-  Matrix big = Random(25, 80, rng);
+  const Matrix a = RandomMatrix(21, 64, rng), b = RandomMatrix(64, 32, rng);
+  Matrix big = RandomMatrix(25, 80, rng);
   const Matrix before = big;
   GemmOperands m{a.data(), 64, 1, b.data(), 32, big.data() + 2 * 80 + 16, 80};
   m.bf16 = true;
@@ -115,8 +110,8 @@ TEST_CASE("Bf16Gemm.ShapesTheTilesDoNotTakeGiveTheFloatProducts") {
     CAPTURE(s.rows);
     CAPTURE(s.cols);
     CAPTURE(s.inner);
-    const Matrix x = s.transposed_a ? Random(s.inner, s.rows, rng) : Random(s.rows, s.inner, rng);
-    const Matrix b = Random(s.inner, s.cols, rng);
+    const Matrix x = s.transposed_a ? RandomMatrix(s.inner, s.rows, rng) : RandomMatrix(s.rows, s.inner, rng);
+    const Matrix b = RandomMatrix(s.inner, s.cols, rng);
     Matrix exact(s.rows, s.cols), rounded(s.rows, s.cols);
     GemmOperands m{x.data(), s.transposed_a ? 1 : s.inner, s.transposed_a ? s.rows : 1, b.data(), s.cols,
                    exact.data(), s.cols};

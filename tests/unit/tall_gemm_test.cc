@@ -11,21 +11,11 @@
 
 #include "engine/matrix.h"
 #include "ldpgraph/samplers.h"
+#include "support/random_matrix.h"
 
 using namespace ldpgraph;
-
-namespace {
-
-Matrix Random(Eigen::Index rows, Eigen::Index cols, RandomSource& rng) {
-  Matrix m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(UniformUnit(rng)) - 0.5f;
-  return m;
-}
-
-// Largest absolute difference over the inner dimension's scale.
-float MaxError(const Matrix& got, const Matrix& want) { return (got - want).cwiseAbs().maxCoeff(); }
-
-}  // namespace
+using ldpgraph::testing::MaxError;
+using ldpgraph::testing::RandomMatrix;
 
 TEST_CASE("TallGemm.MatchesEigenForEveryTileShape") {
   SeededRandomSource rng(11);
@@ -40,10 +30,10 @@ TEST_CASE("TallGemm.MatchesEigenForEveryTileShape") {
             CAPTURE(transposed_a);
             CAPTURE(accumulate);
             // A is rows x inner; stored as X (rows x inner) or as X^T's source (inner x rows).
-            const Matrix x = transposed_a ? Random(inner, rows, rng) : Random(rows, inner, rng);
+            const Matrix x = transposed_a ? RandomMatrix(inner, rows, rng) : RandomMatrix(rows, inner, rng);
             const Matrix a = transposed_a ? Matrix(x.transpose()) : x;
-            const Matrix b = Random(inner, cols, rng);
-            const Matrix start = Random(rows, cols, rng);
+            const Matrix b = RandomMatrix(inner, cols, rng);
+            const Matrix start = RandomMatrix(rows, cols, rng);
             Matrix c = start;
             GemmOperands m{x.data(), transposed_a ? 1 : inner, transposed_a ? rows : 1, b.data(), cols, c.data(), cols};
             TallGemm(m, rows, cols, inner, accumulate);
@@ -59,8 +49,8 @@ TEST_CASE("TallGemm.MatchesEigenForEveryTileShape") {
 TEST_CASE("TallGemm.WritesOnlyItsBlockOfALargerMatrix") {
   // C is a 4 x 32 block inside a 10 x 48 matrix: the rest stays untouched.
   SeededRandomSource rng(5);
-  const Matrix a = Random(4, 9, rng), b = Random(9, 32, rng);
-  Matrix big = Random(10, 48, rng);
+  const Matrix a = RandomMatrix(4, 9, rng), b = RandomMatrix(9, 32, rng);
+  Matrix big = RandomMatrix(10, 48, rng);
   const Matrix before = big;
   GemmOperands m{a.data(), 9, 1, b.data(), 32, big.data() + 2 * 48 + 16, 48};
   TallGemm(m, 4, 32, 9, false);
@@ -94,9 +84,9 @@ TEST_CASE("TallGemm.BiasAddedAtTheStoreIsBitForBitABiasPassAfter") {
           CAPTURE(cols);
           CAPTURE(inner);
           CAPTURE(accumulate);
-          const Matrix a = Random(rows, std::max<Eigen::Index>(inner, 1), rng);
-          const Matrix b = Random(std::max<Eigen::Index>(inner, 1), cols, rng);
-          const Matrix bias = Random(1, cols, rng), start = Random(rows, cols, rng);
+          const Matrix a = RandomMatrix(rows, std::max<Eigen::Index>(inner, 1), rng);
+          const Matrix b = RandomMatrix(std::max<Eigen::Index>(inner, 1), cols, rng);
+          const Matrix bias = RandomMatrix(1, cols, rng), start = RandomMatrix(rows, cols, rng);
           Matrix plain = start, fused = start;
           TallGemm({a.data(), a.cols(), 1, b.data(), cols, plain.data(), cols}, rows, cols, inner, accumulate);
           for (Eigen::Index r = 0; r < rows; ++r) {

@@ -50,18 +50,23 @@ inline __m512i RoundPairs(const float* p) {
   return reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(_mm512_loadu_ps(p + 16), _mm512_loadu_ps(p)));
 }
 
-// B (inner x cols, row stride ldb) into AMX's pair-interleaved layout: tile
-// (chunk, panel) holds rows 2i, 2i + 1 of the chunk's 32 as row i, their
-// values for column j side by side at 2j, 2j + 1.
-void PackB(const float* b, std::ptrdiff_t ldb, std::ptrdiff_t inner, std::ptrdiff_t cols, std::uint16_t* out) {
-  // Lane 2j takes element j of the low half (row 2i), lane 2j + 1 element j
-  // of the high half (row 2i + 1).
+// The 16-bit lane order that interleaves the two halves of 32 bfloat16
+// values: lane 2j takes element j of the low half, lane 2j + 1 element j of
+// the high half (two rows' values for one column side by side).
+__m512i PairInterleave() {
   alignas(64) std::uint16_t order[32];
   for (int j = 0; j < 16; ++j) {
     order[2 * j] = static_cast<std::uint16_t>(j);
     order[2 * j + 1] = static_cast<std::uint16_t>(16 + j);
   }
-  const __m512i interleave = _mm512_load_si512(order);
+  return _mm512_load_si512(order);
+}
+
+// B (inner x cols, row stride ldb) into AMX's pair-interleaved layout: tile
+// (chunk, panel) holds rows 2i, 2i + 1 of the chunk's 32 as row i, their
+// values for column j side by side at 2j, 2j + 1.
+void PackB(const float* b, std::ptrdiff_t ldb, std::ptrdiff_t inner, std::ptrdiff_t cols, std::uint16_t* out) {
+  const __m512i interleave = PairInterleave();
   const std::ptrdiff_t panels = cols / kPanel;
   for (std::ptrdiff_t chunk = 0; chunk < inner / kPairsPerRow; ++chunk) {
     for (std::ptrdiff_t panel = 0; panel < panels; ++panel) {
@@ -206,12 +211,7 @@ constexpr std::ptrdiff_t kRowsPerChunk = 256;  // rows of X and G converted per 
 void TransposeRows(const float* x, std::ptrdiff_t ldx, std::ptrdiff_t rows, std::ptrdiff_t k,
                    std::uint16_t* out) {
   // out: k rows of kRowsPerChunk bfloat16 (row f: x[0][f], x[1][f], ...), rows beyond `rows` zero.
-  alignas(64) std::uint16_t order[32];
-  for (int j = 0; j < 16; ++j) {
-    order[2 * j] = static_cast<std::uint16_t>(j);
-    order[2 * j + 1] = static_cast<std::uint16_t>(16 + j);
-  }
-  const __m512i interleave = _mm512_load_si512(order);
+  const __m512i interleave = PairInterleave();
   auto* out32 = reinterpret_cast<std::uint32_t*>(out);
   const std::ptrdiff_t pairs_per_row = kRowsPerChunk / 2;
   alignas(64) std::uint32_t pair[16];
