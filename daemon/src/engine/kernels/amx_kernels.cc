@@ -208,21 +208,57 @@ void TallGemm(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, s
 // f's two values side by side) and transposed, 32 rows at a time.
 constexpr std::ptrdiff_t kRowsPerChunk = 256;  // rows of X and G converted per round
 
+// One round of a 16 x 16 dword transpose: the off-diagonal B x B blocks of
+// every 2B x 2B block swap places (rounds B = 8, 4, 2, 1 transpose it).
+template <int B>
+inline void SwapBlocks(__m512i (&r)[16]) {
+  alignas(64) static constexpr std::uint32_t kLow[16] = {
+      (0 & B) ? 16 + 0 - B : 0,     (1 & B) ? 16 + 1 - B : 1,     (2 & B) ? 16 + 2 - B : 2,
+      (3 & B) ? 16 + 3 - B : 3,     (4 & B) ? 16 + 4 - B : 4,     (5 & B) ? 16 + 5 - B : 5,
+      (6 & B) ? 16 + 6 - B : 6,     (7 & B) ? 16 + 7 - B : 7,     (8 & B) ? 16 + 8 - B : 8,
+      (9 & B) ? 16 + 9 - B : 9,     (10 & B) ? 16 + 10 - B : 10,  (11 & B) ? 16 + 11 - B : 11,
+      (12 & B) ? 16 + 12 - B : 12,  (13 & B) ? 16 + 13 - B : 13,  (14 & B) ? 16 + 14 - B : 14,
+      (15 & B) ? 16 + 15 - B : 15};
+  alignas(64) static constexpr std::uint32_t kHigh[16] = {
+      (0 & B) ? 16 : 0 + B,   (1 & B) ? 17 : 1 + B,   (2 & B) ? 18 : 2 + B,   (3 & B) ? 19 : 3 + B,
+      (4 & B) ? 20 : 4 + B,   (5 & B) ? 21 : 5 + B,   (6 & B) ? 22 : 6 + B,   (7 & B) ? 23 : 7 + B,
+      (8 & B) ? 24 : 8 + B,   (9 & B) ? 25 : 9 + B,   (10 & B) ? 26 : 10 + B, (11 & B) ? 27 : 11 + B,
+      (12 & B) ? 28 : 12 + B, (13 & B) ? 29 : 13 + B, (14 & B) ? 30 : 14 + B, (15 & B) ? 31 : 15 + B};
+  const __m512i low = _mm512_load_si512(kLow), high = _mm512_load_si512(kHigh);
+#pragma GCC unroll 16
+  for (int i = 0; i < 16; ++i) {
+    if ((i & B) != 0) continue;
+    const __m512i top = r[i], bottom = r[i + B];
+    r[i] = _mm512_permutex2var_epi32(top, low, bottom);
+    r[i + B] = _mm512_permutex2var_epi32(top, high, bottom);
+  }
+}
+
+// X's next kRowsPerChunk rows (`rows` of them real, the rest zero) as k rows
+// of bfloat16 (row f: x[0][f], x[1][f], ...): each pair of rows rounded and
+// interleaved into 16 dwords (one per feature), 16 pairs at a time
+// transposed in registers.
 void TransposeRows(const float* x, std::ptrdiff_t ldx, std::ptrdiff_t rows, std::ptrdiff_t k,
                    std::uint16_t* out) {
-  // out: k rows of kRowsPerChunk bfloat16 (row f: x[0][f], x[1][f], ...), rows beyond `rows` zero.
   const __m512i interleave = PairInterleave();
   auto* out32 = reinterpret_cast<std::uint32_t*>(out);
-  const std::ptrdiff_t pairs_per_row = kRowsPerChunk / 2;
-  alignas(64) std::uint32_t pair[16];
-  for (std::ptrdiff_t q = 0; q < pairs_per_row; ++q) {
-    const std::ptrdiff_t r = 2 * q;
+  constexpr std::ptrdiff_t kPairs = kRowsPerChunk / 2;  // dwords in a row of out
+  for (std::ptrdiff_t q0 = 0; q0 < kPairs; q0 += 16) {
     for (std::ptrdiff_t f0 = 0; f0 < k; f0 += 16) {
-      const __m512 even = r < rows ? _mm512_loadu_ps(x + r * ldx + f0) : _mm512_setzero_ps();
-      const __m512 odd = r + 1 < rows ? _mm512_loadu_ps(x + (r + 1) * ldx + f0) : _mm512_setzero_ps();
-      _mm512_store_si512(pair, _mm512_permutexvar_epi16(interleave,
-                                                        reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(odd, even))));
-      for (int f = 0; f < 16; ++f) out32[(f0 + f) * pairs_per_row + q] = pair[f];
+      __m512i r[16];
+#pragma GCC unroll 16
+      for (int q = 0; q < 16; ++q) {
+        const std::ptrdiff_t row = 2 * (q0 + q);
+        const __m512 even = row < rows ? _mm512_loadu_ps(x + row * ldx + f0) : _mm512_setzero_ps();
+        const __m512 odd = row + 1 < rows ? _mm512_loadu_ps(x + (row + 1) * ldx + f0) : _mm512_setzero_ps();
+        r[q] = _mm512_permutexvar_epi16(interleave, reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(odd, even)));
+      }
+      SwapBlocks<8>(r);
+      SwapBlocks<4>(r);
+      SwapBlocks<2>(r);
+      SwapBlocks<1>(r);
+#pragma GCC unroll 16
+      for (int f = 0; f < 16; ++f) _mm512_store_si512(out32 + (f0 + f) * kPairs + q0, r[f]);
     }
   }
 }
