@@ -21,4 +21,13 @@ double FmaPeakPerCore(double seconds) {
               [&] { sink = sink + kernels.fma_chains(start, kSteps); });
 }
 
+double Bf16TilePeakPerCore(double seconds) {
+  const Bf16KernelTable* tiles = Bf16Kernels();
+  if (tiles == nullptr) return 0;
+  constexpr std::int64_t kSteps = 1 << 16;
+  volatile float sink = 0;
+  return Rate(4.0 * 2 * 16 * 16 * 32 * static_cast<double>(kSteps), seconds,
+              [&] { sink = sink + tiles->tile_chains(kSteps); });
+}
+
 }  // namespace ldpgraph

@@ -30,6 +30,9 @@ double Rate(double flops, double seconds, Step step) {
 // counting 2), measured for `seconds` with the kernels' independent chains.
 double FmaPeakPerCore(double seconds);
 
+// The same for bfloat16 products on AMX tiles; 0 where Bf16Kernels() is null.
+double Bf16TilePeakPerCore(double seconds);
+
 }  // namespace ldpgraph
 
 #endif  // LDPGRAPH_DAEMON_BENCH_CPU_RATE_H_

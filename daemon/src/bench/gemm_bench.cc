@@ -37,7 +37,7 @@ Status RunGemmBench(const GemmBenchOptions& o, std::ostream& out) {
       << "\n";
   // The same forward product with bfloat16 inputs on AMX tiles, where the CPU has them.
   if (Bf16Kernels() == nullptr) {
-    out << "forward_bf16_gflops=unsupported\nweight_gradient_bf16_gflops=unsupported\n";
+    out << "bf16_tile_peak_gflops=unsupported\nforward_bf16_gflops=unsupported\nweight_gradient_bf16_gflops=unsupported\n";
   } else {
     GemmOperands rounded{x.data(), kWidth, 1, w.data(), kWidth, y.data(), kWidth};
     rounded.bf16 = true;
@@ -46,7 +46,8 @@ Status RunGemmBench(const GemmBenchOptions& o, std::ostream& out) {
     gradient.bf16 = true;
     const double bf16_gradient =
         Rate(product_flops, o.seconds, [&] { TallGemm(gradient, kWidth, kWidth, n, false); });
-    out << "forward_bf16_gflops=" << bf16 / 1e9 << "\nforward_bf16_over_float=" << bf16 / forward
+    out << "bf16_tile_peak_gflops=" << Bf16TilePeakPerCore(o.seconds) / 1e9
+        << "\nforward_bf16_gflops=" << bf16 / 1e9 << "\nforward_bf16_over_float=" << bf16 / forward
         << "\nweight_gradient_bf16_gflops=" << bf16_gradient / 1e9
         << "\nweight_gradient_bf16_over_float=" << bf16_gradient / weight_gradient << "\n";
   }

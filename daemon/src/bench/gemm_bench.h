@@ -2,9 +2,9 @@
 // one core can do. Times TallGemm on the GNNs' shapes (n x 64 node states
 // times a 64 x 64 weight, and the weight gradient X^T G over the n rows)
 // against a loop of independent fused multiply-adds at the vector width the
-// build targets, and (where the build targets AVX512_BF16) against the
-// peak of bfloat16 pair dot products, the ceiling of a lower-precision
-// variant. Everything runs on one thread and is timed by that thread's
+// kernels use, and, where the CPU has AMX, the same products with bfloat16
+// inputs (GemmOperands::bf16) against a loop of independent tile products.
+// Everything runs on one thread and is timed by that thread's
 // CPU time, so other work on the machine does not skew the ratio.
 #ifndef LDPGRAPH_DAEMON_BENCH_GEMM_BENCH_H_
 #define LDPGRAPH_DAEMON_BENCH_GEMM_BENCH_H_
@@ -21,8 +21,9 @@ struct GemmBenchOptions {
   double seconds = 1.0;       // CPU time spent on each measurement
 };
 
-// Prints rows=, forward_gflops=, weight_gradient_gflops=, fma_peak_gflops=
-// and each product's share of that peak.
+// Prints rows=, forward_gflops=, weight_gradient_gflops=, fma_peak_gflops=,
+// each product's share of that peak, and bf16_tile_peak_gflops=,
+// forward_bf16_gflops= and weight_gradient_bf16_gflops= (or "unsupported").
 Status RunGemmBench(const GemmBenchOptions& options, std::ostream& out);
 
 }  // namespace ldpgraph

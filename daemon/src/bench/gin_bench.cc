@@ -61,7 +61,13 @@ Status RunGinBench(const GinBenchOptions& o, std::ostream& out) {
       << "\ntrain_graphs=" << split.train.size() << "\ntrain_nodes=" << nodes << "\nepoch_seconds=" << epoch_seconds
       << "\nepoch_seconds_min=" << times.front() << "\nlinear_gflop_per_epoch=" << linear_flops / 1e9
       << "\nlinear_gflops=" << linear_flops / epoch_seconds / 1e9 << "\nfma_peak_gflops=" << peak / 1e9
-      << "\nlinear_share_of_peak=" << linear_flops / epoch_seconds / peak << "\npeak_rss_mb=" << PeakRssMb() << "\n";
+      << "\nlinear_share_of_peak=" << linear_flops / epoch_seconds / peak;
+  if (bf16) {  // the peak the products ran against
+    const double tile_peak = Bf16TilePeakPerCore(0.3) * threads;
+    out << "\nbf16_tile_peak_gflops=" << tile_peak / 1e9
+        << "\nlinear_share_of_bf16_peak=" << linear_flops / epoch_seconds / tile_peak;
+  }
+  out << "\npeak_rss_mb=" << PeakRssMb() << "\n";
   return Status::Ok();
 }
 

@@ -20,7 +20,9 @@ struct GinBenchOptions {
 
 // Prints epoch_seconds= (median), epoch_seconds_min=, threads=, peak_rss_mb=,
 // and the Linear layers' flops per epoch against the cores' multiply-add
-// peak (linear_gflops=, fma_peak_gflops=, linear_share_of_peak=), ...
+// peak (linear_gflops=, fma_peak_gflops=, linear_share_of_peak=), and with
+// bfloat16 products against the tile peak too (bf16_tile_peak_gflops=,
+// linear_share_of_bf16_peak=); products= says which ran.
 Status RunGinBench(const GinBenchOptions& options, std::ostream& out);
 
 }  // namespace ldpgraph

@@ -90,6 +90,9 @@ struct Bf16KernelTable {
   // any inner.
   void (*transposed_gemm)(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, std::ptrdiff_t inner,
                           bool accumulate);
+  // `steps` rounds of 4 independent 16 x 16 x 32 tile products
+  // (4 x 16,384 flops a round): the core's bfloat16 peak, for benchmarks.
+  float (*tile_chains)(std::int64_t steps);
 };
 
 // The AMX table when this CPU has AMX-BF16 and AVX512-BF16, the AVX-512
