@@ -37,7 +37,8 @@ Status RunGemmBench(const GemmBenchOptions& o, std::ostream& out) {
       << "\n";
   // The same forward product with bfloat16 inputs on AMX tiles, where the CPU has them.
   if (Bf16Kernels() == nullptr) {
-    out << "bf16_tile_peak_gflops=unsupported\nforward_bf16_gflops=unsupported\nweight_gradient_bf16_gflops=unsupported\n";
+    out << "bf16_tile_peak_gflops=unsupported\nforward_bf16_gflops=unsupported\n"
+        << "weight_gradient_bf16_gflops=unsupported\n";
   } else {
     GemmOperands rounded{x.data(), kWidth, 1, w.data(), kWidth, y.data(), kWidth};
     rounded.bf16 = true;

@@ -185,7 +185,9 @@ void TallGemm(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, s
       RowBlock(a, inner, inner / kPairsPerRow, b, panels, c, m.ldc, m.bias, start);
     } else {
       for (std::ptrdiff_t r = 0; r < kTileRows; ++r) {
-        for (std::ptrdiff_t j = 0; j < cols; ++j) scratch[r * cols + j] = accumulate && r < count ? c[r * m.ldc + j] : 0;
+        for (std::ptrdiff_t j = 0; j < cols; ++j) {
+          scratch[r * cols + j] = accumulate && r < count ? c[r * m.ldc + j] : 0;
+        }
       }
       RowBlock(a, inner, inner / kPairsPerRow, b, panels, scratch, cols, m.bias, start);
       for (std::ptrdiff_t r = 0; r < count; ++r) {
@@ -279,7 +281,9 @@ void WeightGradient(const GemmOperands& m, std::ptrdiff_t k, std::ptrdiff_t cols
     if (whole > 0) PackB(m.b + p0 * m.ldb, m.ldb, whole, cols, g);
     if (whole < rows) {
       for (std::ptrdiff_t r = 0; r < kPairsPerRow; ++r) {
-        for (std::ptrdiff_t j = 0; j < cols; ++j) tail[r * cols + j] = whole + r < rows ? m.b[(p0 + whole + r) * m.ldb + j] : 0;
+        const bool real = whole + r < rows;
+        const float* from = real ? m.b + (p0 + whole + r) * m.ldb : nullptr;
+        for (std::ptrdiff_t j = 0; j < cols; ++j) tail[r * cols + j] = real ? from[j] : 0;
       }
       PackB(tail, cols, kPairsPerRow, cols, g + whole * cols);
     }
