@@ -211,6 +211,65 @@ TEST_CASE("Gradient.LinearBatchNormIsLinearThenBatchNorm") {
   }
 }
 
+TEST_CASE("Gradient.NormalisedMlp") {
+  Parameter x = Random("x", 9, 4, 42), w1 = Random("w1", 4, 3, 43), b1 = Random("b1", 1, 3, 44);
+  Parameter g1 = Random("g1", 1, 3, 45), be1 = Random("be1", 1, 3, 46), w2 = Random("w2", 3, 2, 47);
+  Parameter b2 = Random("b2", 1, 2, 48), g2 = Random("g2", 1, 2, 49), be2 = Random("be2", 1, 2, 50);
+  Matrix r = Random("r", 9, 2, 51).value;
+  BatchNormStats s1, s2;
+  CheckGradients(
+      [&](Tape& t) {
+        const Tape::NormalisedLinear first{t.Param(&w1), t.Param(&b1), t.Param(&g1), t.Param(&be1), &s1};
+        const Tape::NormalisedLinear second{t.Param(&w2), t.Param(&b2), t.Param(&g2), t.Param(&be2), &s2};
+        return t.Dot(t.NormalisedMlp(t.Param(&x), first, second), &r);
+      },
+      {&x, &w1, &b1, &g1, &be1, &w2, &b2, &g2, &be2}, true, 1e-3, 3e-2);
+}
+
+// Bit for bit the two LinearBatchNorms it fuses, on a batch for threads and
+// many sub-blocks, with float and with bfloat16 products: values, every
+// gradient and both running statistics.
+TEST_CASE("Gradient.NormalisedMlpIsTwoLinearBatchNormsExactly") {
+  Parameter x = Random("x", 5000, 48, 52), w1 = Random("w1", 48, 64, 53, 0.2f), b1 = Random("b1", 1, 64, 54);
+  Parameter g1 = Random("g1", 1, 64, 55), be1 = Random("be1", 1, 64, 56), w2 = Random("w2", 64, 32, 57, 0.2f);
+  Parameter b2 = Random("b2", 1, 32, 58), g2 = Random("g2", 1, 32, 59), be2 = Random("be2", 1, 32, 60);
+  const Matrix r = Random("r", 5000, 32, 61).value;
+  std::vector<Parameter*> params = {&x, &w1, &b1, &g1, &be1, &w2, &b2, &g2, &be2};
+  for (bool bf16 : {false, true}) {
+    CAPTURE(bf16);
+    std::vector<Matrix> values, grads[2];
+    BatchNormStats stats[2][2];
+    for (int fused = 0; fused < 2; ++fused) {
+      for (Parameter* p : params) p->ZeroGrad();
+      Tape t(true, nullptr);
+      t.UseBf16Products(bf16);
+      const Tape::NormalisedLinear first{t.Param(&w1), t.Param(&b1), t.Param(&g1), t.Param(&be1), &stats[fused][0]};
+      const Tape::NormalisedLinear second{t.Param(&w2), t.Param(&b2), t.Param(&g2), t.Param(&be2),
+                                          &stats[fused][1]};
+      Tape::Var y;
+      if (fused == 1) {
+        y = t.NormalisedMlp(t.Param(&x), first, second);
+      } else {
+        const Tape::Var hidden =
+            t.LinearBatchNorm(t.Param(&x), first.w, first.b, first.gamma, first.beta, first.stats, true);
+        y = t.LinearBatchNorm(hidden, second.w, second.b, second.gamma, second.beta, second.stats, true);
+      }
+      values.push_back(t.value(y));
+      t.Backward(t.Dot(y, &r));
+      for (Parameter* p : params) grads[fused].push_back(p->grad);
+    }
+    CHECK(values[0] == values[1]);
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      CAPTURE(params[i]->name);
+      CHECK(grads[0][i] == grads[1][i]);
+    }
+    for (int layer = 0; layer < 2; ++layer) {
+      CHECK(stats[0][layer].mean == stats[1][layer].mean);
+      CHECK(stats[0][layer].var == stats[1][layer].var);
+    }
+  }
+}
+
 TEST_CASE("Gradient.DropoutWithAFixedMask") {
   Parameter x = Random("x", 6, 3, 15);
   Matrix r = Random("r", 6, 3, 16).value;

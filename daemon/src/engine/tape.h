@@ -112,6 +112,16 @@ class Tape {
   // take the two apart.
   Var LinearBatchNorm(Var x, Var w, Var b, Var gamma, Var beta, BatchNormStats* stats, bool relu,
                       float momentum = 0.1f, float eps = 1e-5f);
+  // A Linear layer and the BatchNorm after it, as NormalisedMlp takes them.
+  struct NormalisedLinear {
+    Var w, b, gamma, beta;
+    BatchNormStats* stats;
+  };
+  // ReLU(BN2(ReLU(BN1(x W1 + b1)) W2 + b2)): two LinearBatchNorms with ReLU,
+  // the same floats, without ever storing the hidden activation in training
+  // (normalised_mlp.cc). GIN's MLP with its layer's normalisation.
+  Var NormalisedMlp(Var x, const NormalisedLinear& first, const NormalisedLinear& second, float momentum = 0.1f,
+                    float eps = 1e-5f);
   // a * x; `a_t` must be a's transpose (used for the gradient). Both must
   // outlive the tape.
   Var Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x);

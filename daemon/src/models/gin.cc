@@ -56,8 +56,8 @@ Tape::Var GinModel::Readout(Tape& tape, const GraphBatch& batch, Tape::Var x, bo
   Tape::Var scores = readout(predictors_[0], h);
   for (std::size_t k = 0; k < mlp_first_.size(); ++k) {
     Tape::Var a = tape.Aggregate(&batch.agg, &batch.agg_t, h);
-    Tape::Var m = mlp_norm_[k].ForwardLinearRelu(tape, mlp_first_[k], a);
-    h = layer_norm_[k].ForwardLinearRelu(tape, mlp_second_[k], m);
+    const Tape::NormalisedLinear first = mlp_norm_[k].After(tape, mlp_first_[k]);
+    h = tape.NormalisedMlp(a, first, layer_norm_[k].After(tape, mlp_second_[k]));
     scores = tape.Add(scores, readout(predictors_[k + 1], h));
   }
   return scores;

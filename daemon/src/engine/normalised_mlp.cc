@@ -1,0 +1,208 @@
+// Tape::NormalisedMlp: ReLU(BN(ReLU(BN(x W1 + b1)) W2 + b2)), GIN's MLP with
+// the layer's own normalisation after it, as one operation.
+//
+// Two LinearBatchNorms in a row (linear_batch_norm.cc) already keep each
+// Linear layer's steps within L2; what is left between them is the hidden
+// activation y1 = ReLU(BN(pre1)): written whole, read back by the second
+// product, and read twice more backward (the second weight gradient, and
+// the first normalisation's ReLU mask). Here y1 never reaches memory: each
+// sub-block of it is made again from pre1 in a thread's scratch where it is
+// needed, and backward the first normalisation's sums are taken from each
+// sub-block of its output gradient while that is still in L2. The floats
+// are those of the two LinearBatchNorms, bit for bit (the same sub-blocks,
+// kernels and order of sums).
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "engine/batch_norm_passes.h"
+#include "engine/kernels/kernel_table.h"
+#include "engine/parallel.h"
+#include "engine/tall_gemm.h"
+#include "engine/tape.h"
+
+namespace ldpgraph {
+namespace {
+
+// As LinearBatchNorm's (the same sub-blocks give the same floats).
+constexpr Eigen::Index kSubBlock = 256;
+
+// A normalisation's batch statistics and affine parameters as rows.
+struct Normalisation {
+  RowVector mean, invstd, gamma, beta;
+};
+
+// Column sums of per-thread partials.
+RowVector Total(const std::vector<RowVector>& parts) {
+  RowVector sum = RowVector::Zero(parts.front().size());
+  for (const RowVector& p : parts) sum += p;
+  return sum;
+}
+
+// The batch mean and 1 / sqrt(var + eps) from moments around `shift` (as
+// LinearBatchNorm takes them), and the running statistics updated.
+void Finish(const RowVector& shift, const RowVector& sum, const RowVector& square, Eigen::Index n, float momentum,
+            float eps, BatchNormStats* stats, Normalisation* out) {
+  const RowVector shifted_mean = sum / static_cast<float>(n);
+  const RowVector var = (square / static_cast<float>(n) - shifted_mean.cwiseProduct(shifted_mean)).cwiseMax(0.0f);
+  out->mean = shift + shifted_mean;
+  out->invstd = (var.array() + eps).rsqrt();
+  UpdateRunningStats(out->mean, var, n, momentum, stats);
+}
+
+}  // namespace
+
+Tape::Var Tape::NormalisedMlp(Var x, const NormalisedLinear& first, const NormalisedLinear& second, float momentum,
+                              float eps) {
+  if (!training_ || row_norms_ != nullptr) {
+    const Var hidden = LinearBatchNorm(x, first.w, first.b, first.gamma, first.beta, first.stats, true, momentum, eps);
+    return LinearBatchNorm(hidden, second.w, second.b, second.gamma, second.beta, second.stats, true, momentum, eps);
+  }
+  rows_separable_ = false;
+  for (Var p : {first.w, first.b, second.w, second.b}) NoteParameterRead(p);
+  const Matrix& in = value(x);
+  const Matrix& w1 = value(first.w);
+  const Matrix& w2 = value(second.w);
+  const RowVector b1 = value(first.b).row(0), b2 = value(second.b).row(0);
+  const Eigen::Index n = in.rows(), k = in.cols(), f1 = w1.cols(), f2 = w2.cols();
+  for (auto [stats, f] : {std::pair{first.stats, f1}, std::pair{second.stats, f2}}) {
+    if (stats->mean.size() == 0) {
+      stats->mean = RowVector::Zero(f);
+      stats->var = RowVector::Ones(f);
+    }
+  }
+  const RowVector shift1 = first.stats->mean, shift2 = second.stats->mean;
+  auto pre1 = std::make_shared<Matrix>(n, f1);  // x W1 + b1
+  auto pre2 = std::make_shared<Matrix>(n, f2);  // y1 W2 + b2
+  auto norm1 = std::make_shared<Normalisation>();
+  auto norm2 = std::make_shared<Normalisation>();
+  norm1->gamma = value(first.gamma).row(0);
+  norm1->beta = value(first.beta).row(0);
+  norm2->gamma = value(second.gamma).row(0);
+  norm2->beta = value(second.beta).row(0);
+  const std::size_t threads = static_cast<std::size_t>(EngineThreads());
+  const bool bf16 = bf16_products_;
+  const KernelTable& kernels = Kernels();
+
+  // The first product and its moments.
+  std::vector<RowVector> sums(threads, RowVector::Zero(f1)), squares(threads, RowVector::Zero(f1));
+  ForEachRowBlock(n, [&](int t, Eigen::Index begin, Eigen::Index end) {
+    for (Eigen::Index s = begin; s < end; s += kSubBlock) {
+      const Eigen::Index rows = std::min(end, s + kSubBlock) - s;
+      GemmOperands product{in.data() + s * k, k, 1, w1.data(), f1, pre1->data() + s * f1, f1, b1.data()};
+      product.bf16 = bf16;
+      TallGemm(product, rows, f1, k, false);
+      kernels.shifted_moments(pre1->data() + s * f1, rows, f1, shift1.data(), sums[t].data(), squares[t].data());
+    }
+  });
+  Finish(shift1, Total(sums), Total(squares), n, momentum, eps, first.stats, norm1.get());
+
+  // y1 a sub-block at a time, the second product and its moments.
+  sums.assign(threads, RowVector::Zero(f2));
+  squares.assign(threads, RowVector::Zero(f2));
+  ForEachRowBlock(n, [&](int t, Eigen::Index begin, Eigen::Index end) {
+    std::vector<float> y1(static_cast<std::size_t>(kSubBlock * f1));
+    for (Eigen::Index s = begin; s < end; s += kSubBlock) {
+      const Eigen::Index rows = std::min(end, s + kSubBlock) - s;
+      kernels.normalise_rows(pre1->data() + s * f1, rows, f1, norm1->mean.data(), norm1->invstd.data(),
+                             norm1->gamma.data(), norm1->beta.data(), y1.data(), true);
+      GemmOperands product{y1.data(), f1, 1, w2.data(), f2, pre2->data() + s * f2, f2, b2.data()};
+      product.bf16 = bf16;
+      TallGemm(product, rows, f2, f1, false);
+      kernels.shifted_moments(pre2->data() + s * f2, rows, f2, shift2.data(), sums[t].data(), squares[t].data());
+    }
+  });
+  Finish(shift2, Total(sums), Total(squares), n, momentum, eps, second.stats, norm2.get());
+
+  Var out = Push(NormaliseAll(*pre2, norm2->mean, norm2->invstd, norm2->gamma, norm2->beta, true),
+                 Needs(x) || Needs(first.w) || Needs(first.b) || Needs(first.gamma) || Needs(first.beta) ||
+                     Needs(second.w) || Needs(second.b) || Needs(second.gamma) || Needs(second.beta));
+  nodes_[out].backward = [this, x, first, second, out, pre1, pre2, norm1, norm2] {
+    const KernelTable& kern = Kernels();
+    Matrix& gy = nodes_[out].grad;
+    const Matrix& input = value(x);
+    const Eigen::Index rows = gy.rows(), in_dim = input.cols(), h1 = pre1->cols(), h2 = pre2->cols();
+    const std::size_t workers = static_cast<std::size_t>(EngineThreads());
+
+    // The second normalisation: its sums over the whole batch first.
+    RowVector sum_g, sum_gx;
+    OutputGradientSums(&gy, value(out), *pre2, norm2->mean, norm2->invstd, true, &sum_g, &sum_gx);
+    if (Needs(second.gamma)) GradOf(second.gamma) += sum_gx;
+    if (Needs(second.beta)) GradOf(second.beta) += sum_g;
+    const RowVector scale2 = norm2->invstd.cwiseProduct(norm2->gamma);
+    const RowVector mean_g2 = sum_g / static_cast<float>(rows), mean_gx2 = sum_gx / static_cast<float>(rows);
+
+    // Then per sub-block: d2 = d(pre2), the second layer's gradients, and the
+    // first normalisation's output gradient, masked and summed while in L2.
+    Matrix gy1(rows, h1);
+    const Matrix w2_t = value(second.w).transpose();
+    std::vector<Matrix> gw(workers);
+    std::vector<RowVector> gb(workers), part_g(workers, RowVector::Zero(h1)), part_gx(workers, RowVector::Zero(h1));
+    ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
+      std::vector<float> d(static_cast<std::size_t>(kSubBlock * h2)), y1(static_cast<std::size_t>(kSubBlock * h1));
+      gw[t] = Matrix::Zero(h1, h2);
+      gb[t] = RowVector::Zero(h2);
+      for (Eigen::Index s = begin; s < end; s += kSubBlock) {
+        const Eigen::Index count = std::min(end, s + kSubBlock) - s;
+        kern.input_gradient_rows(gy.data() + s * h2, pre2->data() + s * h2, norm2->mean.data(), norm2->invstd.data(),
+                                 count, h2, mean_g2.data(), mean_gx2.data(), scale2.data(), d.data(), true);
+        kern.column_sums(d.data(), count, h2, gb[t].data());
+        kern.normalise_rows(pre1->data() + s * h1, count, h1, norm1->mean.data(), norm1->invstd.data(),
+                            norm1->gamma.data(), norm1->beta.data(), y1.data(), true);
+        GemmOperands weight_gradient{y1.data(), 1, h1, d.data(), h2, gw[t].data(), h2};
+        weight_gradient.bf16 = bf16_products_;
+        TallGemm(weight_gradient, h1, h2, count, true);
+        GemmOperands input_gradient{d.data(), h2, 1, w2_t.data(), h1, gy1.data() + s * h1, h1};
+        input_gradient.bf16 = bf16_products_;
+        TallGemm(input_gradient, count, h1, h2, false);
+        kern.gradient_sums(gy1.data() + s * h1, y1.data(), pre1->data() + s * h1, norm1->mean.data(),
+                           norm1->invstd.data(), count, h1, part_g[t].data(), part_gx[t].data(), true);
+      }
+    });
+    for (std::size_t t = 0; t < workers; ++t) {
+      if (gw[t].size() == 0) continue;
+      if (Needs(second.w)) GradOf(second.w) += gw[t];
+      if (Needs(second.b)) GradOf(second.b) += gb[t];
+    }
+    sum_g = Total(part_g);
+    sum_gx = Total(part_gx);
+    if (Needs(first.gamma)) GradOf(first.gamma) += sum_gx;
+    if (Needs(first.beta)) GradOf(first.beta) += sum_g;
+    const RowVector scale1 = norm1->invstd.cwiseProduct(norm1->gamma);
+    const RowVector mean_g1 = sum_g / static_cast<float>(rows), mean_gx1 = sum_gx / static_cast<float>(rows);
+
+    // The first layer's gradients, as LinearBatchNorm takes them.
+    const bool need_x = Needs(x);
+    bool fresh_x = false;
+    Matrix* gx = need_x ? &GradSlot(x, &fresh_x) : nullptr;
+    const Matrix w1_t = need_x ? Matrix(value(first.w).transpose()) : Matrix();
+    ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
+      std::vector<float> d(static_cast<std::size_t>(kSubBlock * h1));
+      gw[t] = Matrix::Zero(in_dim, h1);
+      gb[t] = RowVector::Zero(h1);
+      for (Eigen::Index s = begin; s < end; s += kSubBlock) {
+        const Eigen::Index count = std::min(end, s + kSubBlock) - s;
+        kern.input_gradient_rows(gy1.data() + s * h1, pre1->data() + s * h1, norm1->mean.data(),
+                                 norm1->invstd.data(), count, h1, mean_g1.data(), mean_gx1.data(), scale1.data(),
+                                 d.data(), true);
+        kern.column_sums(d.data(), count, h1, gb[t].data());
+        if (need_x) {
+          GemmOperands product{d.data(), h1, 1, w1_t.data(), in_dim, gx->data() + s * in_dim, in_dim};
+          product.bf16 = bf16_products_;
+          TallGemm(product, count, in_dim, h1, !fresh_x);
+        }
+        GemmOperands product{input.data() + s * in_dim, 1, in_dim, d.data(), h1, gw[t].data(), h1};
+        product.bf16 = bf16_products_;
+        TallGemm(product, in_dim, h1, count, true);
+      }
+    });
+    for (std::size_t t = 0; t < workers; ++t) {
+      if (gw[t].size() == 0) continue;
+      if (Needs(first.w)) GradOf(first.w) += gw[t];
+      if (Needs(first.b)) GradOf(first.b) += gb[t];
+    }
+  };
+  return out;
+}
+
+}  // namespace ldpgraph
