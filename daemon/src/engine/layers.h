@@ -38,19 +38,11 @@ class BatchNormLayer {
   Tape::Var Forward(Tape& tape, Tape::Var x) {
     return tape.BatchNorm(x, tape.Param(&gamma_), tape.Param(&beta_), &stats_);
   }
-  Tape::Var ForwardRelu(Tape& tape, Tape::Var x) {
-    return tape.BatchNormRelu(x, tape.Param(&gamma_), tape.Param(&beta_), &stats_);
-  }
   // `linear` and this layer after it, for Tape::NormalisedMlp.
   Tape::NormalisedLinear After(Tape& tape, LinearLayer& linear) {
     const Tape::Var w = tape.Param(linear.weight()), b = tape.Param(linear.bias());
     const Tape::Var gamma = tape.Param(&gamma_), beta = tape.Param(&beta_);
     return {w, b, gamma, beta, &stats_};
-  }
-  // ReLU(BatchNorm(linear(x))) as one tape operation (Tape::LinearBatchNorm).
-  Tape::Var ForwardLinearRelu(Tape& tape, LinearLayer& linear, Tape::Var x) {
-    const Tape::NormalisedLinear l = After(tape, linear);
-    return tape.LinearBatchNorm(x, l.w, l.b, l.gamma, l.beta, l.stats, true);
   }
   void Collect(std::vector<Parameter*>* params) { params->push_back(&gamma_); params->push_back(&beta_); }
   BatchNormStats* stats() { return &stats_; }

@@ -103,7 +103,7 @@ class Tape {
   // `stats` with `momentum` (PyTorch convention, unbiased running variance).
   Var BatchNorm(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum = 0.1f,
                 float eps = 1e-5f);
-  // ReLU(BatchNorm(x)) in one pass each way (GIN's every normalisation).
+  // ReLU(BatchNorm(x)) in one pass each way (GIN's normalisations outside training).
   Var BatchNormRelu(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum = 0.1f,
                     float eps = 1e-5f);
   // BatchNorm(x W + b), ReLU'd when `relu`: the two operations in one, the
