@@ -39,7 +39,7 @@ const char kDaemonUsage[] =
     "  label --graph ID --label K              the class of a whole graph\n"
     "  symmetrise --graph ID --rule none|or|and  how the graph's noisy rows are made undirected\n"
     "  train [--graphs ID,ID,...] [--epochs N] [--seed S] [--symmetrise none|or|and]\n"
-    "        [--node-input constant|degree|size|degree+size] [--wait]\n"
+    "        [--node-input constant|degree|size|degree+size] [--products float|bf16] [--wait]\n"
     "                                          graph classification on labelled graphs (with --wait:\n"
     "                                          progress, then its result)\n"
     "  train --graph ID [--model sage|gcn] [--label-method drop|fc|ce] [...]\n"
@@ -147,9 +147,9 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},
                                      {"daemon", "ca", "admin-token-file", "timeout", "config", "graph", "label",
                                       "graphs", "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method",
-                                      "rule", "node-input", "dataset", "held-graph", "privacy", "epsilon", "delta",
-                                      "hops", "max-degree", "batch-size", "residual", "parties", "party", "partition",
-                                      "partition-seed", "to", "k", "alpha"},
+                                      "rule", "node-input", "products", "dataset", "held-graph", "privacy", "epsilon",
+                                      "delta", "hops", "max-degree", "batch-size", "residual", "parties", "party",
+                                      "partition", "partition-seed", "to", "k", "alpha"},
                                      {"wait"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<AdminConnection> connection = ConnectToAdmin(*flags);
@@ -319,6 +319,7 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
     }
     if (flags->Has("symmetrise")) body["symmetrise"] = flags->StringOr("symmetrise", "");
     if (flags->Has("node-input")) body["node_input"] = flags->StringOr("node-input", "");
+    if (flags->Has("products")) body["products"] = flags->StringOr("products", "");
     return StartJob(client, body, flags->Has("wait"));
   }
   if (action == "job" || action == "cancel") {
