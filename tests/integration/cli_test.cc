@@ -105,7 +105,8 @@ TEST_CASE("Cli.BenchGemmPrintsItsShareOfThePeak") {
   INFO(r.output);
   CHECK(r.exit_code == 0);
   for (const char* key : {"rows=2000\n", "forward_gflops=", "weight_gradient_gflops=", "fma_peak_gflops=",
-                          "forward_share_of_peak=", "bf16_dot_peak_gflops="}) {
+                          "forward_share_of_peak=", "bf16_tile_peak_gflops=", "forward_bf16_gflops=",
+                          "weight_gradient_bf16_gflops="}) {
     CHECK(r.output.find(key) != std::string::npos);
   }
   CHECK(Ldpgraph("bench gemm --rows 10").exit_code == 2);
@@ -240,6 +241,8 @@ TEST_CASE("Cli.TrainGapWithEdgeAndNodeLevelPrivacy") {
     CHECK(bad.output.find("ldpgraph train: ") != std::string::npos);
   }
   CHECK(Ldpgraph("train --dataset " + data + " --model gcn --epsilon 1").exit_code == 2);  // gap's flag
+  CHECK(Ldpgraph("train --dataset " + data + " --model gcn --products bf16").exit_code == 2);  // gin's flag
+  CHECK(Ldpgraph("train --dataset " + data + " --model gin --products half").exit_code == 2);
   CHECK(::access((dir.path() + "/never.bin").c_str(), F_OK) != 0);
 
   // A model file keeps the guarantee and the predictions made from the release.
