@@ -1,9 +1,11 @@
 #include "engine/batch_norm_passes.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "engine/kernels/kernel_table.h"
 #include "engine/parallel.h"
+#include "engine/tall_gemm.h"
 
 namespace ldpgraph {
 
@@ -44,6 +46,46 @@ void OutputGradientSums(Matrix* grad, const Matrix& out, const Matrix& x, const 
     *sum_g += part_g[t];
     *sum_gx += part_gx[t];
   }
+}
+
+void ProductAndMoments(const Matrix& x, const Normalisation* x_norm, const Matrix& weight, const RowVector& bias,
+                       bool bf16, float momentum, float eps, BatchNormStats* stats, Matrix* pre, Normalisation* out) {
+  const Eigen::Index n = x.rows(), k = x.cols(), f = weight.cols();
+  if (stats->mean.size() == 0) {
+    stats->mean = RowVector::Zero(f);
+    stats->var = RowVector::Ones(f);
+  }
+  const RowVector shift = stats->mean;
+  pre->resize(n, f);
+  const std::size_t threads = static_cast<std::size_t>(EngineThreads());
+  std::vector<RowVector> sums(threads, RowVector::Zero(f)), squares(threads, RowVector::Zero(f));
+  const KernelTable& kernels = Kernels();
+  ForEachRowBlock(n, [&](int t, Eigen::Index begin, Eigen::Index end) {
+    std::vector<float> normalised(x_norm != nullptr ? static_cast<std::size_t>(kFusedSubBlock * k) : 0);
+    for (Eigen::Index s = begin; s < end; s += kFusedSubBlock) {
+      const Eigen::Index rows = std::min(end, s + kFusedSubBlock) - s;
+      const float* input = x.data() + s * k;
+      if (x_norm != nullptr) {
+        kernels.normalise_rows(input, rows, k, x_norm->mean.data(), x_norm->invstd.data(), x_norm->gamma.data(),
+                               x_norm->beta.data(), normalised.data(), true);
+        input = normalised.data();
+      }
+      GemmOperands product{input, k, 1, weight.data(), f, pre->data() + s * f, f, bias.data()};
+      product.bf16 = bf16;
+      TallGemm(product, rows, f, k, false);
+      kernels.shifted_moments(pre->data() + s * f, rows, f, shift.data(), sums[t].data(), squares[t].data());
+    }
+  });
+  RowVector sum = RowVector::Zero(f), square = RowVector::Zero(f);
+  for (std::size_t t = 0; t < threads; ++t) {
+    sum += sums[t];
+    square += squares[t];
+  }
+  const RowVector shifted_mean = sum / static_cast<float>(n);
+  const RowVector var = (square / static_cast<float>(n) - shifted_mean.cwiseProduct(shifted_mean)).cwiseMax(0.0f);
+  out->mean = shift + shifted_mean;
+  out->invstd = (var.array() + eps).rsqrt();
+  UpdateRunningStats(out->mean, var, n, momentum, stats);
 }
 
 }  // namespace ldpgraph

@@ -25,6 +25,29 @@ Matrix NormaliseAll(const Matrix& x, const RowVector& mean, const RowVector& inv
 void OutputGradientSums(Matrix* grad, const Matrix& out, const Matrix& x, const RowVector& mean,
                         const RowVector& invstd, bool relu, RowVector* sum_g, RowVector* sum_gx);
 
+// ---- The forward pass of the fused operations (LinearBatchNorm,
+// NormalisedMlp) ----
+
+// Rows a thread takes at a time: 256 rows of 64 floats are 64 KB, so a
+// sub-block's product, its input and its gradient stay in L2 between the
+// steps. One value for both operations, so that NormalisedMlp gives
+// LinearBatchNorm's floats bit for bit.
+constexpr Eigen::Index kFusedSubBlock = 256;
+
+// A normalisation's batch statistics and affine parameters, as rows.
+struct Normalisation {
+  RowVector mean, invstd, gamma, beta;
+};
+
+// pre = x' W + b, a sub-block at a time, each followed at once by its
+// moments around the running mean (close to the batch's, so the one-pass
+// variance loses nothing to cancellation); then the batch's mean and
+// 1 / sqrt(var + eps) into `out`, and `stats` updated (set up when empty).
+// x' is x, or with `x_norm` ReLU(x_norm(x)) made a sub-block at a time in
+// a thread's scratch, never stored.
+void ProductAndMoments(const Matrix& x, const Normalisation* x_norm, const Matrix& weight, const RowVector& bias,
+                       bool bf16, float momentum, float eps, BatchNormStats* stats, Matrix* pre, Normalisation* out);
+
 }  // namespace ldpgraph
 
 #endif  // LDPGRAPH_DAEMON_ENGINE_BATCH_NORM_PASSES_H_

@@ -1,5 +1,6 @@
 // Tape::LinearBatchNorm: BatchNorm(x W + b), ReLU'd or not, as one
-// operation, the way GIN's MLPs use every Linear layer but the last.
+// operation, the way GIN follows each Linear layer of its MLPs (two of them
+// in a row are Tape::NormalisedMlp, normalised_mlp.cc).
 //
 // Apart, the two cost a pass over N x F memory for every step: the product
 // writes x W + b, BatchNorm reads it back for the mean, again for the
@@ -24,13 +25,6 @@
 #include "engine/tape.h"
 
 namespace ldpgraph {
-namespace {
-
-// Rows per sub-block: 256 rows of 64 floats are 64 KB, so a sub-block's
-// product, its input and its gradient stay in L2 between the steps.
-constexpr Eigen::Index kSubBlock = 256;
-
-}  // namespace
 
 Tape::Var Tape::LinearBatchNorm(Var x, Var w, Var b, Var gamma, Var beta, BatchNormStats* stats, bool relu,
                                 float momentum, float eps) {
@@ -42,54 +36,24 @@ Tape::Var Tape::LinearBatchNorm(Var x, Var w, Var b, Var gamma, Var beta, BatchN
   rows_separable_ = false;
   NoteParameterRead(w);
   NoteParameterRead(b);
-  const Matrix& in = value(x);
-  const Matrix& weight = value(w);
-  const RowVector bias = value(b).row(0);
-  const Eigen::Index n = in.rows(), k = in.cols(), f = weight.cols();
-  if (stats->mean.size() == 0) {
-    stats->mean = RowVector::Zero(f);
-    stats->var = RowVector::Ones(f);
-  }
-  // The moments are summed around the running mean: close to this batch's,
-  // so the one-pass variance loses nothing to cancellation.
-  const RowVector shift = stats->mean;
-  auto pre = std::make_shared<Matrix>(n, f);  // x W + b, for the backward pass
-  const std::size_t threads = static_cast<std::size_t>(EngineThreads());
-  std::vector<RowVector> sums(threads, RowVector::Zero(f)), squares(threads, RowVector::Zero(f));
-  const bool bf16 = bf16_products_;
-  ForEachRowBlock(n, [&](int t, Eigen::Index begin, Eigen::Index end) {
-    for (Eigen::Index s = begin; s < end; s += kSubBlock) {
-      const Eigen::Index rows = std::min(end, s + kSubBlock) - s;
-      GemmOperands product{in.data() + s * k, k, 1, weight.data(), f, pre->data() + s * f, f, bias.data()};
-      product.bf16 = bf16;
-      TallGemm(product, rows, f, k, false);
-      Kernels().shifted_moments(pre->data() + s * f, rows, f, shift.data(), sums[t].data(), squares[t].data());
-    }
-  });
-  RowVector sum = RowVector::Zero(f), square = RowVector::Zero(f);
-  for (std::size_t t = 0; t < threads; ++t) {
-    sum += sums[t];
-    square += squares[t];
-  }
-  const RowVector shifted_mean = sum / static_cast<float>(n);
-  const RowVector var = (square / static_cast<float>(n) - shifted_mean.cwiseProduct(shifted_mean)).cwiseMax(0.0f);
-  auto mean = std::make_shared<RowVector>(shift + shifted_mean);
-  auto invstd = std::make_shared<RowVector>((var.array() + eps).rsqrt());
-  UpdateRunningStats(*mean, var, n, momentum, stats);
-  Var out = Push(NormaliseAll(*pre, *mean, *invstd, value(gamma).row(0), value(beta).row(0), relu),
+  auto pre = std::make_shared<Matrix>();  // x W + b, for the backward pass
+  auto norm = std::make_shared<Normalisation>();
+  ProductAndMoments(value(x), nullptr, value(w), value(b).row(0), bf16_products_, momentum, eps, stats, pre.get(),
+                    norm.get());
+  Var out = Push(NormaliseAll(*pre, norm->mean, norm->invstd, value(gamma).row(0), value(beta).row(0), relu),
                  Needs(x) || Needs(w) || Needs(b) || Needs(gamma) || Needs(beta));
-  nodes_[out].backward = [this, x, w, b, gamma, beta, out, pre, mean, invstd, relu] {
+  nodes_[out].backward = [this, x, w, b, gamma, beta, out, pre, norm, relu] {
     Matrix& gy = nodes_[out].grad;
     const Eigen::Index rows = gy.rows(), cols = gy.cols();
     RowVector sum_g, sum_gx;
-    OutputGradientSums(&gy, value(out), *pre, *mean, *invstd, relu, &sum_g, &sum_gx);
+    OutputGradientSums(&gy, value(out), *pre, norm->mean, norm->invstd, relu, &sum_g, &sum_gx);
     if (Needs(gamma)) GradOf(gamma) += sum_gx;
     if (Needs(beta)) GradOf(beta) += sum_g;
     const bool need_x = Needs(x), need_w = Needs(w), need_b = Needs(b);
     if (!need_x && !need_w && !need_b) return;
     // d(pre) = gamma invstd (g - mean(g) - xhat mean(g xhat)), then the
     // Linear layer's gradients from it, a sub-block at a time.
-    const RowVector scale = invstd->cwiseProduct(value(gamma).row(0));
+    const RowVector scale = norm->invstd.cwiseProduct(value(gamma).row(0));
     const RowVector mean_g = sum_g / static_cast<float>(rows);
     const RowVector mean_gx = sum_gx / static_cast<float>(rows);
     const Matrix& input = value(x);
@@ -100,13 +64,14 @@ Tape::Var Tape::LinearBatchNorm(Var x, Var w, Var b, Var gamma, Var beta, BatchN
     std::vector<Matrix> gw(static_cast<std::size_t>(EngineThreads()));
     std::vector<RowVector> gb(gw.size());
     ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
-      std::vector<float> scratch(static_cast<std::size_t>(kSubBlock * cols));
+      std::vector<float> scratch(static_cast<std::size_t>(kFusedSubBlock * cols));
       if (need_w) gw[t] = Matrix::Zero(in_dim, cols);
       if (need_b) gb[t] = RowVector::Zero(cols);
-      for (Eigen::Index s = begin; s < end; s += kSubBlock) {
-        const Eigen::Index count = std::min(end, s + kSubBlock) - s;
+      for (Eigen::Index s = begin; s < end; s += kFusedSubBlock) {
+        const Eigen::Index count = std::min(end, s + kFusedSubBlock) - s;
         float* d = scratch.data();
-        Kernels().input_gradient_rows(gy.data() + s * cols, pre->data() + s * cols, mean->data(), invstd->data(),
+        Kernels().input_gradient_rows(gy.data() + s * cols, pre->data() + s * cols, norm->mean.data(),
+                                      norm->invstd.data(),
                                       count, cols, mean_g.data(), mean_gx.data(), scale.data(), d, true);
         if (need_b) Kernels().column_sums(d, count, cols, gb[t].data());
         if (need_x) {  // dX = d W^T

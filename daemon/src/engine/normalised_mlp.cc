@@ -24,30 +24,11 @@
 namespace ldpgraph {
 namespace {
 
-// As LinearBatchNorm's (the same sub-blocks give the same floats).
-constexpr Eigen::Index kSubBlock = 256;
-
-// A normalisation's batch statistics and affine parameters as rows.
-struct Normalisation {
-  RowVector mean, invstd, gamma, beta;
-};
-
 // Column sums of per-thread partials.
 RowVector Total(const std::vector<RowVector>& parts) {
   RowVector sum = RowVector::Zero(parts.front().size());
   for (const RowVector& p : parts) sum += p;
   return sum;
-}
-
-// The batch mean and 1 / sqrt(var + eps) from moments around `shift` (as
-// LinearBatchNorm takes them), and the running statistics updated.
-void Finish(const RowVector& shift, const RowVector& sum, const RowVector& square, Eigen::Index n, float momentum,
-            float eps, BatchNormStats* stats, Normalisation* out) {
-  const RowVector shifted_mean = sum / static_cast<float>(n);
-  const RowVector var = (square / static_cast<float>(n) - shifted_mean.cwiseProduct(shifted_mean)).cwiseMax(0.0f);
-  out->mean = shift + shifted_mean;
-  out->invstd = (var.array() + eps).rsqrt();
-  UpdateRunningStats(out->mean, var, n, momentum, stats);
 }
 
 }  // namespace
@@ -60,60 +41,19 @@ Tape::Var Tape::NormalisedMlp(Var x, const NormalisedLinear& first, const Normal
   }
   rows_separable_ = false;
   for (Var p : {first.w, first.b, second.w, second.b}) NoteParameterRead(p);
-  const Matrix& in = value(x);
-  const Matrix& w1 = value(first.w);
-  const Matrix& w2 = value(second.w);
-  const RowVector b1 = value(first.b).row(0), b2 = value(second.b).row(0);
-  const Eigen::Index n = in.rows(), k = in.cols(), f1 = w1.cols(), f2 = w2.cols();
-  for (auto [stats, f] : {std::pair{first.stats, f1}, std::pair{second.stats, f2}}) {
-    if (stats->mean.size() == 0) {
-      stats->mean = RowVector::Zero(f);
-      stats->var = RowVector::Ones(f);
-    }
-  }
-  const RowVector shift1 = first.stats->mean, shift2 = second.stats->mean;
-  auto pre1 = std::make_shared<Matrix>(n, f1);  // x W1 + b1
-  auto pre2 = std::make_shared<Matrix>(n, f2);  // y1 W2 + b2
+  auto pre1 = std::make_shared<Matrix>();  // x W1 + b1
+  auto pre2 = std::make_shared<Matrix>();  // y1 W2 + b2
   auto norm1 = std::make_shared<Normalisation>();
   auto norm2 = std::make_shared<Normalisation>();
   norm1->gamma = value(first.gamma).row(0);
   norm1->beta = value(first.beta).row(0);
   norm2->gamma = value(second.gamma).row(0);
   norm2->beta = value(second.beta).row(0);
-  const std::size_t threads = static_cast<std::size_t>(EngineThreads());
-  const bool bf16 = bf16_products_;
-  const KernelTable& kernels = Kernels();
-
-  // The first product and its moments.
-  std::vector<RowVector> sums(threads, RowVector::Zero(f1)), squares(threads, RowVector::Zero(f1));
-  ForEachRowBlock(n, [&](int t, Eigen::Index begin, Eigen::Index end) {
-    for (Eigen::Index s = begin; s < end; s += kSubBlock) {
-      const Eigen::Index rows = std::min(end, s + kSubBlock) - s;
-      GemmOperands product{in.data() + s * k, k, 1, w1.data(), f1, pre1->data() + s * f1, f1, b1.data()};
-      product.bf16 = bf16;
-      TallGemm(product, rows, f1, k, false);
-      kernels.shifted_moments(pre1->data() + s * f1, rows, f1, shift1.data(), sums[t].data(), squares[t].data());
-    }
-  });
-  Finish(shift1, Total(sums), Total(squares), n, momentum, eps, first.stats, norm1.get());
-
-  // y1 a sub-block at a time, the second product and its moments.
-  sums.assign(threads, RowVector::Zero(f2));
-  squares.assign(threads, RowVector::Zero(f2));
-  ForEachRowBlock(n, [&](int t, Eigen::Index begin, Eigen::Index end) {
-    std::vector<float> y1(static_cast<std::size_t>(kSubBlock * f1));
-    for (Eigen::Index s = begin; s < end; s += kSubBlock) {
-      const Eigen::Index rows = std::min(end, s + kSubBlock) - s;
-      kernels.normalise_rows(pre1->data() + s * f1, rows, f1, norm1->mean.data(), norm1->invstd.data(),
-                             norm1->gamma.data(), norm1->beta.data(), y1.data(), true);
-      GemmOperands product{y1.data(), f1, 1, w2.data(), f2, pre2->data() + s * f2, f2, b2.data()};
-      product.bf16 = bf16;
-      TallGemm(product, rows, f2, f1, false);
-      kernels.shifted_moments(pre2->data() + s * f2, rows, f2, shift2.data(), sums[t].data(), squares[t].data());
-    }
-  });
-  Finish(shift2, Total(sums), Total(squares), n, momentum, eps, second.stats, norm2.get());
-
+  ProductAndMoments(value(x), nullptr, value(first.w), value(first.b).row(0), bf16_products_, momentum, eps,
+                    first.stats, pre1.get(), norm1.get());
+  // y1 = ReLU(BN1(pre1)) made a sub-block at a time for the second product.
+  ProductAndMoments(*pre1, norm1.get(), value(second.w), value(second.b).row(0), bf16_products_, momentum, eps,
+                    second.stats, pre2.get(), norm2.get());
   Var out = Push(NormaliseAll(*pre2, norm2->mean, norm2->invstd, norm2->gamma, norm2->beta, true),
                  Needs(x) || Needs(first.w) || Needs(first.b) || Needs(first.gamma) || Needs(first.beta) ||
                      Needs(second.w) || Needs(second.b) || Needs(second.gamma) || Needs(second.beta));
@@ -139,11 +79,12 @@ Tape::Var Tape::NormalisedMlp(Var x, const NormalisedLinear& first, const Normal
     std::vector<Matrix> gw(workers);
     std::vector<RowVector> gb(workers), part_g(workers, RowVector::Zero(h1)), part_gx(workers, RowVector::Zero(h1));
     ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
-      std::vector<float> d(static_cast<std::size_t>(kSubBlock * h2)), y1(static_cast<std::size_t>(kSubBlock * h1));
+      std::vector<float> d(static_cast<std::size_t>(kFusedSubBlock * h2));
+      std::vector<float> y1(static_cast<std::size_t>(kFusedSubBlock * h1));
       gw[t] = Matrix::Zero(h1, h2);
       gb[t] = RowVector::Zero(h2);
-      for (Eigen::Index s = begin; s < end; s += kSubBlock) {
-        const Eigen::Index count = std::min(end, s + kSubBlock) - s;
+      for (Eigen::Index s = begin; s < end; s += kFusedSubBlock) {
+        const Eigen::Index count = std::min(end, s + kFusedSubBlock) - s;
         kern.input_gradient_rows(gy.data() + s * h2, pre2->data() + s * h2, norm2->mean.data(), norm2->invstd.data(),
                                  count, h2, mean_g2.data(), mean_gx2.data(), scale2.data(), d.data(), true);
         kern.column_sums(d.data(), count, h2, gb[t].data());
@@ -177,11 +118,11 @@ Tape::Var Tape::NormalisedMlp(Var x, const NormalisedLinear& first, const Normal
     Matrix* gx = need_x ? &GradSlot(x, &fresh_x) : nullptr;
     const Matrix w1_t = need_x ? Matrix(value(first.w).transpose()) : Matrix();
     ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
-      std::vector<float> d(static_cast<std::size_t>(kSubBlock * h1));
+      std::vector<float> d(static_cast<std::size_t>(kFusedSubBlock * h1));
       gw[t] = Matrix::Zero(in_dim, h1);
       gb[t] = RowVector::Zero(h1);
-      for (Eigen::Index s = begin; s < end; s += kSubBlock) {
-        const Eigen::Index count = std::min(end, s + kSubBlock) - s;
+      for (Eigen::Index s = begin; s < end; s += kFusedSubBlock) {
+        const Eigen::Index count = std::min(end, s + kFusedSubBlock) - s;
         kern.input_gradient_rows(gy1.data() + s * h1, pre1->data() + s * h1, norm1->mean.data(),
                                  norm1->invstd.data(), count, h1, mean_g1.data(), mean_gx1.data(), scale1.data(),
                                  d.data(), true);
