@@ -71,8 +71,8 @@ Tape::Var Tape::LinearBatchNorm(Var x, Var w, Var b, Var gamma, Var beta, BatchN
         const Eigen::Index count = std::min(end, s + kFusedSubBlock) - s;
         float* d = scratch.data();
         Kernels().input_gradient_rows(gy.data() + s * cols, pre->data() + s * cols, norm->mean.data(),
-                                      norm->invstd.data(),
-                                      count, cols, mean_g.data(), mean_gx.data(), scale.data(), d, true);
+                                      norm->invstd.data(), count, cols, mean_g.data(), mean_gx.data(),
+                                      scale.data(), d, true);
         if (need_b) Kernels().column_sums(d, count, cols, gb[t].data());
         if (need_x) {  // dX = d W^T
           GemmOperands product{d, cols, 1, weight_t.data(), in_dim, gx->data() + s * in_dim, in_dim};
