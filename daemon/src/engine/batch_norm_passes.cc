@@ -88,4 +88,37 @@ void ProductAndMoments(const Matrix& x, const Normalisation* x_norm, const Matri
   UpdateRunningStats(out->mean, var, n, momentum, stats);
 }
 
+void LinearGradientsThroughNorm(const Matrix& gy, const Matrix& pre, const Normalisation& norm,
+                                const RowVector& scale, const RowVector& mean_g, const RowVector& mean_gx,
+                                const Matrix& x, const Matrix& weight, bool bf16, Matrix* gx, bool fresh_x,
+                                bool need_w, bool need_b, std::vector<Matrix>* gw, std::vector<RowVector>* gb) {
+  const Eigen::Index rows = gy.rows(), cols = gy.cols(), in_dim = x.cols();
+  const Matrix weight_t = gx != nullptr ? Matrix(weight.transpose()) : Matrix();
+  gw->assign(static_cast<std::size_t>(EngineThreads()), Matrix());
+  gb->assign(gw->size(), RowVector());
+  const KernelTable& kernels = Kernels();
+  ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
+    std::vector<float> scratch(static_cast<std::size_t>(kFusedSubBlock * cols));
+    if (need_w) (*gw)[t] = Matrix::Zero(in_dim, cols);
+    if (need_b) (*gb)[t] = RowVector::Zero(cols);
+    for (Eigen::Index s = begin; s < end; s += kFusedSubBlock) {
+      const Eigen::Index count = std::min(end, s + kFusedSubBlock) - s;
+      float* d = scratch.data();
+      kernels.input_gradient_rows(gy.data() + s * cols, pre.data() + s * cols, norm.mean.data(), norm.invstd.data(),
+                                  count, cols, mean_g.data(), mean_gx.data(), scale.data(), d, true);
+      if (need_b) kernels.column_sums(d, count, cols, (*gb)[t].data());
+      if (gx != nullptr) {  // dX = d W^T
+        GemmOperands product{d, cols, 1, weight_t.data(), in_dim, gx->data() + s * in_dim, in_dim};
+        product.bf16 = bf16;
+        TallGemm(product, count, in_dim, cols, !fresh_x);
+      }
+      if (need_w) {  // dW += X^T d
+        GemmOperands product{x.data() + s * in_dim, 1, in_dim, d, cols, (*gw)[t].data(), cols};
+        product.bf16 = bf16;
+        TallGemm(product, in_dim, cols, count, true);
+      }
+    }
+  });
+}
+
 }  // namespace ldpgraph

@@ -7,6 +7,8 @@
 
 #include <Eigen/Core>
 
+#include <vector>
+
 #include "engine/matrix.h"
 #include "engine/tape.h"
 
@@ -47,6 +49,17 @@ struct Normalisation {
 // a thread's scratch, never stored.
 void ProductAndMoments(const Matrix& x, const Normalisation* x_norm, const Matrix& weight, const RowVector& bias,
                        bool bf16, float momentum, float eps, BatchNormStats* stats, Matrix* pre, Normalisation* out);
+
+// The backward pass of a fused Linear layer and the training-mode
+// normalisation after it, once the normalisation's sums are known: per
+// sub-block, d(pre) = scale (gy - mean_g - xhat mean_gx) in a thread's
+// scratch, then from it the bias gradient, dX = d W^T (into *gx, over what
+// is there unless `fresh_x`; skipped when gx is null) and dW = X^T d. The
+// weight and bias gradients come back per thread, in (*gw)[t], (*gb)[t].
+void LinearGradientsThroughNorm(const Matrix& gy, const Matrix& pre, const Normalisation& norm,
+                                const RowVector& scale, const RowVector& mean_g, const RowVector& mean_gx,
+                                const Matrix& x, const Matrix& weight, bool bf16, Matrix* gx, bool fresh_x,
+                                bool need_w, bool need_b, std::vector<Matrix>* gw, std::vector<RowVector>* gb);
 
 }  // namespace ldpgraph
 

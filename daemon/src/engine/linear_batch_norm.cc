@@ -14,14 +14,10 @@
 // sub-block lives only in a thread's scratch while the Linear layer's three
 // gradients are taken from it. The floats differ from the two operations
 // apart only by the order of sums.
-#include <algorithm>
 #include <memory>
 #include <vector>
 
 #include "engine/batch_norm_passes.h"
-#include "engine/kernels/kernel_table.h"
-#include "engine/parallel.h"
-#include "engine/tall_gemm.h"
 #include "engine/tape.h"
 
 namespace ldpgraph {
@@ -44,7 +40,7 @@ Tape::Var Tape::LinearBatchNorm(Var x, Var w, Var b, Var gamma, Var beta, BatchN
                  Needs(x) || Needs(w) || Needs(b) || Needs(gamma) || Needs(beta));
   nodes_[out].backward = [this, x, w, b, gamma, beta, out, pre, norm, relu] {
     Matrix& gy = nodes_[out].grad;
-    const Eigen::Index rows = gy.rows(), cols = gy.cols();
+    const Eigen::Index rows = gy.rows();
     RowVector sum_g, sum_gx;
     OutputGradientSums(&gy, value(out), *pre, norm->mean, norm->invstd, relu, &sum_g, &sum_gx);
     if (Needs(gamma)) GradOf(gamma) += sum_gx;
@@ -56,36 +52,12 @@ Tape::Var Tape::LinearBatchNorm(Var x, Var w, Var b, Var gamma, Var beta, BatchN
     const RowVector scale = norm->invstd.cwiseProduct(value(gamma).row(0));
     const RowVector mean_g = sum_g / static_cast<float>(rows);
     const RowVector mean_gx = sum_gx / static_cast<float>(rows);
-    const Matrix& input = value(x);
-    const Eigen::Index in_dim = input.cols();
     bool fresh_x = false;
     Matrix* gx = need_x ? &GradSlot(x, &fresh_x) : nullptr;
-    const Matrix weight_t = need_x ? Matrix(value(w).transpose()) : Matrix();
-    std::vector<Matrix> gw(static_cast<std::size_t>(EngineThreads()));
-    std::vector<RowVector> gb(gw.size());
-    ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
-      std::vector<float> scratch(static_cast<std::size_t>(kFusedSubBlock * cols));
-      if (need_w) gw[t] = Matrix::Zero(in_dim, cols);
-      if (need_b) gb[t] = RowVector::Zero(cols);
-      for (Eigen::Index s = begin; s < end; s += kFusedSubBlock) {
-        const Eigen::Index count = std::min(end, s + kFusedSubBlock) - s;
-        float* d = scratch.data();
-        Kernels().input_gradient_rows(gy.data() + s * cols, pre->data() + s * cols, norm->mean.data(),
-                                      norm->invstd.data(), count, cols, mean_g.data(), mean_gx.data(),
-                                      scale.data(), d, true);
-        if (need_b) Kernels().column_sums(d, count, cols, gb[t].data());
-        if (need_x) {  // dX = d W^T
-          GemmOperands product{d, cols, 1, weight_t.data(), in_dim, gx->data() + s * in_dim, in_dim};
-          product.bf16 = bf16_products_;
-          TallGemm(product, count, in_dim, cols, !fresh_x);
-        }
-        if (need_w) {  // dW += X^T d
-          GemmOperands product{input.data() + s * in_dim, 1, in_dim, d, cols, gw[t].data(), cols};
-          product.bf16 = bf16_products_;
-          TallGemm(product, in_dim, cols, count, true);
-        }
-      }
-    });
+    std::vector<Matrix> gw;
+    std::vector<RowVector> gb;
+    LinearGradientsThroughNorm(gy, *pre, *norm, scale, mean_g, mean_gx, value(x), value(w), bf16_products_, gx,
+                               fresh_x, need_w, need_b, &gw, &gb);
     for (std::size_t t = 0; t < gw.size(); ++t) {
       if (need_w && gw[t].size() != 0) GradOf(w) += gw[t];
       if (need_b && gb[t].size() != 0) GradOf(b) += gb[t];

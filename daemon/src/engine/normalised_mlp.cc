@@ -60,8 +60,7 @@ Tape::Var Tape::NormalisedMlp(Var x, const NormalisedLinear& first, const Normal
   nodes_[out].backward = [this, x, first, second, out, pre1, pre2, norm1, norm2] {
     const KernelTable& kern = Kernels();
     Matrix& gy = nodes_[out].grad;
-    const Matrix& input = value(x);
-    const Eigen::Index rows = gy.rows(), in_dim = input.cols(), h1 = pre1->cols(), h2 = pre2->cols();
+    const Eigen::Index rows = gy.rows(), h1 = pre1->cols(), h2 = pre2->cols();
     const std::size_t workers = static_cast<std::size_t>(EngineThreads());
 
     // The second normalisation: its sums over the whole batch first.
@@ -116,27 +115,8 @@ Tape::Var Tape::NormalisedMlp(Var x, const NormalisedLinear& first, const Normal
     const bool need_x = Needs(x);
     bool fresh_x = false;
     Matrix* gx = need_x ? &GradSlot(x, &fresh_x) : nullptr;
-    const Matrix w1_t = need_x ? Matrix(value(first.w).transpose()) : Matrix();
-    ForEachRowBlock(rows, [&](int t, Eigen::Index begin, Eigen::Index end) {
-      std::vector<float> d(static_cast<std::size_t>(kFusedSubBlock * h1));
-      gw[t] = Matrix::Zero(in_dim, h1);
-      gb[t] = RowVector::Zero(h1);
-      for (Eigen::Index s = begin; s < end; s += kFusedSubBlock) {
-        const Eigen::Index count = std::min(end, s + kFusedSubBlock) - s;
-        kern.input_gradient_rows(gy1.data() + s * h1, pre1->data() + s * h1, norm1->mean.data(),
-                                 norm1->invstd.data(), count, h1, mean_g1.data(), mean_gx1.data(), scale1.data(),
-                                 d.data(), true);
-        kern.column_sums(d.data(), count, h1, gb[t].data());
-        if (need_x) {
-          GemmOperands product{d.data(), h1, 1, w1_t.data(), in_dim, gx->data() + s * in_dim, in_dim};
-          product.bf16 = bf16_products_;
-          TallGemm(product, count, in_dim, h1, !fresh_x);
-        }
-        GemmOperands product{input.data() + s * in_dim, 1, in_dim, d.data(), h1, gw[t].data(), h1};
-        product.bf16 = bf16_products_;
-        TallGemm(product, in_dim, h1, count, true);
-      }
-    });
+    LinearGradientsThroughNorm(gy1, *pre1, *norm1, scale1, mean_g1, mean_gx1, value(x), value(first.w),
+                               bf16_products_, gx, fresh_x, true, true, &gw, &gb);
     for (std::size_t t = 0; t < workers; ++t) {
       if (gw[t].size() == 0) continue;
       if (Needs(first.w)) GradOf(first.w) += gw[t];
