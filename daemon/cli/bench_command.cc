@@ -135,7 +135,8 @@ int RunGw(const std::vector<std::string>& args) {
 
 int RunIngest(const std::vector<std::string>& args) {
   Result<Flags> flags =
-      Flags::Parse(args, {"connections", "reports", "degree", "epsilon", "server-threads", "handshakes", "dir"});
+      Flags::Parse(args, {"connections", "reports", "degree", "epsilon", "server-threads", "handshakes", "dir",
+                                   "pipeline"});
   if (!flags.ok()) {
     std::fprintf(stderr, "ldpgraph bench ingest: %s\n", flags.status().message().c_str());
     return 2;
@@ -147,17 +148,18 @@ int RunIngest(const std::vector<std::string>& args) {
   Result<double> epsilon = flags->Double("epsilon", o.epsilon);
   Result<std::uint64_t> server_threads = flags->Unsigned("server-threads", o.server_threads);
   Result<std::uint64_t> handshakes = flags->Unsigned("handshakes", o.handshakes);
+  Result<std::uint64_t> pipeline = flags->Unsigned("pipeline", o.pipeline);
   for (const Status* s : {&connections.status(), &reports.status(), &degree.status(), &epsilon.status(),
-                          &server_threads.status(), &handshakes.status()}) {
+                          &server_threads.status(), &handshakes.status(), &pipeline.status()}) {
     if (!s->ok()) {
       std::fprintf(stderr, "ldpgraph bench ingest: %s\n", s->message().c_str());
       return 2;
     }
   }
   if (*connections == 0 || *connections > 4096 || *server_threads == 0 || *server_threads > 256 ||
-      *degree > 100000 || *handshakes > 100000) {
+      *degree > 100000 || *handshakes > 100000 || *pipeline == 0 || *pipeline > 1024) {
     std::fprintf(stderr, "ldpgraph bench ingest: need 1 <= --connections <= 4096, 1 <= --server-threads <= 256, "
-                         "--degree <= 100000, --handshakes <= 100000\n");
+                         "--degree <= 100000, --handshakes <= 100000, 1 <= --pipeline <= 1024\n");
     return 2;
   }
   o.connections = static_cast<unsigned>(*connections);
@@ -166,6 +168,7 @@ int RunIngest(const std::vector<std::string>& args) {
   o.epsilon = *epsilon;
   o.server_threads = static_cast<unsigned>(*server_threads);
   o.handshakes = static_cast<unsigned>(*handshakes);
+  o.pipeline = static_cast<unsigned>(*pipeline);
   o.dir = flags->StringOr("dir", "");
   Status s = RunIngestBench(o, std::cout);
   if (!s.ok()) {

@@ -465,6 +465,81 @@ TEST_CASE("Daemon.UploaderWaitsWhatRetryAfterAsks") {
   CHECK(d.StoredReports() == 1);
 }
 
+// HTTP/1.1 pipelining: requests sent back to back in one write are answered
+// in order, each as it would be alone, whatever order the answers are ready in
+// (a report waits for its commit; a refusal or /healthz does not).
+TEST_CASE("Daemon.AnswersPipelinedRequestsInOrder") {
+  Daemon d;
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
+  const ldpgraph::Report first = Build(1, 1), second = Build(2, 1);
+  auto report = [](const std::string& body, const std::string& token) {
+    return lt::HttpRequestSpec{"POST", "/v1/reports", "application/octet-stream", body, token, ""};
+  };
+  std::vector<lt::HttpRequestSpec> requests = {
+      report(Bytes(first), Token(kGraph, 1)),
+      report("not a report", Token(kGraph, 3)),
+      {"GET", "/healthz", "", "", "", ""},
+      report(Bytes(first), Token(kGraph, 1)),  // the same again: a duplicate
+      report(Bytes(second), Token(kGraph, 2)),
+      report(Bytes(Build(4, 1)), Token(kGraph, 5)),  // another user's token
+  };
+  const std::uint64_t handshakes = d.client->handshakes();
+  std::vector<ldpgraph::Result<lt::HttpAnswer>> answers = d.client->Pipeline(requests);
+  REQUIRE(answers.size() == requests.size());
+  for (const auto& a : answers) REQUIRE_MESSAGE(a.ok(), a.status().message());
+  CHECK(answers[0]->status == 200);
+  CHECK(json::parse(answers[0]->body)["report_id"] == ldpgraph::ReportIdToHex(first.report_id));
+  CHECK(answers[1]->status == 400);
+  CHECK(ErrorOf(*answers[1]) == "malformed");
+  CHECK(answers[2]->status == 200);
+  CHECK(answers[2]->body.find("report_id") == std::string::npos);
+  CHECK(answers[3]->status == 200);
+  CHECK(json::parse(answers[3]->body)["outcome"] == "duplicate");
+  CHECK(answers[4]->status == 200);
+  CHECK(json::parse(answers[4]->body)["report_id"] == ldpgraph::ReportIdToHex(second.report_id));
+  CHECK(answers[5]->status == 403);
+  CHECK(d.client->handshakes() == handshakes);  // one connection throughout
+  CHECK(d.StoredReports() == 2);
+}
+
+// More requests than the daemon reads ahead (max_pipelined_requests = 2 here)
+// wait in the socket, and are all answered.
+TEST_CASE("Daemon.UploaderSendsManyReportsPipelined") {
+  DaemonSettings settings;
+  settings.extra_server = "max_pipelined_requests = 2\n";
+  Daemon d(settings);
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
+  lt::UploaderOptions o;
+  o.server = d.process.endpoint();
+  o.retry = {10, 20, 10000};
+  auto uploader = lt::Uploader::Create(o);
+  REQUIRE(uploader.ok());
+  std::vector<lt::OutgoingReport> reports;
+  for (std::uint32_t u = 0; u < 40; ++u) {
+    const std::string bytes = Bytes(Build(u, 3));
+    reports.push_back({Token(kGraph, u), std::vector<std::uint8_t>(bytes.begin(), bytes.end())});
+  }
+  reports[7].token = Token(kGraph, 8);  // refused for good (403), the others unaffected
+  auto sent = (*uploader)->SendMany(reports, 16);
+  REQUIRE(sent.size() == reports.size());
+  for (std::size_t i = 0; i < sent.size(); ++i) {
+    REQUIRE_MESSAGE(sent[i].ok(), sent[i].status().message());
+    CHECK(sent[i]->delivered == (i != 7));
+    CHECK(sent[i]->attempts == 1);
+  }
+  CHECK(sent[7]->http_status == 403);
+  CHECK((*uploader)->handshakes() == 1);
+  CHECK(d.StoredReports() == 39);
+  // Sent again: every one a duplicate, nothing stored twice.
+  reports.erase(reports.begin() + 7);
+  auto again = (*uploader)->SendMany(reports, 16);
+  for (const auto& r : again) {
+    REQUIRE(r.ok());
+    CHECK(r->body.find("duplicate") != std::string::npos);
+  }
+  CHECK(d.StoredReports() == 39);
+}
+
 TEST_CASE("Daemon.TellsSystemdReadyWatchdogAndStopping") {
   TempDir sock_dir;
   const std::string path = sock_dir.path() + "/notify";

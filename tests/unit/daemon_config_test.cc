@@ -31,6 +31,7 @@ TEST_CASE("DaemonConfig.DefaultsAndRelativePaths") {
   CHECK(c->admin_token == "admin-token-123456");
   CHECK(c->per_token.per_second == 5);
   CHECK(c->max_connections_per_address == 1000);
+  CHECK(c->max_pipelined_requests == 16);
   CHECK(c->tls12_ciphers == ldpgraph::kDefaultTls12Ciphers);
   CHECK(c->refusal_log_lines_per_second == 20);
   const std::string path = dir.Write("d.toml", Minimal() + "[server]\nlisten_port = 9000\nthreads = 4\n");
@@ -59,6 +60,7 @@ TEST_CASE("DaemonConfig.EveryBadKeyIsNamed") {
       {Minimal() + "[limits]\nper_token_rate = 3\nper_token_burst = 0\n", "limits.per_token_burst must be at least 1"},
       {Minimal() + "[log]\nformat = \"xml\"\n", "log.format must be auto, json or text"},
       {Minimal() + "[server]\nmax_connections_per_address = -1\n", "server.max_connections_per_address must be in"},
+      {Minimal() + "[server]\nmax_pipelined_requests = 0\n", "server.max_pipelined_requests must be in [1, 1024]"},
       {Minimal() + "[log]\nrefusal_lines_per_second = 200000\n", "log.refusal_lines_per_second must be in"},
       {"[tls]\ncertificate = \"a\"\nprivate_key = \"b\"\ntls12_ciphers = \"\"\n[store]\npath = \"db\"\n",
        "tls.tls12_ciphers must name at least one cipher suite"},

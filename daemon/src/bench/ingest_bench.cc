@@ -36,10 +36,7 @@ double CpuSeconds(int who) {
          static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
-struct Prepared {
-  std::string token;
-  std::vector<std::uint8_t> bytes;
-};
+using Prepared = transport::OutgoingReport;
 
 // One report per user, built by the SDK in parallel (seeded: the figures are repeatable).
 Status Prepare(const GraphConfig& config, const TokenAuthority& tokens, std::uint32_t degree,
@@ -61,7 +58,7 @@ Status Prepare(const GraphConfig& config, const TokenAuthority& tokens, std::uin
         data.user_id = u;
         data.neighbours = Span<const std::uint32_t>(neighbours.data(), neighbours.size());
         auto report = (*builder)->Build(data, rng);
-        if (!report.ok() || !EncodeReport(*report, &(*out)[u].bytes).ok()) {
+        if (!report.ok() || !EncodeReport(*report, &(*out)[u].report).ok()) {
           failed = true;
           return;
         }
@@ -145,7 +142,16 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
         << std::defaultfloat << std::setprecision(6);
   }
 
-  // The load: each connection a thread with its own uploader and users.
+  // The load: each connection a thread with its own uploader and users,
+  // sent in rounds of `pipeline` reports (made before the clock starts).
+  const std::size_t window = std::max(1u, o.pipeline);
+  std::vector<std::vector<std::vector<Prepared>>> rounds(o.connections);
+  for (unsigned c = 0; c < o.connections; ++c) {
+    for (std::size_t u = c; u < reports.size(); u += o.connections) {
+      if (rounds[c].empty() || rounds[c].back().size() == window) rounds[c].emplace_back();
+      rounds[c].back().push_back(reports[u]);
+    }
+  }
   std::vector<std::vector<double>> latencies(o.connections);
   std::atomic<std::uint64_t> acknowledged{0}, refused{0}, gave_up{0}, handshakes{0};
   std::mutex cpu_mu;
@@ -162,13 +168,16 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
       }
       std::vector<double>& mine = latencies[c];
       mine.reserve(reports.size() / o.connections + 1);
-      for (std::size_t u = c; u < reports.size(); u += o.connections) {
+      for (const std::vector<Prepared>& round : rounds[c]) {
         const auto t0 = Clock::now();
-        auto sent = (*uploader)->Send(reports[u].token, reports[u].bytes);
-        mine.push_back(Seconds(t0) * 1e3);
-        if (!sent.ok()) ++gave_up;
-        else if (sent->delivered) ++acknowledged;
-        else ++refused;
+        std::vector<Result<transport::SendOutcome>> sent = (*uploader)->SendMany(round, window);
+        const double ms = Seconds(t0) * 1e3;  // each report of a round waits for the round
+        for (const auto& outcome : sent) {
+          mine.push_back(ms);
+          if (!outcome.ok()) ++gave_up;
+          else if (outcome->delivered) ++acknowledged;
+          else ++refused;
+        }
       }
       handshakes += (*uploader)->handshakes();
       std::lock_guard<std::mutex> lock(cpu_mu);
@@ -196,7 +205,7 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
   std::vector<double> all;
   for (auto& v : latencies) all.insert(all.end(), v.begin(), v.end());
   const std::uint64_t lost = acknowledged.load() > stored ? acknowledged.load() - stored : 0;
-  out << "connections=" << o.connections << "\nreports=" << o.reports << "\nacknowledged=" << acknowledged.load()
+  out << "connections=" << o.connections << "\npipeline=" << window << "\nreports=" << o.reports << "\nacknowledged=" << acknowledged.load()
       << "\nrefused=" << refused.load() << "\ngave_up=" << gave_up.load() << "\nstored=" << stored
       << "\nlost=" << lost << "\nseconds=" << seconds << "\nreports_per_s=" << std::fixed << std::setprecision(0)
       << static_cast<double>(acknowledged.load()) / seconds << std::setprecision(2)
@@ -212,7 +221,7 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
       << std::setprecision(3) << "\ncpu_busy="  // the share of all cores the run used: 1 is CPU-bound
       << process_cpu / (seconds * std::max(1u, std::thread::hardware_concurrency())) << std::setprecision(1)
       << "\nload_handshakes=" << handshakes.load() << std::defaultfloat << std::setprecision(4)
-      << "\nreport_bytes=" << reports[0].bytes.size() << "\npeak_rss_mb=" << PeakRssMb() << "\n";
+      << "\nreport_bytes=" << reports[0].report.size() << "\npeak_rss_mb=" << PeakRssMb() << "\n";
   if (own_dir) std::system(("rm -rf '" + dir + "'").c_str());
   return Status::Ok();
 }

@@ -1,7 +1,8 @@
 // `ldpgraph bench ingest`: the daemon's ingest path end to end. Starts a
 // Daemon in-process on loopback (temporary store, throwaway PKI), then
 // drives it with `connections` keep-alive TLS clients, each an SDK
-// transport::Uploader on its own thread, sending one DPRR report per user.
+// transport::Uploader on its own thread, sending one DPRR report per user,
+// one at a time or `pipeline` at a time (a relay or a device with a queue).
 // Every report is durable (WAL, synchronous=FULL) before its 200.
 #ifndef LDPGRAPH_DAEMON_BENCH_INGEST_BENCH_H_
 #define LDPGRAPH_DAEMON_BENCH_INGEST_BENCH_H_
@@ -23,6 +24,9 @@ struct IngestBenchOptions {
   // daemon leaves the other core to them (measured: 23-28k vs 20-27k reports/s with 2).
   unsigned server_threads = 1;
   unsigned handshakes = 256;       // fresh full handshakes timed before the load
+  // Reports each connection sends back to back before reading their answers
+  // (Uploader::SendMany's window); 1: one report in flight per connection.
+  unsigned pipeline = 1;
   std::string dir;                 // empty: a fresh directory under /tmp, removed after
 };
 

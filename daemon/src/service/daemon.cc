@@ -23,6 +23,7 @@ HttpsServerOptions ServerOptions(const DaemonConfig& c) {
   o.idle_timeout = std::chrono::milliseconds(c.idle_timeout_ms);
   o.max_connections = c.max_connections;
   o.max_connections_per_address = c.max_connections_per_address;
+  o.max_pipelined_requests = c.max_pipelined_requests;
   o.tls12_ciphers = c.tls12_ciphers;
   o.refusal_log_lines_per_second = c.refusal_log_lines_per_second;
   o.certificate_file = c.certificate_file;

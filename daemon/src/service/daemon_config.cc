@@ -179,7 +179,7 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
   LDPGRAPH_RETURN_IF_ERROR(server.CheckKnown({"listen_address", "listen_port", "threads", "max_body_bytes",
                                               "request_timeout_ms", "idle_timeout_ms", "drain_timeout_ms",
                                               "max_connections", "max_connections_per_address",
-                                              "max_upload_bytes"}));
+                                              "max_upload_bytes", "max_pipelined_requests"}));
   LDPGRAPH_RETURN_IF_ERROR(server.String("listen_address", &c.listen_address));
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::uint16_t>("listen_port", 0, 65535, &c.listen_port));
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<unsigned>("threads", 1, 256, &c.threads));
@@ -190,6 +190,8 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::size_t>("max_connections", 1, 1000000, &c.max_connections));
   LDPGRAPH_RETURN_IF_ERROR(server.Unsigned<std::size_t>("max_connections_per_address", 0, 1000000,
                                                         &c.max_connections_per_address));
+  LDPGRAPH_RETURN_IF_ERROR(
+      server.Unsigned<std::size_t>("max_pipelined_requests", 1, 1024, &c.max_pipelined_requests));
   LDPGRAPH_RETURN_IF_ERROR(
       server.Unsigned<std::size_t>("max_upload_bytes", 64, std::size_t{16} << 30, &c.max_upload_bytes));
 

@@ -31,6 +31,7 @@ struct DaemonConfig {
   std::uint32_t drain_timeout_ms = 10000;    // SIGTERM: how long in-flight requests may finish
   std::size_t max_connections = 10000;
   std::size_t max_connections_per_address = 1000;  // 0: no cap
+  std::size_t max_pipelined_requests = 16;  // per connection, read before the first is answered
   // [tls]
   std::string certificate_file;
   std::string private_key_file;

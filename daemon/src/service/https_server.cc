@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <pthread.h>
@@ -79,8 +80,46 @@ std::string PeerCommonName(SSL* ssl) {
 
 class Server;
 
-// One TLS connection: handshake, then request/response until the client or
-// the server closes. Runs on its own strand.
+// An answer on the wire: HTTP/1.1 keeps the connection open unless it says close.
+void AppendHttpResponse(const HttpResponse& response, bool close, std::string* out) {
+  const auto status = static_cast<unsigned>(response.status);
+  *out += "HTTP/1.1 ";
+  *out += std::to_string(status);
+  *out += ' ';
+  *out += http::obsolete_reason(http::int_to_status(status));
+  *out += "\r\nServer: ldpgraphd\r\nContent-Type: ";
+  *out += response.content_type;
+  for (const auto& [name, value] : response.headers) {
+    // Names and values are the Api's own; a line break would split the answer.
+    if (name.find_first_of("\r\n") != std::string::npos || value.find_first_of("\r\n") != std::string::npos) continue;
+    *out += "\r\n";
+    *out += name;
+    *out += ": ";
+    *out += value;
+  }
+  if (close) *out += "\r\nConnection: close";
+  *out += "\r\nContent-Length: ";
+  *out += std::to_string(response.body.size());
+  *out += "\r\n\r\n";
+  *out += response.body;
+}
+
+// One request read and not yet answered on the wire. A connection keeps them
+// in arrival order: HTTP/1.1 answers pipelined requests in the order asked.
+struct Exchange {
+  std::uint64_t seq = 0;
+  std::string method = "-", target = "-";  // for the refusal log
+  Clock::time_point started;
+  std::optional<HttpResponse> response;  // set when the Api answered
+  bool keep_alive = false;
+  bool counted = false;  // in the server's in-flight count (drain waits for it)
+};
+
+// One TLS connection: handshake, then requests and answers until the client
+// or the server closes. Runs on its own strand. While earlier requests wait
+// for their answers (a report waits for its commit), the next ones are read
+// and dispatched, up to max_pipelined_requests: a client that pipelines gets
+// its reports into the same group commit instead of one commit each.
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(Socket socket, std::shared_ptr<ssl::context> tls, Server* server, std::string remote);
@@ -94,8 +133,12 @@ class Session : public std::enable_shared_from_this<Session> {
   void OnBody(beast::error_code ec);
   bool ReadFailed(beast::error_code ec);
   void Dispatch();
-  void Reply(HttpResponse response, bool keep_alive);
-  void OnWrite(beast::error_code ec, bool keep_alive);
+  void Refuse(HttpResponse response);
+  void Answer(std::uint64_t seq, HttpResponse response);
+  void WriteNext();
+  void OnWrite(beast::error_code ec, std::size_t answers, bool close);
+  void ReadMoreOrClose();
+  bool ClientSentMore();
   void Close();
   void Linger();
   void Drain();
@@ -105,12 +148,15 @@ class Session : public std::enable_shared_from_this<Session> {
   Server* server_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
-  http::response<http::string_body> response_;
+  std::string out_;  // the answers being written
   std::string remote_;
   std::string peer_name_;  // the verified client certificate's common name
-  std::string method_ = "-", target_ = "-";  // of the request being read, for the refusal log
-  Clock::time_point started_;
-  bool in_flight_ = false;
+  std::deque<Exchange> exchanges_;
+  std::uint64_t next_seq_ = 0;
+  bool reading_ = false;     // a read of the next request is outstanding
+  bool reads_done_ = false;  // no request will be read any more: close after the last answer
+  bool writing_ = false;
+  bool broken_ = false;      // a write failed: answers still arriving are dropped
   bool request_unread_ = false;  // refused before its body was read: linger on close
   std::size_t body_limit_ = 0;   // of the request being read
   std::unique_ptr<char[]> drain_;
@@ -326,7 +372,9 @@ Session::Session(Socket socket, std::shared_ptr<ssl::context> tls, Server* serve
 
 Session::~Session() {
   server_->ctx().metrics.open_connections.fetch_sub(1);
-  if (in_flight_) server_->in_flight().fetch_sub(1);
+  for (const Exchange& e : exchanges_) {
+    if (e.counted) server_->in_flight().fetch_sub(1);
+  }
   server_->ConnectionClosed(remote_);
 }
 
@@ -350,8 +398,8 @@ void Session::OnHandshake(beast::error_code ec) {
 }
 
 void Session::ReadHeader() {
+  reading_ = true;
   parser_.emplace();
-  method_ = target_ = "-";
   parser_->header_limit(static_cast<std::uint32_t>(kMaxHttpHeaderBytes));
   // The header is read under the larger of the two limits (Beast refuses a
   // Content-Length over the limit as the header completes); OnHeader then
@@ -359,23 +407,33 @@ void Session::ReadHeader() {
   body_limit_ = std::max(server_->options().max_body_bytes, server_->options().max_upload_bytes);
   parser_->body_limit(body_limit_);
   // Waiting for the next request on a kept-alive connection may take the
-  // idle timeout; once it starts, the request has the request timeout.
-  beast::get_lowest_layer(stream_).expires_after(server_->options().idle_timeout);
+  // idle timeout; once it starts, the request has the request timeout. A
+  // request read ahead has started. (With a write outstanding, this sets
+  // the read's timer only.)
+  beast::get_lowest_layer(stream_).expires_after(exchanges_.empty() ? server_->options().idle_timeout
+                                                                    : server_->options().request_timeout);
   http::async_read_header(stream_, buffer_, *parser_,
                           [self = shared_from_this()](beast::error_code ec, std::size_t) { self->OnHeader(ec); });
 }
 
 void Session::OnHeader(beast::error_code ec) {
-  if (ec == http::error::end_of_stream) return Close();
-  started_ = Clock::now();
+  reading_ = false;
+  if (ec == http::error::end_of_stream) {
+    reads_done_ = true;
+    if (exchanges_.empty()) Close();  // else after the last answer
+    return;
+  }
+  Exchange& exchange = exchanges_.emplace_back();
+  exchange.seq = next_seq_++;
+  exchange.started = Clock::now();
   if (ReadFailed(ec)) return;
   beast::get_lowest_layer(stream_).expires_after(server_->options().request_timeout);
-  method_ = std::string(parser_->get().method_string());
-  target_ = std::string(parser_->get().target());
+  exchange.method = std::string(parser_->get().method_string());
+  exchange.target = std::string(parser_->get().target());
   std::string transfer_encoding;
   if (auto refusal = CheckRequestFraming(FramingOf(parser_->get().base(), &transfer_encoding))) {
     request_unread_ = true;  // its body's end is unknown: refuse, close, never read it as a request
-    return Reply(std::move(*refusal), false);
+    return Refuse(std::move(*refusal));
   }
   // A whole graph is larger than any report: its upload, by the admin only,
   // gets its own limit (an unauthenticated body still stops at the small one).
@@ -391,27 +449,33 @@ void Session::OnHeader(beast::error_code ec) {
     ReadFailed(http::error::body_limit);
     return;
   }
+  reading_ = true;
   http::async_read(stream_, buffer_, *parser_,
                    [self = shared_from_this()](beast::error_code ec2, std::size_t) { self->OnBody(ec2); });
 }
 
 void Session::OnBody(beast::error_code ec) {
+  reading_ = false;
   if (!ReadFailed(ec)) Dispatch();
 }
 
-// A read error ends the exchange: 413 for a body over the limit (known from
+// A read error ends the reading: 413 for a body over the limit (known from
 // Content-Length before a byte of it is read, or a chunked body that grew
 // past it), 400 for a malformed request, silence for a client that is slow or
-// gone. Returns false when there was no error.
+// gone. Answers to earlier requests are still written. Returns false when
+// there was no error.
 bool Session::ReadFailed(beast::error_code ec) {
   if (!ec) return false;
   request_unread_ = true;
+  reads_done_ = true;
   if (ec == http::error::body_limit) {
     server_->ctx().metrics.Reject(RejectReason::kTooLarge);
-    Reply(ErrorResponse(413, "too_large", "the body exceeds " + std::to_string(body_limit_) + " bytes"), false);
+    Refuse(ErrorResponse(413, "too_large", "the body exceeds " + std::to_string(body_limit_) + " bytes"));
   } else if (ec != beast::error::timeout && ec != net::error::eof && ec != ssl::error::stream_truncated &&
              ec != net::error::operation_aborted) {
-    Reply(ErrorResponse(400, "malformed", "bad HTTP request: " + ec.message()), false);
+    Refuse(ErrorResponse(400, "malformed", "bad HTTP request: " + ec.message()));
+  } else {
+    exchanges_.pop_back();  // nothing to answer
   }
   return true;
 }
@@ -427,51 +491,112 @@ void Session::Dispatch() {
   request.remote_address = remote_;
   request.peer_name = peer_name_;
   request.body = std::move(req.body());
-  const bool keep_alive = req.keep_alive();
-  in_flight_ = true;
+  Exchange& exchange = exchanges_.back();
+  exchange.keep_alive = req.keep_alive();
+  exchange.counted = true;
   server_->in_flight().fetch_add(1);
+  if (!exchange.keep_alive) reads_done_ = true;
   // The Api may answer from a store thread: come back to this strand to write.
-  Respond respond = [self = shared_from_this(), keep_alive](HttpResponse response) {
-    net::post(self->stream_.get_executor(), [self, keep_alive, response = std::move(response)]() mutable {
-      self->Reply(std::move(response), keep_alive);
+  Respond respond = [self = shared_from_this(), seq = exchange.seq](HttpResponse response) {
+    net::post(self->stream_.get_executor(), [self, seq, response = std::move(response)]() mutable {
+      self->Answer(seq, std::move(response));
     });
   };
-  if (server_->options().handler) return server_->options().handler(request, std::move(respond));
-  HandleRequest(server_->ctx(), request, std::move(respond));
+  if (server_->options().handler) {
+    server_->options().handler(request, std::move(respond));
+  } else {
+    HandleRequest(server_->ctx(), request, std::move(respond));
+  }
+  ReadMoreOrClose();
 }
 
-void Session::Reply(HttpResponse response, bool keep_alive) {
-  keep_alive = keep_alive && !server_->ctx().draining.load();
-  // A batch with some items refused answers 207: its first refusal is logged.
-  if (RefusalLog::Audited(response.status) || (response.status == 207 && !response.reason.empty())) {
-    server_->refusals().Refused(response.status, remote_, method_, target_, response.reason);
+// Answers the request just read, and ends the connection after that answer.
+void Session::Refuse(HttpResponse response) {
+  reads_done_ = true;
+  exchanges_.back().keep_alive = false;
+  Answer(exchanges_.back().seq, std::move(response));
+}
+
+void Session::Answer(std::uint64_t seq, HttpResponse response) {
+  if (broken_ || exchanges_.empty() || seq < exchanges_.front().seq) return;
+  exchanges_[seq - exchanges_.front().seq].response = std::move(response);
+  WriteNext();
+}
+
+// Writes the answers that are there, oldest first and in one write: the
+// answers of reports committed together leave together. A later answer that
+// came first waits for the ones before it.
+void Session::WriteNext() {
+  if (writing_) return;
+  out_.clear();
+  bool close = false;
+  std::size_t n = 0;
+  for (; n < exchanges_.size() && exchanges_[n].response && !close; ++n) {
+    const Exchange& exchange = exchanges_[n];
+    const HttpResponse& response = *exchange.response;
+    // While draining, the last answer asks the client to reconnect elsewhere.
+    close = !exchange.keep_alive || (server_->ctx().draining.load() && n + 1 == exchanges_.size());
+    // A batch with some items refused answers 207: its first refusal is logged.
+    if (RefusalLog::Audited(response.status) || (response.status == 207 && !response.reason.empty())) {
+      server_->refusals().Refused(response.status, remote_, exchange.method, exchange.target, response.reason);
+    }
+    AppendHttpResponse(response, close, &out_);
   }
-  response_ = {};
-  response_.version(11);
-  response_.result(static_cast<unsigned>(response.status));
-  response_.set(http::field::server, "ldpgraphd");
-  response_.set(http::field::content_type, response.content_type);
-  for (auto& [name, value] : response.headers) response_.set(name, value);
-  response_.keep_alive(keep_alive);
-  response_.body() = std::move(response.body);
-  response_.prepare_payload();
+  if (n == 0) return;
+  writing_ = true;
   beast::get_lowest_layer(stream_).expires_after(server_->options().request_timeout);
-  http::async_write(stream_, response_, [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
-    self->OnWrite(ec, keep_alive);
+  net::async_write(stream_, net::buffer(out_), [self = shared_from_this(), n, close](beast::error_code ec, std::size_t) {
+    self->OnWrite(ec, n, close);
   });
 }
 
-void Session::OnWrite(beast::error_code ec, bool keep_alive) {
+void Session::OnWrite(beast::error_code ec, std::size_t answers, bool close) {
+  writing_ = false;
   Metrics& metrics = server_->ctx().metrics;
-  metrics.requests_total.fetch_add(1);
-  metrics.request_seconds.Observe(std::chrono::duration<double>(Clock::now() - started_).count());
-  if (in_flight_) {
-    in_flight_ = false;
-    server_->in_flight().fetch_sub(1);
+  const auto now = Clock::now();
+  for (std::size_t i = 0; i < answers; ++i) {
+    const Exchange& done = exchanges_.front();
+    metrics.requests_total.fetch_add(1);
+    metrics.request_seconds.Observe(std::chrono::duration<double>(now - done.started).count());
+    if (done.counted) server_->in_flight().fetch_sub(1);
+    exchanges_.pop_front();
   }
-  if (ec) return;
-  if (!keep_alive) return request_unread_ ? Linger() : Close();
-  ReadHeader();
+  if (ec) {
+    broken_ = true;
+    return;
+  }
+  if (close) {
+    broken_ = true;  // requests read after this one stay unanswered: the client retries them
+    return request_unread_ ? Linger() : Close();
+  }
+  WriteNext();
+  ReadMoreOrClose();
+}
+
+// Reads the next request when none waits for its answer, or, up to
+// max_pipelined_requests waiting, when the client has already sent more. Reading ahead only what has
+// arrived keeps a read's timeout meaningful: a read outstanding beside
+// answers that are still due never has to wait out the idle timeout.
+// Closes once reading has ended and every answer is written.
+void Session::ReadMoreOrClose() {
+  if (reads_done_) {
+    if (exchanges_.empty() && !writing_) Close();
+    return;
+  }
+  if (reading_) return;
+  if (exchanges_.empty()) return ReadHeader();
+  if (exchanges_.size() >= server_->options().max_pipelined_requests) return;
+  if (ClientSentMore()) ReadHeader();
+}
+
+// Whether bytes of a next request have arrived: read but not yet parsed,
+// decrypted but not yet read (Beast reads a TLS record in pieces), received
+// but not yet decrypted, or still in the socket.
+bool Session::ClientSentMore() {
+  SSL* ssl = stream_.native_handle();
+  boost::system::error_code ec;
+  return buffer_.size() > 0 || SSL_has_pending(ssl) == 1 || BIO_ctrl_pending(SSL_get_rbio(ssl)) > 0 ||
+         beast::get_lowest_layer(stream_).socket().available(ec) > 0;
 }
 
 // After refusing a request whose body is still coming (413, 400), closing at
@@ -497,6 +622,13 @@ void Session::Drain() {
 }
 
 void Session::Close() {
+  if (reading_) {
+    // A request is being read ahead: a TLS shutdown would read beside it.
+    // The client was told Connection: close; end the connection outright.
+    boost::system::error_code ignored;
+    beast::get_lowest_layer(stream_).socket().shutdown(tcp::socket::shutdown_both, ignored);
+    return;
+  }
   beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(1));
   stream_.async_shutdown([self = shared_from_this()](beast::error_code) {
     boost::system::error_code ignored;

@@ -30,6 +30,9 @@ struct HttpsServerOptions {
   std::chrono::milliseconds request_timeout{10000};
   std::chrono::milliseconds idle_timeout{30000};
   std::size_t max_connections = 10000;
+  // Requests of one connection read and dispatched before the first of them
+  // is answered (HTTP/1.1 pipelining; answers keep the requests' order).
+  std::size_t max_pipelined_requests = 16;
   // Connections one client address may hold at once (0: no cap), so that
   // one address cannot take every slot. Mobile carriers put many devices
   // behind one address: keep it well above one device's needs.

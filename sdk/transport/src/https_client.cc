@@ -210,93 +210,130 @@ Status HttpsClient::Connect() {
 Result<HttpAnswer> HttpsClient::Request(const std::string& method, const std::string& path,
                                         const std::string& content_type, const std::string& body,
                                         const std::string& bearer, const std::string& accept) {
-  std::string head = method + " " + path + " HTTP/1.1\r\nHost: " + endpoint_.host + ":" +
-                     std::to_string(endpoint_.port) + "\r\nUser-Agent: ldpgraph-sdk\r\n";
-  if (!bearer.empty()) head += "Authorization: Bearer " + bearer + "\r\n";
-  if (!content_type.empty()) head += "Content-Type: " + content_type + "\r\n";
-  if (!accept.empty()) head += "Accept: " + accept + "\r\n";
-  head += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
-  const std::string message = head + body;
+  std::vector<Result<HttpAnswer>> answers = Pipeline({{method, path, content_type, body, bearer, accept}});
+  return std::move(answers.front());
+}
 
+std::string HttpsClient::Format(const HttpRequestSpec& r) const {
+  std::string head = r.method + " " + r.path + " HTTP/1.1\r\nHost: " + endpoint_.host + ":" +
+                     std::to_string(endpoint_.port) + "\r\nUser-Agent: ldpgraph-sdk\r\n";
+  if (!r.bearer.empty()) head += "Authorization: Bearer " + r.bearer + "\r\n";
+  if (!r.content_type.empty()) head += "Content-Type: " + r.content_type + "\r\n";
+  if (!r.accept.empty()) head += "Accept: " + r.accept + "\r\n";
+  head += "Content-Length: " + std::to_string(r.body.size()) + "\r\n\r\n";
+  return head + r.body;
+}
+
+std::vector<Result<HttpAnswer>> HttpsClient::Pipeline(const std::vector<HttpRequestSpec>& requests) {
+  std::vector<Result<HttpAnswer>> answers(requests.size(), Status::Unavailable("not sent"));
+  std::size_t answered = 0;
   // A kept-alive connection the server has since closed fails on first use;
-  // one fresh connection is then tried (every request here is idempotent).
-  for (int attempt = 0; attempt < 2; ++attempt) {
+  // a fresh connection then gets what is still unanswered (every request
+  // here is idempotent). Each round either gets an answer or ends here.
+  bool fresh_tried = false;
+  while (answered < requests.size()) {
     const bool reused = tls_->ssl != nullptr;
-    if (!reused) LDPGRAPH_RETURN_IF_ERROR(Connect());
+    if (!reused) {
+      Status connected = Connect();
+      if (!connected.ok()) {
+        for (std::size_t i = answered; i < requests.size(); ++i) answers[i] = connected;
+        break;
+      }
+    }
+    // All at once: one write, and as few TLS records as the bytes allow.
+    std::string message;
+    for (std::size_t i = answered; i < requests.size(); ++i) message += Format(requests[i]);
     std::size_t sent = 0;
-    bool failed = false;
     while (sent < message.size()) {
       const int n = SSL_write(tls_->ssl, message.data() + sent, static_cast<int>(message.size() - sent));
       if (n <= 0) break;  // the server may have answered early (413) and closed: read on
       sent += static_cast<std::size_t>(n);
     }
     ERR_clear_error();
-    // Read the answer: head up to the blank line, then Content-Length bytes.
-    std::string& in = tls_->inbuf;
-    std::size_t header_end = std::string::npos;
-    char buf[16384];
-    while (!failed && (header_end = in.find("\r\n\r\n")) == std::string::npos) {
-      const int n = SSL_read(tls_->ssl, buf, sizeof(buf));
-      if (n <= 0) failed = true;
-      else in.append(buf, static_cast<std::size_t>(n));
-      if (in.size() > (1u << 20)) return Status::Unavailable("answer head too long");
-    }
-    if (failed) {
-      const std::string detail = OpenSslError();
-      tls_->Close();
-      if (reused && attempt == 0) continue;
-      return Status::Unavailable("request to " + endpoint_.host + " failed: " + detail);
-    }
-    HttpAnswer answer;
-    std::size_t content_length = 0;
-    bool close_after = false;
-    {
-      const std::string headers = in.substr(0, header_end);
-      std::size_t pos = headers.find("\r\n");
-      const std::string status_line = headers.substr(0, pos);
-      if (status_line.size() < 12 || status_line.compare(0, 5, "HTTP/") != 0) {
+    const std::size_t before = answered;
+    Status failure = Status::Ok();
+    while (answered < requests.size()) {
+      bool close_after = false;
+      Result<HttpAnswer> answer = ReadAnswer(&close_after);
+      if (!answer.ok()) {
         tls_->Close();
-        return Status::Unavailable("not an HTTP answer: " + status_line.substr(0, 64));
-      }
-      answer.status = std::atoi(status_line.c_str() + 9);
-      while (pos != std::string::npos && pos < headers.size()) {
-        const std::size_t start = pos + 2;
-        pos = headers.find("\r\n", start);
-        const std::string line = headers.substr(start, pos == std::string::npos ? std::string::npos : pos - start);
-        const std::size_t colon = line.find(':');
-        if (colon == std::string::npos) continue;
-        const std::string name = line.substr(0, colon);
-        std::string value = line.substr(colon + 1);
-        while (!value.empty() && value.front() == ' ') value.erase(0, 1);
-        if (EqualsIgnoreCase(name, "content-length")) content_length = std::strtoull(value.c_str(), nullptr, 10);
-        if (EqualsIgnoreCase(name, "connection") && EqualsIgnoreCase(value, "close")) close_after = true;
-        if (EqualsIgnoreCase(name, "retry-after")) {
-          answer.retry_after_seconds = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
+        // An answer too large is this request's own: the others go on.
+        if (answer.status().code() == StatusCode::kFailedPrecondition) {
+          answers[answered++] = std::move(answer);
+        } else {
+          failure = answer.status();
         }
+        break;
+      }
+      answers[answered++] = std::move(answer);
+      if (close_after) {
+        tls_->Close();  // later requests went unanswered: the next round sends them again
+        break;
       }
     }
-    if (content_length > endpoint_.max_answer_bytes) {
-      tls_->Close();
-      // Retrying would get the same answer.
-      return Status::FailedPrecondition("answer body of " + std::to_string(content_length) + " bytes exceeds " +
-                                        std::to_string(endpoint_.max_answer_bytes));
+    if (answered > before) continue;
+    // No answer at all: once more on a fresh connection if this one was an
+    // old one; a fresh one failing is the answer.
+    if (!reused || fresh_tried) {
+      for (std::size_t i = answered; i < requests.size(); ++i) answers[i] = failure;
+      break;
     }
-    in.erase(0, header_end + 4);
-    while (in.size() < content_length) {
-      const int n = SSL_read(tls_->ssl, buf, sizeof(buf));
-      if (n <= 0) {
-        const std::string detail = OpenSslError();
-        tls_->Close();
-        return Status::Unavailable("answer from " + endpoint_.host + " cut short: " + detail);
-      }
-      in.append(buf, static_cast<std::size_t>(n));
-    }
-    answer.body = in.substr(0, content_length);
-    in.erase(0, content_length);
-    if (close_after) tls_->Close();
-    return answer;
+    fresh_tried = true;
   }
-  return Status::Unavailable("request to " + endpoint_.host + " failed twice");
+  return answers;
+}
+
+Result<HttpAnswer> HttpsClient::ReadAnswer(bool* close_after) {
+  // The head up to the blank line, then Content-Length bytes.
+  std::string& in = tls_->inbuf;
+  std::size_t header_end = std::string::npos;
+  char buf[16384];
+  while ((header_end = in.find("\r\n\r\n")) == std::string::npos) {
+    const int n = SSL_read(tls_->ssl, buf, sizeof(buf));
+    if (n <= 0) return Status::Unavailable("request to " + endpoint_.host + " failed: " + OpenSslError());
+    in.append(buf, static_cast<std::size_t>(n));
+    if (in.size() > (1u << 20)) return Status::Unavailable("answer head too long");
+  }
+  HttpAnswer answer;
+  std::size_t content_length = 0;
+  {
+    const std::string headers = in.substr(0, header_end);
+    std::size_t pos = headers.find("\r\n");
+    const std::string status_line = headers.substr(0, pos);
+    if (status_line.size() < 12 || status_line.compare(0, 5, "HTTP/") != 0) {
+      return Status::Unavailable("not an HTTP answer: " + status_line.substr(0, 64));
+    }
+    answer.status = std::atoi(status_line.c_str() + 9);
+    while (pos != std::string::npos && pos < headers.size()) {
+      const std::size_t start = pos + 2;
+      pos = headers.find("\r\n", start);
+      const std::string line = headers.substr(start, pos == std::string::npos ? std::string::npos : pos - start);
+      const std::size_t colon = line.find(':');
+      if (colon == std::string::npos) continue;
+      const std::string name = line.substr(0, colon);
+      std::string value = line.substr(colon + 1);
+      while (!value.empty() && value.front() == ' ') value.erase(0, 1);
+      if (EqualsIgnoreCase(name, "content-length")) content_length = std::strtoull(value.c_str(), nullptr, 10);
+      if (EqualsIgnoreCase(name, "connection") && EqualsIgnoreCase(value, "close")) *close_after = true;
+      if (EqualsIgnoreCase(name, "retry-after")) {
+        answer.retry_after_seconds = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
+      }
+    }
+  }
+  if (content_length > endpoint_.max_answer_bytes) {
+    // Retrying would get the same answer.
+    return Status::FailedPrecondition("answer body of " + std::to_string(content_length) + " bytes exceeds " +
+                                      std::to_string(endpoint_.max_answer_bytes));
+  }
+  in.erase(0, header_end + 4);
+  while (in.size() < content_length) {
+    const int n = SSL_read(tls_->ssl, buf, sizeof(buf));
+    if (n <= 0) return Status::Unavailable("answer from " + endpoint_.host + " cut short: " + OpenSslError());
+    in.append(buf, static_cast<std::size_t>(n));
+  }
+  answer.body = in.substr(0, content_length);
+  in.erase(0, content_length);
+  return answer;
 }
 
 }  // namespace transport

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <thread>
 
 #include "ldpgraph/graph_config_codec.h"
@@ -14,6 +15,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 bool Retryable(int status) { return status == 408 || status == 429 || status >= 500; }
+
+constexpr char kReportMediaType[] = "application/x-ldpgraph-report";
+
+HttpRequestSpec ReportRequest(const std::string& token, const std::vector<std::uint8_t>& report) {
+  return {"POST", "/v1/reports", kReportMediaType, std::string(report.begin(), report.end()), token, ""};
+}
 
 }  // namespace
 
@@ -51,11 +58,20 @@ unsigned Uploader::BackoffMs(unsigned attempt) {
 }
 
 Result<SendOutcome> Uploader::Send(const std::string& token, const std::vector<std::uint8_t>& report) {
-  return WithRetries("POST", "/v1/reports", std::string(report.begin(), report.end()), token, "");
+  return std::move(PipelinedWithRetries({ReportRequest(token, report)}, 1).front());
+}
+
+std::vector<Result<SendOutcome>> Uploader::SendMany(const std::vector<OutgoingReport>& reports, std::size_t window) {
+  std::vector<HttpRequestSpec> requests;
+  requests.reserve(reports.size());
+  for (const OutgoingReport& r : reports) requests.push_back(ReportRequest(r.token, r.report));
+  return PipelinedWithRetries(requests, window);
 }
 
 Result<GraphConfig> Uploader::FetchGraphConfig(std::uint64_t graph_id) {
-  auto answer = WithRetries("GET", "/v1/graphs/" + std::to_string(graph_id), "", "", kGraphConfigMediaType);
+  auto answer = std::move(
+      PipelinedWithRetries({{"GET", "/v1/graphs/" + std::to_string(graph_id), "", "", "", kGraphConfigMediaType}}, 1)
+          .front());
   if (!answer.ok()) return answer.status();
   if (answer->http_status == 404) {
     return Status::FailedPrecondition("the daemon has no graph " + std::to_string(graph_id));
@@ -67,39 +83,81 @@ Result<GraphConfig> Uploader::FetchGraphConfig(std::uint64_t graph_id) {
   return DecodeGraphConfig(reinterpret_cast<const std::uint8_t*>(answer->body.data()), answer->body.size());
 }
 
-Result<SendOutcome> Uploader::WithRetries(const std::string& method, const std::string& path,
-                                          const std::string& body, const std::string& token,
-                                          const std::string& accept) {
-  const std::string content_type = body.empty() ? "" : "application/x-ldpgraph-report";
-  const auto start = Clock::now();
+// Sends `window` requests at a time, pipelined; what is answered 2xx or a
+// final 4xx is done, what failed or was asked to retry goes into the next
+// window after a backoff (the longest Retry-After of the round, at least).
+// Each request's time budget counts from its first attempt.
+std::vector<Result<SendOutcome>> Uploader::PipelinedWithRetries(const std::vector<HttpRequestSpec>& requests,
+                                                                std::size_t window) {
+  window = std::max<std::size_t>(window, 1);
+  std::vector<Result<SendOutcome>> results(requests.size(), Status::Unavailable("not sent"));
+  std::vector<SendOutcome> outcomes(requests.size());
+  std::vector<std::string> last_error(requests.size());
+  std::vector<Clock::time_point> first_try(requests.size());
   const auto budget = std::chrono::milliseconds(options_.retry.max_total_ms);
-  SendOutcome outcome;
-  std::string last_error;
-  for (unsigned attempt = 0;; ++attempt) {
-    ++outcome.attempts;
-    auto answer = client_->Request(method, path, content_type, body, token, accept);
+  std::deque<std::size_t> pending;
+  for (std::size_t i = 0; i < requests.size(); ++i) pending.push_back(i);
+  unsigned failed_rounds = 0;  // in a row: the backoff's exponent
+  while (!pending.empty()) {
+    const std::size_t n = std::min(window, pending.size());
+    std::vector<std::size_t> round(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(n));
+    pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(n));
+    std::vector<HttpRequestSpec> batch;
+    batch.reserve(n);
+    const auto now = Clock::now();
+    for (std::size_t i : round) {
+      if (outcomes[i].attempts == 0) first_try[i] = now;
+      ++outcomes[i].attempts;
+      batch.push_back(requests[i]);
+    }
+    std::vector<Result<HttpAnswer>> answers = client_->Pipeline(batch);
+    std::vector<std::size_t> again;
     unsigned retry_after_ms = 0;
-    if (answer.ok()) {
-      outcome.http_status = answer->status;
-      outcome.body = answer->body;
-      if (answer->status == 200) {
-        outcome.delivered = true;
-        return outcome;
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t i = round[k];
+      SendOutcome& outcome = outcomes[i];
+      if (answers[k].ok()) {
+        outcome.http_status = answers[k]->status;
+        outcome.body = std::move(answers[k]->body);
+        if (answers[k]->status == 200 || !Retryable(answers[k]->status)) {
+          outcome.delivered = answers[k]->status == 200;
+          results[i] = std::move(outcome);  // delivered, or refused for good
+          continue;
+        }
+        retry_after_ms = std::max(retry_after_ms, answers[k]->retry_after_seconds * 1000);
+        last_error[i] = "HTTP " + std::to_string(answers[k]->status) + " " + outcome.body;
+      } else if (answers[k].status().code() == StatusCode::kFailedPrecondition) {
+        results[i] = answers[k].status();  // the certificate: retrying cannot help
+        continue;
+      } else {
+        last_error[i] = answers[k].status().message();
       }
-      if (!Retryable(answer->status)) return outcome;  // refused for good
-      retry_after_ms = answer->retry_after_seconds * 1000;
-      last_error = "HTTP " + std::to_string(answer->status) + " " + answer->body;
-    } else if (answer.status().code() == StatusCode::kFailedPrecondition) {
-      return answer.status();  // the certificate: retrying cannot help
-    } else {
-      last_error = answer.status().message();
+      again.push_back(i);
     }
-    const auto wait = std::chrono::milliseconds(std::max(BackoffMs(attempt), retry_after_ms));
-    if (Clock::now() - start + wait > budget) {
-      return Status::Unavailable("gave up after " + std::to_string(outcome.attempts) + " attempts: " + last_error);
+    if (again.empty()) {
+      failed_rounds = 0;
+      continue;
     }
-    std::this_thread::sleep_for(wait);
+    const auto wait = std::chrono::milliseconds(std::max(BackoffMs(failed_rounds++), retry_after_ms));
+    const auto resume = Clock::now() + wait;
+    // Retried first, before the requests not yet tried: oldest first.
+    std::string gave_up;
+    for (auto it = again.rbegin(); it != again.rend(); ++it) {
+      if (resume - first_try[*it] > budget) {
+        gave_up = "gave up after " + std::to_string(outcomes[*it].attempts) + " attempts: " + last_error[*it];
+        results[*it] = Status::Unavailable(gave_up);
+      } else {
+        pending.push_front(*it);
+      }
+    }
+    if (!gave_up.empty()) {
+      // The daemon stays unreachable: the rest would each wait out a budget too.
+      for (std::size_t i : pending) results[i] = Status::Unavailable("not sent: an earlier request " + gave_up);
+      break;
+    }
+    if (!pending.empty()) std::this_thread::sleep_for(wait);
   }
+  return results;
 }
 
 Status Uploader::Enqueue(const std::string& token, const std::vector<std::uint8_t>& report) {
@@ -107,23 +165,26 @@ Status Uploader::Enqueue(const std::string& token, const std::vector<std::uint8_
   return queue_.Push(token, report);
 }
 
-Result<FlushSummary> Uploader::Flush() {
+Result<FlushSummary> Uploader::Flush(std::size_t window) {
   if (!has_queue_) return Status::FailedPrecondition("the uploader has no queue directory");
   FlushSummary summary;
   // Copy the names: Remove() changes the list.
   std::vector<QueuedReport> items = queue_.items();
-  for (const QueuedReport& item : items) {
-    auto sent = Send(item.token, item.report);
-    if (!sent.ok()) {
-      if (sent.status().code() == StatusCode::kFailedPrecondition) return sent.status();
-      break;  // the daemon stays unreachable: keep the rest for the next flush
+  std::vector<HttpRequestSpec> requests;
+  requests.reserve(items.size());
+  for (const QueuedReport& item : items) requests.push_back(ReportRequest(item.token, item.report));
+  std::vector<Result<SendOutcome>> sent = PipelinedWithRetries(requests, window);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!sent[i].ok()) {
+      if (sent[i].status().code() == StatusCode::kFailedPrecondition) return sent[i].status();
+      continue;  // the daemon stays unreachable: kept for the next flush
     }
-    LDPGRAPH_RETURN_IF_ERROR(queue_.Remove(item.file));
-    if (sent->delivered) {
+    LDPGRAPH_RETURN_IF_ERROR(queue_.Remove(items[i].file));
+    if (sent[i]->delivered) {
       ++summary.delivered;
     } else {
       ++summary.refused;
-      summary.refusals.push_back(std::move(*sent));
+      summary.refusals.push_back(std::move(*sent[i]));
     }
   }
   summary.remaining = queue_.size();

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ldpgraph/status.h"
 
@@ -35,6 +36,16 @@ struct HttpAnswer {
   unsigned retry_after_seconds = 0;  // from Retry-After (delta-seconds), 0 when absent
 };
 
+// One request of a pipeline; `bearer`, `content_type` and `accept` may be empty.
+struct HttpRequestSpec {
+  std::string method;
+  std::string path;
+  std::string content_type;
+  std::string body;
+  std::string bearer;
+  std::string accept;
+};
+
 class HttpsClient {
  public:
   // Errors: kInvalidArgument for an unreadable CA or client certificate.
@@ -51,6 +62,13 @@ class HttpsClient {
   Result<HttpAnswer> Request(const std::string& method, const std::string& path, const std::string& content_type,
                              const std::string& body, const std::string& bearer, const std::string& accept = "");
 
+  // Sends the requests back to back in one write (HTTP/1.1 pipelining) and
+  // reads their answers in order: one round trip for all of them. A request
+  // left unanswered because the connection closed is sent again on a fresh
+  // one (every request must be idempotent). answers[i] is request i's answer
+  // or error, as Request() gives them.
+  std::vector<Result<HttpAnswer>> Pipeline(const std::vector<HttpRequestSpec>& requests);
+
   // Completed TLS handshakes so far (reconnections included).
   std::uint64_t handshakes() const { return handshakes_; }
   void Disconnect();
@@ -59,6 +77,10 @@ class HttpsClient {
   struct Tls;
   explicit HttpsClient(const ServerEndpoint& endpoint);
   Status Connect();
+  std::string Format(const HttpRequestSpec& request) const;
+  // Reads one answer from the open connection; `close_after` when the server
+  // closes after it. The caller closes the connection on an error.
+  Result<HttpAnswer> ReadAnswer(bool* close_after);
 
   ServerEndpoint endpoint_;
   std::unique_ptr<Tls> tls_;

@@ -43,6 +43,11 @@ struct SendOutcome {
   unsigned attempts = 0;
 };
 
+struct OutgoingReport {
+  std::string token;                 // the user token to send it with
+  std::vector<std::uint8_t> report;  // wire bytes
+};
+
 struct FlushSummary {
   std::size_t delivered = 0;
   std::size_t refused = 0;    // permanently refused (4xx): removed from the queue
@@ -62,12 +67,19 @@ class Uploader {
   // when the server's certificate does not verify.
   Result<SendOutcome> Send(const std::string& token, const std::vector<std::uint8_t>& report);
 
+  // Sends many reports, `window` at a time pipelined on the one connection
+  // (one round trip per window instead of one per report), each with
+  // Send()'s retry policy; the daemon commits a window's reports together.
+  // results[i] is reports[i]'s outcome or error, as Send() gives them.
+  std::vector<Result<SendOutcome>> SendMany(const std::vector<OutgoingReport>& reports, std::size_t window = 16);
+
   // Durably queues a report. Errors: kFailedPrecondition without a queue
   // directory, and UploadQueue::Push's.
   Status Enqueue(const std::string& token, const std::vector<std::uint8_t>& report);
-  // Sends the queue, oldest first; stops at the first report whose retry
-  // budget runs out. Errors: kFailedPrecondition (certificate, no queue).
-  Result<FlushSummary> Flush();
+  // Sends the queue, oldest first, `window` reports pipelined at a time (as
+  // SendMany); a report whose retry budget runs out stays queued. Errors:
+  // kFailedPrecondition (certificate, no queue).
+  Result<FlushSummary> Flush(std::size_t window = 16);
 
   std::size_t queued() const { return queue_.size(); }
   std::size_t corrupt_queue_files() const { return queue_.corrupt_files(); }
@@ -81,10 +93,11 @@ class Uploader {
  private:
   Uploader() = default;
   unsigned BackoffMs(unsigned attempt);
-  // One request with the retry policy: the final answer (2xx or a final
-  // 4xx), or kUnavailable when the budget ran out.
-  Result<SendOutcome> WithRetries(const std::string& method, const std::string& path, const std::string& body,
-                                  const std::string& token, const std::string& accept);
+  // Requests with the retry policy, `window` pipelined at a time: each
+  // one's final answer (2xx or a final 4xx), or kUnavailable when its budget
+  // ran out (then the requests after it are not sent).
+  std::vector<Result<SendOutcome>> PipelinedWithRetries(const std::vector<HttpRequestSpec>& requests,
+                                                        std::size_t window);
 
   UploaderOptions options_;
   std::unique_ptr<HttpsClient> client_;
