@@ -112,6 +112,7 @@ struct Exchange {
   Clock::time_point started;
   std::optional<HttpResponse> response;  // set when the Api answered
   bool keep_alive = false;
+  bool report = false;   // POST /v1/reports: answered once its group commit is done
   bool counted = false;  // in the server's in-flight count (drain waits for it)
 };
 
@@ -134,7 +135,10 @@ class Session : public std::enable_shared_from_this<Session> {
   bool ReadFailed(beast::error_code ec);
   void Dispatch();
   void Refuse(HttpResponse response);
+  void Deliver(std::uint64_t seq, HttpResponse response);
+  void TakeDelivered();
   void Answer(std::uint64_t seq, HttpResponse response);
+  void Keep(std::uint64_t seq, HttpResponse response);
   void WriteNext();
   void OnWrite(beast::error_code ec, std::size_t answers, bool close);
   void ReadMoreOrClose();
@@ -152,6 +156,8 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string remote_;
   std::string peer_name_;  // the verified client certificate's common name
   std::deque<Exchange> exchanges_;
+  std::mutex inbox_mu_;  // answers delivered from other threads, not yet taken by the strand
+  std::vector<std::pair<std::uint64_t, HttpResponse>> inbox_;
   std::uint64_t next_seq_ = 0;
   bool reading_ = false;     // a read of the next request is outstanding
   bool reads_done_ = false;  // no request will be read any more: close after the last answer
@@ -493,14 +499,13 @@ void Session::Dispatch() {
   request.body = std::move(req.body());
   Exchange& exchange = exchanges_.back();
   exchange.keep_alive = req.keep_alive();
+  exchange.report = req.method() == http::verb::post && req.target() == "/v1/reports";
   exchange.counted = true;
   server_->in_flight().fetch_add(1);
   if (!exchange.keep_alive) reads_done_ = true;
-  // The Api may answer from a store thread: come back to this strand to write.
+  // The Api may answer from a store thread: the answer comes back to this strand to be written.
   Respond respond = [self = shared_from_this(), seq = exchange.seq](HttpResponse response) {
-    net::post(self->stream_.get_executor(), [self, seq, response = std::move(response)]() mutable {
-      self->Answer(seq, std::move(response));
-    });
+    self->Deliver(seq, std::move(response));
   };
   if (server_->options().handler) {
     server_->options().handler(request, std::move(respond));
@@ -517,15 +522,42 @@ void Session::Refuse(HttpResponse response) {
   Answer(exchanges_.back().seq, std::move(response));
 }
 
-void Session::Answer(std::uint64_t seq, HttpResponse response) {
-  if (broken_ || exchanges_.empty() || seq < exchanges_.front().seq) return;
-  exchanges_[seq - exchanges_.front().seq].response = std::move(response);
+// From any thread. A group commit answers a connection's pipelined reports
+// one after another: they gather here while the strand gets round to them,
+// and leave in one write instead of one each (one send, one wake-up of the
+// client).
+void Session::Deliver(std::uint64_t seq, HttpResponse response) {
+  bool first;
+  {
+    std::lock_guard<std::mutex> lock(inbox_mu_);
+    first = inbox_.empty();
+    inbox_.emplace_back(seq, std::move(response));
+  }
+  if (first) net::post(stream_.get_executor(), [self = shared_from_this()] { self->TakeDelivered(); });
+}
+
+void Session::TakeDelivered() {
+  std::vector<std::pair<std::uint64_t, HttpResponse>> delivered;
+  {
+    std::lock_guard<std::mutex> lock(inbox_mu_);
+    delivered.swap(inbox_);
+  }
+  for (auto& [seq, response] : delivered) Keep(seq, std::move(response));
   WriteNext();
 }
 
-// Writes the answers that are there, oldest first and in one write: the
-// answers of reports committed together leave together. A later answer that
-// came first waits for the ones before it.
+void Session::Answer(std::uint64_t seq, HttpResponse response) {
+  Keep(seq, std::move(response));
+  WriteNext();
+}
+
+void Session::Keep(std::uint64_t seq, HttpResponse response) {
+  if (broken_ || exchanges_.empty() || seq < exchanges_.front().seq) return;
+  exchanges_[seq - exchanges_.front().seq].response = std::move(response);
+}
+
+// Writes the answers that are there, oldest first and in one write. A later
+// answer that came first waits for the ones before it.
 void Session::WriteNext() {
   if (writing_) return;
   out_.clear();
@@ -542,7 +574,10 @@ void Session::WriteNext() {
     }
     AppendHttpResponse(response, close, &out_);
   }
-  if (n == 0) return;
+  // Answers wait while the next request is a report whose commit is under way
+  // (a bounded wait: each commit takes about a millisecond): a pipelining
+  // client gets its window's answers in one piece, not one send each.
+  if (n == 0 || (n < exchanges_.size() && exchanges_[n].report && !close)) return;
   writing_ = true;
   beast::get_lowest_layer(stream_).expires_after(server_->options().request_timeout);
   net::async_write(stream_, net::buffer(out_), [self = shared_from_this(), n, close](beast::error_code ec, std::size_t) {
