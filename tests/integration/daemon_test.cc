@@ -114,6 +114,16 @@ struct Daemon {
   std::unique_ptr<lt::HttpsClient> client;
 };
 
+// An uploader whose own backoff is tiny (10-20 ms): any long wait is the daemon's doing.
+std::unique_ptr<lt::Uploader> QuickRetryUploader(const Daemon& d) {
+  lt::UploaderOptions o;
+  o.server = d.process.endpoint();
+  o.retry = {10, 20, 10000};
+  auto uploader = lt::Uploader::Create(o);
+  REQUIRE(uploader.ok());
+  return std::move(*uploader);
+}
+
 std::string ErrorOf(const lt::HttpAnswer& a) {
   const json j = json::parse(a.body, nullptr, false);
   return j.is_object() && j.contains("error") ? j["error"].get<std::string>() : std::string();
@@ -444,18 +454,14 @@ TEST_CASE("Daemon.UploaderWaitsWhatRetryAfterAsks") {
   settings.limits = "per_token_rate = 0.5\nper_token_burst = 1\nper_address_rate = 0\n";
   Daemon d(settings);
   REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
-  lt::UploaderOptions o;
-  o.server = d.process.endpoint();
-  o.retry = {10, 20, 10000};  // its own backoff is tiny: any long wait is Retry-After's
-  auto uploader = lt::Uploader::Create(o);
-  REQUIRE(uploader.ok());
+  auto uploader = QuickRetryUploader(d);  // any long wait is Retry-After's
   const std::string bytes = Bytes(Build(2, 1));
   const std::vector<std::uint8_t> report(bytes.begin(), bytes.end());
-  auto first = (*uploader)->Send(Token(kGraph, 2), report);
+  auto first = uploader->Send(Token(kGraph, 2), report);
   REQUIRE(first.ok());
   CHECK(first->attempts == 1);
   const auto start = std::chrono::steady_clock::now();
-  auto second = (*uploader)->Send(Token(kGraph, 2), report);  // 429, Retry-After: 2, then a duplicate
+  auto second = uploader->Send(Token(kGraph, 2), report);  // 429, Retry-After: 2, then a duplicate
   const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   REQUIRE(second.ok());
   CHECK(second->delivered);
@@ -509,18 +515,14 @@ TEST_CASE("Daemon.UploaderSendsManyReportsPipelined") {
   settings.extra_server = "max_pipelined_requests = 2\n";
   Daemon d(settings);
   REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
-  lt::UploaderOptions o;
-  o.server = d.process.endpoint();
-  o.retry = {10, 20, 10000};
-  auto uploader = lt::Uploader::Create(o);
-  REQUIRE(uploader.ok());
+  auto uploader = QuickRetryUploader(d);
   std::vector<lt::OutgoingReport> reports;
   for (std::uint32_t u = 0; u < 40; ++u) {
     const std::string bytes = Bytes(Build(u, 3));
     reports.push_back({Token(kGraph, u), std::vector<std::uint8_t>(bytes.begin(), bytes.end())});
   }
   reports[7].token = Token(kGraph, 8);  // refused for good (403), the others unaffected
-  auto sent = (*uploader)->SendMany(reports, 16);
+  auto sent = uploader->SendMany(reports, 16);
   REQUIRE(sent.size() == reports.size());
   for (std::size_t i = 0; i < sent.size(); ++i) {
     REQUIRE_MESSAGE(sent[i].ok(), sent[i].status().message());
@@ -528,11 +530,11 @@ TEST_CASE("Daemon.UploaderSendsManyReportsPipelined") {
     CHECK(sent[i]->attempts == 1);
   }
   CHECK(sent[7]->http_status == 403);
-  CHECK((*uploader)->handshakes() == 1);
+  CHECK(uploader->handshakes() == 1);
   CHECK(d.StoredReports() == 39);
   // Sent again: every one a duplicate, nothing stored twice.
   reports.erase(reports.begin() + 7);
-  auto again = (*uploader)->SendMany(reports, 16);
+  auto again = uploader->SendMany(reports, 16);
   for (const auto& r : again) {
     REQUIRE(r.ok());
     CHECK(r->body.find("duplicate") != std::string::npos);
