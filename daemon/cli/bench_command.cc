@@ -157,9 +157,9 @@ int RunIngest(const std::vector<std::string>& args) {
     }
   }
   if (*connections == 0 || *connections > 4096 || *server_threads == 0 || *server_threads > 256 ||
-      *degree > 100000 || *handshakes > 100000 || *pipeline == 0 || *pipeline > 1024) {
+      *degree > 100000 || *handshakes > 100000 || *pipeline == 0 || *pipeline > 64) {
     std::fprintf(stderr, "ldpgraph bench ingest: need 1 <= --connections <= 4096, 1 <= --server-threads <= 256, "
-                         "--degree <= 100000, --handshakes <= 100000, 1 <= --pipeline <= 1024\n");
+                         "--degree <= 100000, --handshakes <= 100000, 1 <= --pipeline <= 64\n");
     return 2;
   }
   o.connections = static_cast<unsigned>(*connections);

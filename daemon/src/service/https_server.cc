@@ -559,7 +559,7 @@ void Session::Keep(std::uint64_t seq, HttpResponse response) {
 // Writes the answers that are there, oldest first and in one write. A later
 // answer that came first waits for the ones before it.
 void Session::WriteNext() {
-  if (writing_) return;
+  if (writing_ || broken_) return;  // broken: closing, or the connection failed
   out_.clear();
   bool close = false;
   std::size_t n = 0;

@@ -18,6 +18,12 @@ bool Retryable(int status) { return status == 408 || status == 429 || status >= 
 
 constexpr char kReportMediaType[] = "application/x-ldpgraph-report";
 
+// A window's answers (about 150 bytes each) must fit the receive buffer while
+// the window is still being written: a daemon that reads ahead less than a
+// window answers the first requests before it reads the last, and a client
+// blocked in its write never reads them.
+constexpr std::size_t kMaxWindow = 64;
+
 HttpRequestSpec ReportRequest(const std::string& token, const std::vector<std::uint8_t>& report) {
   return {"POST", "/v1/reports", kReportMediaType, std::string(report.begin(), report.end()), token, ""};
 }
@@ -89,7 +95,7 @@ Result<GraphConfig> Uploader::FetchGraphConfig(std::uint64_t graph_id) {
 // Each request's time budget counts from its first attempt.
 std::vector<Result<SendOutcome>> Uploader::PipelinedWithRetries(const std::vector<HttpRequestSpec>& requests,
                                                                 std::size_t window) {
-  window = std::max<std::size_t>(window, 1);
+  window = std::clamp<std::size_t>(window, 1, kMaxWindow);
   std::vector<Result<SendOutcome>> results(requests.size(), Status::Unavailable("not sent"));
   std::vector<SendOutcome> outcomes(requests.size());
   std::vector<std::string> last_error(requests.size());

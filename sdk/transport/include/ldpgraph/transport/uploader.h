@@ -67,7 +67,7 @@ class Uploader {
   // when the server's certificate does not verify.
   Result<SendOutcome> Send(const std::string& token, const std::vector<std::uint8_t>& report);
 
-  // Sends many reports, `window` at a time pipelined on the one connection
+  // Sends many reports, `window` (at most 64) at a time pipelined on the one connection
   // (one round trip per window instead of one per report), each with
   // Send()'s retry policy; the daemon commits a window's reports together.
   // results[i] is reports[i]'s outcome or error, as Send() gives them.
