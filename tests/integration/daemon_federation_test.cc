@@ -268,6 +268,12 @@ TEST_CASE("Federation.APartyKilledMidRunTenTimesLeavesTheSameModelOrNone") {
 }
 
 TEST_CASE("Federation.CoraInThreePartiesOverTls") {
+#if defined(__SANITIZE_ADDRESS__)
+  // 80 s of CI's 2 cores under ASan for no path the small held graphs above
+  // do not take; the release tier runs it on the real data.
+  MESSAGE("skipped under AddressSanitizer (CI time); the release tier runs it");
+  return;
+#endif
   const std::string path = SharedDataDir() + "/nodes/cora";
   if (!std::filesystem::exists(path)) {
     MESSAGE("skipped: " << path << " is absent (../shared/data)");
