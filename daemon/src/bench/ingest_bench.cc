@@ -205,7 +205,8 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
   std::vector<double> all;
   for (auto& v : latencies) all.insert(all.end(), v.begin(), v.end());
   const std::uint64_t lost = acknowledged.load() > stored ? acknowledged.load() - stored : 0;
-  out << "connections=" << o.connections << "\npipeline=" << window << "\nreports=" << o.reports << "\nacknowledged=" << acknowledged.load()
+  out << "connections=" << o.connections << "\npipeline=" << window << "\nreports=" << o.reports
+      << "\nacknowledged=" << acknowledged.load()
       << "\nrefused=" << refused.load() << "\ngave_up=" << gave_up.load() << "\nstored=" << stored
       << "\nlost=" << lost << "\nseconds=" << seconds << "\nreports_per_s=" << std::fixed << std::setprecision(0)
       << static_cast<double>(acknowledged.load()) / seconds << std::setprecision(2)

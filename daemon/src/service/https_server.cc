@@ -580,9 +580,10 @@ void Session::WriteNext() {
   if (n == 0 || (n < exchanges_.size() && exchanges_[n].report && !close)) return;
   writing_ = true;
   beast::get_lowest_layer(stream_).expires_after(server_->options().request_timeout);
-  net::async_write(stream_, net::buffer(out_), [self = shared_from_this(), n, close](beast::error_code ec, std::size_t) {
-    self->OnWrite(ec, n, close);
-  });
+  net::async_write(stream_, net::buffer(out_),
+                   [self = shared_from_this(), n, close](beast::error_code ec, std::size_t) {
+                     self->OnWrite(ec, n, close);
+                   });
 }
 
 void Session::OnWrite(beast::error_code ec, std::size_t answers, bool close) {
@@ -609,10 +610,10 @@ void Session::OnWrite(beast::error_code ec, std::size_t answers, bool close) {
 }
 
 // Reads the next request when none waits for its answer, or, up to
-// max_pipelined_requests waiting, when the client has already sent more. Reading ahead only what has
-// arrived keeps a read's timeout meaningful: a read outstanding beside
-// answers that are still due never has to wait out the idle timeout.
-// Closes once reading has ended and every answer is written.
+// max_pipelined_requests waiting, when the client has already sent more.
+// Reading ahead only what has arrived keeps a read's timeout meaningful: a
+// read outstanding beside answers that are still due never has to wait out
+// the idle timeout. Closes once reading has ended and every answer is written.
 void Session::ReadMoreOrClose() {
   if (reads_done_) {
     if (exchanges_.empty() && !writing_) Close();
