@@ -18,6 +18,7 @@
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/samplers.h"
 #include "support/daemon_federation.h"
+#include "support/sanitizers.h"
 #include "support/shared_data.h"
 
 using namespace ldpgraph;
@@ -268,7 +269,7 @@ TEST_CASE("Federation.APartyKilledMidRunTenTimesLeavesTheSameModelOrNone") {
 }
 
 TEST_CASE("Federation.CoraInThreePartiesOverTls") {
-#if defined(__SANITIZE_ADDRESS__)
+#if LDPGRAPH_UNDER_ASAN
   // 80 s of CI's 2 cores under ASan for no path the small held graphs above
   // do not take; the release tier runs it on the real data.
   MESSAGE("skipped under AddressSanitizer (CI time); the release tier runs it");

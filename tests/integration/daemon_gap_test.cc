@@ -206,10 +206,10 @@ TEST_CASE("DaemonGap.BadUploadsAndJobsAreRefusedAndChangeNothing") {
       {{{"task", "gap"}, {"held_graph", 9}, {"epsilon", 1}}, 404},
       {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"privacy", "node"}, {"batch_size", 151}}, 422},
   };
-  for (const auto& [job, status] : jobs) {
-    auto answer = d.Admin("POST", "/v1/admin/jobs", job.dump());
-    INFO(job.dump() << ": " << answer.body);
-    CHECK(answer.status == status);
+  for (const auto& job : jobs) {
+    auto answer = d.Admin("POST", "/v1/admin/jobs", job.first.dump());
+    INFO(job.first.dump() << ": " << answer.body);
+    CHECK(answer.status == job.second);
   }
   CHECK(json::parse(d.Admin("GET", "/v1/admin/jobs").body)["jobs"].empty());  // nothing trained
 }
@@ -224,17 +224,17 @@ TEST_CASE("DaemonGap.TheAdminCliHoldsTrainsListsAndDrops") {
                           " daemon ";
   const std::string where = " --daemon https://127.0.0.1:" + std::to_string(d.process.port()) + " --ca " +
                             d.process.pki().ca_certificate;
-  auto [held_status, held] = Run(cli + "hold --graph 5 --dataset " + data + where);
-  INFO(held);
-  REQUIRE(held_status == 0);
-  CHECK(held.find("num_nodes=500") != std::string::npos);
+  const auto held = Run(cli + "hold --graph 5 --dataset " + data + where);
+  INFO(held.second);
+  REQUIRE(held.first == 0);
+  CHECK(held.second.find("num_nodes=500") != std::string::npos);
   CHECK(Run(cli + "hold --graph 5 --dataset " + data + where).first == 1);  // 409: the id is taken
   CHECK(Run(cli + "held-graphs" + where).second.find("graph_id=5 num_nodes=500") != std::string::npos);
-  auto [trained_status, trained] =
+  const auto trained =
       Run(cli + "train --held-graph 5 --privacy node --epsilon 8 --max-degree 6 --epochs 10 --wait" + where);
-  INFO(trained);
-  CHECK(trained_status == 0);
-  CHECK(trained.find("state=succeeded") != std::string::npos);
+  INFO(trained.second);
+  CHECK(trained.first == 0);
+  CHECK(trained.second.find("state=succeeded") != std::string::npos);
   const std::string models = Run(cli + "models" + where).second;
   CHECK(models.find("model=gap") != std::string::npos);
   CHECK(models.find("held_graph=5 privacy=node epsilon=") != std::string::npos);

@@ -176,23 +176,23 @@ TEST_CASE("DaemonGw.ClientsUploadEncodedEmbeddingsAndTheDaemonComparesThem") {
                           LDPGRAPH_CLI + " daemon ";
   const std::string where = " --daemon https://127.0.0.1:" + std::to_string(d.process.port()) + " --ca " +
                             d.process.pki().ca_certificate;
-  auto [gw_status, gw_out] = ldpgraph::testing::RunCommand(cli + "gw --graph " + std::to_string(kFirstGraph) +
+  const auto gw = ldpgraph::testing::RunCommand(cli + "gw --graph " + std::to_string(kFirstGraph) +
                                                            " --to " + std::to_string(kFirstGraph + 5) + where +
                                                            " --timeout 60 2>&1");
-  INFO(gw_out);
-  CHECK(gw_status == 0);
-  CHECK(gw_out.find("gw=") != std::string::npos);
-  auto [bad_status, bad_out] = ldpgraph::testing::RunCommand(cli + "nearest --graph " + std::to_string(kFirstGraph) +
+  INFO(gw.output);
+  CHECK(gw.status == 0);
+  CHECK(gw.output.find("gw=") != std::string::npos);
+  const auto bad = ldpgraph::testing::RunCommand(cli + "nearest --graph " + std::to_string(kFirstGraph) +
                                                              where + " --timeout 0 2>&1");
-  INFO(bad_out);
-  CHECK(bad_status == 2);
-  CHECK(bad_out.find("--timeout must be a whole number of seconds") != std::string::npos);
-  auto [near_status, near_out] =
+  INFO(bad.output);
+  CHECK(bad.status == 2);
+  CHECK(bad.output.find("--timeout must be a whole number of seconds") != std::string::npos);
+  const auto near =
       ldpgraph::testing::RunCommand(cli + "nearest --graph " + std::to_string(kFirstGraph + 2) + " --k 3" + where + " 2>&1");
-  INFO(near_out);
-  CHECK(near_status == 0);
-  CHECK(near_out.find("neighbour=" + std::to_string(local[0].second) + " ") != std::string::npos);
-  CHECK(near_out.find("predicted_label=") != std::string::npos);
+  INFO(near.output);
+  CHECK(near.status == 0);
+  CHECK(near.output.find("neighbour=" + std::to_string(local[0].second) + " ") != std::string::npos);
+  CHECK(near.output.find("predicted_label=") != std::string::npos);
 
   // Every GW query above went through the query worker.
   const std::string metrics = d.Call("GET", "/metrics", "", "").body;

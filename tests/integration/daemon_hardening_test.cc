@@ -15,6 +15,7 @@
 
 #include "support/admin_daemon.h"
 #include "support/raw_tls.h"
+#include "support/sanitizers.h"
 
 using ldpgraph::testing::AdminDaemon;
 using ldpgraph::testing::DaemonProcess;
@@ -107,7 +108,7 @@ TEST_CASE("Hardening.RefusesBodiesWithoutAChunkedFinalCoding") {
 // readable through a pipe it opens on the spot, which fails when the process
 // has no descriptor left, and it then reports every virtual call as one on a
 // bad object (and cannot symbolize or apply suppressions without one either).
-#if defined(__SANITIZE_ADDRESS__)
+#if LDPGRAPH_UNDER_ASAN
 constexpr bool kSanitized = true;
 #else
 constexpr bool kSanitized = false;

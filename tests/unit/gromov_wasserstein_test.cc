@@ -92,7 +92,9 @@ bool TransportIsOptimal(const Eigen::MatrixXd& cost, const Eigen::MatrixXd& t) {
 
 TEST_CASE("UniformTransport.IsACouplingAndOptimal") {
   SeededRandomSource rng(1);
-  for (auto [n, m] : {std::pair<int, int>{1, 1}, {3, 3}, {4, 7}, {9, 2}, {12, 12}, {20, 31}}) {
+  for (const auto& size : {std::pair<int, int>{1, 1}, {3, 3}, {4, 7}, {9, 2}, {12, 12}, {20, 31}}) {
+    const int n = size.first;  // not a structured binding: INFO captures it
+    const int m = size.second;
     const Eigen::MatrixXd cost = RandomCost(n, m, rng);
     const Eigen::MatrixXd t = UniformTransport(cost);
     INFO(n << " x " << m);
@@ -123,7 +125,9 @@ TEST_CASE("UniformTransport.IsACouplingAndOptimal") {
 // primal-dual plans that are not vertices.
 TEST_CASE("UniformTransportSimplex.WarmStartsStayOptimal") {
   SeededRandomSource rng(11);
-  for (auto [n, m] : {std::pair<int, int>{1, 1}, {1, 5}, {5, 1}, {3, 3}, {4, 7}, {9, 2}, {12, 12}, {20, 31}, {40, 40}}) {
+  for (const auto& size : {std::pair<int, int>{1, 1}, {1, 5}, {5, 1}, {3, 3}, {4, 7}, {9, 2}, {12, 12}, {20, 31}, {40, 40}}) {
+    const int n = size.first;  // not a structured binding: INFO captures it
+    const int m = size.second;
     for (const bool ties : {false, true}) {
       UniformTransportSimplex lp(n, m);
       Eigen::MatrixXd cost = RandomCost(n, m, rng);

@@ -195,7 +195,10 @@ TEST_CASE("Kernels.SparseRowsMatchPlainLoops") {
   for (const KernelTable* k : SupportedKernelTables()) {
     CAPTURE(k->isa);
     for (std::ptrdiff_t width : {64, 32, 16, 8, 7, 6, 5, 4, 3, 2, 1, 20}) {
-      for (auto [unit, prefetch] : {std::pair{false, false}, {true, false}, {false, true}, {true, true}}) {
+      for (const auto& mode : {std::pair{false, false}, {true, false}, {false, true}, {true, true}}) {
+        // Plain copies: clang 14 cannot capture structured bindings in CAPTURE's lambda.
+        const bool unit = mode.first;
+        const bool prefetch = mode.second;
         CAPTURE(width);
         CAPTURE(unit);
         CAPTURE(prefetch);

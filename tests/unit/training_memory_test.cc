@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "support/sanitizers.h"
+
 using namespace ldpgraph;
 
 namespace {
@@ -21,7 +23,7 @@ namespace {
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 
 // ASan brings its own malloc, whose blocks are not on glibc's heap.
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__GLIBC__) && !LDPGRAPH_UNDER_ASAN
 constexpr bool kGlibcServesMalloc = true;
 #else
 constexpr bool kGlibcServesMalloc = false;
