@@ -211,7 +211,7 @@ TEST_CASE("Federation.RefusesStrangersAndBadRequests") {
   CHECK(alone.Admin("POST", "/v1/admin/federation/runs", json{{"held_graph", 1}}.dump()).status == 409);
 }
 
-TEST_CASE("Federation.APartyKilledMidRunTenTimesLeavesTheSameModelOrNone") {
+TEST_CASE("Federation.APartyKilledMidRunLeavesTheSameModelOrNone") {
   DaemonFederation f(kNames, 30000);
   const HeldGraphParts whole = PlantedGraph(240, 6);
   const std::vector<HeldGraphParts> shares = SplitIntoShares(whole, DealParties(240, 7), kNames).value();
@@ -222,8 +222,11 @@ TEST_CASE("Federation.APartyKilledMidRunTenTimesLeavesTheSameModelOrNone") {
   o.seed = 1;
   const FederatedSgcRun expected = InProcess(shares, 2, o);
 
+  // Under ASan a run takes 14 s instead of 2: four kills there (east and west
+  // twice each) cover the recovery path's memory use in CI's time budget.
+  const int kills = LDPGRAPH_UNDER_ASAN ? 4 : 10;
   int recovered = 0;
-  for (int k = 0; k < 10; ++k) {
+  for (int k = 0; k < kills; ++k) {
     const std::size_t victim = 1 + static_cast<std::size_t>(k % 2);  // east, west
     const std::uint64_t run = f.Start(request);
     // Training under way first: on a loaded machine a kill at a fixed time
@@ -253,8 +256,8 @@ TEST_CASE("Federation.APartyKilledMidRunTenTimesLeavesTheSameModelOrNone") {
       for (std::size_t i = 0; i < f.size(); ++i) CHECK(!f.Model(i, run).has_value());
     }
   }
-  MESSAGE("runs that recovered from a killed party: " << recovered << " of 10");
-  CHECK(recovered == 10);  // every kill lands mid-run (a run takes seconds)
+  MESSAGE("runs that recovered from a killed party: " << recovered << " of " << kills);
+  CHECK(recovered == kills);  // every kill lands mid-run (a run takes seconds)
 
   // The coordinator killed mid-run: after its restart the run is failed,
   // and no party wrote a model of it.
