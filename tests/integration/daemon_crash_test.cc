@@ -32,12 +32,8 @@ constexpr int kClients = 4;
 constexpr int kMinKills = 20;
 constexpr std::size_t kReportsPerFlush = 25;
 
-struct Prepared {
-  std::string token;
-  std::vector<std::uint8_t> bytes;
-};
-
-std::vector<Prepared> PrepareReports() {
+// Each user's encoded report and the token it is sent with.
+std::vector<ldpgraph::transport::OutgoingReport> PrepareReports() {
   ldpgraph::GraphConfig config;
   config.graph_id = 1;
   config.num_users = kUsers;
@@ -47,7 +43,7 @@ std::vector<Prepared> PrepareReports() {
   auto authority = ldpgraph::TokenAuthority::Create(DaemonProcess::kSecret);
   REQUIRE(authority.ok());
   ldpgraph::SeededRandomSource rng(11);
-  std::vector<Prepared> out(kUsers);
+  std::vector<ldpgraph::transport::OutgoingReport> out(kUsers);
   for (std::uint32_t u = 0; u < kUsers; ++u) {
     std::vector<std::uint32_t> neighbours = {(u + 1) % kUsers, (u + 17) % kUsers, (u + 301) % kUsers};
     ldpgraph::UserData data;
@@ -55,7 +51,7 @@ std::vector<Prepared> PrepareReports() {
     data.neighbours = ldpgraph::Span<const std::uint32_t>(neighbours.data(), neighbours.size());
     auto report = (*builder)->Build(data, rng);
     REQUIRE(report.ok());
-    REQUIRE(ldpgraph::EncodeReport(*report, &out[u].bytes).ok());
+    REQUIRE(ldpgraph::EncodeReport(*report, &out[u].report).ok());
     out[u].token = authority->Issue(1, u);
   }
   return out;
@@ -64,7 +60,7 @@ std::vector<Prepared> PrepareReports() {
 }  // namespace
 
 TEST_CASE("DaemonCrash.NoAcknowledgedReportIsLostOrDuplicatedAcrossSigkills") {
-  const std::vector<Prepared> reports = PrepareReports();
+  const std::vector<ldpgraph::transport::OutgoingReport> reports = PrepareReports();
   TempDir dir;
   DaemonProcess daemon(LDPGRAPHD, dir.path());
   REQUIRE_MESSAGE(daemon.Start(), daemon.log());
@@ -98,7 +94,7 @@ TEST_CASE("DaemonCrash.NoAcknowledgedReportIsLostOrDuplicatedAcrossSigkills") {
       REQUIRE(uploader.ok());
       ++rebuilds;
       while (next < reports.size() && (*uploader)->queued() < kReportsPerFlush) {
-        REQUIRE((*uploader)->Enqueue(reports[next].token, reports[next].bytes).ok());
+        REQUIRE((*uploader)->Enqueue(reports[next].token, reports[next].report).ok());
         next += kClients;
       }
       if ((*uploader)->queued() == 0) break;
@@ -136,7 +132,7 @@ TEST_CASE("DaemonCrash.NoAcknowledgedReportIsLostOrDuplicatedAcrossSigkills") {
   std::size_t mismatched = 0;
   REQUIRE((*store)->ForEachReport(1, [&](const ldpgraph::ReportRecord& r) {
                      ++seen[r.user_id];
-                     if (r.user_id >= kUsers || r.bytes != reports[r.user_id].bytes) ++mismatched;
+                     if (r.user_id >= kUsers || r.bytes != reports[r.user_id].report) ++mismatched;
                    }).ok());
   CHECK(seen.size() == kUsers);
   CHECK(mismatched == 0);

@@ -84,6 +84,17 @@ TEST_CASE("Uploader.GivesUpWithinItsBudgetWhenNothingListens") {
   CHECK(sent.status().code() == ldpgraph::StatusCode::kUnavailable);
   CHECK(sent.status().message().find("gave up after") != std::string::npos);
   CHECK(seconds < 1.0);
+  // A window of 2 over 3 reports: the first two give up, the third is never
+  // sent and says so (it does not wait out a budget of its own).
+  const auto many = (*uploader)->SendMany({{"a", {1}}, {"b", {2}}, {"c", {3}}}, 2);
+  REQUIRE(many.size() == 3);
+  for (std::size_t i = 0; i < 2; ++i) {
+    REQUIRE_FALSE(many[i].ok());
+    CHECK(many[i].status().message().find("gave up after") == 0);
+  }
+  REQUIRE_FALSE(many[2].ok());
+  CHECK(many[2].status().code() == ldpgraph::StatusCode::kUnavailable);
+  CHECK(many[2].status().message().find("not sent: an earlier request gave up after") == 0);
   CHECK((*uploader)->Enqueue("t", {1}).code() == ldpgraph::StatusCode::kFailedPrecondition);
   ldpgraph::transport::UploaderOptions bad = o;
   bad.retry.initial_backoff_ms = 0;

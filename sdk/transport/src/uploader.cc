@@ -158,7 +158,13 @@ std::vector<Result<SendOutcome>> Uploader::PipelinedWithRetries(const std::vecto
     }
     if (!gave_up.empty()) {
       // The daemon stays unreachable: the rest would each wait out a budget too.
-      for (std::size_t i : pending) results[i] = Status::Unavailable("not sent: an earlier request " + gave_up);
+      for (std::size_t i : pending) {
+        results[i] = Status::Unavailable(outcomes[i].attempts == 0
+                                             ? "not sent: an earlier request " + gave_up
+                                             : "stopped after " + std::to_string(outcomes[i].attempts) +
+                                                   " attempts, as an earlier request " + gave_up +
+                                                   "; this one's last error: " + last_error[i]);
+      }
       break;
     }
     if (!pending.empty()) std::this_thread::sleep_for(wait);
