@@ -187,8 +187,8 @@ TEST_CASE("DaemonGw.ClientsUploadEncodedEmbeddingsAndTheDaemonComparesThem") {
   INFO(bad.output);
   CHECK(bad.status == 2);
   CHECK(bad.output.find("--timeout must be a whole number of seconds") != std::string::npos);
-  const auto near =
-      ldpgraph::testing::RunCommand(cli + "nearest --graph " + std::to_string(kFirstGraph + 2) + " --k 3" + where + " 2>&1");
+  const auto near = ldpgraph::testing::RunCommand(cli + "nearest --graph " + std::to_string(kFirstGraph + 2) +
+                                                  " --k 3" + where + " 2>&1");
   INFO(near.output);
   CHECK(near.status == 0);
   CHECK(near.output.find("neighbour=" + std::to_string(local[0].second) + " ") != std::string::npos);

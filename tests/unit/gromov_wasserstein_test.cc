@@ -125,7 +125,8 @@ TEST_CASE("UniformTransport.IsACouplingAndOptimal") {
 // primal-dual plans that are not vertices.
 TEST_CASE("UniformTransportSimplex.WarmStartsStayOptimal") {
   SeededRandomSource rng(11);
-  for (const auto& size : {std::pair<int, int>{1, 1}, {1, 5}, {5, 1}, {3, 3}, {4, 7}, {9, 2}, {12, 12}, {20, 31}, {40, 40}}) {
+  for (const auto& size :
+       {std::pair<int, int>{1, 1}, {1, 5}, {5, 1}, {3, 3}, {4, 7}, {9, 2}, {12, 12}, {20, 31}, {40, 40}}) {
     const int n = size.first;  // not a structured binding: INFO captures it
     const int m = size.second;
     for (const bool ties : {false, true}) {

@@ -333,6 +333,7 @@ Result<HttpAnswer> HttpsClient::ReadAnswer(bool* close_after) {
   }
   answer.body = in.substr(0, content_length);
   in.erase(0, content_length);
+  answer.received = std::chrono::steady_clock::now();
   return answer;
 }
 

@@ -125,6 +125,7 @@ std::vector<Result<SendOutcome>> Uploader::PipelinedWithRetries(const std::vecto
       if (answers[k].ok()) {
         outcome.http_status = answers[k]->status;
         outcome.body = std::move(answers[k]->body);
+        outcome.answered = answers[k]->received;
         if (answers[k]->status == 200 || !Retryable(answers[k]->status)) {
           outcome.delivered = answers[k]->status == 200;
           results[i] = std::move(outcome);  // delivered, or refused for good

@@ -5,6 +5,7 @@
 #ifndef LDPGRAPH_TRANSPORT_HTTPS_CLIENT_H_
 #define LDPGRAPH_TRANSPORT_HTTPS_CLIENT_H_
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -34,6 +35,8 @@ struct HttpAnswer {
   int status = 0;
   std::string body;
   unsigned retry_after_seconds = 0;  // from Retry-After (delta-seconds), 0 when absent
+  // When the answer was read whole: in a pipeline each answer has its own.
+  std::chrono::steady_clock::time_point received;
 };
 
 // One request of a pipeline; `bearer`, `content_type` and `accept` may be empty.

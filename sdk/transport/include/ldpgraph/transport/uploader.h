@@ -10,6 +10,7 @@
 #ifndef LDPGRAPH_TRANSPORT_UPLOADER_H_
 #define LDPGRAPH_TRANSPORT_UPLOADER_H_
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +42,7 @@ struct SendOutcome {
   int http_status = 0;     // the final answer's status
   std::string body;        // the final answer's JSON
   unsigned attempts = 0;
+  std::chrono::steady_clock::time_point answered;  // when the final answer arrived
 };
 
 struct OutgoingReport {
