@@ -1,9 +1,10 @@
-// Training allocates and frees the same large temporaries every batch. By
-// default glibc serves blocks over 128 KiB with fresh mmap()s and returns
-// them on free(), and trims the heap's free top, so each batch pays page
+// Training allocates and frees the same large temporaries every batch. Left
+// to its defaults, malloc hands freed memory back to the kernel (glibc at
+// once for blocks over 128 KiB, jemalloc over 10 s), so each batch pays page
 // faults and zeroing for every megabyte it uses again. While a training
 // runs, freed memory stays in the process instead; when the last training
-// ends it is handed back.
+// ends it is handed back. Works on glibc's malloc and on jemalloc, the
+// malloc of ldpgraph and ldpgraphd (malloc_tuning.h).
 #ifndef LDPGRAPH_DAEMON_ENGINE_ALLOCATOR_H_
 #define LDPGRAPH_DAEMON_ENGINE_ALLOCATOR_H_
 
