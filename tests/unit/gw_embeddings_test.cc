@@ -3,6 +3,7 @@
 // end, fold by fold) and experiment gw's resumption.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -99,6 +100,57 @@ TEST_CASE("GwClassification.LdpGinEmbeddingsEndToEnd") {
     CHECK(f.svm_accuracy >= 0);
     CHECK(f.svm_accuracy <= 1);
   }
+}
+
+// The diagnostic option: the embedding model also learns the test graphs'
+// labels. Training graphs are paths (class 0) and stars (class 1); test
+// graphs are cycles (class 1) and cliques (class 0), which a model that saw
+// only paths and stars takes for their look-alikes (every degree 2 for a
+// path, high degrees for a star) and gets wrong.
+TEST_CASE("GwClassification.TrainOnTestGraphsLeaksTestLabels") {
+  GraphDataset ds;
+  GraphFold fold;
+  auto add = [&](std::uint32_t n, int shape, int label) {
+    std::vector<std::vector<std::uint32_t>> rows(n);
+    auto link = [&](std::uint32_t u, std::uint32_t v) {
+      rows[u].push_back(v);
+      rows[v].push_back(u);
+    };
+    for (std::uint32_t u = 1; u < n; ++u) {
+      if (shape == 0 || shape == 2) link(u - 1, u);  // path; cycle
+      if (shape == 1) link(0, u);                    // star
+      if (shape == 3) {
+        for (std::uint32_t v = 0; v < u; ++v) link(v, u);  // clique
+      }
+    }
+    if (shape == 2) link(n - 1, 0);
+    for (auto& r : rows) std::sort(r.begin(), r.end());
+    (shape < 2 ? fold.train : fold.test).push_back(static_cast<std::uint32_t>(ds.graphs.size()));
+    ds.graphs.push_back(CsrGraph::FromRows(rows));
+    ds.raw_labels.push_back(label);
+  };
+  for (std::uint32_t n = 5; n < 15; ++n) {
+    add(n, 0, 0);
+    add(n, 1, 1);
+    add(n, 2, 1);
+    add(n, 3, 0);
+  }
+  MapLabels(&ds);
+  GwClassificationOptions o;
+  o.embeddings = "gin";
+  o.federated.clients = 1;
+  o.federated.rounds = 40;
+  o.inner_folds = 2;
+  auto honest = ClassifyByGw(ds, {fold}, o);
+  o.train_on_test_graphs = true;
+  auto leaky = ClassifyByGw(ds, {fold}, o);
+  REQUIRE(honest.ok());
+  REQUIRE(leaky.ok());
+  const double honest_accuracy = honest->folds[0].model_accuracy, leaky_accuracy = leaky->folds[0].model_accuracy;
+  CAPTURE(honest_accuracy);
+  CAPTURE(leaky_accuracy);
+  CHECK(honest_accuracy <= 0.5);
+  CHECK(leaky_accuracy >= 0.9);
 }
 
 TEST_CASE("GwClassification.ResumedFoldByFoldGivesTheSameNumbers") {

@@ -73,7 +73,9 @@ Result<std::vector<GraphSpace>> EmbeddingSpaces(const GraphDataset& ds, const Gr
     FederatedEmbeddingOptions fo = o.federated;
     fo.model = model;
     fo.seed = o.federated.seed + f;
-    e = TrainFederatedEmbeddings(ds, fold.train, fold.test, fo);
+    std::vector<std::uint32_t> train = fold.train;
+    if (o.train_on_test_graphs) train.insert(train.end(), fold.test.begin(), fold.test.end());
+    e = TrainFederatedEmbeddings(ds, train, fold.test, fo);
     if (!e.ok()) return e.status();
     r->model_accuracy = e->test_accuracy;
   }

@@ -40,6 +40,10 @@ struct GwClassificationOptions {
   // Also k-means in GW space with barycentres as centres (gw_kmeans.h), the
   // paper's clustering; it solves GW for every graph several times a round.
   bool kmeans = false;
+  // Trains the embedding model on every graph, each fold's test graphs and
+  // their labels included, so that test embeddings carry their labels. Not
+  // a valid accuracy: a diagnostic of how the paper's figures could arise.
+  bool train_on_test_graphs = false;
   std::uint64_t seed = 0;  // the encoders' randomness
   // One line of news at a time (a fold's embeddings trained, its SVM
   // chosen, ...).
