@@ -522,13 +522,20 @@ TEST_CASE("Daemon.UploaderSendsManyReportsPipelined") {
     reports.push_back({Token(kGraph, u), std::vector<std::uint8_t>(bytes.begin(), bytes.end())});
   }
   reports[7].token = Token(kGraph, 8);  // refused for good (403), the others unaffected
+  const auto before = std::chrono::steady_clock::now();
   auto sent = uploader->SendMany(reports, 16);
+  const auto after = std::chrono::steady_clock::now();
   REQUIRE(sent.size() == reports.size());
   for (std::size_t i = 0; i < sent.size(); ++i) {
     REQUIRE_MESSAGE(sent[i].ok(), sent[i].status().message());
     CHECK(sent[i]->delivered == (i != 7));
     CHECK(sent[i]->attempts == 1);
+    // One connection answers in request order: each answer's own arrival.
+    CHECK(sent[i]->answered >= before);
+    CHECK(sent[i]->answered <= after);
+    if (i > 0) CHECK(sent[i]->answered >= sent[i - 1]->answered);
   }
+  CHECK(sent.back()->answered > sent.front()->answered);  // 40 answers over several windows
   CHECK(sent[7]->http_status == 403);
   CHECK(uploader->handshakes() == 1);
   CHECK(d.StoredReports() == 39);
