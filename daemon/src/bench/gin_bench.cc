@@ -4,6 +4,7 @@
 
 #include "bench/cpu_rate.h"
 #include "dataset/graph_dataset.h"
+#include "engine/allocator.h"
 #include "engine/kernels/kernel_table.h"
 #include "engine/parallel.h"
 #include "models/gin.h"
@@ -67,7 +68,7 @@ Status RunGinBench(const GinBenchOptions& o, std::ostream& out) {
     out << "\nbf16_tile_peak_gflops=" << tile_peak / 1e9
         << "\nlinear_share_of_bf16_peak=" << linear_flops / epoch_seconds / tile_peak;
   }
-  out << "\npeak_rss_mb=" << PeakRssMb() << "\n";
+  out << "\nmalloc=" << MallocName() << "\npeak_rss_mb=" << PeakRssMb() << "\n";
   return Status::Ok();
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench/ring_neighbours.h"
+#include "engine/allocator.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
@@ -228,7 +229,8 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
       << std::setprecision(3) << "\ncpu_busy="  // the share of all cores the run used: 1 is CPU-bound
       << process_cpu / (seconds * std::max(1u, std::thread::hardware_concurrency())) << std::setprecision(1)
       << "\nload_handshakes=" << handshakes.load() << std::defaultfloat << std::setprecision(4)
-      << "\nreport_bytes=" << reports[0].report.size() << "\npeak_rss_mb=" << PeakRssMb() << "\n";
+      << "\nreport_bytes=" << reports[0].report.size() << "\nmalloc=" << MallocName()
+      << "\npeak_rss_mb=" << PeakRssMb() << "\n";
   if (own_dir) std::system(("rm -rf '" + dir + "'").c_str());
   return Status::Ok();
 }

@@ -1,5 +1,6 @@
 #include "engine/allocator.h"
 
+#include <cstdlib>  // defines __GLIBC__ on glibc systems
 #include <mutex>
 
 #include "engine/malloc_tuning.h"
@@ -25,6 +26,23 @@ TrainingMemoryScope::TrainingMemoryScope() {
 TrainingMemoryScope::~TrainingMemoryScope() {
   std::lock_guard<std::mutex> lock(scopes_mu);
   if (--open_scopes == 0) Tuning().end_training();
+}
+
+const char* MallocName() {
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr bool kSanitizer = true;
+#elif defined(__has_feature)
+  constexpr bool kSanitizer = __has_feature(address_sanitizer);
+#else
+  constexpr bool kSanitizer = false;
+#endif
+  if (JemallocServesMalloc()) return "jemalloc";
+  if (kSanitizer) return "sanitizer";
+#if defined(__GLIBC__)
+  return "glibc";
+#else
+  return "system";
+#endif
 }
 
 void TrainingMemoryScope::EpochEnded() {

@@ -26,6 +26,10 @@ class TrainingMemoryScope {
   void EpochEnded();
 };
 
+// The malloc this process runs on, for benchmarks' output: "jemalloc",
+// "sanitizer" (ASan's), "glibc" or "system".
+const char* MallocName();
+
 }  // namespace ldpgraph
 
 #endif  // LDPGRAPH_DAEMON_ENGINE_ALLOCATOR_H_
