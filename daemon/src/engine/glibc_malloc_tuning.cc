@@ -44,15 +44,11 @@ void EndTraining() {
 // quarter). Training never trims the heap, so the pages stay huge until the
 // last training ends.
 void EpochEnded() {
-  const std::vector<AddressRange> heap = HeapMappings();
-  const std::uintptr_t total = TotalSize(heap);
-  if (total < kMinHugePagedBytes || total < huge_heap_bytes + huge_heap_bytes / 4) return;
-  huge_heap_bytes = total;
-  AdviseHugePages(heap);
+  if (!AdviseHugePagesOnGrowth(HeapMappings(), &huge_heap_bytes)) return;
   // Free chunks inside the heap: glibc drops their pages (and, with the top
   // pad, keeps the top of the heap mapped). The free top it leaves alone, so
   // it is taken as one block, its pages dropped and the block given back.
-  malloc_trim(static_cast<std::size_t>(total));
+  malloc_trim(static_cast<std::size_t>(huge_heap_bytes));  // the heap's size, just marked
   const std::size_t top = mallinfo2().keepcost;
   if (top <= 2 * kHugePage) return;
   void* block = std::malloc(top - kHugePage);

@@ -11,6 +11,7 @@ namespace ldpgraph {
 namespace {
 
 constexpr std::uintptr_t kPage = 4096;
+constexpr std::uintptr_t kMinHugePagedBytes = std::uintptr_t{1} << 30;
 
 // Every line of /proc/self/maps: "begin-end perms offset dev inode [name]".
 template <typename Keep>
@@ -48,19 +49,21 @@ std::vector<AddressRange> AnonymousMappings(std::uintptr_t min_bytes) {
   });
 }
 
-std::uintptr_t TotalSize(const std::vector<AddressRange>& ranges) {
+bool AdviseHugePagesOnGrowth(const std::vector<AddressRange>& ranges, std::uintptr_t* marked_bytes) {
   std::uintptr_t total = 0;
   for (const AddressRange& r : ranges) total += r.size();
-  return total;
-}
-
+  if (total < kMinHugePagedBytes || total < *marked_bytes + *marked_bytes / 4) return false;
+  *marked_bytes = total;
 #if defined(__linux__)
-void AdviseHugePages(const std::vector<AddressRange>& ranges) {
   for (const AddressRange& r : ranges) {
     const std::uintptr_t begin = (r.begin + kHugePage - 1) & ~(kHugePage - 1), end = r.end & ~(kHugePage - 1);
     if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
   }
+#endif
+  return true;
 }
+
+#if defined(__linux__)
 
 void DropPages(std::uintptr_t begin, std::uintptr_t end) {
   begin = (begin + kPage - 1) & ~(kPage - 1);
@@ -68,7 +71,6 @@ void DropPages(std::uintptr_t begin, std::uintptr_t end) {
   if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
 #else
-void AdviseHugePages(const std::vector<AddressRange>&) {}
 void DropPages(std::uintptr_t, std::uintptr_t) {}
 #endif
 

@@ -19,8 +19,6 @@
 namespace ldpgraph {
 
 constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
-// Below this, the memory fits the TLB's reach with ordinary pages.
-constexpr std::uintptr_t kMinHugePagedBytes = std::uintptr_t{1} << 30;
 
 struct AddressRange {
   std::uintptr_t begin = 0, end = 0;
@@ -33,11 +31,13 @@ struct AddressRange {
 std::vector<AddressRange> HeapMappings();
 std::vector<AddressRange> AnonymousMappings(std::uintptr_t min_bytes);
 
-std::uintptr_t TotalSize(const std::vector<AddressRange>& ranges);
-
-// Marks the 2 MiB-aligned part of each range MADV_HUGEPAGE. A failure (THP
-// off, a kernel without it) leaves ordinary pages: slower, not wrong.
-void AdviseHugePages(const std::vector<AddressRange>& ranges);
+// Marks the 2 MiB-aligned part of each range MADV_HUGEPAGE once they hold
+// 1 GiB in all (below that they fit the TLB's reach with ordinary pages),
+// and again whenever they have grown by a quarter since `*marked_bytes`,
+// their size when last marked (updated; 0: never). Returns whether it
+// marked them: the caller then drops their free pages. A failure (THP off,
+// a kernel without it) leaves ordinary pages: slower, not wrong.
+bool AdviseHugePagesOnGrowth(const std::vector<AddressRange>& ranges, std::uintptr_t* marked_bytes);
 
 // Drops the whole pages inside [begin, end): the next touch faults in fresh
 // (zeroed) memory.

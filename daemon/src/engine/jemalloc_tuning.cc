@@ -62,11 +62,7 @@ void EndTraining() {
 // are purged so that the next epoch faults them in as 2 MiB pages. Training
 // purges nothing else, so the pages stay huge until it ends.
 void EpochEnded() {
-  const std::vector<AddressRange> extents = AnonymousMappings(kMinExtentMapping);
-  const std::uintptr_t total = TotalSize(extents);
-  if (total < kMinHugePagedBytes || total < huge_paged_bytes + huge_paged_bytes / 4) return;
-  huge_paged_bytes = total;
-  AdviseHugePages(extents);
+  if (!AdviseHugePagesOnGrowth(AnonymousMappings(kMinExtentMapping), &huge_paged_bytes)) return;
   mallctl(kPurgeAllArenas, nullptr, nullptr, nullptr, 0);
 }
 
