@@ -19,7 +19,7 @@ namespace ldpgraph {
 namespace {
 
 int RunGin(const std::vector<std::string>& args) {
-  Result<Flags> flags = Flags::Parse(args, {"dataset", "epochs", "threads", "products"});
+  Result<Flags> flags = Flags::Parse(args, {"dataset", "epochs", "threads", "products", "colour-classes"});
   if (!flags.ok()) {
     std::fprintf(stderr, "ldpgraph bench gin: %s\n", flags.status().message().c_str());
     return 2;
@@ -43,6 +43,12 @@ int RunGin(const std::vector<std::string>& args) {
   o.dataset = *dataset;
   o.epochs = static_cast<int>(*epochs);
   o.threads = static_cast<int>(*threads);
+  const std::string classes = flags->Has("colour-classes") ? *flags->String("colour-classes") : "on";
+  if (classes != "on" && classes != "off") {
+    std::fprintf(stderr, "ldpgraph bench gin: --colour-classes must be on or off, got '%s'\n", classes.c_str());
+    return 2;
+  }
+  o.colour_classes = classes == "on";
   Status s = RunGinBench(o, std::cout);
   if (!s.ok()) {
     std::fprintf(stderr, "ldpgraph bench gin: %s\n", s.ToString().c_str());
@@ -256,6 +262,7 @@ int RunBenchCommand(const std::vector<std::string>& args) {
     std::fprintf(stderr, "usage: ldpgraph bench perturb [--users N] [--degree D] [--epsilon E] "
                          "[--reports R] [--baseline-reports B]\n"
                          "       ldpgraph bench gin --dataset PATH [--epochs E] [--threads T] [--products float|bf16]\n"
+                         "                          [--colour-classes on|off]\n"
                          "       ldpgraph bench node --dataset PATH [--model gcn|sage] [--epochs E] [--hidden H] "
                          "[--threads T]\n"
                          "       ldpgraph bench gemm [--rows N] [--seconds S]\n"

@@ -16,11 +16,15 @@ struct GinBenchOptions {
   int epochs = 3;
   int threads = 0;  // 0: all cores
   bool bf16_products = false;  // GraphTrainOptions::bf16_products
+  bool colour_classes = true;  // GinModel::ShareColourClasses
 };
 
 // Prints epoch_seconds= (median), epoch_seconds_min=, threads=, peak_rss_mb=,
-// and the Linear layers' flops per epoch against the cores' multiply-add
-// peak (linear_gflops=, fma_peak_gflops=, linear_share_of_peak=), and with
+// the rows the layers run on against the nodes (class_rows_share=, 1 on
+// the node path), and the Linear layers' flops per epoch on those rows
+// against the cores' multiply-add peak (linear_gflop_per_epoch=,
+// node_path_gflop_per_epoch=, linear_gflops=, fma_peak_gflops=,
+// linear_share_of_peak=), and with
 // bfloat16 products against the tile peak too (bf16_tile_peak_gflops=,
 // linear_share_of_bf16_peak=); products= says which ran.
 Status RunGinBench(const GinBenchOptions& options, std::ostream& out);

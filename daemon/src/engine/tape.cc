@@ -474,10 +474,23 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
 }
 
 Tape::Var Tape::Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x) {
-  BlockDiagonal whole, whole_t;
-  whole.Append(a);
-  whole_t.Append(a_t);
-  return AggregateBlocks(std::move(whole), std::move(whole_t), x);
+  rows_separable_ = false;
+  Matrix y;
+  SpMM(*a, value(x), &y);
+  Var out = Push(std::move(y), Needs(x));
+  nodes_[out].backward = [this, a_t, x, out] {
+    if (!Needs(x)) return;
+    bool fresh = false;
+    Matrix& slot = GradSlot(x, &fresh);
+    if (fresh) {
+      SpMM(*a_t, nodes_[out].grad, &slot);
+      return;
+    }
+    Matrix gx;
+    SpMM(*a_t, nodes_[out].grad, &gx);
+    slot += gx;
+  };
+  return out;
 }
 
 Tape::Var Tape::Aggregate(const BlockDiagonal* a, const BlockDiagonal* a_t, Var x) {

@@ -106,6 +106,13 @@ class Tape {
   // ReLU(BatchNorm(x)) in one pass each way (GIN's normalisations outside training).
   Var BatchNormRelu(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum = 0.1f,
                     float eps = 1e-5f);
+  // BatchNorm (ReLU'd when `relu`) over rows that each stand for weights[r]
+  // equal rows (GIN on colour classes, graph/colour_classes.h): in training
+  // the statistics count row r weights[r] times, and its gradient is the
+  // sum of its copies'. In evaluation it is BatchNorm. `weights` (one per
+  // row) must outlive the tape.
+  Var WeightedBatchNorm(Var x, Var gamma, Var beta, BatchNormStats* stats, const std::vector<float>* weights,
+                        bool relu, float momentum = 0.1f, float eps = 1e-5f);
   // BatchNorm(x W + b), ReLU'd when `relu`: the two operations in one, the
   // same values up to the order of sums, with fewer passes over memory in
   // training (linear_batch_norm.cc); evaluation and DP-SGD's per-row norms
@@ -122,8 +129,8 @@ class Tape {
   // (normalised_mlp.cc). GIN's MLP with its layer's normalisation.
   Var NormalisedMlp(Var x, const NormalisedLinear& first, const NormalisedLinear& second, float momentum = 0.1f,
                     float eps = 1e-5f);
-  // a * x; `a_t` must be a's transpose (used for the gradient). Both must
-  // outlive the tape.
+  // a * x (a may be rectangular, a.cols = x's rows); `a_t` must be a's
+  // transpose (used for the gradient). Both must outlive the tape.
   Var Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x);
   // The same for a batch of graphs; the views are copied, their blocks must
   // outlive the tape.

@@ -88,6 +88,7 @@ PreparedGraph PrepareGraph(const CsrGraph& graph, const std::vector<float>* weig
     }
   }
   if (size_input) p.inputs.col(width - 1).setConstant(static_cast<float>(std::log(static_cast<double>(std::max<std::int64_t>(n, 1)))));
+  if (aggregation == Aggregation::kSumWithSelf) p.colours = ComputeGraphColours(p.agg, p.inputs);
   return p;
 }
 
@@ -104,6 +105,7 @@ GraphBatch MakeBatch(const std::vector<PreparedGraph>& graphs, const std::vector
     b.inputs.middleRows(offset, g.num_nodes()) = g.inputs;
     b.agg.Append(&g.agg);
     b.agg_t.Append(&g.agg_t);
+    b.colours.push_back(g.colours.get());
     b.offsets.push_back(offset + g.num_nodes());
     b.labels.push_back(labels.empty() ? -1 : static_cast<int>(labels[id]));
   }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/sparse_matrix.h"
+#include "graph/colour_classes.h"
 #include "graph/csr_graph.h"
 
 namespace ldpgraph {
@@ -32,6 +33,10 @@ struct PreparedGraph {
   SparseMatrix agg;
   SparseMatrix agg_t;
   Matrix inputs;  // num_nodes x input width
+  // Its colour classes under GIN's aggregation (graph/colour_classes.h);
+  // null for the other aggregations. Found for `inputs` as they were then:
+  // a batch checks them against the inputs it is given.
+  std::shared_ptr<const GraphColours> colours;
   std::int64_t num_nodes() const { return agg.rows; }
 };
 
@@ -50,6 +55,7 @@ struct GraphBatch {
   std::vector<std::int64_t> offsets = {0};  // node range of each graph
   std::vector<int> labels;                  // one per graph (-1: unknown)
   Matrix inputs;                            // node inputs, stacked
+  std::vector<const GraphColours*> colours;  // one per graph (null: none)
 };
 
 // The same for a weighted graph: `weights` holds one weight per row entry of

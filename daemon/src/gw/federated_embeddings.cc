@@ -44,7 +44,12 @@ Result<std::vector<PreparedGraph>> PrepareInputs(const GraphDataset& ds, Aggrega
       return Status::InvalidArgument("graph " + std::to_string(g) + " has no nodes: it has no node embeddings");
     }
     graphs.push_back(PrepareGraph(ds.graphs[g], aggregation, tags.empty() ? kDegreeCap : 0, false));
-    if (!tags.empty()) graphs.back().inputs = tags[g].cast<float>();
+    if (!tags.empty()) {
+      graphs.back().inputs = tags[g].cast<float>();
+      if (aggregation == Aggregation::kSumWithSelf) {
+        graphs.back().colours = ComputeGraphColours(graphs.back().agg, graphs.back().inputs);
+      }
+    }
   }
   return graphs;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/layers.h"
+#include "graph/colour_classes.h"
 #include "graph/graph_batch.h"
 #include "models/graph_model.h"
 
@@ -54,12 +55,19 @@ class GinModel final : public GraphModel {
   std::vector<BatchNormStats*> Stats() override;
   int classes() const override { return config_.classes; }
   const GinConfig& config() const { return config_; }
+  // Whether Forward runs each layer once per colour class of the batch where
+  // classes are few (graph/colour_classes.h); on by default. The same
+  // values either way, up to the order of sums; off: once per node.
+  void ShareColourClasses(bool on) { share_classes_ = on; }
 
  private:
   // The readout of every layer: pooled per graph, or per node (`pool` false).
   Tape::Var Readout(Tape& tape, const GraphBatch& batch, Tape::Var x, bool pool);
+  // Forward's readout on the batch's colour classes (`classes` outlives the tape).
+  Tape::Var ReadoutByClass(Tape& tape, const ColourClasses& classes, Tape::Var x);
 
   GinConfig config_;
+  bool share_classes_ = true;
   std::vector<LinearLayer> mlp_first_, mlp_second_, predictors_;
   std::vector<BatchNormLayer> mlp_norm_, layer_norm_;
 };
