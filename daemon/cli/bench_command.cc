@@ -43,12 +43,12 @@ int RunGin(const std::vector<std::string>& args) {
   o.dataset = *dataset;
   o.epochs = static_cast<int>(*epochs);
   o.threads = static_cast<int>(*threads);
-  const std::string classes = flags->Has("colour-classes") ? *flags->String("colour-classes") : "on";
-  if (classes != "on" && classes != "off") {
-    std::fprintf(stderr, "ldpgraph bench gin: --colour-classes must be on or off, got '%s'\n", classes.c_str());
+  Result<bool> classes = ColourClassesFlag(*flags);
+  if (!classes.ok()) {
+    std::fprintf(stderr, "ldpgraph bench gin: %s\n", classes.status().message().c_str());
     return 2;
   }
-  o.colour_classes = classes == "on";
+  o.colour_classes = *classes;
   Status s = RunGinBench(o, std::cout);
   if (!s.ok()) {
     std::fprintf(stderr, "ldpgraph bench gin: %s\n", s.ToString().c_str());

@@ -13,6 +13,9 @@ namespace ldpgraph {
 // --products float|bf16 (default float): whether GIN's Linear products take
 // bfloat16 inputs where the CPU has AMX (GraphTrainOptions::bf16_products).
 Result<bool> Bf16ProductsFlag(const Flags& flags);
+// --colour-classes on|off (default on): whether GIN runs its layers per
+// colour class of a batch or per node (GinModel::ShareColourClasses).
+Result<bool> ColourClassesFlag(const Flags& flags);
 
 int RunPerturbCommand(const std::vector<std::string>& args);
 int RunBenchCommand(const std::vector<std::string>& args);

@@ -145,11 +145,19 @@ Result<bool> Bf16ProductsFlag(const Flags& flags) {
   return products == "bf16";
 }
 
+Result<bool> ColourClassesFlag(const Flags& flags) {
+  const std::string classes = flags.StringOr("colour-classes", "on");
+  if (classes != "on" && classes != "off") {
+    return Status::InvalidArgument("--colour-classes must be on or off, got '" + classes + "'");
+  }
+  return classes == "on";
+}
+
 int RunTrainCommand(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "model", "epochs", "seed", "out", "hidden", "layers",
                                             "batch-size", "lr", "readout", "dropout", "node-input", "privacy",
                                             "epsilon", "delta", "hops", "max-degree", "clip", "residual",
-                                            "classifier-epochs", "products"});
+                                            "classifier-epochs", "products", "colour-classes"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   if (!path.ok()) return Usage(path.status().message());
@@ -158,6 +166,7 @@ int RunTrainCommand(const std::vector<std::string>& args) {
     return Usage("--model must be gin, gcn, sage or gap");
   }
   if (model_name != "gin" && flags->Has("products")) return Usage("--products is for --model gin");
+  if (model_name != "gin" && flags->Has("colour-classes")) return Usage("--colour-classes is for --model gin");
   if (model_name == "gap") return RunGapTraining(*flags);
   for (const char* gap_only : {"privacy", "epsilon", "delta", "hops", "max-degree", "clip", "residual",
                                "classifier-epochs"}) {
@@ -172,7 +181,8 @@ int RunTrainCommand(const std::vector<std::string>& args) {
   Result<double> lr = flags->Double("lr", 0.01);
   Result<double> dropout = flags->Double("dropout", 0.5);
   Result<bool> bf16 = Bf16ProductsFlag(*flags);
-  for (const Status* s : {&epochs.status(), &seed.status(), &hidden.status(), &layers.status(), &batch.status(),
+  Result<bool> classes = ColourClassesFlag(*flags);
+  for (const Status* s : {&classes.status(), &epochs.status(), &seed.status(), &hidden.status(), &layers.status(), &batch.status(),
                           &lr.status(), &dropout.status(), &bf16.status()}) {
     if (!s->ok()) return Usage(s->message());
   }
@@ -201,6 +211,7 @@ int RunTrainCommand(const std::vector<std::string>& args) {
     run_options.train.batch_size = static_cast<int>(*batch);
     run_options.train.lr = static_cast<float>(*lr);
     run_options.train.bf16_products = *bf16;
+    run_options.colour_classes = *classes;
     run_options.seed = *seed;
     run_options.on_epoch = ProgressBar(run_options.train.max_epochs);
     Result<GinRun> run = TrainGinOnDataset(*ds, run_options);

@@ -102,7 +102,7 @@ void CheckSameAsNodes(int degree_cap, bool size_input) {
   config.size_input = size_input;
   config.input_dim = GinInputWidth(config);
   // The batch does run on classes (else this test would compare the node path with itself).
-  const ColourClasses classes = BuildColourClasses(batch, batch.inputs, config.layers - 1, true, 0.6);
+  const ColourClasses classes = BuildColourClasses(batch, batch.inputs, config.layers - 1, true, GinModel::kMaxClassShare);
   REQUIRE(classes.levels.size() == 4);
   CHECK(classes.levels[3].step.rows < batch.inputs.rows());
 
@@ -158,6 +158,6 @@ TEST_CASE("ColourClasses.ManyClassesKeepTheNodePath") {
   const std::vector<PreparedGraph> graphs = {
       PrepareGraph(RandomGraph(200, 600, 9), Aggregation::kSumWithSelf)};
   const GraphBatch batch = MakeBatch(graphs, {0}, {});
-  CHECK(BuildColourClasses(batch, batch.inputs, 4, true, 0.6).levels.empty());
+  CHECK(BuildColourClasses(batch, batch.inputs, 4, true, GinModel::kMaxClassShare).levels.empty());
   CHECK(BuildColourClasses(batch, batch.inputs, 4, true, 1.0).levels.size() == 5);
 }

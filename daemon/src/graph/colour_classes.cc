@@ -229,9 +229,9 @@ ColourClasses BuildColourClasses(const GraphBatch& batch, const Matrix& inputs, 
         if (inputs.row(s.node_offset + v) != inputs.row(s.node_offset + member)) s.colours = nullptr;
       }
     }
-    for (std::size_t k = 0; k < levels; ++k) rows += static_cast<double>(RowsAt(s, k));
+    for (std::size_t k = 1; k < levels; ++k) rows += static_cast<double>(RowsAt(s, k));  // the MLPs' rows
   }
-  if (rows > max_share * static_cast<double>(inputs.rows()) * static_cast<double>(levels)) return result;
+  if (rows > max_share * static_cast<double>(inputs.rows()) * static_cast<double>(aggregations)) return result;
 
   std::vector<std::int64_t> base(graphs), previous_base(graphs);  // each graph's first row at this level and the last
   result.levels.resize(levels);

@@ -66,8 +66,9 @@ struct ColourClasses {
 };
 
 // Levels 0..`aggregations` of `batch`, whose node inputs are `inputs`.
-// Empty when they would have more than `max_share` as many rows as the
-// nodes, summed over the levels (the fused node path is then as fast). A
+// Empty when levels 1..`aggregations` (where the MLPs run) would have more
+// than `max_share` as many rows as the nodes, summed over those levels (the
+// fused node path is then as fast). A
 // graph without colours, or whose inputs differ from those its colours were
 // found for, takes part with every node its own class.
 ColourClasses BuildColourClasses(const GraphBatch& batch, const Matrix& inputs, int aggregations, bool mean_readout,

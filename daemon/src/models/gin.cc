@@ -43,17 +43,6 @@ Result<GinModel> GinModel::Create(const GinConfig& c, std::uint64_t seed) {
   return m;
 }
 
-namespace {
-
-// A batch runs on colour classes when, summed over the levels, they are at
-// most this share of its nodes: short of it the per-node path, whose layers
-// are fused further (Tape::NormalisedMlp), is as fast. REDDIT-BINARY's
-// batches come to about 0.25; under DPRR noise nearly every node is its own
-// class from layer 2 on.
-constexpr double kMaxClassShare = 0.6;
-
-}  // namespace
-
 Tape::Var GinModel::Forward(Tape& tape, const GraphBatch& batch, Tape::Var x) {
   if (share_classes_) {
     ColourClasses classes = BuildColourClasses(batch, tape.value(x), static_cast<int>(mlp_first_.size()),

@@ -15,6 +15,7 @@ Result<GinRun> TrainGinOnDataset(const GraphDataset& dataset, const GinRunOption
   GinRun run;
   run.split = StratifiedSplit(data->labels, options.train_fraction, options.val_fraction, options.seed);
   run.model = std::make_unique<GinModel>(std::move(model).value());
+  run.model->ShareColourClasses(options.colour_classes);
   GraphTrainOptions train = options.train;
   train.seed = options.seed;
   run.result = TrainGraphClassifier(run.model.get(), data->graphs, dataset.labels, run.split, train, options.on_epoch);

@@ -19,6 +19,7 @@ struct GinRunOptions {
   // Seeds the stratified 75/10/15 split, the weights and dropout.
   std::uint64_t seed = 0;
   double train_fraction = 0.75, val_fraction = 0.10;
+  bool colour_classes = true;  // GinModel::ShareColourClasses
   std::function<void(const EpochReport&)> on_epoch;
 };
 
