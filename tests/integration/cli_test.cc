@@ -156,6 +156,11 @@ TEST_CASE("Cli.TrainAndPredictRoundTrip") {
   CHECK(predict.exit_code == 0);
   CHECK(predict.output.find("predictions=60\n") != std::string::npos);
   CHECK(predict.output.find("accuracy=") != std::string::npos);
+  // The node path, asked for by name, trains too.
+  Run nodes = Ldpgraph("train --dataset " + data + " --model gin --epochs 5 --hidden 16 --colour-classes off");
+  INFO(nodes.output);
+  CHECK(nodes.exit_code == 0);
+  CHECK(nodes.output.find("test_accuracy=") != std::string::npos);
 }
 
 TEST_CASE("Cli.GenerateSbmThenTrainBenchAndPredictANodeModel") {
@@ -243,6 +248,10 @@ TEST_CASE("Cli.TrainGapWithEdgeAndNodeLevelPrivacy") {
   CHECK(Ldpgraph("train --dataset " + data + " --model gcn --epsilon 1").exit_code == 2);  // gap's flag
   CHECK(Ldpgraph("train --dataset " + data + " --model gcn --products bf16").exit_code == 2);  // gin's flag
   CHECK(Ldpgraph("train --dataset " + data + " --model gin --products half").exit_code == 2);
+  CHECK(Ldpgraph("train --dataset " + data + " --model gcn --colour-classes off").exit_code == 2);  // gin's flag
+  Run maybe = Ldpgraph("train --dataset " + data + " --model gin --colour-classes maybe");
+  CHECK(maybe.exit_code == 2);
+  CHECK(maybe.output.find("--colour-classes must be on or off, got 'maybe'") != std::string::npos);
   CHECK(::access((dir.path() + "/never.bin").c_str(), F_OK) != 0);
 
   // A model file keeps the guarantee and the predictions made from the release.
