@@ -36,7 +36,7 @@ struct GraphColours {
     // Level 0: one entry per class, its first member (a node). Level k:
     // classes_k x classes_{k-1}, a member's row with each entry replaced by
     // its class (a class named twice may appear as two entries).
-    SparseMatrix step;
+    SparseMatrix step, step_t;
     std::vector<float> members;  // nodes per class
     std::int64_t classes() const { return step.rows; }
   };
