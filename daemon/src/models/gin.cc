@@ -1,4 +1,3 @@
-#include <cstdlib>
 #include "models/gin.h"
 
 #include <string>
@@ -45,7 +44,7 @@ Result<GinModel> GinModel::Create(const GinConfig& c, std::uint64_t seed) {
 }
 
 Tape::Var GinModel::Forward(Tape& tape, const GraphBatch& batch, Tape::Var x) {
-  if (share_classes_ && !std::getenv("GIN_OFF")) {
+  if (share_classes_) {
     ColourClasses classes = BuildColourClasses(batch, tape.value(x), static_cast<int>(mlp_first_.size()),
                                                config_.mean_readout, kMaxClassShare);
     if (!classes.levels.empty()) return ReadoutByClass(tape, *tape.Own(std::move(classes)), x);
