@@ -95,16 +95,19 @@ float FromBits(std::uint64_t word) {
 }
 
 // Refinement stops at the first level with more classes than this share of
-// the nodes: past it a level saves too little to be worth its memory (GIN
-// takes the node path for batches over GinModel::kMaxClassShare anyway).
-constexpr double kStopShare = 0.5;
+// the nodes,
+constexpr double kStopShare = 0.8;
 // ... after this many levels (GIN's default: the inputs and 4 aggregations),
 constexpr std::size_t kMaxLevels = 5;
 // ... or before the stored steps would hold more than this many times the
 // aggregation matrix's entries (a step keeps hub rows whole, each entry with
-// its weight). Under DPRR at 10^6 users, level 2 already has half as many
-// classes as nodes, and its step 0.67 times the entries of the graph.
+// its weight).
 constexpr double kMaxStoredEntries = 2.0;
+// A graph keeps its classes only if, over levels 1 to 4 (nodes where none
+// was stored), they come to at most this share of its nodes: GIN's own bar
+// for a batch (GinModel::kMaxClassShare), so a graph never holds memory for
+// classes that would not be used. Under DPRR at 10^6 users they come to 0.55.
+constexpr double kKeepShare = 0.5;
 
 // Rows longer than this get a class of their own, without sorting or
 // hashing their key: a finer partition is still exact, and such rows (the
@@ -279,6 +282,11 @@ std::shared_ptr<const GraphColours> ComputeGraphColours(const SparseMatrix& agg,
     colours->levels.push_back(std::move(level));
     class_of = std::move(next);
   }
+  double rows = 0;
+  for (std::size_t k = 1; k < kMaxLevels; ++k) {
+    rows += k < colours->levels.size() ? static_cast<double>(colours->levels[k].classes()) : nodes;
+  }
+  if (rows > kKeepShare * nodes * static_cast<double>(kMaxLevels - 1)) return nullptr;
   colours->last_class = std::move(class_of);
   return colours;
 }

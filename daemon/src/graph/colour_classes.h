@@ -46,9 +46,10 @@ struct GraphColours {
 };
 
 // The classes of one graph with aggregation matrix `agg` and node inputs
-// `inputs`, refined until a level has more than half as many classes as
+// `inputs`, refined until a level has more than 80% as many classes as
 // nodes, 5 levels are found, or their steps would hold more than twice the
-// entries of `agg`; null when even the inputs are mostly distinct.
+// entries of `agg`. Null when levels 1-4 would keep more than half the rows
+// (nodes where no level was stored), which GIN would not use.
 std::shared_ptr<const GraphColours> ComputeGraphColours(const SparseMatrix& agg, const Matrix& inputs);
 
 // A batch's classes at one level, stacked graph after graph.
