@@ -182,8 +182,8 @@ int RunTrainCommand(const std::vector<std::string>& args) {
   Result<double> dropout = flags->Double("dropout", 0.5);
   Result<bool> bf16 = Bf16ProductsFlag(*flags);
   Result<bool> classes = ColourClassesFlag(*flags);
-  for (const Status* s : {&classes.status(), &epochs.status(), &seed.status(), &hidden.status(), &layers.status(), &batch.status(),
-                          &lr.status(), &dropout.status(), &bf16.status()}) {
+  for (const Status* s : {&epochs.status(), &seed.status(), &hidden.status(), &layers.status(), &batch.status(),
+                          &lr.status(), &dropout.status(), &bf16.status(), &classes.status()}) {
     if (!s->ok()) return Usage(s->message());
   }
   const std::string readout = flags->StringOr("readout", "mean");

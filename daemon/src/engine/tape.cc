@@ -474,44 +474,32 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
 }
 
 Tape::Var Tape::Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x) {
-  rows_separable_ = false;
-  Matrix y;
-  SpMM(*a, value(x), &y);
-  Var out = Push(std::move(y), Needs(x));
-  nodes_[out].backward = [this, a_t, x, out] {
-    if (!Needs(x)) return;
-    bool fresh = false;
-    Matrix& slot = GradSlot(x, &fresh);
-    if (fresh) {
-      SpMM(*a_t, nodes_[out].grad, &slot);
-      return;
-    }
-    Matrix gx;
-    SpMM(*a_t, nodes_[out].grad, &gx);
-    slot += gx;
-  };
-  return out;
+  return AggregateBy([a](const Matrix& v, Matrix* y) { SpMM(*a, v, y); },
+                     [a_t](const Matrix& g, Matrix* y) { SpMM(*a_t, g, y); }, x);
 }
 
 Tape::Var Tape::Aggregate(const BlockDiagonal* a, const BlockDiagonal* a_t, Var x) {
-  return AggregateBlocks(*a, *a_t, x);
+  // The views are copied into the closures: a batch's may not outlive the call.
+  return AggregateBy([a = *a](const Matrix& v, Matrix* y) { SpMM(a, v, y); },
+                     [a_t = *a_t](const Matrix& g, Matrix* y) { SpMM(a_t, g, y); }, x);
 }
 
-Tape::Var Tape::AggregateBlocks(BlockDiagonal a, BlockDiagonal a_t, Var x) {
+Tape::Var Tape::AggregateBy(std::function<void(const Matrix&, Matrix*)> product,
+                            std::function<void(const Matrix&, Matrix*)> transposed, Var x) {
   rows_separable_ = false;
   Matrix y;
-  SpMM(a, value(x), &y);
+  product(value(x), &y);
   Var out = Push(std::move(y), Needs(x));
-  nodes_[out].backward = [this, a_t = std::move(a_t), x, out] {
+  nodes_[out].backward = [this, transposed = std::move(transposed), x, out] {
     if (!Needs(x)) return;
     bool fresh = false;
     Matrix& slot = GradSlot(x, &fresh);
     if (fresh) {
-      SpMM(a_t, nodes_[out].grad, &slot);
+      transposed(nodes_[out].grad, &slot);
       return;
     }
     Matrix gx;
-    SpMM(a_t, nodes_[out].grad, &gx);
+    transposed(nodes_[out].grad, &gx);
     slot += gx;
   };
   return out;

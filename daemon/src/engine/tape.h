@@ -179,7 +179,10 @@ class Tape {
   // a mask) 16-bit draws of dropout's stream into `chunks` (room for count + 3).
   static constexpr Eigen::Index kDropoutBlock = 256;
   void DropoutChunks(std::uint16_t* chunks, Eigen::Index count);
-  Var AggregateBlocks(BlockDiagonal a, BlockDiagonal a_t, Var x);
+  // y = product(x); backward, x's gradient from `transposed` of y's: both
+  // Aggregate forms, over one matrix or a batch's blocks.
+  Var AggregateBy(std::function<void(const Matrix&, Matrix*)> product,
+                  std::function<void(const Matrix&, Matrix*)> transposed, Var x);
   Matrix& GradOf(Var v);  // zero-initialised on first use
   // The gradient buffer of v, allocated but NOT zeroed when it is new
   // (*fresh = true): the caller assigns instead of accumulating, saving a
