@@ -54,7 +54,9 @@ std::vector<PreparedGraph> MixedGraphs(int degree_cap, bool size_input) {
   graphs.push_back(PrepareGraph(star, &weights, Aggregation::kSumWithSelf, degree_cap, size_input));
   // Inputs replaced after the classes were found: the colours no longer apply.
   PreparedGraph replaced = PrepareGraph(Thread(10, 0), Aggregation::kSumWithSelf, degree_cap, size_input);
-  for (Eigen::Index v = 0; v < replaced.inputs.rows(); ++v) replaced.inputs(v, 0) = 1.0f + 0.01f * static_cast<float>(v);
+  for (Eigen::Index v = 0; v < replaced.inputs.rows(); ++v) {
+    replaced.inputs(v, 0) = 1.0f + 0.01f * static_cast<float>(v);
+  }
   graphs.push_back(std::move(replaced));
   return graphs;
 }
@@ -102,7 +104,8 @@ void CheckSameAsNodes(int degree_cap, bool size_input) {
   config.size_input = size_input;
   config.input_dim = GinInputWidth(config);
   // The batch does run on classes (else this test would compare the node path with itself).
-  const ColourClasses classes = BuildColourClasses(batch, batch.inputs, config.layers - 1, true, GinModel::kMaxClassShare);
+  const ColourClasses classes =
+      BuildColourClasses(batch, batch.inputs, config.layers - 1, true, GinModel::kMaxClassShare);
   REQUIRE(classes.levels.size() == 4);
   CHECK(classes.levels[3].step.rows < batch.inputs.rows());
 
