@@ -19,11 +19,13 @@ namespace ldpgraph {
 namespace {
 
 int RunGin(const std::vector<std::string>& args) {
-  Result<Flags> flags = Flags::Parse(args, {"dataset", "epochs", "threads", "products", "colour-classes"});
-  if (!flags.ok()) {
-    std::fprintf(stderr, "ldpgraph bench gin: %s\n", flags.status().message().c_str());
+  Result<Flags> flags = Flags::Parse(args, {"dataset", "epochs", "threads", "products", "colour-classes", "gathers"});
+  Result<GatherPrecision> gathers = flags.ok() ? GathersFlag(*flags) : Result<GatherPrecision>(flags.status());
+  if (!gathers.ok()) {
+    std::fprintf(stderr, "ldpgraph bench gin: %s\n", gathers.status().message().c_str());
     return 2;
   }
+  SetDefaultGatherPrecision(*gathers);
   GinBenchOptions o;
   Result<bool> bf16 = Bf16ProductsFlag(*flags);
   if (!bf16.ok()) {
@@ -62,8 +64,11 @@ int RunNode(const std::vector<std::string>& args) {
     std::fprintf(stderr, "ldpgraph bench node: %s\n", message.c_str());
     return 2;
   };
-  Result<Flags> flags = Flags::Parse(args, {"dataset", "model", "epochs", "hidden", "threads"});
+  Result<Flags> flags = Flags::Parse(args, {"dataset", "model", "epochs", "hidden", "threads", "gathers"});
   if (!flags.ok()) return usage(flags.status().message());
+  Result<GatherPrecision> gathers = GathersFlag(*flags);
+  if (!gathers.ok()) return usage(gathers.status().message());
+  SetDefaultGatherPrecision(*gathers);
   NodeBenchOptions o;
   Result<std::string> dataset = flags->String("dataset");
   Result<std::uint64_t> epochs = flags->Unsigned("epochs", static_cast<std::uint64_t>(o.epochs));
@@ -262,9 +267,9 @@ int RunBenchCommand(const std::vector<std::string>& args) {
     std::fprintf(stderr, "usage: ldpgraph bench perturb [--users N] [--degree D] [--epsilon E] "
                          "[--reports R] [--baseline-reports B]\n"
                          "       ldpgraph bench gin --dataset PATH [--epochs E] [--threads T] [--products float|bf16]\n"
-                         "                          [--colour-classes on|off]\n"
+                         "                          [--colour-classes on|off] [--gathers auto|float|bf16]\n"
                          "       ldpgraph bench node --dataset PATH [--model gcn|sage] [--epochs E] [--hidden H] "
-                         "[--threads T]\n"
+                         "[--threads T] [--gathers auto|float|bf16]\n"
                          "       ldpgraph bench gemm [--rows N] [--seconds S]\n"
                          "       ldpgraph bench gw --dataset PATH [--pairs 2000] [--threads 2] [--seed S]\n"
                          "       ldpgraph bench ingest [--connections C] [--reports R] [--degree D] "

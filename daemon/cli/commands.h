@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/sparse_matrix.h"
 #include "util/flags.h"
 
 namespace ldpgraph {
@@ -16,6 +17,10 @@ Result<bool> Bf16ProductsFlag(const Flags& flags);
 // --colour-classes on|off (default on): whether GIN runs its layers per
 // colour class of a batch or per node (GinModel::ShareColourClasses).
 Result<bool> ColourClassesFlag(const Flags& flags);
+
+// --gathers auto|float|bf16 (default auto): how neighbour sums read their
+// rows (GatherPrecision); sets the process's default for every training.
+Result<GatherPrecision> GathersFlag(const Flags& flags);
 
 int RunPerturbCommand(const std::vector<std::string>& args);
 int RunBenchCommand(const std::vector<std::string>& args);

@@ -440,8 +440,11 @@ Result<std::vector<std::uint32_t>> Counts(const Flags& flags, const std::string&
 
 int RunScaling(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"ms", "sizes", "mechanisms", "epsilon", "graphs", "epochs",
-                                            "rr-max-nodes", "locallap-max-nodes", "out"});
+                                            "rr-max-nodes", "locallap-max-nodes", "out", "gathers"});
   if (!flags.ok()) return Usage(flags.status().message());
+  Result<GatherPrecision> gathers = GathersFlag(*flags);
+  if (!gathers.ok()) return Usage(gathers.status().message());
+  SetDefaultGatherPrecision(*gathers);
   Result<std::string> out = flags->String("out");
   if (!out.ok()) return Usage(out.status().message());
   ScalingExperimentOptions o;

@@ -153,11 +153,19 @@ Result<bool> ColourClassesFlag(const Flags& flags) {
   return classes == "on";
 }
 
+Result<GatherPrecision> GathersFlag(const Flags& flags) {
+  const std::string gathers = flags.StringOr("gathers", "auto");
+  if (gathers == "auto") return GatherPrecision::kAuto;
+  if (gathers == "float") return GatherPrecision::kFloat;
+  if (gathers == "bf16") return GatherPrecision::kBf16;
+  return Status::InvalidArgument("--gathers must be auto, float or bf16, got '" + gathers + "'");
+}
+
 int RunTrainCommand(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "model", "epochs", "seed", "out", "hidden", "layers",
                                             "batch-size", "lr", "readout", "dropout", "node-input", "privacy",
                                             "epsilon", "delta", "hops", "max-degree", "clip", "residual",
-                                            "classifier-epochs", "products", "colour-classes"});
+                                            "classifier-epochs", "products", "colour-classes", "gathers"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   if (!path.ok()) return Usage(path.status().message());
@@ -167,6 +175,12 @@ int RunTrainCommand(const std::vector<std::string>& args) {
   }
   if (model_name != "gin" && flags->Has("products")) return Usage("--products is for --model gin");
   if (model_name != "gin" && flags->Has("colour-classes")) return Usage("--colour-classes is for --model gin");
+  if (model_name == "gap" && flags->Has("gathers")) {
+    return Usage("--gathers is not for --model gap: its neighbour sums are a privacy mechanism and read floats");
+  }
+  Result<GatherPrecision> gathers = GathersFlag(*flags);
+  if (!gathers.ok()) return Usage(gathers.status().message());
+  SetDefaultGatherPrecision(*gathers);
   if (model_name == "gap") return RunGapTraining(*flags);
   for (const char* gap_only : {"privacy", "epsilon", "delta", "hops", "max-degree", "clip", "residual",
                                "classifier-epochs"}) {

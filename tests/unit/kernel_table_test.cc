@@ -1,14 +1,16 @@
 // Every copy of the engine's hot loops this CPU can run (x86-64, and -v3 and
 // -v4 where the CPU has AVX2 / AVX-512) against plain double-precision loops
 // written here: the register-tiled product, the row passes (BatchNorm's
-// with and without the fused ReLU, biases, pooling), and the sparse row products at every width the
-// models use and one they do not. And the run-time choice itself.
+// with and without the fused ReLU, biases, pooling), the sparse row products at every width the
+// models use and one they do not, and their bfloat16 form with its rounding. And the run-time choice itself.
 #include "engine/kernels/kernel_table.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -219,6 +221,110 @@ TEST_CASE("Kernels.SparseRowsMatchPlainLoops") {
         k->sparse_rows(offsets.data(), indices.data(), unit ? nullptr : weights.data(), x.data(), width, 20, rows,
                        prefetch, y.data());
         CheckClose(y, want, 1e-5);
+      }
+    }
+  }
+}
+
+namespace {
+
+float FromBf16(std::uint16_t h) {
+  const std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+// The nearest bfloat16 by comparing the two neighbours in double, ties to
+// the even one: a definition independent of the kernels' bit trick.
+std::uint16_t NearestBf16(float f) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  const auto below = static_cast<std::uint16_t>(bits >> 16);  // toward zero
+  if (std::isinf(f)) return below;
+  const auto above = static_cast<std::uint16_t>(below + 1);    // away from zero (may reach infinity)
+  const double down = std::abs(static_cast<double>(f) - FromBf16(below));
+  // Past the largest finite value the step up is to infinity: measure it as
+  // if the exponent went on (twice the largest binade's top), as IEEE does.
+  const double up = (above & 0x7F80) == 0x7F80 ? std::ldexp(1.0, 128) - std::abs(static_cast<double>(f))
+                                               : std::abs(static_cast<double>(FromBf16(above)) - f);
+  if (down != up) return down < up ? below : above;
+  return (below & 1) == 0 ? below : above;
+}
+
+}  // namespace
+
+TEST_CASE("Kernels.RoundToBf16IsNearestTiesToEven") {
+  SeededRandomSource rng(11);
+  std::vector<float> x;
+  // Ties both ways, one just above a tie, signs, zero, tiny, huge, and the largest float (which rounds to infinity).
+  for (float f : {1.0f + 0x1p-8f, 1.0f + 0x3p-8f, 1.0f + 0x1p-8f + 0x1p-20f, -(1.0f + 0x1p-8f), 0.0f, -0.0f, 1e-40f,
+                  3.0e38f, std::numeric_limits<float>::max(), std::numeric_limits<float>::infinity(),
+                  -std::numeric_limits<float>::infinity()}) {
+    x.push_back(f);
+  }
+  for (int i = 0; i < 997; ++i) x.push_back(static_cast<float>((UniformUnit(rng) - 0.5) * std::ldexp(1.0, i % 60 - 30)));
+  const std::size_t finite = x.size();
+  std::uint32_t nan_bits[] = {0x7FC00000u, 0x7F800001u, 0xFF800001u, 0x7FFFFFFFu};  // the second would carry into +inf
+  for (std::uint32_t bits : nan_bits) {
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    x.push_back(f);
+  }
+  CHECK(NearestBf16(1.0f + 0x1p-8f) == 0x3F80);  // the reference itself: a tie goes to the even neighbour
+  CHECK(NearestBf16(1.0f + 0x3p-8f) == 0x3F82);
+  CHECK(NearestBf16(std::numeric_limits<float>::max()) == 0x7F80);
+  for (const KernelTable* k : SupportedKernelTables()) {
+    CAPTURE(k->isa);
+    for (std::size_t count : {x.size(), x.size() - 5}) {  // a tail past the last full vector
+      std::vector<std::uint16_t> out(count, 0x1234);
+      k->round_to_bf16(x.data(), static_cast<std::int64_t>(count), out.data());
+      for (std::size_t i = 0; i < count; ++i) {
+        CAPTURE(i);
+        CAPTURE(x[i]);
+        if (i < finite) {
+          CHECK(out[i] == NearestBf16(x[i]));
+        } else {
+          CHECK(std::isnan(FromBf16(out[i])));
+          CHECK((out[i] & 0x8000) == ((nan_bits[i - finite] >> 16) & 0x8000));  // the sign is kept
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("Kernels.Bf16SparseRowsEqualFloatRowsOfTheRoundedValues") {
+  SeededRandomSource rng(12);
+  const std::int64_t rows = 60, cols = 45;
+  std::vector<std::int64_t> offsets = {0};
+  std::vector<std::int32_t> indices;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int32_t c = 0; c < cols; ++c) {
+      if (r % 9 != 4 && UniformUnit(rng) < 0.3) indices.push_back(c);
+    }
+    offsets.push_back(static_cast<std::int64_t>(indices.size()));
+  }
+  const std::vector<float> weights = Random(indices.size(), rng);
+  for (const KernelTable* k : SupportedKernelTables()) {
+    CAPTURE(k->isa);
+    for (std::ptrdiff_t width : {64, 32, 16}) {
+      const std::vector<float> x = Random(static_cast<std::size_t>(cols * width), rng);
+      std::vector<std::uint16_t> half(x.size());
+      k->round_to_bf16(x.data(), static_cast<std::int64_t>(x.size()), half.data());
+      std::vector<float> widened(x.size());
+      for (std::size_t i = 0; i < x.size(); ++i) widened[i] = FromBf16(half[i]);
+      for (const auto& mode : {std::pair{false, false}, {true, false}, {false, true}, {true, true}}) {
+        const bool unit = mode.first;
+        const bool prefetch = mode.second;
+        CAPTURE(width);
+        CAPTURE(unit);
+        CAPTURE(prefetch);
+        const float* w = unit ? nullptr : weights.data();
+        std::vector<float> want(static_cast<std::size_t>(rows * width)), got(want.size(), 99.0f);
+        k->sparse_rows(offsets.data(), indices.data(), w, widened.data(), width, 0, rows, prefetch, want.data());
+        k->sparse_rows_bf16(offsets.data(), indices.data(), w, half.data(), width, 0, 25, prefetch, got.data());
+        k->sparse_rows_bf16(offsets.data(), indices.data(), w, half.data(), width, 25, rows, prefetch, got.data());
+        CHECK(got == want);  // the same sums in the same order: equal to the bit
       }
     }
   }

@@ -76,7 +76,7 @@ Status RunGinBench(const GinBenchOptions& o, std::ostream& out) {
   // bf16 only where AMX takes the products; float otherwise, and said so.
   const bool bf16 = o.bf16_products && Bf16Kernels() != nullptr;
   out << "dataset=" << ds->name << "\nepochs=" << o.epochs << "\nthreads=" << threads
-      << "\nproducts=" << (bf16 ? "bf16" : "float")
+      << "\nproducts=" << (bf16 ? "bf16" : "float") << "\ngathers=" << GatherPrecisionName(DefaultGatherPrecision())
       << "\ntrain_graphs=" << split.train.size() << "\ntrain_nodes=" << nodes << "\nepoch_seconds=" << epoch_seconds
       << "\nepoch_seconds_min=" << times.front() << "\ncolour_classes=" << (o.colour_classes ? "on" : "off")
       << "\nclass_rows_share=" << row_sum / (static_cast<double>(nodes) * (config.layers - 1))

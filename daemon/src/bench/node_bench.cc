@@ -46,7 +46,10 @@ Status RunNodeBench(const NodeBenchOptions& o, std::ostream& out) {
     last = now;
   });
   std::sort(times.begin(), times.end());
+  const GatherPrecision gathers = DefaultGatherPrecision();
   out << "dataset=" << ds->name << "\nmodel=" << o.model << "\nepochs=" << o.epochs << "\nthreads=" << threads
+      << "\ngathers=" << GatherPrecisionName(gathers) << "\ngathers_bf16="
+      << (GathersBf16(gathers, data->graph.num_nodes(), o.hidden) ? "yes" : "no")
       << "\nnodes=" << data->graph.num_nodes() << "\nedges=" << ds->graphs[0].num_entries() / 2
       << "\nfeatures=" << data->features.cols()
       << "\nfeature_values_stored=" << (data->features.is_sparse() ? data->features.sparse().nnz() : data->features.dense().size())

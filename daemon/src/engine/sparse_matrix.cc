@@ -1,7 +1,9 @@
 #include "engine/sparse_matrix.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
+#include <memory>
 
 #include "engine/kernels/kernel_table.h"
 #include "engine/parallel.h"
@@ -21,17 +23,69 @@ constexpr std::int64_t kRowsPerTask = 1024;
 // alternating pairs): 3.67-3.71 s without, 3.42-3.60 s with.
 constexpr double kPrefetchAboveBytes = 32 << 20;
 
-// Rows [begin, end) of y = A x, where x and y point at the block's first
-// row; `w` are A's weights (null: all 1).
-void ProductRows(const SparseMatrix& a, const float* w, const float* x, Eigen::Index width, std::int64_t begin,
-                 std::int64_t end, float* y) {
-  const bool prefetch = static_cast<double>(a.cols) * static_cast<double>(width) * sizeof(float) > kPrefetchAboveBytes;
-  Kernels().sparse_rows(a.offsets.data(), a.indices.data(), w, x, width, begin, end, prefetch, y);
+bool PastTheCaches(std::int64_t rows, std::int64_t width) {
+  return static_cast<double>(rows) * static_cast<double>(width) * sizeof(float) > kPrefetchAboveBytes;
 }
+
+// x as the kernels read it: its floats, or a bfloat16 copy. `reach`: the
+// rows any one product row may name (a block-diagonal matrix's largest
+// block), which decides kAuto.
+class GatherSource {
+ public:
+  GatherSource(const Matrix& x, GatherPrecision p, std::int64_t reach) : x_(x.data()) {
+    if (!GathersBf16(p, reach, x.cols())) return;
+    const std::int64_t count = x.size();
+    rounded_.reset(new std::uint16_t[static_cast<std::size_t>(count)]);  // no zero fill: every element is written
+    constexpr std::int64_t kChunk = std::int64_t{1} << 16;
+    const std::int64_t chunks = (count + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static) if (chunks > 1)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      const std::int64_t begin = c * kChunk;
+      Kernels().round_to_bf16(x_ + begin, std::min(kChunk, count - begin), rounded_.get() + begin);
+    }
+  }
+
+  // Rows [begin, end) of y = A x, where `row` is the block's first row of x
+  // and y points at the block's first row; `w` are A's weights (null: all 1).
+  void ProductRows(const SparseMatrix& a, const float* w, std::int64_t row, Eigen::Index width, std::int64_t begin,
+                   std::int64_t end, float* y) const {
+    const bool prefetch = PastTheCaches(a.cols, width);
+    const std::int64_t first = row * width;
+    if (rounded_) {
+      Kernels().sparse_rows_bf16(a.offsets.data(), a.indices.data(), w, rounded_.get() + first, width, begin, end,
+                                 prefetch, y);
+    } else {
+      Kernels().sparse_rows(a.offsets.data(), a.indices.data(), w, x_ + first, width, begin, end, prefetch, y);
+    }
+  }
+
+ private:
+  const float* x_;
+  std::unique_ptr<std::uint16_t[]> rounded_;
+};
+
+std::atomic<GatherPrecision> default_gathers{GatherPrecision::kAuto};
 
 const float* WeightsOf(const SparseMatrix& a) { return a.unit_weights() ? nullptr : a.values.data(); }
 
 }  // namespace
+
+bool GathersBf16(GatherPrecision p, std::int64_t rows, std::int64_t width) {
+  if (p == GatherPrecision::kFloat || (width != 16 && width != 32 && width != 64)) return false;
+  return p == GatherPrecision::kBf16 || PastTheCaches(rows, width);
+}
+
+void SetDefaultGatherPrecision(GatherPrecision p) { default_gathers.store(p); }
+GatherPrecision DefaultGatherPrecision() { return default_gathers.load(); }
+
+const char* GatherPrecisionName(GatherPrecision p) {
+  switch (p) {
+    case GatherPrecision::kFloat: return "float";
+    case GatherPrecision::kBf16: return "bf16";
+    case GatherPrecision::kAuto: break;
+  }
+  return "auto";
+}
 
 SparseMatrix SparseMatrix::Transposed() const {
   SparseMatrix t;
@@ -60,10 +114,11 @@ void BlockDiagonal::Append(const SparseMatrix* block) {
   offsets.push_back(offsets.back() + block->rows);
 }
 
-void SpMM(const SparseMatrix& a, const Matrix& x, Matrix* y) { SpMM(a, WeightsOf(a), x, y); }
+namespace {
 
-void SpMM(const SparseMatrix& a, const float* values, const Matrix& x, Matrix* y) {
+void Product(const SparseMatrix& a, const float* values, const Matrix& x, GatherPrecision p, Matrix* y) {
   assert(x.rows() == a.cols);
+  const GatherSource source(x, p, a.cols);
   y->resize(a.rows, x.cols());
   const std::int64_t rows = a.rows;
   const Eigen::Index width = x.cols();
@@ -71,8 +126,18 @@ void SpMM(const SparseMatrix& a, const float* values, const Matrix& x, Matrix* y
 #pragma omp parallel for schedule(dynamic, 1) if (a.nnz() * width > 65536)
   for (std::int64_t t = 0; t < tasks; ++t) {
     const std::int64_t begin = t * kRowsPerTask;
-    ProductRows(a, values, x.data(), width, begin, std::min(rows, begin + kRowsPerTask), y->data());
+    source.ProductRows(a, values, 0, width, begin, std::min(rows, begin + kRowsPerTask), y->data());
   }
+}
+
+}  // namespace
+
+void SpMM(const SparseMatrix& a, const Matrix& x, Matrix* y, GatherPrecision p) {
+  Product(a, WeightsOf(a), x, p, y);
+}
+
+void SpMM(const SparseMatrix& a, const float* values, const Matrix& x, Matrix* y) {
+  Product(a, values, x, GatherPrecision::kFloat, y);
 }
 
 void SpMMTransposed(const SparseMatrix& a, const float* values, const Matrix& g, Matrix* y) {
@@ -138,8 +203,11 @@ Matrix ToDense(const SparseMatrix& a) {
   return dense;
 }
 
-void SpMM(const BlockDiagonal& a, const Matrix& x, Matrix* y) {
+void SpMM(const BlockDiagonal& a, const Matrix& x, Matrix* y, GatherPrecision p) {
   assert(x.rows() == a.rows());
+  std::int64_t reach = 0;
+  for (const SparseMatrix* block : a.blocks) reach = std::max(reach, block->cols);
+  const GatherSource source(x, p, reach);
   y->resize(a.rows(), x.cols());
   const Eigen::Index width = x.cols();
   // Work items (block, first row) in row order; each covers up to kRowsPerTask rows of one block.
@@ -154,9 +222,9 @@ void SpMM(const BlockDiagonal& a, const Matrix& x, Matrix* y) {
   for (std::int64_t t = 0; t < count; ++t) {
     const auto [b, begin] = tasks[static_cast<std::size_t>(t)];
     const SparseMatrix& block = *a.blocks[static_cast<std::size_t>(b)];
-    const std::int64_t base = a.offsets[static_cast<std::size_t>(b)] * width;
-    ProductRows(block, WeightsOf(block), x.data() + base, width, begin, std::min(block.rows, begin + kRowsPerTask),
-                y->data() + base);
+    const std::int64_t first = a.offsets[static_cast<std::size_t>(b)];
+    source.ProductRows(block, WeightsOf(block), first, width, begin, std::min(block.rows, begin + kRowsPerTask),
+                       y->data() + first * width);
   }
 }
 

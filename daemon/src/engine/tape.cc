@@ -474,14 +474,16 @@ Tape::Var Tape::BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats,
 }
 
 Tape::Var Tape::Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x) {
-  return AggregateBy([a](const Matrix& v, Matrix* y) { SpMM(*a, v, y); },
-                     [a_t](const Matrix& g, Matrix* y) { SpMM(*a_t, g, y); }, x);
+  const GatherPrecision p = gathers_;
+  return AggregateBy([a, p](const Matrix& v, Matrix* y) { SpMM(*a, v, y, p); },
+                     [a_t, p](const Matrix& g, Matrix* y) { SpMM(*a_t, g, y, p); }, x);
 }
 
 Tape::Var Tape::Aggregate(const BlockDiagonal* a, const BlockDiagonal* a_t, Var x) {
   // The views are copied into the closures: a batch's may not outlive the call.
-  return AggregateBy([a = *a](const Matrix& v, Matrix* y) { SpMM(a, v, y); },
-                     [a_t = *a_t](const Matrix& g, Matrix* y) { SpMM(a_t, g, y); }, x);
+  const GatherPrecision p = gathers_;
+  return AggregateBy([a = *a, p](const Matrix& v, Matrix* y) { SpMM(a, v, y, p); },
+                     [a_t = *a_t, p](const Matrix& g, Matrix* y) { SpMM(a_t, g, y, p); }, x);
 }
 
 Tape::Var Tape::AggregateBy(std::function<void(const Matrix&, Matrix*)> product,

@@ -49,6 +49,9 @@ class Tape {
   // bfloat16 inputs and float sums where the CPU has bfloat16 tiles
   // (GemmOperands::bf16). Every other operation stays in float.
   void UseBf16Products(bool on) { bf16_products_ = on; }
+  // How Aggregate's products read their inputs, forward and backward
+  // (GatherPrecision); DefaultGatherPrecision() until set.
+  void UseGathers(GatherPrecision p) { gathers_ = p; }
   Var Constant(Matrix value);
   // A constant read in place, not copied: `value` must outlive the tape. The
   // inputs of full-batch node models, which would otherwise be copied every
@@ -201,6 +204,7 @@ class Tape {
 
   bool training_;
   bool bf16_products_ = false;
+  GatherPrecision gathers_ = DefaultGatherPrecision();
   RandomSource* rng_;
   std::vector<Node> nodes_;
   std::vector<InputNode> inputs_;

@@ -233,60 +233,100 @@ void InputGradientRows(const float* grad, const float* x, const float* mean, con
 
 // ---- Sparse aggregation: one CSR row times x at a time ----
 
+// x's rows as floats, or as bfloat16: a float's upper 16 bits, widened back
+// by a shift, so a row of 64 costs two cache lines instead of four.
+typedef std::uint16_t HalfVec __attribute__((vector_size(kLanes * sizeof(std::uint16_t))));
+typedef std::uint32_t WordVec __attribute__((vector_size(kLanes * sizeof(std::uint32_t))));
+
+inline Vec LoadLanes(const float* p) { return Load(p); }
+inline Vec LoadLanes(const std::uint16_t* p) {
+  HalfVec half;
+  __builtin_memcpy(&half, p, sizeof half);
+  const WordVec word = __builtin_convertvector(half, WordVec) << 16;
+  Vec v;
+  __builtin_memcpy(&v, &word, sizeof v);
+  return v;
+}
+inline float LoadLane(const float* p) { return *p; }
+inline float LoadLane(const std::uint16_t* p) {
+  const std::uint32_t word = static_cast<std::uint32_t>(*p) << 16;
+  float f;
+  __builtin_memcpy(&f, &word, sizeof f);
+  return f;
+}
+
 // How many neighbours ahead a row is prefetched: a row from memory takes
 // ~100 ns, a neighbour's sum a few ns, so about this many rows must be on
 // their way at once to keep the memory busy.
 constexpr std::int64_t kPrefetchAhead = 16;
 
-// Asks for the cache lines of a row of W floats.
-template <int W>
-inline void PrefetchRow(const float* row) {
-  constexpr int kLineFloats = 16;
-  for (int o = 0; o < W; o += kLineFloats) __builtin_prefetch(row + o);
-  if constexpr (W % kLineFloats != 0) __builtin_prefetch(row + W - 1);
+// Asks for the cache lines of a row of W elements (up to 256 bytes), which
+// may start anywhere in a line. Written out rather than as a loop: GCC 12
+// dropped the loop's prefetches from the 32- and 64-float rows.
+template <int W, typename T>
+inline void PrefetchRow(const T* row) {
+  constexpr int kBytes = W * static_cast<int>(sizeof(T));
+  static_assert(kBytes <= 256, "a row of at most four lines");
+  const char* p = reinterpret_cast<const char*>(row);
+  __builtin_prefetch(p);
+  if constexpr (kBytes > 64) __builtin_prefetch(p + 64);
+  if constexpr (kBytes > 128) __builtin_prefetch(p + 128);
+  if constexpr (kBytes > 192) __builtin_prefetch(p + 192);
+  __builtin_prefetch(p + kBytes - 1);
 }
 
 // Width known at compile time (the hidden sizes, class counts): the row's
-// accumulator lives in registers. With kPrefetch, the row that the index
-// kPrefetchAhead places later names is prefetched, as long as that index
-// comes before `stop` (the end of the caller's indices): rows are read in
-// the graph's order, which no hardware prefetcher predicts.
-template <int W, bool kUnit, bool kPrefetch>
-void RowProductFixed(const float* x, const std::int32_t* idx, const float* w, std::int64_t count,
+// accumulator lives in registers. With kPrefetch, each step also asks for
+// the row that the index kPrefetchAhead places later names, as long as that
+// index comes before `stop` (the end of the caller's indices): rows are read
+// in the graph's order, which no hardware prefetcher predicts. The loop is
+// split where those indices run out, so the steps test nothing.
+template <int W, bool kUnit, bool kPrefetch, typename T>
+void RowProductFixed(const T* x, const std::int32_t* idx, const float* w, std::int64_t count,
                      const std::int32_t* stop, float* out) {
-  auto prefetch = [&](std::int64_t k) {
-    if constexpr (kPrefetch) {
-      if (idx + k + kPrefetchAhead < stop) PrefetchRow<W>(x + static_cast<std::int64_t>(idx[k + kPrefetchAhead]) * W);
-    }
-  };
+  std::int64_t ahead = 0;  // steps that prefetch
+  if constexpr (kPrefetch) {
+    const std::int64_t named = (stop - idx) - kPrefetchAhead;
+    ahead = named < 0 ? 0 : (named < count ? named : count);
+  }
   if constexpr (W % kLanes == 0) {
     constexpr int V = W / kLanes;
     Vec acc[V] = {};
-    for (std::int64_t k = 0; k < count; ++k) {
-      prefetch(k);
-      const float* xr = x + static_cast<std::int64_t>(idx[k]) * W;
+    auto step = [&](std::int64_t k) {
+      const T* xr = x + static_cast<std::int64_t>(idx[k]) * W;
       for (int v = 0; v < V; ++v) {
         if constexpr (kUnit) {
-          acc[v] += Load(xr + v * kLanes);
+          acc[v] += LoadLanes(xr + v * kLanes);
         } else {
-          acc[v] += w[k] * Load(xr + v * kLanes);
+          acc[v] += w[k] * LoadLanes(xr + v * kLanes);
         }
       }
+    };
+    std::int64_t k = 0;
+    for (; k < ahead; ++k) {
+      PrefetchRow<W>(x + static_cast<std::int64_t>(idx[k + kPrefetchAhead]) * W);
+      step(k);
     }
+    for (; k < count; ++k) step(k);
     for (int v = 0; v < V; ++v) Store(out + v * kLanes, acc[v]);
   } else {
     float acc[W] = {};
-    for (std::int64_t k = 0; k < count; ++k) {
-      prefetch(k);
-      const float* xr = x + static_cast<std::int64_t>(idx[k]) * W;
-      for (int c = 0; c < W; ++c) acc[c] += kUnit ? xr[c] : w[k] * xr[c];
+    auto step = [&](std::int64_t k) {
+      const T* xr = x + static_cast<std::int64_t>(idx[k]) * W;
+      for (int c = 0; c < W; ++c) acc[c] += kUnit ? LoadLane(xr + c) : w[k] * LoadLane(xr + c);
+    };
+    std::int64_t k = 0;
+    for (; k < ahead; ++k) {
+      PrefetchRow<W>(x + static_cast<std::int64_t>(idx[k + kPrefetchAhead]) * W);
+      step(k);
     }
+    for (; k < count; ++k) step(k);
     for (int c = 0; c < W; ++c) out[c] = acc[c];
   }
 }
 
-template <int W>
-void RowProduct(bool unit, bool prefetch, const float* x, const std::int32_t* idx, const float* w, std::int64_t count,
+template <int W, typename T>
+void RowProduct(bool unit, bool prefetch, const T* x, const std::int32_t* idx, const float* w, std::int64_t count,
                 const std::int32_t* stop, float* out) {
   if (prefetch) {
     unit ? RowProductFixed<W, true, true>(x, idx, w, count, stop, out)
@@ -333,6 +373,55 @@ void SparseRows(const std::int64_t* offsets, const std::int32_t* indices, const 
   }
 }
 
+// The same with x's rows in bfloat16, for the hidden sizes (16, 32, 64).
+void SparseRowsBf16(const std::int64_t* offsets, const std::int32_t* indices, const float* weights,
+                    const std::uint16_t* x, std::ptrdiff_t width, std::int64_t begin, std::int64_t end, bool prefetch,
+                    float* y) {
+  const bool unit = weights == nullptr;
+  const std::int32_t* stop = indices + offsets[end];
+  for (std::int64_t r = begin; r < end; ++r) {
+    const std::int64_t first = offsets[r], count = offsets[r + 1] - first;
+    const std::int32_t* idx = indices + first;
+    const float* wr = unit ? nullptr : weights + first;
+    float* out = y + r * width;
+    switch (width) {
+      case 64: RowProduct<64>(unit, prefetch, x, idx, wr, count, stop, out); break;
+      case 32: RowProduct<32>(unit, prefetch, x, idx, wr, count, stop, out); break;
+      case 16: RowProduct<16>(unit, prefetch, x, idx, wr, count, stop, out); break;
+      default: __builtin_trap();  // the caller checks the width
+    }
+  }
+}
+
+// Round to nearest, ties to even, on the bits: adding 0x7FFF plus the kept
+// part's lowest bit carries into it exactly when the dropped half is above
+// one half, or equal to it with an odd kept part. A NaN stays a (quiet) NaN,
+// which the carry could otherwise turn into an infinity.
+inline std::uint32_t RoundedHalf(std::uint32_t bits) {
+  if ((bits & 0x7FFFFFFFu) > 0x7F800000u) return (bits >> 16) | 0x40u;
+  return (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
+}
+
+void RoundToBf16(const float* x, std::int64_t count, std::uint16_t* out) {
+  std::int64_t i = 0;
+  for (; i + kLanes <= count; i += kLanes) {
+    WordVec bits;
+    __builtin_memcpy(&bits, x + i, sizeof bits);
+    const WordVec rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
+    const auto is_nan = (bits & 0x7FFFFFFFu) > 0x7F800000u;  // all ones where NaN, signed lanes
+    WordVec nan;
+    __builtin_memcpy(&nan, &is_nan, sizeof nan);
+    const WordVec quiet = (bits >> 16) | 0x40u;
+    const HalfVec half = __builtin_convertvector((rounded & ~nan) | (quiet & nan), HalfVec);
+    __builtin_memcpy(out + i, &half, sizeof half);
+  }
+  for (; i < count; ++i) {
+    std::uint32_t bits;
+    __builtin_memcpy(&bits, x + i, sizeof bits);
+    out[i] = static_cast<std::uint16_t>(RoundedHalf(bits));
+  }
+}
+
 // ---- The peak: independent multiply-add chains ----
 
 // Distinct starting values keep the compiler from merging the chains, and a
@@ -359,7 +448,7 @@ float FmaChains(float start, std::int64_t steps) {
 extern const KernelTable kTable;
 const KernelTable kTable = {LDPGRAPH_KERNEL_ISA, kLanes,        TallGemm,          ColumnSums,   BroadcastRow,
                             SquaredDeviations,   ShiftedMoments, NormaliseRows,     GradientSums, InputGradientRows,
-                            SparseRows,          FmaChains};
+                            SparseRows,          SparseRowsBf16,     RoundToBf16,  FmaChains};
 
 }  // namespace LDPGRAPH_KERNEL_NS
 }  // namespace ldpgraph

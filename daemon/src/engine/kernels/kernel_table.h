@@ -67,6 +67,14 @@ struct KernelTable {
   void (*sparse_rows)(const std::int64_t* offsets, const std::int32_t* indices, const float* weights,
                       const float* x, std::ptrdiff_t width, std::int64_t begin, std::int64_t end, bool prefetch,
                       float* y);
+  // The same with x's rows stored as bfloat16 (a float's upper 16 bits),
+  // summed in float; `width` 16, 32 or 64 only.
+  void (*sparse_rows_bf16)(const std::int64_t* offsets, const std::int32_t* indices, const float* weights,
+                           const std::uint16_t* x, std::ptrdiff_t width, std::int64_t begin, std::int64_t end,
+                           bool prefetch, float* y);
+  // out[i] = x[i] rounded to the nearest bfloat16, ties to even (a NaN stays
+  // a NaN).
+  void (*round_to_bf16)(const float* x, std::int64_t count, std::uint16_t* out);
 
   // `steps` rounds of kFmaChains independent multiply-add chains of
   // float_lanes lanes each (2 x kFmaChains x lanes flops a round): the
