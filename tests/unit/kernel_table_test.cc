@@ -181,19 +181,36 @@ TEST_CASE("Kernels.BatchNormPassesMatchPlainLoops") {
   }
 }
 
+namespace {
+
+// A random rows x cols CSR matrix with about `density` of its entries set,
+// every seventh row empty, and a weight per entry.
+struct Csr {
+  std::vector<std::int64_t> offsets = {0};
+  std::vector<std::int32_t> indices;
+  std::vector<float> weights;
+};
+Csr RandomCsr(std::int64_t rows, std::int32_t cols, double density, RandomSource& rng) {
+  Csr m;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int32_t c = 0; c < cols; ++c) {
+      if (r % 7 != 3 && UniformUnit(rng) < density) m.indices.push_back(c);
+    }
+    m.offsets.push_back(static_cast<std::int64_t>(m.indices.size()));
+  }
+  m.weights = Random(m.indices.size(), rng);
+  return m;
+}
+
+}  // namespace
+
 TEST_CASE("Kernels.SparseRowsMatchPlainLoops") {
   SeededRandomSource rng(5);
   const std::int64_t rows = 50, cols = 40;
-  // A random CSR matrix with empty rows among them.
-  std::vector<std::int64_t> offsets = {0};
-  std::vector<std::int32_t> indices;
-  for (std::int64_t r = 0; r < rows; ++r) {
-    for (std::int32_t c = 0; c < cols; ++c) {
-      if (r % 7 != 3 && UniformUnit(rng) < 0.2) indices.push_back(c);
-    }
-    offsets.push_back(static_cast<std::int64_t>(indices.size()));
-  }
-  const std::vector<float> weights = Random(indices.size(), rng);
+  const Csr a = RandomCsr(rows, cols, 0.2, rng);
+  const std::vector<std::int64_t>& offsets = a.offsets;
+  const std::vector<std::int32_t>& indices = a.indices;
+  const std::vector<float>& weights = a.weights;
   for (const KernelTable* k : SupportedKernelTables()) {
     CAPTURE(k->isa);
     for (std::ptrdiff_t width : {64, 32, 16, 8, 7, 6, 5, 4, 3, 2, 1, 20}) {
@@ -296,15 +313,10 @@ TEST_CASE("Kernels.RoundToBf16IsNearestTiesToEven") {
 TEST_CASE("Kernels.Bf16SparseRowsEqualFloatRowsOfTheRoundedValues") {
   SeededRandomSource rng(12);
   const std::int64_t rows = 60, cols = 45;
-  std::vector<std::int64_t> offsets = {0};
-  std::vector<std::int32_t> indices;
-  for (std::int64_t r = 0; r < rows; ++r) {
-    for (std::int32_t c = 0; c < cols; ++c) {
-      if (r % 9 != 4 && UniformUnit(rng) < 0.3) indices.push_back(c);
-    }
-    offsets.push_back(static_cast<std::int64_t>(indices.size()));
-  }
-  const std::vector<float> weights = Random(indices.size(), rng);
+  const Csr a = RandomCsr(rows, cols, 0.3, rng);
+  const std::vector<std::int64_t>& offsets = a.offsets;
+  const std::vector<std::int32_t>& indices = a.indices;
+  const std::vector<float>& weights = a.weights;
   for (const KernelTable* k : SupportedKernelTables()) {
     CAPTURE(k->isa);
     for (std::ptrdiff_t width : {64, 32, 16}) {

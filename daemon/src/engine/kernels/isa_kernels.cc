@@ -347,8 +347,27 @@ void RowProductDynamic(const float* __restrict x, std::ptrdiff_t width, const st
   }
 }
 
-void SparseRows(const std::int64_t* offsets, const std::int32_t* indices, const float* weights, const float* x,
-                std::ptrdiff_t width, std::int64_t begin, std::int64_t end, bool prefetch, float* y) {
+// One row of class scores (Drop's label propagation, a last layer
+// aggregated after its product), or of any other width.
+void NarrowRowProduct(bool unit, bool prefetch, const float* x, std::ptrdiff_t width, const std::int32_t* idx,
+                      const float* w, std::int64_t count, const std::int32_t* stop, float* out) {
+  switch (width) {
+    case 8: RowProduct<8>(unit, prefetch, x, idx, w, count, stop, out); break;
+    case 7: RowProduct<7>(unit, prefetch, x, idx, w, count, stop, out); break;
+    case 6: RowProduct<6>(unit, prefetch, x, idx, w, count, stop, out); break;
+    case 5: RowProduct<5>(unit, prefetch, x, idx, w, count, stop, out); break;
+    case 4: RowProduct<4>(unit, prefetch, x, idx, w, count, stop, out); break;
+    case 3: RowProduct<3>(unit, prefetch, x, idx, w, count, stop, out); break;
+    case 2: RowProduct<2>(unit, prefetch, x, idx, w, count, stop, out); break;
+    default: RowProductDynamic(x, width, idx, w, count, out);
+  }
+}
+
+// Rows of x as floats (any width) or bfloat16 (the hidden sizes 16, 32, 64
+// only: the caller checks).
+template <typename T>
+void SparseRowsOf(const std::int64_t* offsets, const std::int32_t* indices, const float* weights, const T* x,
+                  std::ptrdiff_t width, std::int64_t begin, std::int64_t end, bool prefetch, float* y) {
   const bool unit = weights == nullptr;
   const std::int32_t* stop = indices + offsets[end];
   for (std::int64_t r = begin; r < end; ++r) {
@@ -360,37 +379,25 @@ void SparseRows(const std::int64_t* offsets, const std::int32_t* indices, const 
       case 64: RowProduct<64>(unit, prefetch, x, idx, wr, count, stop, out); break;
       case 32: RowProduct<32>(unit, prefetch, x, idx, wr, count, stop, out); break;
       case 16: RowProduct<16>(unit, prefetch, x, idx, wr, count, stop, out); break;
-      // Class scores (Drop's label propagation, a last layer aggregated after its product).
-      case 8: RowProduct<8>(unit, prefetch, x, idx, wr, count, stop, out); break;
-      case 7: RowProduct<7>(unit, prefetch, x, idx, wr, count, stop, out); break;
-      case 6: RowProduct<6>(unit, prefetch, x, idx, wr, count, stop, out); break;
-      case 5: RowProduct<5>(unit, prefetch, x, idx, wr, count, stop, out); break;
-      case 4: RowProduct<4>(unit, prefetch, x, idx, wr, count, stop, out); break;
-      case 3: RowProduct<3>(unit, prefetch, x, idx, wr, count, stop, out); break;
-      case 2: RowProduct<2>(unit, prefetch, x, idx, wr, count, stop, out); break;
-      default: RowProductDynamic(x, width, idx, wr, count, out);
+      default:
+        if constexpr (sizeof(T) == sizeof(float)) {
+          NarrowRowProduct(unit, prefetch, x, width, idx, wr, count, stop, out);
+        } else {
+          __builtin_trap();
+        }
     }
   }
 }
 
-// The same with x's rows in bfloat16, for the hidden sizes (16, 32, 64).
+void SparseRows(const std::int64_t* offsets, const std::int32_t* indices, const float* weights, const float* x,
+                std::ptrdiff_t width, std::int64_t begin, std::int64_t end, bool prefetch, float* y) {
+  SparseRowsOf(offsets, indices, weights, x, width, begin, end, prefetch, y);
+}
+
 void SparseRowsBf16(const std::int64_t* offsets, const std::int32_t* indices, const float* weights,
                     const std::uint16_t* x, std::ptrdiff_t width, std::int64_t begin, std::int64_t end, bool prefetch,
                     float* y) {
-  const bool unit = weights == nullptr;
-  const std::int32_t* stop = indices + offsets[end];
-  for (std::int64_t r = begin; r < end; ++r) {
-    const std::int64_t first = offsets[r], count = offsets[r + 1] - first;
-    const std::int32_t* idx = indices + first;
-    const float* wr = unit ? nullptr : weights + first;
-    float* out = y + r * width;
-    switch (width) {
-      case 64: RowProduct<64>(unit, prefetch, x, idx, wr, count, stop, out); break;
-      case 32: RowProduct<32>(unit, prefetch, x, idx, wr, count, stop, out); break;
-      case 16: RowProduct<16>(unit, prefetch, x, idx, wr, count, stop, out); break;
-      default: __builtin_trap();  // the caller checks the width
-    }
-  }
+  SparseRowsOf(offsets, indices, weights, x, width, begin, end, prefetch, y);
 }
 
 // Round to nearest, ties to even, on the bits: adding 0x7FFF plus the kept
