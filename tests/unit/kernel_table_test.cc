@@ -314,9 +314,6 @@ TEST_CASE("Kernels.Bf16SparseRowsEqualFloatRowsOfTheRoundedValues") {
   SeededRandomSource rng(12);
   const std::int64_t rows = 60, cols = 45;
   const Csr a = RandomCsr(rows, cols, 0.3, rng);
-  const std::vector<std::int64_t>& offsets = a.offsets;
-  const std::vector<std::int32_t>& indices = a.indices;
-  const std::vector<float>& weights = a.weights;
   for (const KernelTable* k : SupportedKernelTables()) {
     CAPTURE(k->isa);
     for (std::ptrdiff_t width : {64, 32, 16}) {
@@ -331,11 +328,11 @@ TEST_CASE("Kernels.Bf16SparseRowsEqualFloatRowsOfTheRoundedValues") {
         CAPTURE(width);
         CAPTURE(unit);
         CAPTURE(prefetch);
-        const float* w = unit ? nullptr : weights.data();
+        const float* w = unit ? nullptr : a.weights.data();
         std::vector<float> want(static_cast<std::size_t>(rows * width)), got(want.size(), 99.0f);
-        k->sparse_rows(offsets.data(), indices.data(), w, widened.data(), width, 0, rows, prefetch, want.data());
-        k->sparse_rows_bf16(offsets.data(), indices.data(), w, half.data(), width, 0, 25, prefetch, got.data());
-        k->sparse_rows_bf16(offsets.data(), indices.data(), w, half.data(), width, 25, rows, prefetch, got.data());
+        k->sparse_rows(a.offsets.data(), a.indices.data(), w, widened.data(), width, 0, rows, prefetch, want.data());
+        k->sparse_rows_bf16(a.offsets.data(), a.indices.data(), w, half.data(), width, 0, 25, prefetch, got.data());
+        k->sparse_rows_bf16(a.offsets.data(), a.indices.data(), w, half.data(), width, 25, rows, prefetch, got.data());
         CHECK(got == want);  // the same sums in the same order: equal to the bit
       }
     }
