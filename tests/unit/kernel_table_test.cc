@@ -280,7 +280,9 @@ TEST_CASE("Kernels.RoundToBf16IsNearestTiesToEven") {
                   -std::numeric_limits<float>::infinity()}) {
     x.push_back(f);
   }
-  for (int i = 0; i < 997; ++i) x.push_back(static_cast<float>((UniformUnit(rng) - 0.5) * std::ldexp(1.0, i % 60 - 30)));
+  for (int i = 0; i < 997; ++i) {
+    x.push_back(static_cast<float>((UniformUnit(rng) - 0.5) * std::ldexp(1.0, i % 60 - 30)));
+  }
   const std::size_t finite = x.size();
   std::uint32_t nan_bits[] = {0x7FC00000u, 0x7F800001u, 0xFF800001u, 0x7FFFFFFFu};  // the second would carry into +inf
   for (std::uint32_t bits : nan_bits) {

@@ -247,13 +247,6 @@ inline Vec LoadLanes(const std::uint16_t* p) {
   __builtin_memcpy(&v, &word, sizeof v);
   return v;
 }
-inline float LoadLane(const float* p) { return *p; }
-inline float LoadLane(const std::uint16_t* p) {
-  const std::uint32_t word = static_cast<std::uint32_t>(*p) << 16;
-  float f;
-  __builtin_memcpy(&f, &word, sizeof f);
-  return f;
-}
 
 // How many neighbours ahead a row is prefetched: a row from memory takes
 // ~100 ns, a neighbour's sum a few ns, so about this many rows must be on
@@ -310,10 +303,11 @@ void RowProductFixed(const T* x, const std::int32_t* idx, const float* w, std::i
     for (; k < count; ++k) step(k);
     for (int v = 0; v < V; ++v) Store(out + v * kLanes, acc[v]);
   } else {
+    static_assert(sizeof(T) == sizeof(float), "bfloat16 rows are read as whole vectors");
     float acc[W] = {};
     auto step = [&](std::int64_t k) {
       const T* xr = x + static_cast<std::int64_t>(idx[k]) * W;
-      for (int c = 0; c < W; ++c) acc[c] += kUnit ? LoadLane(xr + c) : w[k] * LoadLane(xr + c);
+      for (int c = 0; c < W; ++c) acc[c] += kUnit ? xr[c] : w[k] * xr[c];
     };
     std::int64_t k = 0;
     for (; k < ahead; ++k) {
