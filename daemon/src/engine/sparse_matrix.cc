@@ -15,16 +15,18 @@ namespace {
 // that one huge graph still splits over both cores.
 constexpr std::int64_t kRowsPerTask = 1024;
 
-// The size of x above which a product prefetches its rows. A standalone
-// gather of 64-wide rows over Barabasi-Albert graphs with 30% random edges
-// (2 threads) took as long with prefetching as without up to 10^5 rows
-// (25.6 MB), and 15% less from 3 x 10^5 rows (77 MB) to 10^6. A GCN epoch
-// (hidden 64) on a 10^6-node SBM graph of mean degree 16 (bench node, 3
-// alternating pairs): 3.67-3.71 s without, 3.42-3.60 s with.
-constexpr double kPrefetchAboveBytes = 32 << 20;
+// The size of x (as floats) above which a product prefetches its rows and,
+// under kAuto, reads them as bfloat16: the rows then come from memory, not
+// cache. A standalone gather of 64-wide rows over Barabasi-Albert graphs
+// with 30% random edges (2 threads) took as long with prefetching as without
+// up to 10^5 rows (25.6 MB), and 15% less from 3 x 10^5 rows (77 MB) to 10^6.
+// (Engine figures measured before 2026-11-27 are not evidence: GCC had
+// dropped the 32- and 64-wide prefetches. A GIN epoch at 10^6 users with
+// them, and then with bfloat16 rows: 4.0-4.3 -> 3.2-3.9 -> 3.0-3.4 s.)
+constexpr double kPastTheCachesBytes = 32 << 20;
 
 bool PastTheCaches(std::int64_t rows, std::int64_t width) {
-  return static_cast<double>(rows) * static_cast<double>(width) * sizeof(float) > kPrefetchAboveBytes;
+  return static_cast<double>(rows) * static_cast<double>(width) * sizeof(float) > kPastTheCachesBytes;
 }
 
 // x as the kernels read it: its floats, or a bfloat16 copy. `reach`: the
