@@ -3,12 +3,14 @@
 // they train is the one the same computation gives in one process;
 // strangers are refused; a party killed mid-run (ten times) leaves the
 // model unchanged or no model, never a corrupt one; a killed coordinator's
-// run is reported failed.
+// run is reported failed; no party but a run's coordinator can open it
+// again or delete it.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include "federation/federated_sgc.h"
 #include "federation/party_share.h"
@@ -95,6 +97,28 @@ void CheckModels(DaemonFederation& f, std::uint64_t run, const std::vector<Matri
   }
 }
 
+// The daemon's JSON log lines whose event is `event`.
+std::vector<json> Events(const AdminDaemon& d, const std::string& event) {
+  std::vector<json> out;
+  std::istringstream in(d.process.log());
+  for (std::string line; std::getline(in, line);) {
+    const json j = json::parse(line, nullptr, false);
+    if (j.is_object() && j.value("event", "") == event) out.push_back(j);
+  }
+  return out;
+}
+
+// A client of party `to`'s federation listener holding party `as`'s certificate.
+std::unique_ptr<transport::HttpsClient> PartyClient(DaemonFederation& f, std::size_t as, std::size_t to) {
+  transport::ServerEndpoint e;
+  e.host = "127.0.0.1";
+  e.port = f.federation_port(to);
+  e.ca_file = f.pki().ca_certificate;
+  e.client_certificate_file = f.pki().certificates[as];
+  e.client_key_file = f.pki().keys[as];
+  return transport::HttpsClient::Create(e).value();
+}
+
 }  // namespace
 
 TEST_CASE("Federation.ThreeDaemonsOverMutualTlsTrainTheInProcessModel") {
@@ -148,9 +172,12 @@ TEST_CASE("Federation.RefusesStrangersAndBadRequests") {
   e.ca_file = f.pki().ca_certificate;
   const std::string open = json{{"held_graph", 9}, {"parties", kNames}, {"steps", 2}, {"seed", 0},
                                 {"train_fraction", 0.5}, {"val_fraction", 0.25}, {"lnnc", false}}.dump();
-  {  // no client certificate: the handshake fails
+  {  // no client certificate: the handshake fails, and east's log says so
     auto c = transport::HttpsClient::Create(e).value();
     CHECK(!c->Request("POST", "/v1/federation/runs/1/open", "application/json", open, "").ok());
+    const std::vector<json> failed = Events(f.party(1), "tls_handshake_failed");
+    REQUIRE(failed.size() == 1);
+    CHECK(failed[0]["remote"].get<std::string>().find("127.0.0.1") != std::string::npos);
   }
   {  // a certificate from the right CA, for a name no party's config has
     transport::ServerEndpoint m = e;
@@ -170,6 +197,7 @@ TEST_CASE("Federation.RefusesStrangersAndBadRequests") {
     m.client_key_file = forged.keys[0];
     auto c = transport::HttpsClient::Create(m).value();
     CHECK(!c->Request("POST", "/v1/federation/runs/1/open", "application/json", open, "").ok());
+    CHECK(Events(f.party(1), "tls_handshake_failed").size() == 2);
   }
 
   // Bad run requests: a precise 400 or 422, nothing started.
@@ -209,6 +237,64 @@ TEST_CASE("Federation.RefusesStrangersAndBadRequests") {
   // A daemon in no federation.
   AdminDaemon alone;
   CHECK(alone.Admin("POST", "/v1/admin/federation/runs", json{{"held_graph", 1}}.dump()).status == 409);
+}
+
+TEST_CASE("Federation.OnlyItsCoordinatorOpensOrDeletesARun") {
+  DaemonFederation f(kNames);
+  const HeldGraphParts whole = PlantedGraph(90, 12);
+  const std::vector<HeldGraphParts> shares = SplitIntoShares(whole, DealParties(90, 13), kNames).value();
+  f.Upload(shares, 4);
+  auto east_at_west = PartyClient(f, 1, 2);
+  const auto path = [](std::uint64_t run) { return "/v1/federation/runs/" + std::to_string(run); };
+  const std::string open = json{{"held_graph", 4}, {"parties", kNames}, {"steps", 2}, {"seed", 0},
+                                {"train_fraction", 0.5}, {"val_fraction", 0.25}, {"lnnc", false}}.dump();
+
+  // Mid-run, east tries to take north's run over at west: refused, and
+  // north's run goes on to the model it would have trained anyway.
+  const std::uint64_t running = f.Start({{"held_graph", 4}, {"epochs", 3000}, {"seed", 1}});
+  REQUIRE(f.WaitForRound(running, 1)["state"] == "running");
+  auto taken = east_at_west->Request("POST", path(running) + "/open", "application/json", open, "");
+  REQUIRE(taken.ok());
+  CHECK(taken->status == 403);
+  CHECK(taken->body.find("not_coordinator") != std::string::npos);
+  auto dropped = east_at_west->Request("DELETE", path(running), "", "", "");
+  REQUIRE(dropped.ok());
+  CHECK(dropped->status == 403);
+  const json status = f.Wait(running);
+  CHECK_MESSAGE(status["state"] == "succeeded", status.dump());
+  CHECK(status["recoveries"] == 0);
+
+  // Over, the run is known by its model: east can neither open it again
+  // nor discard west's model of it.
+  REQUIRE(f.Model(2, running).has_value());
+  taken = east_at_west->Request("POST", path(running) + "/open", "application/json", open, "");
+  REQUIRE(taken.ok());
+  CHECK(taken->status == 403);
+  dropped = east_at_west->Request("DELETE", path(running) + "?discard_model=1", "", "", "");
+  REQUIRE(dropped.ok());
+  CHECK(dropped->status == 403);
+  CHECK(f.Model(2, running).has_value());
+  CHECK(f.Model(2, running)->coordinator == "north");
+  const std::vector<json> refused = Events(f.party(2), "federation_refused");
+  REQUIRE(refused.size() == 4);
+  for (const json& line : refused) {
+    CHECK(line["party"] == "east");
+    CHECK(line["coordinator"] == "north");
+  }
+  CHECK(refused[0]["action"] == "open");
+  CHECK(refused[1]["action"] == "delete");
+
+  // A run nobody holds is anyone's to open (east coordinating its own), and
+  // the coordinator may still discard its own model.
+  auto own = east_at_west->Request("POST", path(77) + "/open", "application/json", open, "");
+  REQUIRE(own.ok());
+  CHECK_MESSAGE(own->status == 200, own->body);
+  auto north_at_west = PartyClient(f, 0, 2);
+  auto discard = north_at_west->Request("DELETE", path(running) + "?discard_model=1", "", "", "");
+  REQUIRE(discard.ok());
+  CHECK_MESSAGE(discard->status == 200, discard->body);
+  CHECK(json::parse(discard->body)["model_discarded"] == true);
+  CHECK(!f.Model(2, running).has_value());
 }
 
 TEST_CASE("Federation.APartyKilledMidRunLeavesTheSameModelOrNone") {

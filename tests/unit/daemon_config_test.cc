@@ -153,7 +153,10 @@ TEST_CASE("GraphConfigJson.RoundTripsAndNamesBadFields") {
     const char* message;
   } cases[] = {
       {"[1]", "must be a JSON object"},
-      {"{", "not valid JSON"},
+      {"{", "body is not JSON: parse error at line 1, column 2"},
+      {R"({"graph_id": 1, "graph_id": 2, "num_users": 5, "edges": {"mechanism": "none"}})", "key \"graph_id\" twice"},
+      {R"({"graph_id": 1, "num_users": 5, "edges": {"mechanism": "rr", "epsilon": -1, "epsilon": 1}})",
+       "key \"epsilon\" twice"},
       {R"({"num_users": 5, "edges": {"mechanism": "rr", "epsilon": 1}})", "graph_id is required"},
       {R"({"graph_id": -1, "num_users": 5, "edges": {"mechanism": "rr", "epsilon": 1}})", "graph_id must be an integer"},
       {R"({"graph_id": 1, "num_users": 5000000000, "edges": {"mechanism": "rr", "epsilon": 1}})", "num_users must be"},

@@ -10,6 +10,7 @@
 
 #include "federation/federation_wire.h"
 #include "internal/durable_file.h"
+#include "train/graph_trainer.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/transport/https_client.h"
 #include "service/base64url.h"
@@ -122,7 +123,9 @@ Result<std::uint64_t> Coordinator::Start(const FedCogRunRequest& r) {
   if (r.training.max_epochs < 1 || r.training.max_epochs > 100000) {
     return Status::InvalidArgument("epochs must be in [1, 100000]");
   }
-  if (!(r.training.lr > 0) || !std::isfinite(r.training.lr)) return Status::InvalidArgument("lr must be a positive number");
+  if (!(r.training.lr > 0 && r.training.lr <= kMaxLearningRate)) {
+    return Status::InvalidArgument("lr must be in (0, " + std::to_string(static_cast<int>(kMaxLearningRate)) + "]");
+  }
   if (!(r.training.weight_decay >= 0) || !std::isfinite(r.training.weight_decay)) {
     return Status::InvalidArgument("weight_decay must be a number >= 0");
   }

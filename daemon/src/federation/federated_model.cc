@@ -17,6 +17,7 @@ constexpr std::uint32_t kVersion = 1;
 nlohmann::json Metadata(const FederatedModel& m) {
   return {{"run", m.run},
           {"party", m.party},
+          {"coordinator", m.coordinator},
           {"parties", m.parties},
           {"held_graph", m.held_graph},
           {"steps", m.steps},
@@ -94,6 +95,7 @@ Result<FederatedModel> DecodeFederatedModel(const std::vector<std::uint8_t>& byt
   try {
     m.run = j.at("run").get<std::string>();
     m.party = j.at("party").get<std::string>();
+    m.coordinator = j.value("coordinator", std::string());
     m.parties = j.at("parties").get<std::vector<std::string>>();
     m.held_graph = j.at("held_graph").get<std::uint64_t>();
     m.steps = j.at("steps").get<int>();

@@ -5,8 +5,9 @@
 // coordinator says the run is over: a party holds the run's model or none,
 // never part of one.
 //   "LGFEDMDL" | u32 version = 1 | u32 metadata length | metadata (JSON:
-//   run, party, parties, held_graph, steps, lnnc, best_round,
-//   val_accuracy, test_accuracy) | the weights (federation_wire.h's
+//   run, party, coordinator, parties, held_graph, steps, lnnc,
+//   best_round, val_accuracy, test_accuracy; coordinator is absent from
+//   files written before it was recorded) | the weights (federation_wire.h's
 //   matrices) | u32 users, each u32 key | the users' class probabilities
 //   (matrices, one) | u32 CRC-32 of all before.
 #ifndef LDPGRAPH_DAEMON_FEDERATION_FEDERATED_MODEL_H_
@@ -23,6 +24,8 @@ namespace ldpgraph {
 
 struct FederatedModel {
   std::string run, party;
+  // The party that drove the run: the only one that may discard the model.
+  std::string coordinator;
   std::vector<std::string> parties;
   std::uint64_t held_graph = 0;
   int steps = 0;

@@ -10,6 +10,7 @@
 #include "federation/lnnc.h"
 #include "internal/durable_file.h"
 #include "service/base64url.h"
+#include "service/json_body.h"
 #include "service/json_response.h"
 
 namespace ldpgraph {
@@ -18,6 +19,9 @@ namespace {
 using nlohmann::json;
 
 constexpr std::size_t kMaxRuns = 4;  // runs a party keeps state for at once
+// The coordinator of a run whose model does not say (no certificate has
+// this name: it has a space).
+const char* const kNoParty = "(unknown)";
 
 // The value of `key` in the query of `target`, if present.
 std::optional<std::string> QueryValue(const std::string& target, const std::string& key) {
@@ -81,7 +85,14 @@ std::string PartyService::ModelPath(std::uint64_t run) const {
   return models_dir_ + "/" + std::to_string(run) + ".fedmodel";
 }
 
-void PartyService::Handle(const HttpRequest& request, Respond respond) { respond(Route(request)); }
+void PartyService::Handle(const HttpRequest& request, Respond respond) {
+  // A body field of the wrong JSON type read unchecked must not end the daemon.
+  try {
+    respond(Route(request));
+  } catch (const json::type_error& e) {
+    respond(ErrorResponse(400, "invalid_body", std::string("a field of the body has the wrong type: ") + e.what()));
+  }
+}
 
 HttpResponse PartyService::Route(const HttpRequest& request) {
   if (request.peer_name.empty() || !config_.Knows(request.peer_name)) {
@@ -99,22 +110,18 @@ HttpResponse PartyService::Route(const HttpRequest& request) {
   if (!id) return ErrorResponse(400, "invalid_request", "run id '" + id_text + "' is not an unsigned integer");
   if (action.empty()) {
     if (request.method != "DELETE") return MethodNotAllowed(request, path, "DELETE");
-    bool known = false;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      known = runs_.erase(*id) > 0;
-    }
-    // A run that failed while the parties wrote their models: none keeps it.
-    bool discarded = false;
-    if (QueryValue(request.target, "discard_model").value_or("0") == "1") {
-      std::error_code error;
-      discarded = std::filesystem::remove(ModelPath(*id), error);
-      if (discarded) logger_->Info("federated_model_discarded", {{"run", id_text}});
-    }
-    return JsonResponse(200, json{{"run", *id}, {"forgotten", known}, {"model_discarded", discarded}}.dump());
+    return Forget(*id, request);
   }
   if (request.method != "POST") return MethodNotAllowed(request, path, "POST");
-  if (action == "open") return Open(*id, request.peer_name, request.body);
+  if (action == "open") {
+    // Opening again starts a run over: only its coordinator may.
+    std::lock_guard<std::mutex> claiming(claim_mu_);
+    const std::string coordinator = CoordinatorOf(*id);
+    if (!coordinator.empty() && coordinator != request.peer_name) {
+      return NotTheCoordinator(*id, request.peer_name, coordinator, "open");
+    }
+    return Open(*id, request.peer_name, request.body);
+  }
 
   std::shared_ptr<Run> run;
   {
@@ -127,9 +134,7 @@ HttpResponse PartyService::Route(const HttpRequest& request) {
   }
   if (!run) return ErrorResponse(404, "unknown_run", "party " + config_.party + " holds no run " + id_text);
   std::lock_guard<std::mutex> lock(run->mu);
-  if (request.peer_name != run->coordinator) {
-    return ErrorResponse(403, "unknown_party", "run " + id_text + " is coordinated by " + run->coordinator);
-  }
+  if (request.peer_name != run->coordinator) return NotTheCoordinator(*id, request.peer_name, run->coordinator, action);
   if (action == "send" || action == "receive") {
     const std::optional<std::uint64_t> step = ParseGraphId(QueryValue(request.target, "step").value_or(""));
     if (!step || *step > 64) return ErrorResponse(400, "invalid_request", "?step=K (1-64) is required");
@@ -162,9 +167,64 @@ HttpResponse PartyService::Route(const HttpRequest& request) {
   return ErrorResponse(404, "not_found", "nothing is served at " + path);
 }
 
+std::string PartyService::CoordinatorOf(std::uint64_t id) const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = runs_.find(id);
+    if (it != runs_.end()) return it->second->coordinator;
+  }
+  std::error_code error;
+  if (!std::filesystem::exists(ModelPath(id), error)) return "";
+  Result<FederatedModel> model = LoadModel(id);
+  // A model whose coordinator is unreadable (damaged, or written before it
+  // was recorded) belongs to no party that could prove it: nobody may
+  // replace or discard it over the network.
+  if (!model.ok() || model->coordinator.empty()) return kNoParty;
+  return model->coordinator;
+}
+
+HttpResponse PartyService::NotTheCoordinator(std::uint64_t id, const std::string& caller, const std::string& coordinator,
+                                             const std::string& action) const {
+  logger_->Warning("federation_refused", {{"run", std::to_string(id)},
+                                          {"party", caller},
+                                          {"action", action.empty() ? "delete" : action},
+                                          {"coordinator", coordinator}});
+  return ErrorResponse(403, "not_coordinator",
+                       "run " + std::to_string(id) + " is coordinated by " +
+                           (coordinator == kNoParty ? std::string("a party this one cannot name") : coordinator) +
+                           "; party " + caller + " may not " + (action.empty() ? "delete" : action) + " it");
+}
+
+HttpResponse PartyService::Forget(std::uint64_t id, const HttpRequest& request) {
+  const bool discard = QueryValue(request.target, "discard_model").value_or("0") == "1";
+  std::lock_guard<std::mutex> claiming(claim_mu_);  // no open slips in between the check and the erase
+  const std::string coordinator = CoordinatorOf(id);
+  // Forgetting a run that is not there is harmless; touching another
+  // party's run or model is not.
+  if (!coordinator.empty() && coordinator != request.peer_name) {
+    return NotTheCoordinator(id, request.peer_name, coordinator, "");
+  }
+  bool known = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    known = runs_.erase(id) > 0;
+  }
+  // A run that failed while the parties wrote their models: none keeps it.
+  bool discarded = false;
+  if (discard) {
+    std::error_code error;
+    discarded = std::filesystem::remove(ModelPath(id), error);
+    if (discarded) logger_->Info("federated_model_discarded", {{"run", std::to_string(id)}, {"party", request.peer_name}});
+  }
+  return JsonResponse(200, json{{"run", id}, {"forgotten", known}, {"model_discarded", discarded}}.dump());
+}
+
 HttpResponse PartyService::Open(std::uint64_t id, const std::string& coordinator, const std::string& body) {
-  const json j = json::parse(body, nullptr, false);
-  if (!j.is_object()) return ErrorResponse(400, "invalid_body", "the body must be a JSON object");
+  json j;
+  if (auto refused = ReadJsonBody(
+          body, {"held_graph", "parties", "steps", "seed", "train_fraction", "val_fraction", "lnnc"}, &j)) {
+    return *refused;
+  }
   auto run = std::make_shared<Run>();
   run->coordinator = coordinator;
   std::uint64_t seed = 0;
@@ -225,8 +285,11 @@ HttpResponse PartyService::Open(std::uint64_t id, const std::string& coordinator
 }
 
 HttpResponse PartyService::Finish(Run& run, std::uint64_t id, const std::string& body) {
-  const json j = json::parse(body, nullptr, false);
-  if (!j.is_object() || !j.contains("weights") || !j["weights"].is_string()) {
+  json j;
+  if (auto refused = ReadJsonBody(body, {"weights", "best_round", "val_accuracy", "test_accuracy"}, &j)) {
+    return *refused;
+  }
+  if (!j.contains("weights") || !j["weights"].is_string()) {
     return ErrorResponse(400, "invalid_body", "finish: {\"weights\": base64url, ...} is required");
   }
   const auto raw = Base64UrlDecode(j["weights"].get<std::string>());
@@ -239,6 +302,7 @@ HttpResponse PartyService::Finish(Run& run, std::uint64_t id, const std::string&
   FederatedModel m;
   m.run = std::to_string(id);
   m.party = config_.party;
+  m.coordinator = run.coordinator;
   m.parties = run.parties;
   m.held_graph = run.held_graph;
   m.steps = run.steps;

@@ -17,7 +17,10 @@
 //   DELETE /v1/federation/runs/{run}[?discard_model=1]   forget the run's
 //        state (and remove its model: the run failed while finishing)
 // Refusals: 403 unknown_party for a certificate whose name is not a
-// configured party, or another party than the run's coordinator; 404
+// configured party; 403 not_coordinator (logged as federation_refused) for
+// any route of a run, open and DELETE included, asked by another party than
+// the one that coordinates it (known from the run's state, or from its
+// model file once the run is over); 404
 // unknown_run (after a restart: the coordinator opens it again); 409
 // out_of_order for a step asked out of turn; 400 for a bad body; 422 when
 // the share does not fit the run.
@@ -59,6 +62,13 @@ class PartyService {
   PartyService(const FederationConfig& config, HeldGraphStore* held, std::string models_dir, Logger* logger);
   HttpResponse Route(const HttpRequest& request);
   HttpResponse Open(std::uint64_t id, const std::string& coordinator, const std::string& body);
+  HttpResponse Forget(std::uint64_t id, const HttpRequest& request);
+  // The coordinator of run `id` as this party knows it; empty when it holds
+  // neither state nor a model of the run.
+  std::string CoordinatorOf(std::uint64_t id) const;
+  // 403 not_coordinator, logged.
+  HttpResponse NotTheCoordinator(std::uint64_t id, const std::string& caller, const std::string& coordinator,
+                                 const std::string& action) const;
   HttpResponse Finish(Run& run, std::uint64_t id, const std::string& body);
   std::string ModelPath(std::uint64_t run) const;
 
@@ -67,6 +77,9 @@ class PartyService {
   std::string models_dir_;
   Logger* logger_;
   mutable std::mutex mu_;
+  // Held while a run is opened or forgotten: the check that the caller
+  // coordinates it and the change are one step.
+  std::mutex claim_mu_;
   std::map<std::uint64_t, std::shared_ptr<Run>> runs_;
   std::uint64_t uses_ = 0;  // for evicting the run used least recently
 };

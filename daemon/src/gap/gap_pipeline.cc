@@ -19,15 +19,6 @@ Result<RandomSource*> NoiseSource(const GapOptions& o, std::unique_ptr<RandomSou
   return os->get();
 }
 
-// The options with their automatic values resolved for `training_nodes`.
-GapOptions Resolved(const GapOptions& o, std::size_t training_nodes) {
-  GapOptions r = o;
-  const bool node_level = o.privacy == GapPrivacy::kNode;
-  if (r.classifier_epochs == 0) r.classifier_epochs = node_level ? 5 : r.encoder_epochs;
-  if (r.batch_size == 0) r.batch_size = static_cast<int>(std::min<std::size_t>(512, training_nodes));
-  return r;
-}
-
 // The options' delta, or the default: 1 / (10 x the units protected:
 // edges at edge level, nodes at node level).
 double DeltaOf(const GapOptions& o, double units) { return o.delta > 0 ? o.delta : 1 / (10 * std::max(units, 1.0)); }
@@ -73,10 +64,59 @@ Status ValidateGap(const GapInputs& in, const GapOptions& o) {
   return Status::Ok();
 }
 
+GapOptions ResolveGapOptions(const GapOptions& o, std::size_t training_nodes) {
+  GapOptions r = o;
+  const bool node_level = o.privacy == GapPrivacy::kNode;
+  if (r.classifier_epochs == 0) r.classifier_epochs = node_level ? 5 : r.encoder_epochs;
+  if (r.batch_size == 0) r.batch_size = static_cast<int>(std::min<std::size_t>(512, training_nodes));
+  return r;
+}
+
+Result<GapCalibration> CalibrateGap(const GapInputs& in, const GapOptions& options) {
+  LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, options));
+  const GapOptions o = ResolveGapOptions(options, in.split.train.size());
+  const bool node_level = o.privacy == GapPrivacy::kNode;
+  GapCalibration c;
+  const bool undirected = IsSymmetric(*in.graph);
+  const double edge_sensitivity = node_level  ? std::sqrt(static_cast<double>(o.max_degree))
+                                  : undirected ? std::sqrt(2.0)
+                                               : 1.0;
+  c.sensitivity = RoundedSensitivity(edge_sensitivity, o.model.hidden);
+  const double units = node_level ? static_cast<double>(in.graph->num_nodes())
+                                  : static_cast<double>(in.graph->num_entries()) / (undirected ? 2 : 1);
+  c.delta = DeltaOf(o, units);
+
+  // One noise multiplier for every release, calibrated for them together:
+  // the K aggregations and, at node level, both modules' DP-SGD steps.
+  c.encoder_sgd = DpSgdModule(o, in.split.train.size(), o.encoder_epochs);
+  c.classifier_sgd = DpSgdModule(o, in.split.train.size(), o.classifier_epochs);
+  const int hops = o.model.hops;
+  auto releases = [&](double s) {
+    std::vector<GaussianRelease> r{{s, 1.0, hops}};
+    for (const ModuleSgd* m : {c.encoder_sgd.get(), c.classifier_sgd.get()}) {
+      if (m != nullptr) r.push_back({s, m->sampling_rate, m->steps});
+    }
+    return r;
+  };
+  if (std::isfinite(o.epsilon)) {
+    Result<double> multiplier = CalibrateNoiseMultiplier(releases, o.epsilon, c.delta);
+    if (!multiplier.ok()) return multiplier.status();
+    RdpAccountant accountant;
+    for (const GaussianRelease& r : releases(*multiplier)) LDPGRAPH_RETURN_IF_ERROR(accountant.Add(r));
+    c.noise_multiplier = *multiplier;
+    c.noise_stddev = *multiplier * c.sensitivity;
+    c.epsilon = *accountant.Epsilon(c.delta);
+    for (ModuleSgd* m : {c.encoder_sgd.get(), c.classifier_sgd.get()}) {
+      if (m != nullptr) m->noise_multiplier = *multiplier;
+    }
+  }
+  return c;
+}
+
 Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, options));
-  const GapOptions o = Resolved(options, in.split.train.size());
+  const GapOptions o = ResolveGapOptions(options, in.split.train.size());
   std::unique_ptr<RandomSource> os_noise;
   Result<RandomSource*> noise_source = NoiseSource(o, &os_noise);
   if (!noise_source.ok()) return noise_source.status();
@@ -85,48 +125,26 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& options) {
 
   GapRun run;
   run.privacy = o.privacy;
+  Result<GapCalibration> calibration = CalibrateGap(in, o);
+  if (!calibration.ok()) return calibration.status();
+  run.sensitivity = calibration->sensitivity;
+  run.delta = calibration->delta;
+  run.noise_multiplier = calibration->noise_multiplier;
+  run.noise_stddev = calibration->noise_stddev;
+  run.epsilon = calibration->epsilon;
+  std::unique_ptr<ModuleSgd> encoder_sgd = std::move(calibration->encoder_sgd);
+  std::unique_ptr<ModuleSgd> classifier_sgd = std::move(calibration->classifier_sgd);
+  if (encoder_sgd) run.dp_sgd_steps = encoder_sgd->steps + classifier_sgd->steps;
+  const int hops = o.model.hops;
   // The graph the aggregations read: at node level, every degree bounded.
   CsrGraph bounded;
   const CsrGraph* graph = in.graph;
-  const bool undirected = IsSymmetric(*in.graph);
-  double edge_sensitivity = undirected ? std::sqrt(2.0) : 1.0;
   if (node_level) {
     SeededRandomSource sampler(o.seed ^ 0xde9ULL);
     bounded = BoundDegree(*in.graph, o.max_degree, sampler);
     graph = &bounded;
     run.max_degree = o.max_degree;
-    edge_sensitivity = std::sqrt(static_cast<double>(o.max_degree));
   }
-  run.sensitivity = RoundedSensitivity(edge_sensitivity, o.model.hidden);
-  const double units = node_level ? static_cast<double>(in.graph->num_nodes())
-                                  : static_cast<double>(in.graph->num_entries()) / (undirected ? 2 : 1);
-  run.delta = DeltaOf(o, units);
-
-  // One noise multiplier for every release, calibrated for them together:
-  // the K aggregations and, at node level, both modules' DP-SGD steps.
-  std::unique_ptr<ModuleSgd> encoder_sgd = DpSgdModule(o, in.split.train.size(), o.encoder_epochs);
-  std::unique_ptr<ModuleSgd> classifier_sgd = DpSgdModule(o, in.split.train.size(), o.classifier_epochs);
-  const int hops = o.model.hops;
-  auto releases = [&](double s) {
-    std::vector<GaussianRelease> r{{s, 1.0, hops}};
-    for (const ModuleSgd* m : {encoder_sgd.get(), classifier_sgd.get()}) {
-      if (m != nullptr) r.push_back({s, m->sampling_rate, m->steps});
-    }
-    return r;
-  };
-  if (std::isfinite(o.epsilon)) {
-    Result<double> multiplier = CalibrateNoiseMultiplier(releases, o.epsilon, run.delta);
-    if (!multiplier.ok()) return multiplier.status();
-    RdpAccountant accountant;
-    for (const GaussianRelease& r : releases(*multiplier)) LDPGRAPH_RETURN_IF_ERROR(accountant.Add(r));
-    run.noise_multiplier = *multiplier;
-    run.noise_stddev = *multiplier * run.sensitivity;
-    run.epsilon = *accountant.Epsilon(run.delta);
-    for (ModuleSgd* m : {encoder_sgd.get(), classifier_sgd.get()}) {
-      if (m != nullptr) m->noise_multiplier = *multiplier;
-    }
-  }
-  if (encoder_sgd) run.dp_sgd_steps = encoder_sgd->steps + classifier_sgd->steps;
 
   // 1. The encoder, on features and labels alone.
   const int total_epochs = o.encoder_epochs + o.classifier_epochs;
@@ -179,7 +197,7 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& options) {
 
 Result<double> TrainPrivateMlp(const GapInputs& in, const GapOptions& options) {
   LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, options));
-  const GapOptions o = Resolved(options, in.split.train.size());
+  const GapOptions o = ResolveGapOptions(options, in.split.train.size());
   std::unique_ptr<RandomSource> os_noise;
   Result<RandomSource*> noise_source = NoiseSource(o, &os_noise);
   if (!noise_source.ok()) return noise_source.status();

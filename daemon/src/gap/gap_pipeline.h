@@ -103,6 +103,31 @@ struct GapRun {
   std::unique_ptr<GapModel> model;  // what a model file keeps
 };
 
+// The options with their automatic values resolved for `training_nodes`:
+// the classifier's epochs (node level 5, else the encoder's) and the
+// DP-SGD batch size (at most 512).
+GapOptions ResolveGapOptions(const GapOptions& options, std::size_t training_nodes);
+
+// DP-SGD for one module (null options: full batch).
+struct ModuleSgd {
+  double noise_multiplier = 0;
+  double sampling_rate = 1;
+  std::int64_t steps = 0;
+};
+
+// The noise a run of these options draws, found before anything trains:
+// the per-hop sensitivity, delta, the one noise multiplier and its
+// deviation, the (epsilon, delta) the whole release has, and at node level
+// each module's DP-SGD schedule. Errors: ValidateGap's; kOutOfRange when no
+// noise multiplier reaches epsilon (the daemon refuses such a job before it
+// queues it).
+struct GapCalibration {
+  double sensitivity = 0, delta = 0, noise_multiplier = 0, noise_stddev = 0;
+  double epsilon = INFINITY;
+  std::unique_ptr<ModuleSgd> encoder_sgd, classifier_sgd;  // null at edge level or without privacy
+};
+Result<GapCalibration> CalibrateGap(const GapInputs& inputs, const GapOptions& options);
+
 // Errors: those of ValidateGap; the accountant's (kOutOfRange when no
 // noise reaches epsilon).
 //

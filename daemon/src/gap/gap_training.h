@@ -11,13 +11,6 @@
 
 namespace ldpgraph {
 
-// DP-SGD for one module (null options: full batch).
-struct ModuleSgd {
-  double noise_multiplier = 0;
-  double sampling_rate = 1;
-  std::int64_t steps = 0;
-};
-
 struct TrainedEncoder {
   Mlp mlp, head;  // the encoder and its linear softmax head
 };

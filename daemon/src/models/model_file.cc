@@ -190,7 +190,41 @@ const char* ModelKindName(ModelKind kind) {
   return "unknown";
 }
 
+namespace {
+
+template <typename Model>
+bool WeightsFinite(Model* model) {
+  for (Parameter* p : model->Parameters()) {
+    if (!p->value.allFinite()) return false;
+  }
+  for (BatchNormStats* s : model->Stats()) {
+    if (!s->mean.allFinite() || !s->var.allFinite()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ModelIsFinite(const AnyModel& model) {
+  // Parameters() hands out mutable pointers; nothing is changed here.
+  switch (model.kind) {
+    case ModelKind::kGin: return WeightsFinite(model.gin.get());
+    case ModelKind::kGap: {
+      GapModel& g = *model.gap;
+      return WeightsFinite(&g.encoder) && WeightsFinite(&g.encoder_head) && WeightsFinite(&g.classifier) &&
+             g.node_probabilities.allFinite();
+    }
+    case ModelKind::kGcn:
+    case ModelKind::kSage: return WeightsFinite(model.node.get()) && model.node_probabilities.allFinite();
+  }
+  return false;
+}
+
 Status SaveModel(const AnyModel& model, const std::string& path) {
+  if (!ModelIsFinite(model)) {
+    return Status::InvalidArgument("training diverged: the model's weights or predictions are not finite "
+                                   "(NaN or infinity); no model is stored (a smaller lr may help)");
+  }
   std::vector<std::uint8_t> out(kMagic, kMagic + sizeof kMagic);
   internal::PutFixed32(&out, kVersion);
   internal::PutU8(&out, static_cast<std::uint8_t>(model.kind));

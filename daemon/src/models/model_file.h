@@ -46,6 +46,11 @@ struct AnyModel {
 
 const char* ModelKindName(ModelKind kind);  // "gin", "gcn", "sage", "gap"
 
+// Whether every weight, BatchNorm statistic and stored prediction is finite.
+bool ModelIsFinite(const AnyModel& model);
+
+// Errors: kInvalidArgument for a model that is not finite (a diverged
+// training: nothing is written); kUnavailable when the file cannot be written.
 Status SaveModel(const AnyModel& model, const std::string& path);
 // Errors: kUnavailable (cannot read), kDataLoss (bad magic, version,
 // checksum, or parameters that do not fit the architecture).

@@ -1,5 +1,6 @@
 #include "service/admin_api.h"
 
+#include <algorithm>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -8,6 +9,7 @@
 #include "service/federation_api.h"
 #include "service/gw_api.h"
 #include "service/held_graph_api.h"
+#include "service/json_body.h"
 #include "service/json_response.h"
 #include "service/learning_api.h"
 #include "service/report_ingest.h"
@@ -18,6 +20,8 @@ namespace {
 using nlohmann::json;
 
 HttpResponse CreateGraph(ServiceContext& ctx, const HttpRequest& request) {
+  json body;
+  if (auto refused = ReadJsonBody(request.body, {}, &body)) return *refused;
   auto config = GraphConfigFromJson(request.body);
   if (!config.ok()) return ErrorResponse(400, "invalid_config", config.status().message());
   Status created = ctx.graphs.Create(*config);
@@ -56,10 +60,8 @@ HttpResponse IssueTokens(ServiceContext& ctx, const HttpRequest& request, const 
   const std::uint64_t graph_id = *parsed;
   auto graph = ctx.graphs.Find(graph_id);
   if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
-  const json body = json::parse(request.body, nullptr, false);
-  if (body.is_discarded() || !body.is_object()) {
-    return ErrorResponse(400, "invalid_request", "body must be a JSON object with \"users\" or \"first\"/\"count\"");
-  }
+  json body;
+  if (auto refused = ReadJsonBody(request.body, {"users", "first", "count"}, &body)) return *refused;
   std::vector<std::uint64_t> users;
   if (body.contains("users")) {
     const json& list = body["users"];
@@ -108,12 +110,9 @@ bool AdminAuthorized(const ServiceContext& ctx, const HttpRequest& request) {
   return !token.empty() && SecretsEqual(token, ctx.admin_token);
 }
 
-HttpResponse HandleAdmin(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
-  if (!AdminAuthorized(ctx, request)) {
-    HttpResponse r = ErrorResponse(401, "unauthenticated", "the admin bearer token is missing or wrong");
-    r.headers.emplace_back("WWW-Authenticate", "Bearer");
-    return r;
-  }
+namespace {
+
+HttpResponse RouteAdmin(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
   if (std::optional<HttpResponse> learning = HandleLearning(ctx, request, path)) return *learning;
   if (std::optional<HttpResponse> held = HandleHeldGraphs(ctx, request, path)) return *held;
   if (std::optional<HttpResponse> federation = HandleFederation(ctx, request, path)) return *federation;
@@ -128,6 +127,25 @@ HttpResponse HandleAdmin(ServiceContext& ctx, const HttpRequest& request, const 
     return IssueTokens(ctx, request, *id);
   }
   return ErrorResponse(404, "not_found", "no admin resource " + path);
+}
+
+}  // namespace
+
+HttpResponse HandleAdmin(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
+  if (!AdminAuthorized(ctx, request)) {
+    HttpResponse r = ErrorResponse(401, "unauthenticated", "the admin bearer token is missing or wrong");
+    r.headers.emplace_back("WWW-Authenticate", "Bearer");
+    return r;
+  }
+  // A route that reads a field as the wrong JSON type without checking it
+  // first must not end the daemon: the body was the client's.
+  try {
+    return RouteAdmin(ctx, request, path);
+  } catch (const json::type_error& e) {
+    std::string what = e.what();
+    what.erase(0, std::min(what.find("] ") + 2, what.size()));
+    return ErrorResponse(400, "invalid_request", "a field of the body has the wrong type: " + what);
+  }
 }
 
 }  // namespace ldpgraph

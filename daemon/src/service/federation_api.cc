@@ -7,6 +7,7 @@
 
 #include "federation/coordinator.h"
 #include "federation/party_service.h"
+#include "service/json_body.h"
 #include "service/json_response.h"
 
 namespace ldpgraph {
@@ -15,14 +16,11 @@ namespace {
 using nlohmann::json;
 
 // The run's request from its JSON; a message naming the bad field.
-Result<FedCogRunRequest> RunRequestFromJson(const std::string& text) {
-  const json body = json::parse(text, nullptr, false);
-  if (!body.is_object()) return Status::InvalidArgument("body must be a JSON object");
-  static const std::set<std::string> kFields = {"held_graph",     "steps",        "epochs", "lr", "weight_decay", "seed",
-                                                "train_fraction", "val_fraction", "lnnc"};
-  for (const auto& [key, value] : body.items()) {
-    if (!kFields.count(key)) return Status::InvalidArgument("unknown field \"" + key + "\"");
-  }
+// The keys a run's request may have.
+const JsonKeys kRunFields = {
+    "held_graph", "steps", "epochs", "lr", "weight_decay", "seed", "train_fraction", "val_fraction", "lnnc"};
+
+Result<FedCogRunRequest> RunRequestFromJson(const json& body) {
   FedCogRunRequest r;
   auto unsigned_field = [&](const char* key, std::uint64_t max, auto* out, bool required) -> Status {
     if (!body.contains(key)) {
@@ -67,8 +65,9 @@ HttpResponse Predict(const PartyService& party, std::uint64_t run, const std::st
     return ErrorResponse(404, "unknown_model", model.status().message());
   }
   if (!model.ok()) return ErrorResponse(500, "corrupt_model", model.status().message());
-  const json body = json::parse(text, nullptr, false);
-  if (!body.is_object() || !body.contains("keys") || !body["keys"].is_array()) {
+  json body;
+  if (auto refused = ReadJsonBody(text, {"keys"}, &body)) return *refused;
+  if (!body.contains("keys") || !body["keys"].is_array()) {
     return ErrorResponse(400, "invalid_request", "body must be {\"keys\": [user keys]}");
   }
   json out = json::array();
@@ -102,7 +101,9 @@ std::optional<HttpResponse> HandleFederation(ServiceContext& ctx, const HttpRequ
   Coordinator& coordinator = *ctx.coordinator;
   if (path == "/v1/admin/federation/runs") {
     if (request.method == "POST") {
-      Result<FedCogRunRequest> r = RunRequestFromJson(request.body);
+      json body;
+      if (auto refused = ReadJsonBody(request.body, kRunFields, &body)) return *refused;
+      Result<FedCogRunRequest> r = RunRequestFromJson(body);
       if (!r.ok()) return ErrorResponse(400, "invalid_request", r.status().message());
       if (!ctx.held_graphs->List().count(r->held_graph)) {
         return ErrorResponse(422, "unknown_held_graph", "this party holds no share " + std::to_string(r->held_graph));

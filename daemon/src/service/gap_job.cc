@@ -19,7 +19,7 @@ void TrainingJobs::RunGapJob(Job* job) {
                                 {"privacy", GapPrivacyName(r.gap.privacy)}});
   auto finish = [&](JobState state, const std::string& error) { Finish(job, start, state, error); };
   if (job->cancel) return finish(JobState::kCancelled, "");
-  Update(job, [](JobStatus& s) {
+  UpdateDurably(job, [](JobStatus& s) {
     s.graphs_assembled = 1;
     s.state = JobState::kTraining;
   });
@@ -37,7 +37,12 @@ void TrainingJobs::RunGapJob(Job* job) {
   GapOptions o = r.gap;
   o.seed = r.seed;
   o.noise = nullptr;  // the OS CSPRNG
-  o.on_progress = [&](int done, int) { Update(job, [&](JobStatus& s) { s.epoch = done; }); };
+  o.on_progress = [&](int done, int total) {
+    Update(job, [&](JobStatus& s) {
+      s.epoch = done;
+      s.max_epochs = total;
+    });
+  };
   Result<GapRun> run = TrainGap(in, o);
   if (!run.ok()) return finish(JobState::kFailed, run.status().ToString());
 

@@ -1,5 +1,7 @@
 #include "service/graph_config_json.h"
 
+#include "service/json_body.h"
+
 #include <limits>
 #include <set>
 
@@ -165,8 +167,9 @@ std::string GraphConfigToJson(const GraphConfig& c) {
 }
 
 Result<GraphConfig> GraphConfigFromJson(const std::string& text) {
-  const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::InvalidArgument("graph config: not valid JSON");
+  Result<json> parsed = ParseStrictJson(text);
+  if (!parsed.ok()) return Status::InvalidArgument("graph config: " + parsed.status().message());
+  const json& j = *parsed;
   if (!j.is_object()) return Status::InvalidArgument("graph config: must be a JSON object");
   LDPGRAPH_RETURN_IF_ERROR(OnlyKnownKeys(j, "", {"graph_id", "num_users", "edges", "features", "label", "embedding"}));
   GraphConfig c;

@@ -12,6 +12,7 @@
 #include "gw/pairwise_gw.h"
 #include "gw/private_embedding.h"
 #include "ldpgraph/wire_format.h"
+#include "service/json_body.h"
 #include "service/json_response.h"
 
 namespace ldpgraph {
@@ -68,21 +69,6 @@ Result<double> Discrepancy(const GraphSpace& a, const GraphSpace& b, double alph
   return r->value;
 }
 
-Result<json> ParseBody(const HttpRequest& request, const std::set<std::string>& known, Refusal* refusal) {
-  json body = json::parse(request.body, nullptr, false);
-  if (body.is_discarded() || !body.is_object()) {
-    *refusal = {400, "invalid_request", "body must be a JSON object"};
-    return Status::InvalidArgument(refusal->message);
-  }
-  for (const auto& [key, value] : body.items()) {
-    if (!known.count(key)) {
-      *refusal = {400, "invalid_request", "unknown field \"" + key + "\""};
-      return Status::InvalidArgument(refusal->message);
-    }
-  }
-  return body;
-}
-
 bool GraphId(const json& body, const char* key, std::uint64_t* id) {
   if (!body.contains(key) || !body[key].is_number_unsigned()) return false;
   *id = body[key].get<std::uint64_t>();
@@ -102,8 +88,9 @@ HttpResponse Refuse(const Refusal& r) { return ErrorResponse(r.status, r.reason,
 
 HttpResponse Pair(ServiceContext& ctx, const HttpRequest& request) {
   Refusal refusal;
-  Result<json> body = ParseBody(request, {"a", "b", "alpha"}, &refusal);
-  if (!body.ok()) return Refuse(refusal);
+  json parsed;
+  if (auto refused = ReadJsonBody(request.body, {"a", "b", "alpha"}, &parsed)) return *refused;
+  const json* body = &parsed;
   std::uint64_t a = 0, b = 0;
   double alpha = 0;
   if (!GraphId(*body, "a", &a) || !GraphId(*body, "b", &b)) {
@@ -128,8 +115,9 @@ HttpResponse Pair(ServiceContext& ctx, const HttpRequest& request) {
 
 HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
   Refusal refusal;
-  Result<json> body = ParseBody(request, {"graph", "k", "alpha"}, &refusal);
-  if (!body.ok()) return Refuse(refusal);
+  json parsed;
+  if (auto refused = ReadJsonBody(request.body, {"graph", "k", "alpha"}, &parsed)) return *refused;
+  const json* body = &parsed;
   std::uint64_t id = 0;
   double alpha = 0;
   if (!GraphId(*body, "graph", &id)) return ErrorResponse(400, "invalid_request", "\"graph\" must be a graph id");

@@ -5,7 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "service/json_body.h"
 #include "service/json_response.h"
+#include "train/graph_trainer.h"
 #include "train/splits.h"
 
 namespace ldpgraph {
@@ -16,19 +18,11 @@ using nlohmann::json;
 bool IsUnsigned(const json& j) { return j.is_number_unsigned() || (j.is_number_integer() && j.get<std::int64_t>() >= 0); }
 
 // The upload's JSON as HeldGraphParts; a message naming the first bad item.
-Result<HeldGraphParts> PartsFromJson(const std::string& text, std::uint64_t id) {
-  json body;
-  try {
-    body = json::parse(text);
-  } catch (const json::exception& e) {  // names the place: "parse error at line 1, column 9", "number overflow"
-    return Status::InvalidArgument(std::string("body is not JSON: ") + e.what());
-  }
-  if (!body.is_object()) return Status::InvalidArgument("body must be a JSON object");
-  static const std::set<std::string> kFields = {"num_nodes", "classes", "feature_dims", "edges",
-                                                "features",  "labels",  "keys",         "border"};
-  for (const auto& [key, value] : body.items()) {
-    if (!kFields.count(key)) return Status::InvalidArgument("unknown field \"" + key + "\"");
-  }
+// `body` has passed ReadJsonBody with these keys.
+const JsonKeys kUploadFields = {"num_nodes", "classes", "feature_dims", "edges",
+                                                                   "features",  "labels",  "keys",         "border"};
+
+Result<HeldGraphParts> PartsFromJson(const json& body, std::uint64_t id) {
   for (const char* key : {"num_nodes", "classes", "feature_dims"}) {
     if (!body.contains(key) || !IsUnsigned(body[key])) {
       return Status::InvalidArgument(std::string("\"") + key + "\" must be an unsigned integer");
@@ -109,7 +103,10 @@ namespace {
 HttpResponse Upload(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text) {
   const std::optional<std::uint64_t> id = ParseGraphId(id_text);
   if (!id) return ErrorResponse(400, "invalid_request", "held graph id '" + id_text + "' is not an unsigned integer");
-  Result<HeldGraphParts> parts = PartsFromJson(request.body, *id);
+  json body;
+  if (auto refused = ReadJsonBody(request.body, kUploadFields, &body)) return *refused;
+  Result<HeldGraphParts> parts = PartsFromJson(body, *id);
+  body = json();  // the parts hold it all now
   if (!parts.ok()) return ErrorResponse(400, "invalid_graph", parts.status().message());
   Result<HeldGraph> graph = MakeHeldGraph(*parts);
   if (!graph.ok()) return ErrorResponse(400, "invalid_graph", graph.status().message());
@@ -185,11 +182,13 @@ Status GapOptionsFromJson(const json& body, GraphJobRequest* job) {
     return Status::InvalidArgument("residual must be \"auto\", \"on\" or \"off\"");
   }
   o.residual = residual == "on" ? GapResidual::kOn : residual == "off" ? GapResidual::kOff : GapResidual::kAuto;
-  for (const char* key : {"clip", "lr"}) {
-    if (!body.contains(key)) continue;
-    if (!body[key].is_number() || !(body[key].get<double>() > 0) || !std::isfinite(body[key].get<double>())) {
-      return Status::InvalidArgument(std::string(key) + " must be a positive number");
-    }
+  if (body.contains("clip") &&
+      (!body["clip"].is_number() || !(body["clip"].get<double>() > 0) || !std::isfinite(body["clip"].get<double>()))) {
+    return Status::InvalidArgument("clip must be a positive number");
+  }
+  if (body.contains("lr") && (!body["lr"].is_number() || !(body["lr"].get<double>() > 0) ||
+                              !(body["lr"].get<double>() <= kMaxLearningRate))) {
+    return Status::InvalidArgument("lr must be in (0, " + std::to_string(static_cast<int>(kMaxLearningRate)) + "]");
   }
   o.clip_norm = body.value("clip", o.clip_norm);
   o.lr = static_cast<float>(body.value("lr", static_cast<double>(o.lr)));
@@ -223,15 +222,13 @@ std::optional<HttpResponse> HandleHeldGraphs(ServiceContext& ctx, const HttpRequ
   return std::nullopt;
 }
 
-HttpResponse StartGapJob(ServiceContext& ctx, const std::string& text) {
-  const json body = json::parse(text, nullptr, false);
-  if (body.is_discarded() || !body.is_object()) return ErrorResponse(400, "invalid_request", "body must be a JSON object");
+HttpResponse StartGapJob(ServiceContext& ctx, const json& body) {
   static const std::set<std::string> kKnown = {"task",       "held_graph", "privacy",  "epsilon",
                                                "delta",      "hops",       "hidden",   "epochs",
                                                "lr",         "max_degree", "batch_size", "clip",
                                                "seed",       "residual",   "classifier_epochs"};
   for (const auto& [key, value] : body.items()) {
-    if (!kKnown.count(key)) return ErrorResponse(400, "invalid_request", "unknown field \"" + key + "\" for a GAP job");
+    if (!kKnown.count(key)) return ErrorResponse(400, "unknown_field", "unknown field " + json(key).dump() + " for a GAP job");
   }
   if (ctx.held_graphs == nullptr) return ErrorResponse(503, "unavailable", "this daemon keeps no held graphs");
   if (!body.contains("held_graph") || !body["held_graph"].is_number_unsigned()) {
@@ -254,13 +251,18 @@ HttpResponse StartGapJob(ServiceContext& ctx, const std::string& text) {
   in.labels = &held->labels;
   in.classes = held->classes;
   in.split = StratifiedSplit(held->labels, 0.50, 0.25, job.seed);
-  if (Status s = ValidateGap(in, job.gap); !s.ok()) return ErrorResponse(422, "cannot_train", s.message());
+  // The noise too: an epsilon no noise multiplier reaches fails here, not
+  // once the job has waited its turn.
+  if (Result<GapCalibration> c = CalibrateGap(in, job.gap); !c.ok()) {
+    return ErrorResponse(422, "cannot_train", c.status().message());
+  }
   job.held_graph = std::make_shared<const HeldGraph>(std::move(held).value());
   Result<std::uint64_t> job_id = ctx.jobs->Start(std::move(job));
+  if (job_id.status().code() == StatusCode::kUnavailable) {
+    return ErrorResponse(503, "unavailable", job_id.status().message());
+  }
   if (!job_id.ok()) return ErrorResponse(422, "cannot_train", job_id.status().message());
-  ctx.logger->Info("job_queued", {{"job_id", std::to_string(*job_id)}, {"task", "gap"}});
-  auto status = ctx.jobs->Get(*job_id);
-  HttpResponse r = JsonResponse(202, json{{"job_id", *job_id}, {"state", JobStateName(status->state)}}.dump());
+  HttpResponse r = JsonResponse(202, JobStatusJson(*ctx.jobs->Get(*job_id)));
   r.headers.emplace_back("Location", "/v1/admin/jobs/" + std::to_string(*job_id));
   return r;
 }

@@ -19,6 +19,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "gap/held_graph.h"
 #include "service/http_types.h"
 #include "service/service_context.h"
@@ -32,8 +34,9 @@ std::optional<HttpResponse> HandleHeldGraphs(ServiceContext& ctx, const HttpRequ
 // and the tests send it).
 std::string HeldGraphUploadJson(const HeldGraphParts& parts);
 
-// POST /v1/admin/jobs with "task": "gap" (`body` is the request's JSON).
-HttpResponse StartGapJob(ServiceContext& ctx, const std::string& body);
+// POST /v1/admin/jobs with "task": "gap" (`body`: the request's JSON object,
+// read by ReadJsonBody).
+HttpResponse StartGapJob(ServiceContext& ctx, const nlohmann::json& body);
 
 }  // namespace ldpgraph
 

@@ -397,6 +397,7 @@ void Session::OnHandshake(beast::error_code ec) {
   if (ec) {
     // Plain HTTP on the TLS port, a wrong client certificate, a timeout: no answer.
     server_->ctx().metrics.tls_handshake_failures.fetch_add(1);
+    if (!server_->options().client_ca_file.empty()) server_->refusals().HandshakeFailed(remote_, ec.message());
     return;
   }
   if (!server_->options().client_ca_file.empty()) peer_name_ = PeerCommonName(stream_.native_handle());

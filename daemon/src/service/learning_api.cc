@@ -10,6 +10,7 @@
 #include "linkldp/denoised_training.h"
 #include "models/gin.h"
 #include "service/held_graph_api.h"
+#include "service/json_body.h"
 #include "service/json_response.h"
 #include "train/graph_trainer.h"
 #include "train/lpgnn_pipeline.h"
@@ -32,24 +33,6 @@ json Prediction(const Matrix& probs, Eigen::Index row, const json& classes) {
           {"probabilities", p}};
 }
 
-json JobJson(const JobStatus& s) {
-  json j = {{"job_id", s.id},
-            {"state", JobStateName(s.state)},
-            {"graphs", s.graphs},
-            {"graphs_assembled", s.graphs_assembled},
-            {"epoch", s.epoch},
-            {"max_epochs", s.max_epochs},
-            {"val_accuracy", s.val_accuracy},
-            {"seconds", s.seconds}};
-  if (s.state == JobState::kSucceeded) {
-    j["test_accuracy"] = s.test_accuracy;
-    j["test_auc"] = s.test_auc;
-    j["model_version"] = s.model_version;
-  }
-  if (!s.error.empty()) j["error"] = s.error;
-  return j;
-}
-
 // An embedding graph (GW-LDP) holds its owner's encoded embeddings, not
 // friend lists: no GNN trains on it or predicts for it.
 std::optional<HttpResponse> RefuseEmbeddingGraph(const GraphConfig& g) {
@@ -69,12 +52,45 @@ std::optional<HttpResponse> ReadGraphIds(ServiceContext& ctx, const json& body, 
                          std::string("\"") + key + "\" must be a non-empty array of at most " + std::to_string(max) +
                              " graph ids");
   }
-  for (const json& id : list) {
-    if (!id.is_number_unsigned()) return ErrorResponse(400, "invalid_request", "graph ids must be unsigned integers");
+  std::set<std::uint64_t> named;  // a graph named twice is assembled and answered once
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json& id = list[i];
+    if (!id.is_number_unsigned()) {
+      return ErrorResponse(400, "invalid_request", std::string(key) + "[" + std::to_string(i) + "] = " + id.dump() +
+                                                       " is not an unsigned integer");
+    }
+    if (!named.insert(id.get<std::uint64_t>()).second) continue;
     auto graph = ctx.graphs.Find(id.get<std::uint64_t>());
     if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + id.dump());
     if (auto refused = RefuseEmbeddingGraph(graph->config)) return refused;
     out->push_back(graph->config);
+  }
+  return std::nullopt;
+}
+
+// The distinct ids of body["nodes"] (a user named twice is predicted once),
+// in the order first named; each must be below `n`.
+std::optional<HttpResponse> ReadNodeIds(const json& body, std::uint64_t n, const std::string& below,
+                                        std::vector<std::uint32_t>* out) {
+  const json& list = body["nodes"];
+  if (!list.is_array() || list.empty() || list.size() > kMaxPredictNodes) {
+    return ErrorResponse(400, "invalid_request",
+                         "body must be {\"nodes\": [ids]} with 1 to " + std::to_string(kMaxPredictNodes) + " ids");
+  }
+  std::vector<bool> named;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].is_number_unsigned()) {
+      return ErrorResponse(400, "invalid_request", "nodes[" + std::to_string(i) + "] = " + list[i].dump() +
+                                                       " is not an unsigned integer");
+    }
+    const std::uint64_t u = list[i].get<std::uint64_t>();
+    if (u >= n) {
+      return ErrorResponse(400, "out_of_range", "nodes[" + std::to_string(i) + "] = " + std::to_string(u) +
+                                                    " is not below " + below + " = " + std::to_string(n));
+    }
+    if (named.empty()) named.assign(n, false);
+    if (!named[u]) out->push_back(static_cast<std::uint32_t>(u));
+    named[u] = true;
   }
   return std::nullopt;
 }
@@ -97,9 +113,10 @@ HttpResponse SetSymmetrisation(ServiceContext& ctx, const HttpRequest& request, 
   const std::optional<std::uint64_t> id = ParseGraphId(id_text);
   if (!id) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
   if (!ctx.graphs.Find(*id)) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
-  const json body = json::parse(request.body, nullptr, false);
+  json body;
+  if (auto refused = ReadJsonBody(request.body, {"rule"}, &body)) return *refused;
   Result<Symmetrisation> rule = Status::InvalidArgument("body must be {\"rule\": \"none\" | \"or\" | \"and\"}");
-  if (!body.is_discarded() && body.is_object() && body.contains("rule") && body["rule"].is_string()) {
+  if (body.contains("rule") && body["rule"].is_string()) {
     rule = ParseSymmetrisation(body["rule"].get<std::string>());
   }
   if (!rule.ok()) return ErrorResponse(400, "invalid_request", rule.status().message());
@@ -112,8 +129,9 @@ HttpResponse SetLabel(ServiceContext& ctx, const HttpRequest& request, const std
   const std::optional<std::uint64_t> id = ParseGraphId(id_text);
   if (!id) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
   if (!ctx.graphs.Find(*id)) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
-  const json body = json::parse(request.body, nullptr, false);
-  if (body.is_discarded() || !body.is_object() || !body.contains("label") || !body["label"].is_number_unsigned() ||
+  json body;
+  if (auto refused = ReadJsonBody(request.body, {"label"}, &body)) return *refused;
+  if (!body.contains("label") || !body["label"].is_number_unsigned() ||
       body["label"].get<std::uint64_t>() > 0xFFFFFFFFull) {
     return ErrorResponse(400, "invalid_request", "body must be {\"label\": k} with k an unsigned 32-bit integer");
   }
@@ -123,16 +141,21 @@ HttpResponse SetLabel(ServiceContext& ctx, const HttpRequest& request, const std
 }
 
 HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
-  json body = request.body.empty() ? json::object() : json::parse(request.body, nullptr, false);
-  if (body.is_discarded() || !body.is_object()) return ErrorResponse(400, "invalid_request", "body must be a JSON object");
-  if (body.contains("task") && body["task"] == "gap") return StartGapJob(ctx, request.body);
+  json body;
+  if (auto refused = ReadJsonBody(request.body, {}, &body, /*empty_is_object=*/true)) return *refused;
+  if (body.contains("task") && body["task"] == "gap") return StartGapJob(ctx, body);
   for (const auto& [key, value] : body.items()) {
     static const std::set<std::string> kKnown = {"task", "graphs",     "graph",  "model",  "label_method", "epochs",
                                                  "seed", "symmetrise", "hidden", "layers", "node_input", "denoise",
                                                  "products"};
-    if (!kKnown.count(key)) return ErrorResponse(400, "invalid_request", "unknown field \"" + key + "\"");
+    if (!kKnown.count(key)) return ErrorResponse(400, "unknown_field", "unknown field " + json(key).dump());
   }
   GraphJobRequest job;
+  for (const char* key : {"task", "model", "label_method"}) {
+    if (body.contains(key) && !body[key].is_string()) {
+      return ErrorResponse(400, "invalid_request", std::string(key) + " must be a string");
+    }
+  }
   const std::string task = body.value("task", "graph");
   if (task != "graph" && task != "node") {
     return ErrorResponse(400, "invalid_request", "task must be \"graph\", \"node\" or \"gap\"");
@@ -240,9 +263,9 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
     job.rules = std::move(rules).value();
   }
   Result<std::uint64_t> id = ctx.jobs->Start(std::move(job));
+  if (id.status().code() == StatusCode::kUnavailable) return ErrorResponse(503, "unavailable", id.status().message());
   if (!id.ok()) return ErrorResponse(422, "cannot_train", id.status().message());
-  ctx.logger->Info("job_queued", {{"job_id", std::to_string(*id)}});
-  HttpResponse r = JsonResponse(202, JobJson(*ctx.jobs->Get(*id)).dump());
+  HttpResponse r = JsonResponse(202, JobStatusJson(*ctx.jobs->Get(*id)));
   r.headers.emplace_back("Location", "/v1/admin/jobs/" + std::to_string(*id));
   return r;
 }
@@ -253,12 +276,12 @@ HttpResponse Job(ServiceContext& ctx, const HttpRequest& request, const std::str
   if (request.method == "GET") {
     auto status = ctx.jobs->Get(*id);
     if (!status) return ErrorResponse(404, "unknown_job", "no job " + id_text);
-    return JsonResponse(200, JobJson(*status).dump());
+    return JsonResponse(200, JobStatusJson(*status));
   }
   if (request.method == "DELETE") {
     if (!ctx.jobs->Get(*id)) return ErrorResponse(404, "unknown_job", "no job " + id_text);
     if (!ctx.jobs->Cancel(*id)) return ErrorResponse(409, "job_over", "job " + id_text + " has already finished");
-    return JsonResponse(202, JobJson(*ctx.jobs->Get(*id)).dump());
+    return JsonResponse(202, JobStatusJson(*ctx.jobs->Get(*id)));
   }
   return MethodNotAllowed(request, path, "GET, DELETE");
 }
@@ -277,20 +300,10 @@ HttpResponse ListModels(ServiceContext& ctx) {
 // Node models: class and probabilities of users of the graph the model was
 // trained on, the graph assembled now (reports that arrived since count).
 HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t version, const json& body) {
-  if (body.is_discarded() || !body.is_object() || !body.contains("nodes") || !body["nodes"].is_array() ||
-      body["nodes"].empty() || body["nodes"].size() > kMaxPredictNodes) {
-    return ErrorResponse(400, "invalid_request", "body must be {\"nodes\": [user ids]} for a node model");
-  }
   auto graph = ctx.graphs.Find(about["graphs"][0].get<std::uint64_t>());
   if (!graph) return ErrorResponse(404, "unknown_graph", "the model's graph is gone");
   std::vector<std::uint32_t> rows;
-  for (const json& u : body["nodes"]) {
-    if (!u.is_number_unsigned() || u.get<std::uint64_t>() >= graph->config.num_users) {
-      return ErrorResponse(400, "out_of_range", "user ids must be below the graph's n = " +
-                                                    std::to_string(graph->config.num_users));
-    }
-    rows.push_back(u.get<std::uint32_t>());
-  }
+  if (auto bad = ReadNodeIds(body, graph->config.num_users, "the graph's n", &rows)) return *bad;
   Result<AnyModel> model = ctx.models->Load(version);
   if (!model.ok()) return ErrorResponse(503, "unavailable", model.status().message());
   if (model->node_probabilities.size() > 0) {
@@ -330,21 +343,17 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
 // GAP models: the predictions they made from their release when trained
 // (aggregating again would draw new noise and spend more budget).
 HttpResponse PredictGap(ServiceContext& ctx, const json& about, std::uint64_t version, const json& body) {
-  if (body.is_discarded() || !body.is_object() || !body.contains("nodes") || !body["nodes"].is_array() ||
-      body["nodes"].empty() || body["nodes"].size() > kMaxPredictNodes) {
-    return ErrorResponse(400, "invalid_request", "body must be {\"nodes\": [node ids]} for a GAP model");
-  }
   Result<AnyModel> model = ctx.models->Load(version);
   if (!model.ok()) return ErrorResponse(503, "unavailable", model.status().message());
   if (model->kind != ModelKind::kGap) return ErrorResponse(503, "unavailable", "the model file is not a GAP model");
   const Matrix& probs = model->gap->node_probabilities;
+  std::vector<std::uint32_t> rows;
+  if (auto bad = ReadNodeIds(body, static_cast<std::uint64_t>(probs.rows()), "the held graph's num_nodes", &rows)) {
+    return *bad;
+  }
   json out = json::array();
-  for (const json& u : body["nodes"]) {
-    if (!u.is_number_unsigned() || u.get<std::uint64_t>() >= static_cast<std::uint64_t>(probs.rows())) {
-      return ErrorResponse(400, "out_of_range", "node ids must be below the held graph's num_nodes = " +
-                                                    std::to_string(probs.rows()));
-    }
-    json one = Prediction(probs, static_cast<Eigen::Index>(u.get<std::uint64_t>()), about["classes"]);
+  for (std::uint32_t u : rows) {
+    json one = Prediction(probs, static_cast<Eigen::Index>(u), about["classes"]);
     one["node"] = u;
     out.push_back(std::move(one));
   }
@@ -357,12 +366,12 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
   const std::optional<std::string> about_text = ctx.models->About(*version);
   if (!about_text) return ErrorResponse(404, "unknown_model", "no model version " + version_text);
   const json about = json::parse(*about_text, nullptr, false);
-  const json body = json::parse(request.body, nullptr, false);
-  if (!about.is_discarded() && about.value("model", "") == "gap") return PredictGap(ctx, about, *version, body);
-  if (!about.is_discarded() && about.value("task", "graph") == "node") return PredictNodes(ctx, about, *version, body);
-  if (body.is_discarded() || !body.is_object() || !body.contains("graphs")) {
-    return ErrorResponse(400, "invalid_request", "body must be {\"graphs\": [ids]}");
-  }
+  const bool gap = !about.is_discarded() && about.value("model", "") == "gap";
+  const bool node = !about.is_discarded() && about.value("task", "graph") == "node";
+  json body;
+  if (auto refused = ReadJsonBody(request.body, {gap || node ? "nodes" : "graphs"}, &body)) return *refused;
+  if (gap) return PredictGap(ctx, about, *version, body);
+  if (node) return PredictNodes(ctx, about, *version, body);
   std::vector<GraphConfig> graphs;
   if (auto bad = ReadGraphIds(ctx, body, "graphs", kMaxPredictGraphs, &graphs)) return *bad;
   Result<AnyModel> model = ctx.models->Load(*version);
@@ -415,7 +424,7 @@ std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpReques
     if (request.method == "POST") return StartJob(ctx, request);
     if (request.method != "GET") return MethodNotAllowed(request, path, "GET, POST");
     json list = json::array();
-    for (const JobStatus& s : ctx.jobs->All()) list.push_back(JobJson(s));
+    for (const JobStatus& s : ctx.jobs->All()) list.push_back(json::parse(JobStatusJson(s)));
     return JsonResponse(200, json{{"jobs", list}}.dump());
   }
   if (StartsWith(path, kJobs + "/")) return Job(ctx, request, path.substr(kJobs.size() + 1), path);

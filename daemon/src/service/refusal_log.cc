@@ -28,6 +28,12 @@ void RefusalLog::ConnectionRefused(std::string_view remote, std::string_view rea
   logger_->Warning("connection_refused", {{"reason", std::string(reason)}, {"remote", std::string(remote)}});
 }
 
+void RefusalLog::HandshakeFailed(std::string_view remote, std::string_view reason) {
+  if (!Admit()) return;
+  logger_->Warning("tls_handshake_failed",
+                   {{"reason", std::string(reason.substr(0, 200))}, {"remote", std::string(remote)}});
+}
+
 bool RefusalLog::Admit() {
   if (lines_per_second_ == 0) return false;
   std::lock_guard<std::mutex> lock(mu_);

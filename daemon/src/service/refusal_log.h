@@ -36,6 +36,10 @@ class RefusalLog {
   // A connection closed unserved (`reason`: "max_connections",
   // "max_connections_per_address"), under the same limit.
   void ConnectionRefused(std::string_view remote, std::string_view reason);
+  // A TLS handshake that failed on a listener that requires client
+  // certificates (none sent, one of another CA, a timeout), under the same
+  // limit: on such a listener a failed handshake is someone knocking.
+  void HandshakeFailed(std::string_view remote, std::string_view reason);
   // Logs how many refusals the limit left out since the last Flush, if any.
   void Flush();
 

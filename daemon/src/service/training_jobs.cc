@@ -23,6 +23,74 @@ const char* JobStateName(JobState state) {
   return "unknown";
 }
 
+namespace {
+
+std::optional<JobState> ParseJobState(const std::string& name) {
+  for (JobState s : {JobState::kQueued, JobState::kAssembling, JobState::kTraining, JobState::kSucceeded,
+                     JobState::kFailed, JobState::kCancelled}) {
+    if (name == JobStateName(s)) return s;
+  }
+  return std::nullopt;
+}
+
+bool Over(JobState s) { return s == JobState::kSucceeded || s == JobState::kFailed || s == JobState::kCancelled; }
+
+const char* TaskName(JobTask task) {
+  switch (task) {
+    case JobTask::kGraph: return "graph";
+    case JobTask::kNode: return "node";
+    case JobTask::kGap: return "gap";
+  }
+  return "graph";
+}
+
+}  // namespace
+
+std::string JobStatusJson(const JobStatus& s) {
+  nlohmann::json j = {{"job_id", s.id},
+                      {"task", s.task},
+                      {"state", JobStateName(s.state)},
+                      {"graphs", s.graphs},
+                      {"graphs_assembled", s.graphs_assembled},
+                      {"epoch", s.epoch},
+                      {"max_epochs", s.max_epochs},
+                      {"val_accuracy", s.val_accuracy},
+                      {"seconds", s.seconds}};
+  if (s.state == JobState::kSucceeded) {
+    j["test_accuracy"] = s.test_accuracy;
+    if (s.test_auc) j["test_auc"] = *s.test_auc;
+    j["model_version"] = s.model_version;
+  }
+  if (!s.error.empty()) j["error"] = s.error;
+  return j.dump();
+}
+
+Result<JobStatus> JobStatusFromJson(const std::string& text) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  JobStatus s;
+  try {
+    if (!j.is_object()) throw std::invalid_argument("not an object");
+    s.id = j.at("job_id").get<std::uint64_t>();
+    s.task = j.value("task", "graph");
+    const std::optional<JobState> state = ParseJobState(j.at("state").get<std::string>());
+    if (!state) throw std::invalid_argument("unknown state");
+    s.state = *state;
+    s.graphs = j.at("graphs").get<std::size_t>();
+    s.graphs_assembled = j.at("graphs_assembled").get<std::size_t>();
+    s.epoch = j.at("epoch").get<int>();
+    s.max_epochs = j.at("max_epochs").get<int>();
+    s.val_accuracy = j.at("val_accuracy").get<double>();
+    s.seconds = j.at("seconds").get<double>();
+    s.test_accuracy = j.value("test_accuracy", 0.0);
+    if (j.contains("test_auc")) s.test_auc = j["test_auc"].get<double>();
+    s.model_version = j.value("model_version", std::uint64_t{0});
+    s.error = j.value("error", "");
+  } catch (const std::exception& e) {
+    return Status::DataLoss(std::string("stored job status does not parse: ") + e.what());
+  }
+  return s;
+}
+
 void CountAssembly(Metrics& metrics, const DatasetAssemblyStats& stats) {
   metrics.graphs_assembled.fetch_add(stats.graphs);
   metrics.assembled_users.fetch_add(stats.users);
@@ -31,7 +99,42 @@ void CountAssembly(Metrics& metrics, const DatasetAssemblyStats& stats) {
 }
 
 TrainingJobs::TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* metrics, Logger* logger)
-    : store_(store), models_(models), metrics_(metrics), logger_(logger), worker_([this] { WorkerLoop(); }) {}
+    : store_(store), models_(models), metrics_(metrics), logger_(logger) {
+  RecoverInterrupted();
+  worker_ = std::thread([this] { WorkerLoop(); });
+}
+
+void TrainingJobs::RecoverInterrupted() {
+  Result<std::vector<StoredJob>> stored = store_->ListJobs();
+  if (!stored.ok()) {
+    logger_->Error("jobs_not_read", {{"error", stored.status().message()}});
+    return;
+  }
+  for (const StoredJob& row : *stored) {
+    Result<JobStatus> status = JobStatusFromJson(row.status_json);
+    auto job = std::make_unique<Job>();
+    if (status.ok()) {
+      job->status = *status;
+    } else {
+      job->status.state = JobState::kFailed;
+      job->status.error = status.status().message();
+    }
+    job->status.id = row.job_id;
+    if (!Over(job->status.state)) {
+      const std::string was = JobStateName(job->status.state);
+      job->status.state = JobState::kFailed;
+      job->status.error = "interrupted: the daemon stopped while the job was " + was +
+                          (was == "queued" ? "" : " (at epoch " + std::to_string(job->status.epoch) + ")") +
+                          "; no model was stored: submit it again";
+      Status written = store_->UpdateJob(row.job_id, JobStatusJson(job->status));
+      logger_->Warning("job_interrupted", {{"job_id", std::to_string(row.job_id)},
+                                           {"was", was},
+                                           {"persisted", written.ok() ? "true" : written.message()}});
+      metrics_->jobs_failed.fetch_add(1);
+    }
+    jobs_[row.job_id] = std::move(job);
+  }
+}
 
 TrainingJobs::~TrainingJobs() {
   {
@@ -46,7 +149,8 @@ TrainingJobs::~TrainingJobs() {
 Result<std::uint64_t> TrainingJobs::Start(GraphJobRequest request) {
   if (request.task == JobTask::kGap) {
     if (!request.held_graph) return Status::InvalidArgument("a GAP job needs a held graph");
-    request.max_epochs = request.gap.encoder_epochs + request.gap.classifier_epochs;
+    const GapOptions resolved = ResolveGapOptions(request.gap, 1);
+    request.max_epochs = resolved.encoder_epochs + resolved.classifier_epochs;
   } else {
     if (request.task == JobTask::kNode) {
       if (request.graphs.size() != 1) return Status::InvalidArgument("a node job trains on exactly one graph");
@@ -74,17 +178,22 @@ Result<std::uint64_t> TrainingJobs::Start(GraphJobRequest request) {
       return Status::InvalidArgument("need epochs >= 1, hidden >= 1 (or 0: the model's default) and layers >= 2");
     }
   }
-  std::lock_guard<std::mutex> lock(mu_);
   auto job = std::make_unique<Job>();
-  job->status.id = next_id_++;
+  job->status.task = TaskName(request.task);
   job->status.graphs = request.task == JobTask::kGap ? 1 : request.graphs.size();
   job->status.max_epochs = request.max_epochs;
+  // In the store before anyone can see it: an id is never handed out twice,
+  // and a job acknowledged with 202 survives a crash (as failed, interrupted).
+  Result<std::uint64_t> id = store_->AddJob(JobStatusJson(job->status));
+  if (!id.ok()) return Status::Unavailable("the store cannot record the job: " + id.status().message());
+  job->status.id = *id;
   job->request = std::move(request);
+  logger_->Info("job_queued", {{"job_id", std::to_string(*id)}, {"task", job->status.task}});
+  std::lock_guard<std::mutex> lock(mu_);
   queue_.push_back(job.get());
-  const std::uint64_t id = job->status.id;
-  jobs_[id] = std::move(job);
+  jobs_[*id] = std::move(job);
   cv_.notify_all();
-  return id;
+  return *id;
 }
 
 std::optional<JobStatus> TrainingJobs::Get(std::uint64_t id) const {
@@ -102,15 +211,20 @@ std::vector<JobStatus> TrainingJobs::All() const {
 }
 
 bool TrainingJobs::Cancel(std::uint64_t id) {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = jobs_.find(id);
-  if (it == jobs_.end()) return false;
-  JobStatus& s = it->second->status;
-  if (s.state == JobState::kSucceeded || s.state == JobState::kFailed || s.state == JobState::kCancelled) return false;
-  it->second->cancel = true;
-  if (s.state == JobState::kQueued) {  // the worker skips it
-    s.state = JobState::kCancelled;
+  Job* queued = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(id);
+    if (it == jobs_.end()) return false;
+    JobStatus& s = it->second->status;
+    if (Over(s.state)) return false;
+    it->second->cancel = true;
+    if (s.state == JobState::kQueued) queued = it->second.get();  // the worker skips it
+  }
+  if (queued != nullptr) {
+    UpdateDurably(queued, [](JobStatus& s) { s.state = JobState::kCancelled; });
     metrics_->jobs_cancelled.fetch_add(1);
+    logger_->Info("job_finished", {{"job_id", std::to_string(id)}, {"state", "cancelled"}, {"error", ""}});
   }
   return true;
 }
@@ -120,13 +234,27 @@ void TrainingJobs::Update(Job* job, const std::function<void(JobStatus&)>& chang
   change(job->status);
 }
 
+void TrainingJobs::UpdateDurably(Job* job, const std::function<void(JobStatus&)>& change) {
+  std::lock_guard<std::mutex> persisting(persist_mu_);
+  std::string text;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    change(job->status);
+    text = JobStatusJson(job->status);
+  }
+  Status written = store_->UpdateJob(job->status.id, text);
+  if (!written.ok()) {
+    logger_->Warning("job_not_persisted", {{"job_id", std::to_string(job->status.id)}, {"error", written.message()}});
+  }
+}
+
 void TrainingJobs::Finish(Job* job, std::chrono::steady_clock::time_point start, JobState state,
                           const std::string& error) {
   (state == JobState::kSucceeded ? metrics_->jobs_succeeded
    : state == JobState::kFailed  ? metrics_->jobs_failed
                                  : metrics_->jobs_cancelled)
       .fetch_add(1);
-  Update(job, [&](JobStatus& s) {
+  UpdateDurably(job, [&](JobStatus& s) {
     s.state = state;
     s.error = error;
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -145,8 +273,8 @@ void TrainingJobs::WorkerLoop() {
       job = queue_.front();
       queue_.pop_front();
       if (job->status.state == JobState::kCancelled) continue;
-      job->status.state = JobState::kAssembling;
     }
+    UpdateDurably(job, [](JobStatus& s) { s.state = JobState::kAssembling; });
     metrics_->jobs_running.fetch_add(1);
     Run(job);
     metrics_->jobs_running.fetch_sub(1);
@@ -170,7 +298,7 @@ void TrainingJobs::Run(Job* job) {
   if (!dataset.ok()) return finish(JobState::kFailed, dataset.status().ToString());
   CountAssembly(*metrics_, stats);
   if (job->cancel) return finish(JobState::kCancelled, "");
-  Update(job, [](JobStatus& s) { s.state = JobState::kTraining; });
+  UpdateDurably(job, [](JobStatus& s) { s.state = JobState::kTraining; });
 
   GinRunOptions o;
   if (r.hidden > 0) o.model.hidden = r.hidden;
@@ -237,7 +365,7 @@ void TrainingJobs::RunNodeJob(Job* job) {
   DatasetAssemblyStats stats;
   stats.Add(*graph);
   CountAssembly(*metrics_, stats);
-  Update(job, [](JobStatus& s) {
+  UpdateDurably(job, [](JobStatus& s) {
     s.graphs_assembled = 1;
     s.state = JobState::kTraining;
   });

@@ -11,6 +11,11 @@
 // model version. One job runs at a time (training uses every
 // core); the others wait in order. A job can be cancelled while it waits or
 // between two epochs.
+// Jobs are durable: each is a row of the store from the moment it is
+// queued, written again at every change of state. After a crash or a
+// SIGKILL, a job that was queued or running is reported failed with
+// "interrupted" (training is not resumed: its noise would be drawn again),
+// and ids are never used twice.
 // Thread-safety: every method may be called from any thread.
 #ifndef LDPGRAPH_DAEMON_SERVICE_TRAINING_JOBS_H_
 #define LDPGRAPH_DAEMON_SERVICE_TRAINING_JOBS_H_
@@ -79,6 +84,7 @@ void CountAssembly(Metrics& metrics, const DatasetAssemblyStats& stats);
 
 struct JobStatus {
   std::uint64_t id = 0;
+  std::string task = "graph";  // "graph", "node", "gap"
   JobState state = JobState::kQueued;
   std::size_t graphs = 0;
   std::size_t graphs_assembled = 0;
@@ -86,22 +92,30 @@ struct JobStatus {
   int max_epochs = 0;
   double val_accuracy = 0;  // of the last epoch
   double test_accuracy = 0;
-  double test_auc = 0;
+  std::optional<double> test_auc;  // graph jobs (GIN) only
   std::uint64_t model_version = 0;  // 0 until succeeded
   std::string error;
   double seconds = 0;
 };
 
+// The job resource of the admin API ({"job_id", "state", ...}), which is
+// also what the store keeps.
+std::string JobStatusJson(const JobStatus& status);
+// Errors: kDataLoss for text that is not such a resource.
+Result<JobStatus> JobStatusFromJson(const std::string& text);
+
 class TrainingJobs {
  public:
-  // `metrics` counts assemblies and job outcomes.
+  // `metrics` counts assemblies and job outcomes. Reads the jobs the store
+  // holds; those a stop interrupted are marked failed (and logged).
   TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* metrics, Logger* logger);
   ~TrainingJobs();  // cancels what runs, drops what waits, joins
   TrainingJobs(const TrainingJobs&) = delete;
   TrainingJobs& operator=(const TrainingJobs&) = delete;
 
-  // Queues a job. Errors: kInvalidArgument for fewer than 2 graphs or 2
-  // classes (graph task), a graph without features or labels (node task).
+  // Queues a job (logged as job_queued). Errors: kInvalidArgument for fewer
+  // than 2 graphs or 2 classes (graph task), a graph without features or
+  // labels (node task); kUnavailable when the store cannot record it.
   Result<std::uint64_t> Start(GraphJobRequest request);
   std::optional<JobStatus> Get(std::uint64_t id) const;
   std::vector<JobStatus> All() const;
@@ -124,16 +138,19 @@ class TrainingJobs {
   void Publish(Job* job, std::chrono::steady_clock::time_point start, const AnyModel& model,
                const std::string& about_json, double val_accuracy, double test_accuracy);
   void Update(Job* job, const std::function<void(JobStatus&)>& change);
+  // Update, then write the status to the store (a change of state).
+  void UpdateDurably(Job* job, const std::function<void(JobStatus&)>& change);
+  void RecoverInterrupted();
 
   ReportStore* store_;
   ModelRegistry* models_;
   Metrics* metrics_;
   Logger* logger_;
   mutable std::mutex mu_;
+  std::mutex persist_mu_;  // one status write at a time, in the order of the changes
   std::condition_variable cv_;
   std::map<std::uint64_t, std::unique_ptr<Job>> jobs_;
   std::deque<Job*> queue_;
-  std::uint64_t next_id_ = 1;
   bool stopping_ = false;
   std::thread worker_;
 };

@@ -48,6 +48,13 @@ struct GraphReportCount {
   std::uint64_t reports = 0;
 };
 
+// A training job as the store keeps it: its last status, as JSON (the
+// daemon's job resource without its id).
+struct StoredJob {
+  std::uint64_t job_id = 0;
+  std::string status_json;
+};
+
 // Called after each commit with the number of reports it made durable and
 // how long the commit took; the daemon feeds it to /metrics.
 using CommitObserver = std::function<void(std::size_t reports, double seconds)>;
@@ -75,6 +82,12 @@ class ReportStore {
   // caller), set by an admin. Errors: kFailedPrecondition for an unknown graph.
   virtual Status SetGraphSymmetrisation(std::uint64_t graph_id, const std::string& rule) = 0;
   virtual Result<std::map<std::uint64_t, std::string>> GraphSymmetrisations() = 0;
+  // Training jobs. AddJob returns the new job's id: never one an earlier
+  // job had. Each write is durable when it returns. Errors: kUnavailable on
+  // I/O; UpdateJob: kFailedPrecondition for an unknown id.
+  virtual Result<std::uint64_t> AddJob(const std::string& status_json) = 0;
+  virtual Status UpdateJob(std::uint64_t job_id, const std::string& status_json) = 0;
+  virtual Result<std::vector<StoredJob>> ListJobs() = 0;
   // Visits the graph's reports in increasing user id.
   virtual Status ForEachReport(std::uint64_t graph_id,
                                const std::function<void(const ReportRecord&)>& visit) = 0;

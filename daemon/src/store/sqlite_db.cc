@@ -44,6 +44,8 @@ Status Db::Exec(const std::string& sql) {
 
 int Db::Changes() const { return sqlite3_changes(db_); }
 
+std::int64_t Db::LastInsertRowId() const { return sqlite3_last_insert_rowid(db_); }
+
 Status Db::Error(const std::string& what) const {
   return Status::Unavailable(what + ": " + sqlite3_errmsg(db_));
 }

@@ -30,6 +30,8 @@ class Db {
   sqlite3* get() const { return db_; }
   // Rows changed by the last INSERT, UPDATE or DELETE.
   int Changes() const;
+  // The rowid of the last row INSERTed on this connection.
+  std::int64_t LastInsertRowId() const;
   // The connection's last error, prefixed by `what`.
   Status Error(const std::string& what) const;
 

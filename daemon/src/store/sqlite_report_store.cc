@@ -50,6 +50,13 @@ const char* const kMigrations[] = {
     "  graph_id INTEGER PRIMARY KEY REFERENCES graphs (graph_id),"
     "  rule TEXT NOT NULL,"
     "  set_unix INTEGER NOT NULL);",
+    // 3 -> 4: training jobs, so that none vanishes in a crash and no id
+    // serves twice (AUTOINCREMENT: never an id used before, even one deleted).
+    "CREATE TABLE jobs ("
+    "  job_id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  status_json TEXT NOT NULL,"
+    "  created_unix INTEGER NOT NULL,"
+    "  updated_unix INTEGER NOT NULL);",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kStoreSchemaVersion,
               "one migration per schema version");
@@ -199,6 +206,41 @@ class SqliteReportStore final : public ReportStore {
     });
     if (!s.ok()) return s;
     return rules;
+  }
+
+  Result<std::uint64_t> AddJob(const std::string& status_json) override {
+    std::lock_guard<std::mutex> lock(admin_mu_);
+    auto stmt = sqlite::Statement::Prepare(
+        admin_db_, "INSERT INTO jobs (status_json, created_unix, updated_unix) VALUES (?1, ?2, ?2)");
+    if (!stmt.ok()) return stmt.status();
+    stmt->BindText(1, status_json);
+    stmt->BindInt(2, NowUnix());
+    auto done = stmt->Step();
+    if (!done.ok()) return done.status();
+    return FromSql(admin_db_.LastInsertRowId());
+  }
+
+  Status UpdateJob(std::uint64_t job_id, const std::string& status_json) override {
+    std::lock_guard<std::mutex> lock(admin_mu_);
+    auto stmt = sqlite::Statement::Prepare(admin_db_,
+                                           "UPDATE jobs SET status_json = ?2, updated_unix = ?3 WHERE job_id = ?1");
+    if (!stmt.ok()) return stmt.status();
+    stmt->BindInt(1, ToSql(job_id));
+    stmt->BindText(2, status_json);
+    stmt->BindInt(3, NowUnix());
+    auto done = stmt->Step();
+    if (!done.ok()) return done.status();
+    if (admin_db_.Changes() == 0) return Status::FailedPrecondition("no job " + std::to_string(job_id));
+    return Status::Ok();
+  }
+
+  Result<std::vector<StoredJob>> ListJobs() override {
+    std::vector<StoredJob> jobs;
+    Status s = ForEachRow("SELECT job_id, status_json FROM jobs ORDER BY job_id", [&](sqlite::Statement& row) {
+      jobs.push_back({FromSql(row.ColumnInt(0)), row.ColumnText(1)});
+    });
+    if (!s.ok()) return s;
+    return jobs;
   }
 
   Result<std::vector<GraphReportCount>> CountReports() override {

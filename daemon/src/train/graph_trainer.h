@@ -17,6 +17,12 @@ namespace ldpgraph {
 
 class Adam;
 
+// The largest learning rate any route of the daemon takes (GAP jobs,
+// FedCog runs). Steps that large already throw the weights far from where
+// any task has its optimum; past it, weights overflow to infinity within a
+// few epochs (1e30: the first step), and a model of NaNs is not a model.
+constexpr double kMaxLearningRate = 10;
+
 struct GraphTrainOptions {
   int max_epochs = 500;
   int batch_size = 32;
