@@ -5,6 +5,9 @@
 // flushes. At the end every report is in the store exactly once, byte for
 // byte, and every queue is empty: nothing acknowledged was lost, nothing
 // retried was counted twice.
+// Training jobs across SIGKILLs: a job killed at a random epoch is there
+// after the restart, failed as interrupted; every job submitted is accounted
+// for, and no id serves twice.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -18,7 +21,10 @@
 #include "ldpgraph/wire_format.h"
 #include "service/token_authority.h"
 #include "store/sqlite_report_store.h"
+#include "support/admin_daemon.h"
 #include "support/daemon_process.h"
+#include "support/held_graph_upload.h"
+#include "support/sanitizers.h"
 #include "support/temp_dir.h"
 
 using ldpgraph::testing::DaemonProcess;
@@ -139,4 +145,63 @@ TEST_CASE("DaemonCrash.NoAcknowledgedReportIsLostOrDuplicatedAcrossSigkills") {
   for (const auto& [user, count] : seen) {
     if (count != 1) FAIL("user " << user << " stored " << count << " times");
   }
+}
+
+TEST_CASE("DaemonCrash.EveryJobIsAccountedForAcrossSigkills") {
+  using nlohmann::json;
+  ldpgraph::testing::AdminDaemon d;
+  REQUIRE(d.Admin("PUT", "/v1/admin/held-graphs/1", ldpgraph::testing::CommunitiesUpload(300).dump()).status == 201);
+  // Long enough to be killed mid-training at any epoch drawn below.
+  const json job = {{"task", "gap"}, {"held_graph", 1}, {"epsilon", 8}, {"epochs", 100000}};
+  std::mt19937 draw(5);
+  std::vector<std::uint64_t> ids;
+  std::vector<int> killed_at;
+  constexpr int kKills = 5;
+  for (int k = 0; k < kKills; ++k) {
+    // One job runs, one waits behind it: both must survive the kill.
+    std::uint64_t running = 0;
+    for (int i = 0; i < 2; ++i) {
+      const auto started = d.Admin("POST", "/v1/admin/jobs", job.dump());
+      REQUIRE_MESSAGE(started.status == 202, started.body);
+      const std::uint64_t id = json::parse(started.body)["job_id"];
+      for (std::uint64_t earlier : ids) CHECK(id != earlier);  // never an id twice
+      ids.push_back(id);
+      if (i == 0) running = id;
+    }
+    const int epoch = std::uniform_int_distribution<int>(1, LDPGRAPH_UNDER_ASAN ? 20 : 200)(draw);
+    for (int waited = 0;; ++waited) {
+      REQUIRE_MESSAGE(waited < 6000, "job " << running << " never reached epoch " << epoch);
+      const json s = json::parse(d.Admin("GET", "/v1/admin/jobs/" + std::to_string(running)).body);
+      REQUIRE(s["state"] != "failed");
+      if (s["epoch"].get<int>() >= epoch) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    d.process.Kill();
+    d.Start();
+    killed_at.push_back(epoch);
+
+    // Every job so far: there, over, and the ones this kill hit say why.
+    const json all = json::parse(d.Admin("GET", "/v1/admin/jobs").body)["jobs"];
+    REQUIRE(all.size() == ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      INFO("kill " << k << ", job " << ids[i] << ": " << all[i].dump());
+      CHECK(all[i]["job_id"] == ids[i]);
+      CHECK(all[i]["state"] == "failed");
+      CHECK(all[i]["error"].get<std::string>().rfind("interrupted: the daemon stopped while the job was", 0) == 0);
+    }
+    const json hit = json::parse(d.Admin("GET", "/v1/admin/jobs/" + std::to_string(running)).body);
+    CHECK(hit["error"].get<std::string>().find("training") != std::string::npos);
+    const json waiting = json::parse(d.Admin("GET", "/v1/admin/jobs/" + std::to_string(ids.back())).body);
+    CHECK(waiting["error"].get<std::string>().find("queued") != std::string::npos);
+  }
+  // And a job after all that still trains, under a new id.
+  const auto last = d.Admin("POST", "/v1/admin/jobs", json{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 8},
+                                                          {"epochs", 5}}.dump());
+  REQUIRE(last.status == 202);
+  const std::uint64_t id = json::parse(last.body)["job_id"];
+  CHECK(id == ids.back() + 1);
+  CHECK(d.Wait(id)["state"] == "succeeded");
+  std::string epochs;
+  for (int e : killed_at) epochs += " " + std::to_string(e);
+  MESSAGE("jobs killed at epochs" << epochs << "; " << ids.size() << " jobs accounted for");
 }

@@ -11,9 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "graph/generators.h"
-#include "ldpgraph/random_source.h"
 #include "support/admin_daemon.h"
+#include "support/held_graph_upload.h"
 #include "support/run_command.h"
 
 using ldpgraph::testing::DaemonProcess;
@@ -24,35 +23,7 @@ namespace {
 
 using Daemon = ldpgraph::testing::AdminDaemon;
 
-// Three communities whose words carry the class: the upload's JSON.
-json Communities(std::uint32_t nodes = 900) {
-  ldpgraph::SeededRandomSource rng(4);
-  ldpgraph::NodeDatasetSpec spec;
-  spec.nodes = nodes;
-  spec.classes = 3;
-  spec.mean_degree = 8;
-  spec.homophily = 0.9;
-  spec.features = 60;
-  spec.words = 5;
-  spec.signal = 0.5;
-  const ldpgraph::GraphDataset ds = ldpgraph::SyntheticNodeDataset(spec, rng);
-  json edges = json::array(), features = json::array(), labels = json::array();
-  const ldpgraph::CsrGraph& g = ds.graphs[0];
-  for (std::uint32_t u = 0; u < g.num_nodes(); ++u) {
-    for (std::uint32_t v : g.neighbours(u)) {
-      if (u < v) edges.push_back({u, v});
-    }
-  }
-  const ldpgraph::SparseMatrix& x = ds.node_features;
-  for (std::int64_t r = 0; r < x.rows; ++r) {
-    for (std::int64_t k = x.offsets[r]; k < x.offsets[r + 1]; ++k) {
-      features.push_back({r, x.indices[k], x.unit_weights() ? 1.0 : x.values[k]});
-    }
-  }
-  for (std::int64_t y : ds.node_labels) labels.push_back(y);
-  return {{"num_nodes", nodes}, {"classes", 3}, {"feature_dims", 60},
-          {"edges", edges},     {"features", features}, {"labels", labels}};
-}
+json Communities(std::uint32_t nodes = 900) { return ldpgraph::testing::CommunitiesUpload(nodes); }
 
 // Runs `command`; its exit status and everything it printed.
 std::pair<int, std::string> Run(const std::string& command) {

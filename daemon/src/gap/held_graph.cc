@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <map>
 #include <string>
@@ -118,7 +119,9 @@ Result<HeldGraph> MakeHeldGraph(const HeldGraphParts& p) {
       return Status::InvalidArgument("feature entry " + std::to_string(i) + " " + Pair(e.node, e.feature) +
                                      " is outside num_nodes x feature_dims");
     }
-    if (!std::isfinite(e.value) || std::fabs(e.value) > 3.0e38) {
+    // The float bound itself: a value once stored as a float must pass this
+    // check again when the graph is loaded (3.0e38 as a float is above 3.0e38).
+    if (!std::isfinite(e.value) || std::fabs(e.value) > std::numeric_limits<float>::max()) {
       return Status::InvalidArgument("feature entry " + std::to_string(i) + " has a value that is not a finite float");
     }
     entries.emplace_back(static_cast<std::uint32_t>(e.node), static_cast<std::uint32_t>(e.feature),

@@ -1,0 +1,181 @@
+// The defects the second probe of a running ldpgraphd found on its admin
+// surfaces (issue 48), each reproduced against the real daemon: duplicate
+// JSON keys, errors in one shape, a learning rate that overflows the
+// weights, an epsilon no noise reaches, a model of NaNs, the order of a
+// job's log lines. (Run takeover: daemon_federation_test; jobs across
+// SIGKILLs: daemon_crash_test.)
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "support/admin_daemon.h"
+#include "support/held_graph_upload.h"
+
+using ldpgraph::testing::AdminDaemon;
+using ldpgraph::testing::CommunitiesUpload;
+using nlohmann::json;
+
+namespace {
+
+// The daemon's JSON log lines whose event is `event`, and where each sits.
+std::vector<std::pair<std::size_t, json>> Events(const AdminDaemon& d, const std::string& event) {
+  std::vector<std::pair<std::size_t, json>> out;
+  std::istringstream in(d.process.log());
+  std::size_t line_number = 0;
+  for (std::string line; std::getline(in, line); ++line_number) {
+    const json j = json::parse(line, nullptr, false);
+    if (j.is_object() && j.value("event", "") == event) out.emplace_back(line_number, j);
+  }
+  return out;
+}
+
+json Body(const ldpgraph::transport::HttpAnswer& answer) { return json::parse(answer.body); }
+
+const char* kGraph = R"({"graph_id": 1, "num_users": 40, "edges": {"mechanism": "dprr", "epsilon": 1}})";
+
+}  // namespace
+
+TEST_CASE("AdminHardening.EveryRouteRefusesDuplicateKeysAndBadJsonInOneShape") {
+  AdminDaemon d;
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraph).status == 201);
+  REQUIRE(d.Admin("PUT", "/v1/admin/held-graphs/1", CommunitiesUpload(90).dump()).status == 201);
+  struct Route {
+    const char* method;
+    const char* path;
+    std::string duplicated;  // valid JSON but for one key given twice
+  };
+  const std::vector<Route> routes = {
+      {"POST", "/v1/admin/jobs", R"({"task": "gap", "held_graph": 1, "epsilon": -1, "epsilon": 8})"},
+      {"POST", "/v1/admin/jobs", R"({"graphs": [1], "epochs": 5, "epochs": 6})"},
+      {"POST", "/v1/admin/gw", R"({"a": 1, "b": 2, "a": 3})"},
+      {"POST", "/v1/admin/gw/nearest", R"({"graph": 1, "graph": 2})"},
+      {"POST", "/v1/admin/graphs", R"({"graph_id": 2, "graph_id": 3, "num_users": 5, "edges": {"mechanism": "none"}})"},
+      {"POST", "/v1/admin/graphs/1/tokens", R"({"first": 0, "count": 1, "count": 2})"},
+      {"PUT", "/v1/admin/graphs/1/label", R"({"label": 1, "label": 0})"},
+      {"PUT", "/v1/admin/graphs/1/symmetrise", R"({"rule": "or", "rule": "and"})"},
+      {"PUT", "/v1/admin/held-graphs/2",
+       R"({"num_nodes": 3, "num_nodes": 2, "classes": 2, "feature_dims": 1, "edges": [], "features": [], "labels": [0, 1]})"},
+  };
+  for (const Route& r : routes) {
+    const auto answer = d.Admin(r.method, r.path, r.duplicated);
+    INFO(r.method << " " << r.path << " -> " << answer.body);
+    CHECK(answer.status == 400);
+    CHECK(Body(answer)["error"] == "invalid_json");
+    CHECK(Body(answer)["message"].get<std::string>().find("twice in one object") != std::string::npos);
+    // Not JSON at all: the same error, with the place.
+    const auto broken = d.Admin(r.method, r.path, "{\"a\": 1,\n\"b\": ]");
+    INFO(broken.body);
+    CHECK(broken.status == 400);
+    CHECK(Body(broken)["error"] == "invalid_json");
+    CHECK(Body(broken)["message"].get<std::string>().find("at line 2, column 6") != std::string::npos);
+    CHECK(Body(broken).size() == 2);
+  }
+  // Nothing changed.
+  CHECK(Body(d.Admin("GET", "/v1/admin/jobs"))["jobs"].empty());
+  CHECK(Body(d.Admin("GET", "/v1/admin/graphs"))["graphs"].size() == 1);
+  CHECK(!Body(d.Admin("GET", "/v1/admin/graphs"))["graphs"][0].contains("label"));
+  CHECK(Body(d.Admin("GET", "/v1/admin/held-graphs"))["held_graphs"].size() == 1);
+}
+
+TEST_CASE("AdminHardening.GapJobsRefuseWhatTrainingWouldAndStoreNoModelOfNans") {
+  AdminDaemon d;
+  REQUIRE(d.Admin("PUT", "/v1/admin/held-graphs/1", CommunitiesUpload(300).dump()).status == 201);
+  const json base = {{"task", "gap"}, {"held_graph", 1}, {"epsilon", 8}, {"epochs", 10}};
+
+  // A learning rate that throws the weights to infinity: refused with the bound.
+  for (double lr : {1e30, 1e308, 11.0, 0.0, -1.0}) {
+    json job = base;
+    job["lr"] = lr;
+    const auto answer = d.Admin("POST", "/v1/admin/jobs", job.dump());
+    INFO(lr << ": " << answer.body);
+    CHECK(answer.status == 400);
+    CHECK(answer.body.find("lr must be in (0, 10]") != std::string::npos);
+  }
+  // An epsilon no noise multiplier reaches: 422 at once, nothing queued.
+  {
+    json job = base;
+    job["epsilon"] = 1e-4;
+    const auto answer = d.Admin("POST", "/v1/admin/jobs", job.dump());
+    INFO(answer.body);
+    CHECK(answer.status == 422);
+    CHECK(Body(answer)["error"] == "cannot_train");
+    CHECK(answer.body.find("epsilon") != std::string::npos);
+  }
+  CHECK(Body(d.Admin("GET", "/v1/admin/jobs"))["jobs"].empty());
+
+  // Features at the edge of a float: the weights overflow, the job fails
+  // saying so, and no model version appears.
+  json huge = CommunitiesUpload(300);
+  for (json& f : huge["features"]) f[2] = 3.4e38;
+  REQUIRE(d.Admin("PUT", "/v1/admin/held-graphs/2", huge.dump()).status == 201);
+  json diverging = base;
+  diverging["held_graph"] = 2;
+  diverging["epsilon"] = "inf";
+  const auto started = d.Admin("POST", "/v1/admin/jobs", diverging.dump());
+  REQUIRE_MESSAGE(started.status == 202, started.body);
+  const json failed = d.Wait(Body(started)["job_id"].get<std::uint64_t>());
+  CHECK(failed["state"] == "failed");
+  CHECK(failed["error"].get<std::string>().find("training diverged") != std::string::npos);
+  CHECK(!failed.contains("model_version"));
+  CHECK(Body(d.Admin("GET", "/v1/admin/models"))["models"].empty());
+
+  // A job that trains: its status adds up (epochs within max_epochs, no AUC
+  // for a node task), and its log says queued before started.
+  const auto good = d.Admin("POST", "/v1/admin/jobs", base.dump());
+  REQUIRE_MESSAGE(good.status == 202, good.body);
+  const std::uint64_t id = Body(good)["job_id"];
+  CHECK(Body(good)["max_epochs"] == 20);  // the encoder's 10, the classifier's 10 by default
+  const json done = d.Wait(id);
+  REQUIRE_MESSAGE(done["state"] == "succeeded", done.dump());
+  CHECK(done["epoch"].get<int>() <= done["max_epochs"].get<int>());
+  CHECK(done["task"] == "gap");
+  CHECK(!done.contains("test_auc"));
+  const auto queued = Events(d, "job_queued"), begun = Events(d, "job_started");
+  REQUIRE(queued.size() == 2);
+  REQUIRE(begun.size() == 2);
+  CHECK(queued[1].first < begun[1].first);
+}
+
+TEST_CASE("AdminHardening.PredictReadsItsBodyLikeEveryRoute") {
+  AdminDaemon d;
+  REQUIRE(d.Admin("PUT", "/v1/admin/held-graphs/1", CommunitiesUpload(300).dump()).status == 201);
+  const auto started = d.Admin("POST", "/v1/admin/jobs", json{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 8},
+                                                             {"epochs", 5}}.dump());
+  REQUIRE(started.status == 202);
+  const json done = d.Wait(Body(started)["job_id"].get<std::uint64_t>());
+  REQUIRE_MESSAGE(done["state"] == "succeeded", done.dump());
+  const std::string predict = "/v1/admin/models/" + done["model_version"].dump() + "/predict";
+
+  struct Case {
+    json body;
+    int status;
+    const char* error;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {{{"nodes", {1}}, {"colour", "blue"}}, 400, "unknown_field", "unknown field \"colour\""},
+      {{{"nodes", {1, -1}}}, 400, "invalid_request", "nodes[1] = -1 is not an unsigned integer"},
+      {{{"nodes", {1, "2"}}}, 400, "invalid_request", "nodes[1] = \"2\" is not an unsigned integer"},
+      {{{"nodes", {1, 300}}}, 400, "out_of_range", "nodes[1] = 300 is not below the held graph's num_nodes = 300"},
+      {{{"nodes", json::array()}}, 400, "invalid_request", "1 to 1000000 ids"},
+      {{{"graphs", {1}}}, 400, "unknown_field", "unknown field \"graphs\""},
+  };
+  for (const Case& c : cases) {
+    const auto answer = d.Admin("POST", predict, c.body.dump());
+    INFO(c.body.dump() << " -> " << answer.body);
+    CHECK(answer.status == c.status);
+    CHECK(Body(answer)["error"] == c.error);
+    CHECK(Body(answer)["message"].get<std::string>().find(c.message) != std::string::npos);
+  }
+  // A node named twice is predicted once, in the order first named.
+  const auto merged = d.Admin("POST", predict, json{{"nodes", {7, 3, 7, 7, 3}}}.dump());
+  REQUIRE_MESSAGE(merged.status == 200, merged.body);
+  const json predictions = Body(merged)["predictions"];
+  REQUIRE(predictions.size() == 2);
+  CHECK(predictions[0]["node"] == 7);
+  CHECK(predictions[1]["node"] == 3);
+}
