@@ -179,3 +179,49 @@ TEST_CASE("AdminHardening.PredictReadsItsBodyLikeEveryRoute") {
   CHECK(predictions[0]["node"] == 7);
   CHECK(predictions[1]["node"] == 3);
 }
+
+TEST_CASE("AdminHardening.WorkThatCannotFitTheMemoryBudgetIsRefusedBeforeItStarts") {
+  ldpgraph::testing::DaemonSettings settings;
+  settings.limits += "memory_budget_mb = 1024\ngw_max_nodes = 2000\n";
+  AdminDaemon d(settings);
+
+  // The probe's held graph: 100,000 nodes, 2^24 feature columns, 10^4
+  // entries. It uploads; a GAP job on it would hold its 2^24 x 16 first
+  // layer with gradient and Adam's moments (GBs): refused, nothing queued.
+  json wide = {{"num_nodes", 100000}, {"classes", 3}, {"feature_dims", 1 << 24}};
+  json edges = json::array(), features = json::array(), labels = json::array();
+  for (int u = 0; u + 1 < 100000; u += 2) edges.push_back({u, u + 1});
+  for (int i = 0; i < 10000; ++i) features.push_back({i * 10, (i * 7919) % (1 << 24), 1.0});
+  for (int u = 0; u < 100000; ++u) labels.push_back(u % 3);
+  wide["edges"] = edges;
+  wide["features"] = features;
+  wide["labels"] = labels;
+  REQUIRE(d.Admin("PUT", "/v1/admin/held-graphs/1", wide.dump()).status == 201);
+  const auto refused = d.Admin("POST", "/v1/admin/jobs", json{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 8}}.dump());
+  INFO(refused.body);
+  CHECK(refused.status == 422);
+  CHECK(Body(refused)["error"] == "over_memory_budget");
+  CHECK(Body(refused)["message"].get<std::string>().find("above the daemon's memory budget of 1.0 GB") !=
+        std::string::npos);
+  CHECK(Body(d.Admin("GET", "/v1/admin/jobs"))["jobs"].empty());
+
+  // GW between embedding graphs past gw_max_nodes: 422 naming the limit,
+  // before anything is loaded.
+  for (int id : {1, 2}) {
+    REQUIRE(d.Admin("POST", "/v1/admin/graphs",
+                    json{{"graph_id", id}, {"num_users", 30000}, {"embedding", {{"dims", 1}, {"epsilon", 4}}}}.dump())
+                .status == 201);
+  }
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs",
+                  json{{"graph_id", 3}, {"num_users", 50}, {"embedding", {{"dims", 1}, {"epsilon", 4}}}}.dump())
+              .status == 201);
+  const auto pair = d.Admin("POST", "/v1/admin/gw", json{{"a", 1}, {"b", 2}}.dump());
+  INFO(pair.body);
+  CHECK(pair.status == 422);
+  CHECK(Body(pair)["error"] == "too_large");
+  CHECK(Body(pair)["message"].get<std::string>().find("at most 2000 ([limits] gw_max_nodes)") != std::string::npos);
+  CHECK(d.Admin("POST", "/v1/admin/gw/nearest", json{{"graph", 2}}.dump()).status == 422);
+  // A small graph is still answered (it has no report yet: 409), not held up by the large ones.
+  CHECK(d.Admin("POST", "/v1/admin/gw/nearest", json{{"graph", 3}}.dump()).status == 409);
+  CHECK(d.Admin("GET", "/healthz").status == 200);
+}

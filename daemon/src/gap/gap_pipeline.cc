@@ -72,6 +72,27 @@ GapOptions ResolveGapOptions(const GapOptions& o, std::size_t training_nodes) {
   return r;
 }
 
+std::uint64_t GapMemoryEstimate(const GapInputs& in, const GapOptions& options) {
+  const GapOptions o = ResolveGapOptions(options, in.split.train.size());
+  const auto n = static_cast<std::uint64_t>(in.graph->num_nodes());
+  const auto entries = static_cast<std::uint64_t>(in.graph->num_entries());
+  const auto f = static_cast<std::uint64_t>(in.features->cols());
+  const auto h = static_cast<std::uint64_t>(o.model.hidden);
+  const auto c = static_cast<std::uint64_t>(std::max(in.classes, 1));
+  const auto hops = static_cast<std::uint64_t>(o.model.hops);
+  // value, gradient, Adam's m and v, and the temporaries of a step
+  constexpr std::uint64_t kFloat = 4, kPerWeight = 6 * kFloat;
+  constexpr std::uint64_t kHiddenLayers = 8;  // the encoder's and the classifier's h x h layers, generously
+  const std::uint64_t weights = (f * h + kHiddenLayers * h * h + (hops + 2) * h * c) * kPerWeight;
+  const std::uint64_t features = in.features->is_sparse()
+                                     ? static_cast<std::uint64_t>(in.features->sparse().indices.size()) * 8 + n * 8
+                                     : n * f * kFloat;
+  // Aggregates, and every layer's output, gradient and dropout mask over all nodes.
+  const std::uint64_t activations = n * h * kFloat * ((hops + 1) + 3 * kHiddenLayers) + n * c * kFloat * 4;
+  const std::uint64_t graph = (entries * 4 + n * 8) * (o.privacy == GapPrivacy::kNode ? 2 : 1);
+  return weights + features + activations + graph;
+}
+
 Result<GapCalibration> CalibrateGap(const GapInputs& in, const GapOptions& options) {
   LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, options));
   const GapOptions o = ResolveGapOptions(options, in.split.train.size());

@@ -128,6 +128,14 @@ struct GapCalibration {
 };
 Result<GapCalibration> CalibrateGap(const GapInputs& inputs, const GapOptions& options);
 
+// An upper bound of what a GAP run of these options holds at its peak: each
+// weight with its gradient and Adam's two moments (the encoder's first
+// layer is feature_dims x hidden: wide features make it the largest part),
+// the features as held, the K + 1 aggregates and the classifier's
+// activations over every node, the graph (twice at node level). The daemon
+// refuses a job whose estimate exceeds its memory budget before queueing it.
+std::uint64_t GapMemoryEstimate(const GapInputs& inputs, const GapOptions& options);
+
 // Errors: those of ValidateGap; the accountant's (kOutOfRange when no
 // noise reaches epsilon).
 //

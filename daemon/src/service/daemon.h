@@ -11,6 +11,7 @@
 
 #include "federation/coordinator.h"
 #include "federation/party_service.h"
+#include "service/memory_budget.h"
 #include "service/daemon_config.h"
 #include "service/https_server.h"
 #include "service/service_context.h"
@@ -38,6 +39,7 @@ class Daemon {
   DaemonConfig config_;
   Metrics metrics_;
   std::unique_ptr<ReportStore> store_;
+  std::unique_ptr<MemoryBudget> memory_;  // before the jobs: they hold leases of it
   std::unique_ptr<ModelRegistry> models_;
   std::unique_ptr<HeldGraphStore> held_graphs_;
   std::unique_ptr<TrainingJobs> jobs_;

@@ -235,7 +235,11 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
 
   Section limits(root, "limits");
   LDPGRAPH_RETURN_IF_ERROR(limits.CheckKnown({"per_token_rate", "per_token_burst", "per_address_rate",
-                                              "per_address_burst"}));
+                                              "per_address_burst", "memory_budget_mb", "gw_max_nodes"}));
+  std::uint64_t budget_mb = 0;
+  LDPGRAPH_RETURN_IF_ERROR(limits.Unsigned<std::uint64_t>("memory_budget_mb", 0, std::uint64_t{1} << 30, &budget_mb));
+  if (budget_mb > 0) c.memory_budget_bytes = budget_mb << 20;
+  LDPGRAPH_RETURN_IF_ERROR(limits.Unsigned<std::uint32_t>("gw_max_nodes", 2, 1u << 20, &c.gw_max_nodes));
   LDPGRAPH_RETURN_IF_ERROR(ReadRateLimit(limits, "per_token_rate", "per_token_burst", &c.per_token));
   LDPGRAPH_RETURN_IF_ERROR(ReadRateLimit(limits, "per_address_rate", "per_address_burst", &c.per_address));
 

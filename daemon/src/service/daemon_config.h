@@ -48,6 +48,13 @@ struct DaemonConfig {
   // [limits]
   RateLimit per_token{5, 20};
   RateLimit per_address{2000, 4000};
+  // What the heavy admin work (GAP jobs, GW queries, predictions, held-graph
+  // uploads) may hold at once (service/memory_budget.h); 0 in the file:
+  // half the machine's memory.
+  std::uint64_t memory_budget_bytes = 0;
+  // The most users an embedding graph may have for GW to compare it: GW
+  // holds n x n matrices (at 5000, about 1.6 GB for a pair).
+  std::uint32_t gw_max_nodes = 5000;
   // [log]
   std::string log_format = "auto";  // auto (JSON unless stderr is a terminal), json, text
   std::string log_level = "info";   // debug, info, warning, error

@@ -19,6 +19,13 @@ void TrainingJobs::RunGapJob(Job* job) {
                                 {"privacy", GapPrivacyName(r.gap.privacy)}});
   auto finish = [&](JobState state, const std::string& error) { Finish(job, start, state, error); };
   if (job->cancel) return finish(JobState::kCancelled, "");
+  // Its estimate, once the heavy requests in flight have left room for it.
+  MemoryBudget::Lease lease;
+  if (memory_ != nullptr) {
+    Result<MemoryBudget::Lease> leased = memory_->Reserve(r.memory_bytes, "this GAP job");
+    if (!leased.ok()) return finish(JobState::kFailed, leased.status().message());
+    lease = std::move(leased).value();
+  }
   UpdateDurably(job, [](JobStatus& s) {
     s.graphs_assembled = 1;
     s.state = JobState::kTraining;

@@ -63,6 +63,25 @@ Result<GraphSpace> LoadSpace(ServiceContext& ctx, std::uint64_t id, Refusal* ref
   return EmbeddingSpace(*h);
 }
 
+// GW between graphs of `a` and `b` users holds both n x n structures, the
+// coupling and the products of each step (doubles).
+std::uint64_t GwMemoryEstimate(std::uint64_t a, std::uint64_t b) { return 8 * (a * a + b * b + 6 * a * b); }
+
+// 422 for an embedding graph with more users than GW compares here.
+std::optional<HttpResponse> RefuseLarge(const ServiceContext& ctx, std::uint64_t id) {
+  auto graph = ctx.graphs.Find(id);
+  if (!graph || !graph->config.embedding.enabled || graph->config.num_users <= ctx.gw_max_nodes) return std::nullopt;
+  return ErrorResponse(422, "too_large",
+                       "graph " + std::to_string(id) + " has " + std::to_string(graph->config.num_users) +
+                           " users; GW compares graphs of at most " + std::to_string(ctx.gw_max_nodes) +
+                           " ([limits] gw_max_nodes): it holds n x n matrices");
+}
+
+std::uint64_t Users(const ServiceContext& ctx, std::uint64_t id) {
+  auto graph = ctx.graphs.Find(id);
+  return graph ? graph->config.num_users : 0;
+}
+
 Result<double> Discrepancy(const GraphSpace& a, const GraphSpace& b, double alpha) {
   Result<GwResult> r = SpaceGw(a, b, alpha, GwOptions::ProductStartOnly());  // as `ldpgraph gw` by default
   if (!r.ok()) return r.status();
@@ -97,6 +116,11 @@ HttpResponse Pair(ServiceContext& ctx, const HttpRequest& request) {
     return ErrorResponse(400, "invalid_request", "\"a\" and \"b\" must be graph ids (unsigned integers)");
   }
   if (!Alpha(*body, &alpha)) return ErrorResponse(400, "invalid_request", "\"alpha\" must be a number in [0, 1]");
+  for (std::uint64_t id : {a, b}) {
+    if (auto large = RefuseLarge(ctx, id)) return *large;
+  }
+  MemoryBudget::Lease lease;
+  if (auto refused = LeaseForRequest(ctx.memory, "this GW query", GwMemoryEstimate(Users(ctx, a), Users(ctx, b)), &lease)) return *refused;
   const auto start = std::chrono::steady_clock::now();
   Result<GraphSpace> x = LoadSpace(ctx, a, &refusal);
   if (!x.ok()) return Refuse(refusal);
@@ -130,12 +154,27 @@ HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
     }
     k = (*body)["k"].get<std::uint64_t>();
   }
+  if (auto large = RefuseLarge(ctx, id)) return *large;
+  // Graphs too large to compare are left out (and listed), not allowed to
+  // make every query as slow as they would be.
+  json too_large = json::array();
+  std::uint64_t largest = 0;
+  for (const auto& graph : ctx.graphs.All()) {
+    if (graph->config.graph_id == id || !graph->config.embedding.enabled) continue;
+    if (graph->config.num_users > ctx.gw_max_nodes) {
+      too_large.push_back(graph->config.graph_id);
+    } else {
+      largest = std::max<std::uint64_t>(largest, graph->config.num_users);
+    }
+  }
+  MemoryBudget::Lease lease;
+  if (auto refused = LeaseForRequest(ctx.memory, "this GW query", GwMemoryEstimate(Users(ctx, id), largest), &lease)) return *refused;
   Result<GraphSpace> query = LoadSpace(ctx, id, &refusal);
   if (!query.ok()) return Refuse(refusal);
   std::vector<std::pair<double, std::uint64_t>> found;
   for (const auto& graph : ctx.graphs.All()) {
     const std::uint64_t other = graph->config.graph_id;
-    if (other == id || !graph->config.embedding.enabled) continue;
+    if (other == id || !graph->config.embedding.enabled || graph->config.num_users > ctx.gw_max_nodes) continue;
     // A query over many graphs must not hold up the daemon's stop.
     if (ctx.draining.load()) return ErrorResponse(503, "draining", "the daemon is stopping");
     Refusal skipped;
@@ -163,6 +202,7 @@ HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
     nearest.push_back(item);
   }
   json out = {{"graph", id}, {"compared", found.size()}, {"nearest", nearest}};
+  if (!too_large.empty()) out["skipped_too_large"] = too_large;
   if (!votes.empty()) {
     auto best = votes.begin();
     for (auto it = votes.begin(); it != votes.end(); ++it) {

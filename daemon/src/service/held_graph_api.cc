@@ -256,6 +256,11 @@ HttpResponse StartGapJob(ServiceContext& ctx, const json& body) {
   if (Result<GapCalibration> c = CalibrateGap(in, job.gap); !c.ok()) {
     return ErrorResponse(422, "cannot_train", c.status().message());
   }
+  job.memory_bytes = GapMemoryEstimate(in, job.gap);
+  if (ctx.memory != nullptr) {
+    Status fits = ctx.memory->Fits(job.memory_bytes, "this GAP job");
+    if (!fits.ok()) return ErrorResponse(422, "over_memory_budget", fits.message());
+  }
   job.held_graph = std::make_shared<const HeldGraph>(std::move(held).value());
   Result<std::uint64_t> job_id = ctx.jobs->Start(std::move(job));
   if (job_id.status().code() == StatusCode::kUnavailable) {

@@ -95,6 +95,14 @@ std::optional<HttpResponse> ReadNodeIds(const json& body, std::uint64_t n, const
   return std::nullopt;
 }
 
+// What predicting for graphs of `users` users in all holds at its peak: the
+// assembled rows (a generous 64 bytes a user: ids, offsets, noisy
+// neighbours) and each layer's input and output over every user.
+std::uint64_t PredictionMemory(std::uint64_t users, int hidden, int layers, std::uint64_t input_width) {
+  return users * (64 + 8 * input_width + 2 * 4 * static_cast<std::uint64_t>(std::max(hidden, 1)) *
+                                             static_cast<std::uint64_t>(std::max(layers, 1)));
+}
+
 // Each graph's symmetrisation policy as its admin set it ("none" by default).
 Result<std::vector<Symmetrisation>> PolicyRules(ServiceContext& ctx, const std::vector<GraphConfig>& graphs) {
   auto stored = ctx.store->GraphSymmetrisations();
@@ -306,6 +314,13 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
   if (auto bad = ReadNodeIds(body, graph->config.num_users, "the graph's n", &rows)) return *bad;
   Result<AnyModel> model = ctx.models->Load(version);
   if (!model.ok()) return ErrorResponse(503, "unavailable", model.status().message());
+  MemoryBudget::Lease lease;
+  const NodeGnnConfig& c = model->node->config();
+  const std::uint64_t features = graph->config.features.enabled ? graph->config.features.params.dims : 0;
+  if (auto refused = LeaseForRequest(ctx.memory, "this prediction",
+                                     PredictionMemory(graph->config.num_users, c.hidden, c.layers, features), &lease)) {
+    return *refused;
+  }
   if (model->node_probabilities.size() > 0) {
     // Trained on a denoised graph: what it predicted then (the graph would
     // need a first model to build again).
@@ -377,6 +392,14 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
   Result<AnyModel> model = ctx.models->Load(*version);
   if (!model.ok()) return ErrorResponse(503, "unavailable", model.status().message());
   if (model->kind != ModelKind::kGin) return ErrorResponse(422, "wrong_task", "model " + version_text + " is not a graph classifier");
+  std::uint64_t users = 0;
+  for (const GraphConfig& g : graphs) users += g.num_users;
+  MemoryBudget::Lease lease;
+  const GinConfig& gin = model->gin->config();
+  if (auto refused = LeaseForRequest(ctx.memory, "this prediction",
+                                     PredictionMemory(users, gin.hidden, gin.layers, gin.input_dim), &lease)) {
+    return *refused;
+  }
   // The rule the model was trained under, or each graph's policy now.
   Result<Symmetrisation> imposed = ParseSymmetrisation(about.is_discarded() ? "" : about.value("symmetrise", ""));
   Result<std::vector<Symmetrisation>> rules =
@@ -407,6 +430,11 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
 }
 
 }  // namespace
+
+bool IsLongLearningRequest(const HttpRequest& request, const std::string& path) {
+  if (request.method != "POST") return false;
+  return path == "/v1/admin/jobs" || PathParameter(path, "/v1/admin/models/", "/predict").has_value();
+}
 
 std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
   static const std::string kGraphs = "/v1/admin/graphs/";

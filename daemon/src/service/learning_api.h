@@ -23,6 +23,11 @@ namespace ldpgraph {
 // The answer for `path` when it is a learning resource; nullopt otherwise.
 std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpRequest& request, const std::string& path);
 
+// Whether the request computes for long (a prediction assembles graphs and
+// runs the model; a job's submission loads its held graph and calibrates
+// its noise): such requests run on the query worker, off the I/O threads.
+bool IsLongLearningRequest(const HttpRequest& request, const std::string& path);
+
 // Most graphs, or users of a node model's graph, one prediction request may name.
 constexpr std::size_t kMaxPredictGraphs = 10000;
 constexpr std::size_t kMaxPredictNodes = 1000000;

@@ -9,6 +9,7 @@
 #include "service/graph_registry.h"
 #include "service/held_graph_store.h"
 #include "service/logger.h"
+#include "service/memory_budget.h"
 #include "service/metrics.h"
 #include "service/model_registry.h"
 #include "service/query_worker.h"
@@ -49,6 +50,10 @@ struct ServiceContext {
   // Long admin queries (GW) run on it, off the I/O threads (set by the
   // Daemon); without one (tests, the fuzzer) they are answered in place.
   QueryWorker* queries = nullptr;
+  // What heavy admin work may hold at once (set by the Daemon); without one
+  // (tests, the fuzzer) nothing is checked or leased.
+  MemoryBudget* memory = nullptr;
+  std::uint32_t gw_max_nodes = 5000;  // [limits] gw_max_nodes
   // FedCog (set by the Daemon when its config has [federation]).
   PartyService* federation_party = nullptr;
   Coordinator* coordinator = nullptr;

@@ -98,8 +98,9 @@ void CountAssembly(Metrics& metrics, const DatasetAssemblyStats& stats) {
   metrics.assembled_edges.fetch_add(stats.edges);
 }
 
-TrainingJobs::TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* metrics, Logger* logger)
-    : store_(store), models_(models), metrics_(metrics), logger_(logger) {
+TrainingJobs::TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* metrics, Logger* logger,
+                           MemoryBudget* memory)
+    : store_(store), models_(models), memory_(memory), metrics_(metrics), logger_(logger) {
   RecoverInterrupted();
   worker_ = std::thread([this] { WorkerLoop(); });
 }

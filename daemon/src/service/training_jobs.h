@@ -41,6 +41,7 @@
 #include "linkldp/denoised_training.h"
 #include "train/lpgnn_pipeline.h"
 #include "service/logger.h"
+#include "service/memory_budget.h"
 #include "service/metrics.h"
 #include "service/model_registry.h"
 #include "store/report_store.h"
@@ -74,6 +75,7 @@ struct GraphJobRequest {
   // kGap: the held graph and how to train on it (its noise is the OS's).
   std::shared_ptr<const HeldGraph> held_graph;
   GapOptions gap;
+  std::uint64_t memory_bytes = 0;  // kGap: the estimate it leases while it trains
 };
 
 enum class JobState { kQueued, kAssembling, kTraining, kSucceeded, kFailed, kCancelled };
@@ -108,7 +110,9 @@ class TrainingJobs {
  public:
   // `metrics` counts assemblies and job outcomes. Reads the jobs the store
   // holds; those a stop interrupted are marked failed (and logged).
-  TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* metrics, Logger* logger);
+  // `memory` (optional): GAP jobs lease their estimate from it while they train.
+  TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* metrics, Logger* logger,
+               MemoryBudget* memory = nullptr);
   ~TrainingJobs();  // cancels what runs, drops what waits, joins
   TrainingJobs(const TrainingJobs&) = delete;
   TrainingJobs& operator=(const TrainingJobs&) = delete;
@@ -144,6 +148,7 @@ class TrainingJobs {
 
   ReportStore* store_;
   ModelRegistry* models_;
+  MemoryBudget* memory_;
   Metrics* metrics_;
   Logger* logger_;
   mutable std::mutex mu_;
