@@ -2,10 +2,13 @@
 // surfaces (issue 48), each reproduced against the real daemon: duplicate
 // JSON keys, errors in one shape, a learning rate that overflows the
 // weights, an epsilon no noise reaches, a model of NaNs, the order of a
-// job's log lines. (Run takeover: daemon_federation_test; jobs across
+// job's log lines, work that cannot fit the memory budget, a full disk.
+// (Run takeover: daemon_federation_test; jobs across
 // SIGKILLs: daemon_crash_test.)
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,6 +20,7 @@
 
 using ldpgraph::testing::AdminDaemon;
 using ldpgraph::testing::CommunitiesUpload;
+using ldpgraph::testing::TempDir;
 using nlohmann::json;
 
 namespace {
@@ -223,5 +227,43 @@ TEST_CASE("AdminHardening.WorkThatCannotFitTheMemoryBudgetIsRefusedBeforeItStart
   CHECK(d.Admin("POST", "/v1/admin/gw/nearest", json{{"graph", 2}}.dump()).status == 422);
   // A small graph is still answered (it has no report yet: 409), not held up by the large ones.
   CHECK(d.Admin("POST", "/v1/admin/gw/nearest", json{{"graph", 3}}.dump()).status == 409);
+  CHECK(d.Admin("GET", "/healthz").status == 200);
+}
+
+TEST_CASE("AdminHardening.AFullDiskLosesNothingLeavesNoTemporaryFileAndNamesNoPath") {
+  TempDir mount_point;
+  const std::string disk = mount_point.path() + "/disk";
+  std::filesystem::create_directories(disk);
+  // A real full disk: a 200 KB tmpfs (needs root, as CI has; skipped elsewhere).
+  if (std::system(("mount -t tmpfs -o size=200k tmpfs " + disk + " 2>/dev/null").c_str()) != 0) {
+    MESSAGE("skipped: cannot mount a tmpfs here (not root?)");
+    return;
+  }
+  struct Unmount {
+    std::string at;
+    ~Unmount() { (void)std::system(("umount -l " + at).c_str()); }
+  } unmount{disk};
+  ldpgraph::testing::DaemonSettings settings;
+  settings.extra_store = "held_graphs_dir = \"" + disk + "/held\"\n";
+  AdminDaemon d(settings);
+  const std::string big = CommunitiesUpload(3000).dump();  // a held graph file of more than 200 KB
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const auto answer = d.Admin("PUT", "/v1/admin/held-graphs/1", big);
+    INFO(answer.body);
+    CHECK(answer.status == 503);
+    CHECK(answer.body.find("No space left on device") != std::string::npos);
+    CHECK(answer.body.find(disk) == std::string::npos);
+    CHECK(answer.body.find('/') == std::string::npos);
+  }
+  CHECK(Body(d.Admin("GET", "/v1/admin/held-graphs"))["held_graphs"].empty());
+  for (const auto& entry : std::filesystem::directory_iterator(disk + "/held")) {
+    FAIL_CHECK("left behind: " << entry.path().string());
+  }
+  const auto logged = Events(d, "storage_write_failed");
+  REQUIRE(!logged.empty());
+  CHECK(logged.size() <= 2);  // rate-limited: at most one a second
+  CHECK(logged[0].second["error"].get<std::string>().find(disk) != std::string::npos);  // the operator sees where
+  // A small one still fits, and the daemon is well.
+  CHECK(d.Admin("PUT", "/v1/admin/held-graphs/2", CommunitiesUpload(60).dump()).status == 201);
   CHECK(d.Admin("GET", "/healthz").status == 200);
 }

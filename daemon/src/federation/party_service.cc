@@ -12,6 +12,7 @@
 #include "service/base64url.h"
 #include "service/json_body.h"
 #include "service/json_response.h"
+#include "service/storage_failure.h"
 
 namespace ldpgraph {
 namespace {
@@ -323,7 +324,7 @@ HttpResponse PartyService::Finish(Run& run, std::uint64_t id, const std::string&
   }
   if (!exists) {
     Status written = internal::WriteFileDurably(ModelPath(id), bytes);
-    if (!written.ok()) return ErrorResponse(503, "unavailable", written.message());
+    if (!written.ok()) return StorageFailureResponse(logger_, "the model of run " + m.run, written);
     logger_->Info("federated_model_stored", {{"run", m.run}, {"users", std::to_string(m.keys.size())}});
   }
   return JsonResponse(200, json{{"users", m.keys.size()}, {"bytes", bytes.size()}}.dump());

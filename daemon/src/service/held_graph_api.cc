@@ -7,6 +7,7 @@
 
 #include "service/json_body.h"
 #include "service/json_response.h"
+#include "service/storage_failure.h"
 #include "train/graph_trainer.h"
 #include "train/splits.h"
 
@@ -112,7 +113,7 @@ HttpResponse Upload(ServiceContext& ctx, const HttpRequest& request, const std::
   if (!graph.ok()) return ErrorResponse(400, "invalid_graph", graph.status().message());
   Status added = ctx.held_graphs->Add(*graph);
   if (added.code() == StatusCode::kFailedPrecondition) return ErrorResponse(409, "exists", added.message());
-  if (!added.ok()) return ErrorResponse(503, "unavailable", added.message());
+  if (!added.ok()) return StorageFailureResponse(ctx.logger, "held graph " + id_text, added);
   ctx.logger->Info("held_graph_stored", {{"held_graph", id_text},
                                          {"num_nodes", std::to_string(graph->graph.num_nodes())},
                                          {"edges", std::to_string(graph->edges())}});

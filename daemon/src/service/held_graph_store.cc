@@ -42,8 +42,13 @@ Status HeldGraphStore::Add(const HeldGraph& graph) {
   }
   LDPGRAPH_RETURN_IF_ERROR(internal::WriteFileDurably(PathOf(graph.id, ".graph"), EncodeHeldGraph(graph)));
   const std::string summary = Summary(graph);
-  LDPGRAPH_RETURN_IF_ERROR(
-      internal::WriteFileDurably(PathOf(graph.id, ".json"), std::vector<std::uint8_t>(summary.begin(), summary.end())));
+  Status described =
+      internal::WriteFileDurably(PathOf(graph.id, ".json"), std::vector<std::uint8_t>(summary.begin(), summary.end()));
+  if (!described.ok()) {  // a graph without its summary is not listed: take it back
+    std::error_code error;
+    std::filesystem::remove(PathOf(graph.id, ".graph"), error);
+    return described;
+  }
   summaries_[graph.id] = summary;
   return Status::Ok();
 }

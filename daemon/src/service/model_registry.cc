@@ -1,5 +1,7 @@
 #include "service/model_registry.h"
 
+#include <filesystem>
+
 #include "internal/durable_file.h"
 #include "service/numbered_files.h"
 
@@ -21,8 +23,13 @@ Result<std::uint64_t> ModelRegistry::Add(const AnyModel& model, const std::strin
   std::lock_guard<std::mutex> lock(mu_);
   const std::uint64_t version = about_.empty() ? 1 : about_.rbegin()->first + 1;
   LDPGRAPH_RETURN_IF_ERROR(SaveModel(model, PathOf(version, ".model")));
-  LDPGRAPH_RETURN_IF_ERROR(
-      internal::WriteFileDurably(PathOf(version, ".json"), std::vector<std::uint8_t>(about_json.begin(), about_json.end())));
+  Status described =
+      internal::WriteFileDurably(PathOf(version, ".json"), std::vector<std::uint8_t>(about_json.begin(), about_json.end()));
+  if (!described.ok()) {  // a model without its description is not listed: take it back
+    std::error_code error;
+    std::filesystem::remove(PathOf(version, ".model"), error);
+    return described;
+  }
   about_[version] = about_json;
   return version;
 }

@@ -13,8 +13,10 @@
 namespace ldpgraph {
 
 // Creates `dir` if missing and reads every <number><extension> in it whole
-// (other names are skipped): number -> content. `what` names the directory
-// in errors. Errors: kUnavailable when it cannot be made or read.
+// (other names are skipped): number -> content. Removes the *.tmp files a
+// write cut short by a crash left (never renamed into place: no data).
+// `what` names the directory in errors. Errors: kUnavailable when it cannot
+// be made or read.
 Result<std::map<std::uint64_t, std::string>> ReadNumberedFiles(const std::string& dir, const std::string& extension,
                                                                const std::string& what);
 

@@ -7,6 +7,7 @@
 
 #include "assembly/graph_assembler.h"
 #include "engine/kernels/kernel_table.h"
+#include "service/storage_failure.h"
 #include "train/gin_pipeline.h"
 
 namespace ldpgraph {
@@ -342,7 +343,10 @@ void TrainingJobs::Run(Job* job) {
   model.kind = ModelKind::kGin;
   model.gin = std::move(run->model);
   Result<std::uint64_t> version = models_->Add(model, about.dump());
-  if (!version.ok()) return finish(JobState::kFailed, version.status().ToString());
+  if (version.status().code() == StatusCode::kUnavailable) {
+    return finish(JobState::kFailed, ReportStorageFailure(logger_, "the model", version.status()));
+  }
+  if (!version.ok()) return finish(JobState::kFailed, version.status().message());
   Update(job, [&](JobStatus& s) {
     s.test_accuracy = run->result.test.accuracy;
     s.test_auc = run->result.test.auc;
@@ -438,7 +442,10 @@ void TrainingJobs::RunNodeJob(Job* job) {
 void TrainingJobs::Publish(Job* job, std::chrono::steady_clock::time_point start, const AnyModel& model,
                            const std::string& about_json, double val_accuracy, double test_accuracy) {
   Result<std::uint64_t> version = models_->Add(model, about_json);
-  if (!version.ok()) return Finish(job, start, JobState::kFailed, version.status().ToString());
+  if (version.status().code() == StatusCode::kUnavailable) {
+    return Finish(job, start, JobState::kFailed, ReportStorageFailure(logger_, "the model", version.status()));
+  }
+  if (!version.ok()) return Finish(job, start, JobState::kFailed, version.status().message());
   Update(job, [&](JobStatus& s) {
     s.val_accuracy = val_accuracy;
     s.test_accuracy = test_accuracy;

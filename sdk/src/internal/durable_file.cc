@@ -62,18 +62,25 @@ Status WriteFileDurably(const std::string& path, const std::vector<std::uint8_t>
   const std::string tmp = path + ".tmp";
   Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
   if (fd.get() < 0) return Errno("cannot create", tmp);
+  // A failed write (a full disk) leaves no temporary file behind.
+  auto fail = [&](const char* what, const std::string& name) {
+    Status s = Errno(what, name);
+    if (fd.get() >= 0) ::close(fd.release());
+    ::unlink(tmp.c_str());
+    return s;
+  };
   std::size_t done = 0;
   while (done < bytes.size()) {
     ssize_t put = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
     if (put < 0) {
       if (errno == EINTR) continue;
-      return Errno("cannot write", tmp);
+      return fail("cannot write", tmp);
     }
     done += static_cast<std::size_t>(put);
   }
-  if (::fsync(fd.get()) != 0) return Errno("cannot fsync", tmp);
-  if (::close(fd.release()) != 0) return Errno("cannot close", tmp);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) return Errno("cannot rename onto", path);
+  if (::fsync(fd.get()) != 0) return fail("cannot fsync", tmp);
+  if (::close(fd.release()) != 0) return fail("cannot close", tmp);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) return fail("cannot rename onto", path);
   // Make the rename itself durable.
   const std::size_t slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
