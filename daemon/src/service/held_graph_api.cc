@@ -7,6 +7,7 @@
 
 #include "service/json_body.h"
 #include "service/json_response.h"
+#include "service/learning_api.h"
 #include "service/storage_failure.h"
 #include "train/graph_trainer.h"
 #include "train/splits.h"
@@ -263,14 +264,7 @@ HttpResponse StartGapJob(ServiceContext& ctx, const json& body) {
     if (!fits.ok()) return ErrorResponse(422, "over_memory_budget", fits.message());
   }
   job.held_graph = std::make_shared<const HeldGraph>(std::move(held).value());
-  Result<std::uint64_t> job_id = ctx.jobs->Start(std::move(job));
-  if (job_id.status().code() == StatusCode::kUnavailable) {
-    return ErrorResponse(503, "unavailable", job_id.status().message());
-  }
-  if (!job_id.ok()) return ErrorResponse(422, "cannot_train", job_id.status().message());
-  HttpResponse r = JsonResponse(202, JobStatusJson(*ctx.jobs->Get(*job_id)));
-  r.headers.emplace_back("Location", "/v1/admin/jobs/" + std::to_string(*job_id));
-  return r;
+  return QueueJob(ctx, std::move(job));
 }
 
 }  // namespace ldpgraph

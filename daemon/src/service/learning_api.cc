@@ -270,12 +270,7 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
     if (!rules.ok()) return ErrorResponse(503, "unavailable", rules.status().message());
     job.rules = std::move(rules).value();
   }
-  Result<std::uint64_t> id = ctx.jobs->Start(std::move(job));
-  if (id.status().code() == StatusCode::kUnavailable) return ErrorResponse(503, "unavailable", id.status().message());
-  if (!id.ok()) return ErrorResponse(422, "cannot_train", id.status().message());
-  HttpResponse r = JsonResponse(202, JobStatusJson(*ctx.jobs->Get(*id)));
-  r.headers.emplace_back("Location", "/v1/admin/jobs/" + std::to_string(*id));
-  return r;
+  return QueueJob(ctx, std::move(job));
 }
 
 HttpResponse Job(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text, const std::string& path) {
@@ -431,6 +426,15 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
 
 }  // namespace
 
+HttpResponse QueueJob(ServiceContext& ctx, GraphJobRequest job) {
+  Result<std::uint64_t> id = ctx.jobs->Start(std::move(job));
+  if (id.status().code() == StatusCode::kUnavailable) return ErrorResponse(503, "unavailable", id.status().message());
+  if (!id.ok()) return ErrorResponse(422, "cannot_train", id.status().message());
+  HttpResponse r = JsonResponse(202, JobStatusJson(*ctx.jobs->Get(*id)));
+  r.headers.emplace_back("Location", "/v1/admin/jobs/" + std::to_string(*id));
+  return r;
+}
+
 bool IsLongLearningRequest(const HttpRequest& request, const std::string& path) {
   if (request.method != "POST") return false;
   return path == "/v1/admin/jobs" || PathParameter(path, "/v1/admin/models/", "/predict").has_value();
@@ -451,9 +455,9 @@ std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpReques
   if (path == kJobs) {
     if (request.method == "POST") return StartJob(ctx, request);
     if (request.method != "GET") return MethodNotAllowed(request, path, "GET, POST");
-    json list = json::array();
-    for (const JobStatus& s : ctx.jobs->All()) list.push_back(json::parse(JobStatusJson(s)));
-    return JsonResponse(200, json{{"jobs", list}}.dump());
+    std::string list;
+    for (const JobStatus& s : ctx.jobs->All()) list += (list.empty() ? "" : ",") + JobStatusJson(s);
+    return JsonResponse(200, "{\"jobs\":[" + list + "]}");
   }
   if (StartsWith(path, kJobs + "/")) return Job(ctx, request, path.substr(kJobs.size() + 1), path);
   if (path == kModels) {

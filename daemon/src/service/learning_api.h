@@ -23,6 +23,10 @@ namespace ldpgraph {
 // The answer for `path` when it is a learning resource; nullopt otherwise.
 std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpRequest& request, const std::string& path);
 
+// Queues `job`: 202 with the job and its Location; 422 cannot_train for what
+// TrainingJobs refuses, 503 when the store cannot record it.
+HttpResponse QueueJob(ServiceContext& ctx, GraphJobRequest job);
+
 // Whether the request computes for long (a prediction assembles graphs and
 // runs the model; a job's submission loads its held graph and calibrates
 // its noise): such requests run on the query worker, off the I/O threads.

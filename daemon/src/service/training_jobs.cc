@@ -221,10 +221,13 @@ bool TrainingJobs::Cancel(std::uint64_t id) {
     JobStatus& s = it->second->status;
     if (Over(s.state)) return false;
     it->second->cancel = true;
-    if (s.state == JobState::kQueued) queued = it->second.get();  // the worker skips it
+    if (s.state == JobState::kQueued) {  // the worker skips it
+      s.state = JobState::kCancelled;
+      queued = it->second.get();
+    }
   }
   if (queued != nullptr) {
-    UpdateDurably(queued, [](JobStatus& s) { s.state = JobState::kCancelled; });
+    Persist(queued);
     metrics_->jobs_cancelled.fetch_add(1);
     logger_->Info("job_finished", {{"job_id", std::to_string(id)}, {"state", "cancelled"}, {"error", ""}});
   }
@@ -237,11 +240,17 @@ void TrainingJobs::Update(Job* job, const std::function<void(JobStatus&)>& chang
 }
 
 void TrainingJobs::UpdateDurably(Job* job, const std::function<void(JobStatus&)>& change) {
+  Update(job, change);
+  Persist(job);
+}
+
+void TrainingJobs::Persist(Job* job) {
+  // The status as it is when the write starts: of two writes in a row, the
+  // last stores the latest state, whichever change came first.
   std::lock_guard<std::mutex> persisting(persist_mu_);
   std::string text;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    change(job->status);
     text = JobStatusJson(job->status);
   }
   Status written = store_->UpdateJob(job->status.id, text);
@@ -275,8 +284,9 @@ void TrainingJobs::WorkerLoop() {
       job = queue_.front();
       queue_.pop_front();
       if (job->status.state == JobState::kCancelled) continue;
+      job->status.state = JobState::kAssembling;  // with the pop: a cancel now stops it between epochs
     }
-    UpdateDurably(job, [](JobStatus& s) { s.state = JobState::kAssembling; });
+    Persist(job);
     metrics_->jobs_running.fetch_add(1);
     Run(job);
     metrics_->jobs_running.fetch_sub(1);

@@ -142,7 +142,9 @@ class TrainingJobs {
   void Publish(Job* job, std::chrono::steady_clock::time_point start, const AnyModel& model,
                const std::string& about_json, double val_accuracy, double test_accuracy);
   void Update(Job* job, const std::function<void(JobStatus&)>& change);
-  // Update, then write the status to the store (a change of state).
+  // Writes the job's status to the store (after a change of state).
+  void Persist(Job* job);
+  // Update, then Persist.
   void UpdateDurably(Job* job, const std::function<void(JobStatus&)>& change);
   void RecoverInterrupted();
 
@@ -152,7 +154,7 @@ class TrainingJobs {
   Metrics* metrics_;
   Logger* logger_;
   mutable std::mutex mu_;
-  std::mutex persist_mu_;  // one status write at a time, in the order of the changes
+  std::mutex persist_mu_;  // one status write at a time
   std::condition_variable cv_;
   std::map<std::uint64_t, std::unique_ptr<Job>> jobs_;
   std::deque<Job*> queue_;

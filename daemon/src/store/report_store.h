@@ -49,7 +49,7 @@ struct GraphReportCount {
 };
 
 // A training job as the store keeps it: its last status, as JSON (the
-// daemon's job resource without its id).
+// daemon's job resource).
 struct StoredJob {
   std::uint64_t job_id = 0;
   std::string status_json;
