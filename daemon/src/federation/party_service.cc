@@ -91,7 +91,7 @@ void PartyService::Handle(const HttpRequest& request, Respond respond) {
   try {
     respond(Route(request));
   } catch (const json::type_error& e) {
-    respond(ErrorResponse(400, "invalid_body", std::string("a field of the body has the wrong type: ") + e.what()));
+    respond(ErrorResponse(400, "invalid_body", "a field of the body has the wrong type: " + JsonErrorText(e)));
   }
 }
 

@@ -1,6 +1,5 @@
 #include "service/admin_api.h"
 
-#include <algorithm>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -22,7 +21,7 @@ using nlohmann::json;
 HttpResponse CreateGraph(ServiceContext& ctx, const HttpRequest& request) {
   json body;
   if (auto refused = ReadJsonBody(request.body, {}, &body)) return *refused;
-  auto config = GraphConfigFromJson(request.body);
+  auto config = GraphConfigFromJsonValue(body);
   if (!config.ok()) return ErrorResponse(400, "invalid_config", config.status().message());
   Status created = ctx.graphs.Create(*config);
   if (created.code() == StatusCode::kFailedPrecondition) return ErrorResponse(409, "exists", created.message());
@@ -142,9 +141,7 @@ HttpResponse HandleAdmin(ServiceContext& ctx, const HttpRequest& request, const 
   try {
     return RouteAdmin(ctx, request, path);
   } catch (const json::type_error& e) {
-    std::string what = e.what();
-    what.erase(0, std::min(what.find("] ") + 2, what.size()));
-    return ErrorResponse(400, "invalid_request", "a field of the body has the wrong type: " + what);
+    return ErrorResponse(400, "invalid_request", "a field of the body has the wrong type: " + JsonErrorText(e));
   }
 }
 

@@ -1,11 +1,9 @@
 #include "service/graph_config_json.h"
 
-#include "service/json_body.h"
-
 #include <limits>
 #include <set>
 
-#include <nlohmann/json.hpp>
+#include "service/json_body.h"
 
 namespace ldpgraph {
 namespace {
@@ -169,7 +167,10 @@ std::string GraphConfigToJson(const GraphConfig& c) {
 Result<GraphConfig> GraphConfigFromJson(const std::string& text) {
   Result<json> parsed = ParseStrictJson(text);
   if (!parsed.ok()) return Status::InvalidArgument("graph config: " + parsed.status().message());
-  const json& j = *parsed;
+  return GraphConfigFromJsonValue(*parsed);
+}
+
+Result<GraphConfig> GraphConfigFromJsonValue(const json& j) {
   if (!j.is_object()) return Status::InvalidArgument("graph config: must be a JSON object");
   LDPGRAPH_RETURN_IF_ERROR(OnlyKnownKeys(j, "", {"graph_id", "num_users", "edges", "features", "label", "embedding"}));
   GraphConfig c;

@@ -11,6 +11,8 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "ldpgraph/graph_config.h"
 
 namespace ldpgraph {
@@ -20,6 +22,8 @@ std::string GraphConfigToJson(const GraphConfig& config);
 // Errors: kInvalidArgument naming the field (a missing required field, a
 // wrong type, an unknown field, or what GraphConfig::Validate() refuses).
 Result<GraphConfig> GraphConfigFromJson(const std::string& text);
+// The same from JSON already read (a request body, by ReadJsonBody).
+Result<GraphConfig> GraphConfigFromJsonValue(const nlohmann::json& config);
 
 }  // namespace ldpgraph
 

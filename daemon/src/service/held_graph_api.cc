@@ -1,7 +1,6 @@
 #include "service/held_graph_api.h"
 
 #include <cmath>
-#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -21,8 +20,7 @@ bool IsUnsigned(const json& j) { return j.is_number_unsigned() || (j.is_number_i
 
 // The upload's JSON as HeldGraphParts; a message naming the first bad item.
 // `body` has passed ReadJsonBody with these keys.
-const JsonKeys kUploadFields = {"num_nodes", "classes", "feature_dims", "edges",
-                                                                   "features",  "labels",  "keys",         "border"};
+const JsonKeys kUploadFields = {"num_nodes", "classes", "feature_dims", "edges", "features", "labels", "keys", "border"};
 
 Result<HeldGraphParts> PartsFromJson(const json& body, std::uint64_t id) {
   for (const char* key : {"num_nodes", "classes", "feature_dims"}) {
@@ -225,12 +223,11 @@ std::optional<HttpResponse> HandleHeldGraphs(ServiceContext& ctx, const HttpRequ
 }
 
 HttpResponse StartGapJob(ServiceContext& ctx, const json& body) {
-  static const std::set<std::string> kKnown = {"task",       "held_graph", "privacy",  "epsilon",
-                                               "delta",      "hops",       "hidden",   "epochs",
-                                               "lr",         "max_degree", "batch_size", "clip",
-                                               "seed",       "residual",   "classifier_epochs"};
-  for (const auto& [key, value] : body.items()) {
-    if (!kKnown.count(key)) return ErrorResponse(400, "unknown_field", "unknown field " + json(key).dump() + " for a GAP job");
+  if (auto unknown = CheckKnownFields(body,
+                                      {"task", "held_graph", "privacy", "epsilon", "delta", "hops", "hidden", "epochs",
+                                       "lr", "max_degree", "batch_size", "clip", "seed", "residual", "classifier_epochs"},
+                                      " for a GAP job")) {
+    return *unknown;
   }
   if (ctx.held_graphs == nullptr) return ErrorResponse(503, "unavailable", "this daemon keeps no held graphs");
   if (!body.contains("held_graph") || !body["held_graph"].is_number_unsigned()) {

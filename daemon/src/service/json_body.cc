@@ -10,6 +10,22 @@ namespace ldpgraph {
 
 using nlohmann::json;
 
+std::string JsonErrorText(const json::exception& e) {
+  std::string what = e.what();
+  if (!what.empty() && what[0] == '[') what.erase(0, std::min(what.find("] ") + 2, what.size()));
+  return what;
+}
+
+std::optional<HttpResponse> CheckKnownFields(const json& object, const JsonKeys& known, const std::string& context) {
+  if (known.empty()) return std::nullopt;
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      return ErrorResponse(400, "unknown_field", "unknown field " + json(key).dump() + context);
+    }
+  }
+  return std::nullopt;
+}
+
 Result<json> ParseStrictJson(const std::string& text) {
   // The keys of each object being read, innermost last.
   std::vector<std::set<std::string>> open;
@@ -28,11 +44,8 @@ Result<json> ParseStrictJson(const std::string& text) {
   json value;
   try {
     value = json::parse(text, check_keys);
-  } catch (const json::exception& e) {
-    // "[json.exception.parse_error.101] parse error at line 1, column 9: ...": the place, without the library's tag.
-    std::string what = e.what();
-    if (what.size() > 0 && what[0] == '[') what.erase(0, std::min(what.find("] ") + 2, what.size()));
-    return Status::InvalidArgument("body is not JSON: " + what);
+  } catch (const json::exception& e) {  // "parse error at line 1, column 9: ...": names the place
+    return Status::InvalidArgument("body is not JSON: " + JsonErrorText(e));
   }
   if (!duplicate.empty()) {
     return Status::InvalidArgument("body has the key " + json(duplicate).dump() + " twice in one object");
@@ -49,13 +62,7 @@ std::optional<HttpResponse> ReadJsonBody(const std::string& text, const JsonKeys
   Result<json> parsed = ParseStrictJson(text);
   if (!parsed.ok()) return ErrorResponse(400, "invalid_json", parsed.status().message());
   if (!parsed->is_object()) return ErrorResponse(400, "invalid_json", "body must be a JSON object");
-  if (!known.empty()) {
-    for (const auto& [key, value] : parsed->items()) {
-      if (std::find(known.begin(), known.end(), key) == known.end()) {
-        return ErrorResponse(400, "unknown_field", "unknown field " + json(key).dump());
-      }
-    }
-  }
+  if (auto unknown = CheckKnownFields(*parsed, known)) return unknown;
   *out = std::move(parsed).value();
   return std::nullopt;
 }

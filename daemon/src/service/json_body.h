@@ -30,6 +30,15 @@ Result<nlohmann::json> ParseStrictJson(const std::string& text);
 // The keys a route's body may have (none listed: any).
 using JsonKeys = std::vector<std::string_view>;
 
+// The library's message without its tag ("[json.exception.type_error.302] "):
+// what a client is told.
+std::string JsonErrorText(const nlohmann::json::exception& e);
+
+// 400 unknown_field for the first key of `object` not in `known` (none
+// listed: any key), `context` appended to the message (" for a GAP job").
+std::optional<HttpResponse> CheckKnownFields(const nlohmann::json& object, const JsonKeys& known,
+                                             const std::string& context = "");
+
 // A body that must be a JSON object with only `known` keys: the object in
 // `*out`, or the 400 answer (invalid_json, unknown_field).
 // `empty_is_object`: an empty body reads as {}.

@@ -152,11 +152,9 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
   json body;
   if (auto refused = ReadJsonBody(request.body, {}, &body, /*empty_is_object=*/true)) return *refused;
   if (body.contains("task") && body["task"] == "gap") return StartGapJob(ctx, body);
-  for (const auto& [key, value] : body.items()) {
-    static const std::set<std::string> kKnown = {"task", "graphs",     "graph",  "model",  "label_method", "epochs",
-                                                 "seed", "symmetrise", "hidden", "layers", "node_input", "denoise",
-                                                 "products"};
-    if (!kKnown.count(key)) return ErrorResponse(400, "unknown_field", "unknown field " + json(key).dump());
+  if (auto unknown = CheckKnownFields(body, {"task", "graphs", "graph", "model", "label_method", "epochs", "seed",
+                                              "symmetrise", "hidden", "layers", "node_input", "denoise", "products"})) {
+    return *unknown;
   }
   GraphJobRequest job;
   for (const char* key : {"task", "model", "label_method"}) {
