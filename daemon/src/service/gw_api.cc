@@ -67,19 +67,17 @@ Result<GraphSpace> LoadSpace(ServiceContext& ctx, std::uint64_t id, Refusal* ref
 // coupling and the products of each step (doubles).
 std::uint64_t GwMemoryEstimate(std::uint64_t a, std::uint64_t b) { return 8 * (a * a + b * b + 6 * a * b); }
 
-// 422 for an embedding graph with more users than GW compares here.
-std::optional<HttpResponse> RefuseLarge(const ServiceContext& ctx, std::uint64_t id) {
+// The users of graph `id` in *users (0 for an unknown graph: LoadSpace
+// refuses it), or 422 for an embedding graph with more users than GW
+// compares here.
+std::optional<HttpResponse> GwSize(const ServiceContext& ctx, std::uint64_t id, std::uint64_t* users) {
   auto graph = ctx.graphs.Find(id);
-  if (!graph || !graph->config.embedding.enabled || graph->config.num_users <= ctx.gw_max_nodes) return std::nullopt;
+  *users = graph ? graph->config.num_users : 0;
+  if (!graph || !graph->config.embedding.enabled || *users <= ctx.gw_max_nodes) return std::nullopt;
   return ErrorResponse(422, "too_large",
-                       "graph " + std::to_string(id) + " has " + std::to_string(graph->config.num_users) +
+                       "graph " + std::to_string(id) + " has " + std::to_string(*users) +
                            " users; GW compares graphs of at most " + std::to_string(ctx.gw_max_nodes) +
                            " ([limits] gw_max_nodes): it holds n x n matrices");
-}
-
-std::uint64_t Users(const ServiceContext& ctx, std::uint64_t id) {
-  auto graph = ctx.graphs.Find(id);
-  return graph ? graph->config.num_users : 0;
 }
 
 Result<double> Discrepancy(const GraphSpace& a, const GraphSpace& b, double alpha) {
@@ -107,20 +105,21 @@ HttpResponse Refuse(const Refusal& r) { return ErrorResponse(r.status, r.reason,
 
 HttpResponse Pair(ServiceContext& ctx, const HttpRequest& request) {
   Refusal refusal;
-  json parsed;
-  if (auto refused = ReadJsonBody(request.body, {"a", "b", "alpha"}, &parsed)) return *refused;
-  const json* body = &parsed;
+  json body;
+  if (auto refused = ReadJsonBody(request.body, {"a", "b", "alpha"}, &body)) return *refused;
   std::uint64_t a = 0, b = 0;
   double alpha = 0;
-  if (!GraphId(*body, "a", &a) || !GraphId(*body, "b", &b)) {
+  if (!GraphId(body, "a", &a) || !GraphId(body, "b", &b)) {
     return ErrorResponse(400, "invalid_request", "\"a\" and \"b\" must be graph ids (unsigned integers)");
   }
-  if (!Alpha(*body, &alpha)) return ErrorResponse(400, "invalid_request", "\"alpha\" must be a number in [0, 1]");
-  for (std::uint64_t id : {a, b}) {
-    if (auto large = RefuseLarge(ctx, id)) return *large;
-  }
+  if (!Alpha(body, &alpha)) return ErrorResponse(400, "invalid_request", "\"alpha\" must be a number in [0, 1]");
+  std::uint64_t users_a = 0, users_b = 0;
+  if (auto large = GwSize(ctx, a, &users_a)) return *large;
+  if (auto large = GwSize(ctx, b, &users_b)) return *large;
   MemoryBudget::Lease lease;
-  if (auto refused = LeaseForRequest(ctx.memory, "this GW query", GwMemoryEstimate(Users(ctx, a), Users(ctx, b)), &lease)) return *refused;
+  if (auto refused = LeaseForRequest(ctx.memory, "this GW query", GwMemoryEstimate(users_a, users_b), &lease)) {
+    return *refused;
+  }
   const auto start = std::chrono::steady_clock::now();
   Result<GraphSpace> x = LoadSpace(ctx, a, &refusal);
   if (!x.ok()) return Refuse(refusal);
@@ -139,42 +138,43 @@ HttpResponse Pair(ServiceContext& ctx, const HttpRequest& request) {
 
 HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
   Refusal refusal;
-  json parsed;
-  if (auto refused = ReadJsonBody(request.body, {"graph", "k", "alpha"}, &parsed)) return *refused;
-  const json* body = &parsed;
+  json body;
+  if (auto refused = ReadJsonBody(request.body, {"graph", "k", "alpha"}, &body)) return *refused;
   std::uint64_t id = 0;
   double alpha = 0;
-  if (!GraphId(*body, "graph", &id)) return ErrorResponse(400, "invalid_request", "\"graph\" must be a graph id");
-  if (!Alpha(*body, &alpha)) return ErrorResponse(400, "invalid_request", "\"alpha\" must be a number in [0, 1]");
+  if (!GraphId(body, "graph", &id)) return ErrorResponse(400, "invalid_request", "\"graph\" must be a graph id");
+  if (!Alpha(body, &alpha)) return ErrorResponse(400, "invalid_request", "\"alpha\" must be a number in [0, 1]");
   std::uint64_t k = 5;
-  if (body->contains("k")) {
-    if (!(*body)["k"].is_number_unsigned() || (*body)["k"].get<std::uint64_t>() < 1 ||
-        (*body)["k"].get<std::uint64_t>() > 10000) {
+  if (body.contains("k")) {
+    if (!body["k"].is_number_unsigned() || body["k"].get<std::uint64_t>() < 1 || body["k"].get<std::uint64_t>() > 10000) {
       return ErrorResponse(400, "invalid_request", "\"k\" must be an integer in [1, 10000]");
     }
-    k = (*body)["k"].get<std::uint64_t>();
+    k = body["k"].get<std::uint64_t>();
   }
-  if (auto large = RefuseLarge(ctx, id)) return *large;
+  std::uint64_t users = 0;
+  if (auto large = GwSize(ctx, id, &users)) return *large;
   // Graphs too large to compare are left out (and listed), not allowed to
   // make every query as slow as they would be.
   json too_large = json::array();
+  std::vector<std::uint64_t> comparable;
   std::uint64_t largest = 0;
   for (const auto& graph : ctx.graphs.All()) {
     if (graph->config.graph_id == id || !graph->config.embedding.enabled) continue;
     if (graph->config.num_users > ctx.gw_max_nodes) {
       too_large.push_back(graph->config.graph_id);
     } else {
+      comparable.push_back(graph->config.graph_id);
       largest = std::max<std::uint64_t>(largest, graph->config.num_users);
     }
   }
   MemoryBudget::Lease lease;
-  if (auto refused = LeaseForRequest(ctx.memory, "this GW query", GwMemoryEstimate(Users(ctx, id), largest), &lease)) return *refused;
+  if (auto refused = LeaseForRequest(ctx.memory, "this GW query", GwMemoryEstimate(users, largest), &lease)) {
+    return *refused;
+  }
   Result<GraphSpace> query = LoadSpace(ctx, id, &refusal);
   if (!query.ok()) return Refuse(refusal);
   std::vector<std::pair<double, std::uint64_t>> found;
-  for (const auto& graph : ctx.graphs.All()) {
-    const std::uint64_t other = graph->config.graph_id;
-    if (other == id || !graph->config.embedding.enabled || graph->config.num_users > ctx.gw_max_nodes) continue;
+  for (std::uint64_t other : comparable) {
     // A query over many graphs must not hold up the daemon's stop.
     if (ctx.draining.load()) return ErrorResponse(503, "draining", "the daemon is stopping");
     Refusal skipped;
