@@ -62,7 +62,8 @@ TEST_CASE("AdminHardening.EveryRouteRefusesDuplicateKeysAndBadJsonInOneShape") {
       {"PUT", "/v1/admin/graphs/1/label", R"({"label": 1, "label": 0})"},
       {"PUT", "/v1/admin/graphs/1/symmetrise", R"({"rule": "or", "rule": "and"})"},
       {"PUT", "/v1/admin/held-graphs/2",
-       R"({"num_nodes": 3, "num_nodes": 2, "classes": 2, "feature_dims": 1, "edges": [], "features": [], "labels": [0, 1]})"},
+       R"({"num_nodes": 3, "num_nodes": 2, "classes": 2, "feature_dims": 1, "edges": [], "features": [],)"
+       R"( "labels": [0, 1]})"},
   };
   for (const Route& r : routes) {
     const auto answer = d.Admin(r.method, r.path, r.duplicated);
@@ -201,7 +202,8 @@ TEST_CASE("AdminHardening.WorkThatCannotFitTheMemoryBudgetIsRefusedBeforeItStart
   wide["features"] = features;
   wide["labels"] = labels;
   REQUIRE(d.Admin("PUT", "/v1/admin/held-graphs/1", wide.dump()).status == 201);
-  const auto refused = d.Admin("POST", "/v1/admin/jobs", json{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 8}}.dump());
+  const json job = {{"task", "gap"}, {"held_graph", 1}, {"epsilon", 8}};
+  const auto refused = d.Admin("POST", "/v1/admin/jobs", job.dump());
   INFO(refused.body);
   CHECK(refused.status == 422);
   CHECK(Body(refused)["error"] == "over_memory_budget");

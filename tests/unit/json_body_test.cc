@@ -24,7 +24,8 @@ TEST_CASE("JsonBody.RefusesAKeyTwiceInAnyObject") {
     CHECK(parsed.status().message().find("twice in one object") != std::string::npos);
   }
   // The same key in different objects, or as a value, is no duplicate.
-  for (const char* text : {R"({"a": {"x": 1}, "b": {"x": 2}})", R"([{"x": 1}, {"x": 2}])", R"({"x": "x", "y": {"x": 1}})"}) {
+  for (const char* text :
+       {R"({"a": {"x": 1}, "b": {"x": 2}})", R"([{"x": 1}, {"x": 2}])", R"({"x": "x", "y": {"x": 1}})"}) {
     INFO(text);
     CHECK(ParseStrictJson(text).ok());
   }

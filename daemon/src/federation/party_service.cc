@@ -184,8 +184,8 @@ std::string PartyService::CoordinatorOf(std::uint64_t id) const {
   return model->coordinator;
 }
 
-HttpResponse PartyService::NotTheCoordinator(std::uint64_t id, const std::string& caller, const std::string& coordinator,
-                                             const std::string& action) const {
+HttpResponse PartyService::NotTheCoordinator(std::uint64_t id, const std::string& caller,
+                                             const std::string& coordinator, const std::string& action) const {
   logger_->Warning("federation_refused", {{"run", std::to_string(id)},
                                           {"party", caller},
                                           {"action", action.empty() ? "delete" : action},
@@ -215,7 +215,9 @@ HttpResponse PartyService::Forget(std::uint64_t id, const HttpRequest& request) 
   if (discard) {
     std::error_code error;
     discarded = std::filesystem::remove(ModelPath(id), error);
-    if (discarded) logger_->Info("federated_model_discarded", {{"run", std::to_string(id)}, {"party", request.peer_name}});
+    if (discarded) {
+      logger_->Info("federated_model_discarded", {{"run", std::to_string(id)}, {"party", request.peer_name}});
+    }
   }
   return JsonResponse(200, json{{"run", id}, {"forgotten", known}, {"model_discarded", discarded}}.dump());
 }

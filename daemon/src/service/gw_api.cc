@@ -146,10 +146,11 @@ HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
   if (!Alpha(body, &alpha)) return ErrorResponse(400, "invalid_request", "\"alpha\" must be a number in [0, 1]");
   std::uint64_t k = 5;
   if (body.contains("k")) {
-    if (!body["k"].is_number_unsigned() || body["k"].get<std::uint64_t>() < 1 || body["k"].get<std::uint64_t>() > 10000) {
+    const json& k_value = body["k"];
+    if (!k_value.is_number_unsigned() || k_value.get<std::uint64_t>() < 1 || k_value.get<std::uint64_t>() > 10000) {
       return ErrorResponse(400, "invalid_request", "\"k\" must be an integer in [1, 10000]");
     }
-    k = body["k"].get<std::uint64_t>();
+    k = k_value.get<std::uint64_t>();
   }
   std::uint64_t users = 0;
   if (auto large = GwSize(ctx, id, &users)) return *large;

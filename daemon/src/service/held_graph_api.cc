@@ -20,7 +20,8 @@ bool IsUnsigned(const json& j) { return j.is_number_unsigned() || (j.is_number_i
 
 // The upload's JSON as HeldGraphParts; a message naming the first bad item.
 // `body` has passed ReadJsonBody with these keys.
-const JsonKeys kUploadFields = {"num_nodes", "classes", "feature_dims", "edges", "features", "labels", "keys", "border"};
+const JsonKeys kUploadFields = {"num_nodes", "classes", "feature_dims", "edges",
+                                "features",  "labels",  "keys",         "border"};
 
 Result<HeldGraphParts> PartsFromJson(const json& body, std::uint64_t id) {
   for (const char* key : {"num_nodes", "classes", "feature_dims"}) {
@@ -223,10 +224,10 @@ std::optional<HttpResponse> HandleHeldGraphs(ServiceContext& ctx, const HttpRequ
 }
 
 HttpResponse StartGapJob(ServiceContext& ctx, const json& body) {
-  if (auto unknown = CheckKnownFields(body,
-                                      {"task", "held_graph", "privacy", "epsilon", "delta", "hops", "hidden", "epochs",
-                                       "lr", "max_degree", "batch_size", "clip", "seed", "residual", "classifier_epochs"},
-                                      " for a GAP job")) {
+  static const JsonKeys kGapFields = {"task",       "held_graph", "privacy", "epsilon",  "delta",
+                                      "hops",       "hidden",     "epochs",  "lr",       "max_degree",
+                                      "batch_size", "clip",       "seed",    "residual", "classifier_epochs"};
+  if (auto unknown = CheckKnownFields(body, kGapFields, " for a GAP job")) {
     return *unknown;
   }
   if (ctx.held_graphs == nullptr) return ErrorResponse(503, "unavailable", "this daemon keeps no held graphs");

@@ -23,8 +23,8 @@ Result<std::uint64_t> ModelRegistry::Add(const AnyModel& model, const std::strin
   std::lock_guard<std::mutex> lock(mu_);
   const std::uint64_t version = about_.empty() ? 1 : about_.rbegin()->first + 1;
   LDPGRAPH_RETURN_IF_ERROR(SaveModel(model, PathOf(version, ".model")));
-  Status described =
-      internal::WriteFileDurably(PathOf(version, ".json"), std::vector<std::uint8_t>(about_json.begin(), about_json.end()));
+  Status described = internal::WriteFileDurably(PathOf(version, ".json"),
+                                                std::vector<std::uint8_t>(about_json.begin(), about_json.end()));
   if (!described.ok()) {  // a model without its description is not listed: take it back
     std::error_code error;
     std::filesystem::remove(PathOf(version, ".model"), error);
