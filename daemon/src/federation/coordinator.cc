@@ -123,9 +123,7 @@ Result<std::uint64_t> Coordinator::Start(const FedCogRunRequest& r) {
   if (r.training.max_epochs < 1 || r.training.max_epochs > 100000) {
     return Status::InvalidArgument("epochs must be in [1, 100000]");
   }
-  if (!(r.training.lr > 0 && r.training.lr <= kMaxLearningRate)) {
-    return Status::InvalidArgument("lr must be in (0, " + std::to_string(static_cast<int>(kMaxLearningRate)) + "]");
-  }
+  LDPGRAPH_RETURN_IF_ERROR(CheckLearningRate(r.training.lr));
   if (!(r.training.weight_decay >= 0) || !std::isfinite(r.training.weight_decay)) {
     return Status::InvalidArgument("weight_decay must be a number >= 0");
   }

@@ -136,7 +136,8 @@ Result<GapCalibration> CalibrateGap(const GapInputs& in, const GapOptions& optio
 
 Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, options));
+  Result<GapCalibration> calibration = CalibrateGap(in, options);  // validates the inputs and options first
+  if (!calibration.ok()) return calibration.status();
   const GapOptions o = ResolveGapOptions(options, in.split.train.size());
   std::unique_ptr<RandomSource> os_noise;
   Result<RandomSource*> noise_source = NoiseSource(o, &os_noise);
@@ -146,8 +147,6 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& options) {
 
   GapRun run;
   run.privacy = o.privacy;
-  Result<GapCalibration> calibration = CalibrateGap(in, o);
-  if (!calibration.ok()) return calibration.status();
   run.sensitivity = calibration->sensitivity;
   run.delta = calibration->delta;
   run.noise_multiplier = calibration->noise_multiplier;

@@ -187,9 +187,8 @@ Status GapOptionsFromJson(const json& body, GraphJobRequest* job) {
       (!body["clip"].is_number() || !(body["clip"].get<double>() > 0) || !std::isfinite(body["clip"].get<double>()))) {
     return Status::InvalidArgument("clip must be a positive number");
   }
-  if (body.contains("lr") && (!body["lr"].is_number() || !(body["lr"].get<double>() > 0) ||
-                              !(body["lr"].get<double>() <= kMaxLearningRate))) {
-    return Status::InvalidArgument("lr must be in (0, " + std::to_string(static_cast<int>(kMaxLearningRate)) + "]");
+  if (body.contains("lr")) {
+    LDPGRAPH_RETURN_IF_ERROR(CheckLearningRate(body["lr"].is_number() ? body["lr"].get<double>() : NAN));
   }
   o.clip_norm = body.value("clip", o.clip_norm);
   o.lr = static_cast<float>(body.value("lr", static_cast<double>(o.lr)));

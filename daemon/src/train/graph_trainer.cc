@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <string>
 
 #include "engine/adam.h"
 #include "engine/allocator.h"
@@ -10,6 +11,11 @@
 #include "train/early_stopping.h"
 
 namespace ldpgraph {
+
+Status CheckLearningRate(double lr) {
+  if (lr > 0 && lr <= kMaxLearningRate) return Status::Ok();
+  return Status::InvalidArgument("lr must be in (0, " + std::to_string(static_cast<int>(kMaxLearningRate)) + "]");
+}
 namespace {
 
 using Clock = std::chrono::steady_clock;

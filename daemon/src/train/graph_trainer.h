@@ -22,6 +22,8 @@ class Adam;
 // any task has its optimum; past it, weights overflow to infinity within a
 // few epochs (1e30: the first step), and a model of NaNs is not a model.
 constexpr double kMaxLearningRate = 10;
+// kInvalidArgument "lr must be in (0, 10]" for any other value (NaN included).
+Status CheckLearningRate(double lr);
 
 struct GraphTrainOptions {
   int max_epochs = 500;
