@@ -1,6 +1,7 @@
 #include "service/learning_api.h"
 
 #include <set>
+#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
@@ -77,7 +78,8 @@ std::optional<HttpResponse> ReadNodeIds(const json& body, std::uint64_t n, const
     return ErrorResponse(400, "invalid_request",
                          "body must be {\"nodes\": [ids]} with 1 to " + std::to_string(kMaxPredictNodes) + " ids");
   }
-  std::vector<bool> named;
+  std::unordered_set<std::uint64_t> named;  // sized by the request, not by the graph
+  named.reserve(list.size());
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (!list[i].is_number_unsigned()) {
       return ErrorResponse(400, "invalid_request", "nodes[" + std::to_string(i) + "] = " + list[i].dump() +
@@ -88,9 +90,7 @@ std::optional<HttpResponse> ReadNodeIds(const json& body, std::uint64_t n, const
       return ErrorResponse(400, "out_of_range", "nodes[" + std::to_string(i) + "] = " + std::to_string(u) +
                                                     " is not below " + below + " = " + std::to_string(n));
     }
-    if (named.empty()) named.assign(n, false);
-    if (!named[u]) out->push_back(static_cast<std::uint32_t>(u));
-    named[u] = true;
+    if (named.insert(u).second) out->push_back(static_cast<std::uint32_t>(u));
   }
   return std::nullopt;
 }

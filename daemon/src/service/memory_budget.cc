@@ -21,11 +21,6 @@ MemoryBudget::Lease::~Lease() {
   if (budget_ != nullptr) budget_->Release(bytes_);
 }
 
-std::uint64_t MemoryBudget::held() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return held_;
-}
-
 Status MemoryBudget::Fits(std::uint64_t bytes, const std::string& what) const {
   if (bytes <= bytes_) return Status::Ok();
   return Status::ResourceExhausted(what + " needs about " + ByteSize(bytes) + ", above the daemon's memory budget of " +

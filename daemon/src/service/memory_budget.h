@@ -41,9 +41,6 @@ class MemoryBudget {
     std::uint64_t bytes_ = 0;
   };
 
-  std::uint64_t bytes() const { return bytes_; }
-  std::uint64_t held() const;
-
   // kResourceExhausted when `bytes` exceeds the budget (never fits: the
   // message names `what`, the estimate and the budget).
   Status Fits(std::uint64_t bytes, const std::string& what) const;
@@ -56,7 +53,7 @@ class MemoryBudget {
   void Release(std::uint64_t bytes);
 
   const std::uint64_t bytes_;
-  mutable std::mutex mu_;
+  std::mutex mu_;
   std::condition_variable released_;
   std::uint64_t held_ = 0;
 };

@@ -62,10 +62,10 @@ Status WriteFileDurably(const std::string& path, const std::vector<std::uint8_t>
   const std::string tmp = path + ".tmp";
   Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
   if (fd.get() < 0) return Errno("cannot create", tmp);
-  // A failed write (a full disk) leaves no temporary file behind.
+  // A failed write (a full disk) leaves no temporary file behind (fd
+  // closes it as it goes out of scope).
   auto fail = [&](const char* what, const std::string& name) {
     Status s = Errno(what, name);
-    if (fd.get() >= 0) ::close(fd.release());
     ::unlink(tmp.c_str());
     return s;
   };
