@@ -9,33 +9,23 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "support/admin_daemon.h"
+#include "support/daemon_log.h"
 #include "support/held_graph_upload.h"
 
 using ldpgraph::testing::AdminDaemon;
 using ldpgraph::testing::CommunitiesUpload;
+using ldpgraph::testing::Events;
+using ldpgraph::testing::LogLines;
 using ldpgraph::testing::TempDir;
 using nlohmann::json;
 
 namespace {
-
-// The daemon's JSON log lines whose event is `event`, and where each sits.
-std::vector<std::pair<std::size_t, json>> Events(const AdminDaemon& d, const std::string& event) {
-  std::vector<std::pair<std::size_t, json>> out;
-  std::istringstream in(d.process.log());
-  std::size_t line_number = 0;
-  for (std::string line; std::getline(in, line); ++line_number) {
-    const json j = json::parse(line, nullptr, false);
-    if (j.is_object() && j.value("event", "") == event) out.emplace_back(line_number, j);
-  }
-  return out;
-}
 
 json Body(const ldpgraph::transport::HttpAnswer& answer) { return json::parse(answer.body); }
 
@@ -139,10 +129,15 @@ TEST_CASE("AdminHardening.GapJobsRefuseWhatTrainingWouldAndStoreNoModelOfNans") 
   CHECK(done["epoch"].get<int>() <= done["max_epochs"].get<int>());
   CHECK(done["task"] == "gap");
   CHECK(!done.contains("test_auc"));
-  const auto queued = Events(d, "job_queued"), begun = Events(d, "job_started");
-  REQUIRE(queued.size() == 2);
-  REQUIRE(begun.size() == 2);
-  CHECK(queued[1].first < begun[1].first);
+  std::vector<std::string> job_lines;  // "queued 1", "started 1", ... in the order logged
+  for (const json& line : LogLines(d)) {
+    const std::string event = line.value("event", "");
+    if (event == "job_queued" || event == "job_started") {
+      job_lines.push_back(event.substr(4) + " " + line["job_id"].get<std::string>());
+    }
+  }
+  const std::string second = Body(good)["job_id"].dump();
+  CHECK(job_lines == std::vector<std::string>{"queued 1", "started 1", "queued " + second, "started " + second});
 }
 
 TEST_CASE("AdminHardening.PredictReadsItsBodyLikeEveryRoute") {
@@ -264,7 +259,7 @@ TEST_CASE("AdminHardening.AFullDiskLosesNothingLeavesNoTemporaryFileAndNamesNoPa
   const auto logged = Events(d, "storage_write_failed");
   REQUIRE(!logged.empty());
   CHECK(logged.size() <= 2);  // rate-limited: at most one a second
-  CHECK(logged[0].second["error"].get<std::string>().find(disk) != std::string::npos);  // the operator sees where
+  CHECK(logged[0]["error"].get<std::string>().find(disk) != std::string::npos);  // the operator sees where
   // A small one still fits, and the daemon is well.
   CHECK(d.Admin("PUT", "/v1/admin/held-graphs/2", CommunitiesUpload(60).dump()).status == 201);
   CHECK(d.Admin("GET", "/healthz").status == 200);

@@ -20,6 +20,7 @@
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/samplers.h"
 #include "support/daemon_federation.h"
+#include "support/daemon_log.h"
 #include "support/sanitizers.h"
 #include "support/shared_data.h"
 
@@ -95,17 +96,6 @@ void CheckModels(DaemonFederation& f, std::uint64_t run, const std::vector<Matri
     CHECK((m->weights[1] - expected[1]).cwiseAbs().maxCoeff() <= 1e-6f);
     CHECK(m->party == kNames[i]);
   }
-}
-
-// The daemon's JSON log lines whose event is `event`.
-std::vector<json> Events(const AdminDaemon& d, const std::string& event) {
-  std::vector<json> out;
-  std::istringstream in(d.process.log());
-  for (std::string line; std::getline(in, line);) {
-    const json j = json::parse(line, nullptr, false);
-    if (j.is_object() && j.value("event", "") == event) out.push_back(j);
-  }
-  return out;
 }
 
 // A client of party `to`'s federation listener holding party `as`'s certificate.

@@ -14,12 +14,14 @@
 #include <nlohmann/json.hpp>
 
 #include "support/admin_daemon.h"
+#include "support/daemon_log.h"
 #include "support/raw_tls.h"
 #include "support/sanitizers.h"
 
 using ldpgraph::testing::AdminDaemon;
 using ldpgraph::testing::DaemonProcess;
 using ldpgraph::testing::DaemonSettings;
+using ldpgraph::testing::Events;
 using ldpgraph::testing::RawTls;
 using ldpgraph::testing::RawTlsOptions;
 using ldpgraph::testing::TempDir;
@@ -38,17 +40,6 @@ std::size_t Count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
-}
-
-// The daemon's JSON log lines whose event is `event`.
-std::vector<json> Events(const AdminDaemon& d, const std::string& event) {
-  std::vector<json> out;
-  std::istringstream in(d.process.log());
-  for (std::string line; std::getline(in, line);) {
-    const json j = json::parse(line, nullptr, false);
-    if (j.is_object() && j.value("event", "") == event) out.push_back(j);
-  }
-  return out;
 }
 
 // user + system CPU seconds the process has used (/proc/PID/stat fields 14, 15).
