@@ -165,7 +165,7 @@ TEST_CASE("Federation.RefusesStrangersAndBadRequests") {
   {  // no client certificate: the handshake fails, and east's log says so
     auto c = transport::HttpsClient::Create(e).value();
     CHECK(!c->Request("POST", "/v1/federation/runs/1/open", "application/json", open, "").ok());
-    const std::vector<json> failed = Events(f.party(1), "tls_handshake_failed");
+    const std::vector<json> failed = AwaitEvents(f.party(1), "tls_handshake_failed", 1);
     REQUIRE(failed.size() == 1);
     CHECK(failed[0]["remote"].get<std::string>().find("127.0.0.1") != std::string::npos);
   }
@@ -187,7 +187,7 @@ TEST_CASE("Federation.RefusesStrangersAndBadRequests") {
     m.client_key_file = forged.keys[0];
     auto c = transport::HttpsClient::Create(m).value();
     CHECK(!c->Request("POST", "/v1/federation/runs/1/open", "application/json", open, "").ok());
-    CHECK(Events(f.party(1), "tls_handshake_failed").size() == 2);
+    CHECK(AwaitEvents(f.party(1), "tls_handshake_failed", 2).size() == 2);
   }
 
   // Bad run requests: a precise 400 or 422, nothing started.

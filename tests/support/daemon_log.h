@@ -2,8 +2,10 @@
 #ifndef LDPGRAPH_TESTS_SUPPORT_DAEMON_LOG_H_
 #define LDPGRAPH_TESTS_SUPPORT_DAEMON_LOG_H_
 
+#include <chrono>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -31,6 +33,19 @@ inline std::vector<nlohmann::json> Events(const AdminDaemon& d, const std::strin
     if (j.value("event", "") == event) out.push_back(std::move(j));
   }
   return out;
+}
+
+// The lines of `event` once there are at least `count` of them, or those
+// there are after `patience`: what a daemon logs of a client it saw fail (a
+// handshake cut short) may be written after the client has given up.
+inline std::vector<nlohmann::json> AwaitEvents(const AdminDaemon& d, const std::string& event, std::size_t count,
+                                               std::chrono::milliseconds patience = std::chrono::seconds(10)) {
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  for (;;) {
+    std::vector<nlohmann::json> lines = Events(d, event);
+    if (lines.size() >= count || std::chrono::steady_clock::now() >= deadline) return lines;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 }  // namespace testing
