@@ -14,6 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ldpgraph/report_builder.h"
+#include "ldpgraph/wire_format.h"
+#include "service/graph_config_json.h"
+#include "service/token_authority.h"
 #include "support/admin_daemon.h"
 #include "support/daemon_log.h"
 #include "support/held_graph_upload.h"
@@ -263,4 +267,69 @@ TEST_CASE("AdminHardening.AFullDiskLosesNothingLeavesNoTemporaryFileAndNamesNoPa
   // A small one still fits, and the daemon is well.
   CHECK(d.Admin("PUT", "/v1/admin/held-graphs/2", CommunitiesUpload(60).dump()).status == 201);
   CHECK(d.Admin("GET", "/healthz").status == 200);
+}
+
+TEST_CASE("AdminHardening.UploadsAndPredictionsLeaseTheirMemoryFromTheBudget") {
+  ldpgraph::testing::DaemonSettings settings;
+  settings.limits += "memory_budget_mb = 4\n";
+  AdminDaemon d(settings);
+  const std::string metrics = d.Admin("GET", "/metrics").body;
+  CHECK(metrics.find("ldpgraph_memory_budget_bytes 4194304\n") != std::string::npos);
+
+  // An upload holds about 8 bytes per byte of body while it is parsed: one
+  // of more than 512 KB cannot fit 4 MB. Refused before it is parsed, nothing stored.
+  const std::string big = CommunitiesUpload(6000).dump();
+  REQUIRE(big.size() > (std::size_t{1} << 19));
+  const auto refused = d.Admin("PUT", "/v1/admin/held-graphs/1", big);
+  INFO(refused.body);
+  CHECK(refused.status == 422);
+  CHECK(Body(refused)["error"] == "over_memory_budget");
+  CHECK(Body(refused)["message"].get<std::string>().find("this upload needs about") != std::string::npos);
+  CHECK(Body(d.Admin("GET", "/v1/admin/held-graphs"))["held_graphs"].empty());
+  CHECK(d.Admin("PUT", "/v1/admin/held-graphs/1", CommunitiesUpload(100).dump()).status == 201);
+
+  // A node model of a graph of 20,000 users (a few hundred reported): it
+  // trains (node jobs are not on the budget), but predicting assembles and
+  // runs the model over every user, about 7 MB: refused with both figures.
+  const json create = {{"graph_id", 7},
+                       {"num_users", 20000},
+                       {"edges", {{"mechanism", "dprr"}, {"epsilon", 2.0}}},
+                       {"features", {{"dims", 4}, {"epsilon", 2.0}}},
+                       {"label", {{"classes", 2}, {"epsilon", 2.0}}}};
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", create.dump()).status == 201);
+  auto config = ldpgraph::GraphConfigFromJson(d.Call("GET", "/v1/graphs/7", "", "").body);
+  REQUIRE(config.ok());
+  auto builder = ldpgraph::ReportBuilder::Create(*config);
+  REQUIRE(builder.ok());
+  auto tokens = ldpgraph::TokenAuthority::Create(ldpgraph::testing::DaemonProcess::kSecret);
+  REQUIRE(tokens.ok());
+  ldpgraph::SeededRandomSource rng(3);
+  for (std::uint32_t u = 0; u < 300; ++u) {
+    const std::vector<std::uint32_t> friends = {(u + 1) % 300, (u + 7) % 300};
+    const std::vector<double> x(4, u % 2 ? 0.8 : 0.2);
+    ldpgraph::UserData data;
+    data.user_id = u;
+    data.neighbours = ldpgraph::Span<const std::uint32_t>(friends.data(), friends.size());
+    data.features = ldpgraph::Span<const double>(x.data(), x.size());
+    data.has_label = true;
+    data.label = u % 2;
+    auto report = (*builder)->Build(data, rng);
+    REQUIRE(report.ok());
+    std::vector<std::uint8_t> bytes;
+    REQUIRE(ldpgraph::EncodeReport(*report, &bytes).ok());
+    REQUIRE(d.Call("POST", "/v1/reports", std::string(bytes.begin(), bytes.end()), tokens->Issue(7, u)).status == 200);
+  }
+  const auto started = d.Admin("POST", "/v1/admin/jobs", json{{"task", "node"}, {"graph", 7}, {"epochs", 3}}.dump());
+  REQUIRE_MESSAGE(started.status == 202, started.body);
+  const json done = d.Wait(Body(started)["job_id"].get<std::uint64_t>());
+  REQUIRE_MESSAGE(done["state"] == "succeeded", done.dump());
+  const auto predicted = d.Admin("POST", "/v1/admin/models/" + done["model_version"].dump() + "/predict",
+                                 json{{"nodes", {0, 1}}}.dump());
+  INFO(predicted.body);
+  CHECK(predicted.status == 422);
+  CHECK(Body(predicted)["error"] == "over_memory_budget");
+  CHECK(Body(predicted)["message"].get<std::string>().find("this prediction needs about 7 MB, above the daemon's "
+                                                           "memory budget of 4 MB") != std::string::npos);
+  // Every lease was given back.
+  CHECK(d.Admin("GET", "/metrics").body.find("ldpgraph_memory_leased_bytes 0\n") != std::string::npos);
 }

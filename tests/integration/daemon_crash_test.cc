@@ -7,7 +7,8 @@
 // retried was counted twice.
 // Training jobs across SIGKILLs: a job killed at a random epoch is there
 // after the restart, failed as interrupted; every job submitted is accounted
-// for, and no id serves twice.
+// for, and no id serves twice. A restart waits for its port while the old
+// process still holds it.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -15,6 +16,11 @@
 #include <map>
 #include <random>
 #include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/transport/uploader.h"
@@ -204,4 +210,32 @@ TEST_CASE("DaemonCrash.EveryJobIsAccountedForAcrossSigkills") {
   std::string epochs;
   for (int e : killed_at) epochs += " " + std::to_string(e);
   MESSAGE("jobs killed at epochs" << epochs << "; " << ids.size() << " jobs accounted for");
+}
+
+TEST_CASE("DaemonCrash.ARestartWaitsForItsPortUntilTheOldSocketIsGone") {
+  // After a SIGKILL the old process can hold its listening socket a while
+  // longer (it is still exiting, freeing GBs). Played here by a socket of
+  // this test listening on the daemon's port for 1.5 s after the kill.
+  ldpgraph::testing::AdminDaemon d;
+  const std::uint16_t port = d.process.port();
+  d.process.Kill();
+  const int held = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);  // not inherited by the daemon
+  REQUIRE(held >= 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(port);
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::bind(held, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(::listen(held, 8) == 0);
+  std::thread release([held] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    ::close(held);
+  });
+  const auto start = std::chrono::steady_clock::now();
+  d.Start();  // fails the test if the daemon gives up on the port
+  release.join();
+  CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(1400));
+  CHECK(d.process.port() == port);
+  CHECK(d.Admin("GET", "/healthz").status == 200);
+  CHECK(d.process.log().find("\"event\":\"listen_address_in_use\"") != std::string::npos);
 }

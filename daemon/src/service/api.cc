@@ -4,6 +4,7 @@
 #include "service/admin_api.h"
 #include "service/graph_config_json.h"
 #include "service/gw_api.h"
+#include "service/held_graph_api.h"
 #include "service/json_response.h"
 #include "service/learning_api.h"
 #include "service/report_ingest.h"
@@ -43,10 +44,12 @@ void HandleRequest(ServiceContext& ctx, const HttpRequest& request, Respond resp
     return respond(PublicGraph(ctx, path.substr(kGraphs.size()), request.accept));
   }
   if (path.compare(0, 10, "/v1/admin/") == 0) {
-    // GW queries, predictions and job submissions compute for long: on the
-    // query worker, once the token is known to be right (a stranger cannot
-    // fill its queue).
-    if (ctx.queries && (IsGwPath(path) || IsLongLearningRequest(request, path)) && AdminAuthorized(ctx, request)) {
+    // GW queries, predictions, job submissions and held-graph uploads compute
+    // for long: on the query worker, once the token is known to be right (a
+    // stranger cannot fill its queue).
+    const bool long_request =
+        IsGwPath(path) || IsLongLearningRequest(request, path) || IsHeldGraphUpload(request, path);
+    if (ctx.queries && long_request && AdminAuthorized(ctx, request)) {
       return ctx.queries->Submit([&ctx, request, path] { return HandleAdmin(ctx, request, path); },
                                  std::move(respond));
     }

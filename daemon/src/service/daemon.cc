@@ -84,7 +84,8 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   if (!models.ok()) return models.status();
   d->models_ = std::move(*models);
   d->memory_ = std::make_unique<MemoryBudget>(config.memory_budget_bytes > 0 ? config.memory_budget_bytes
-                                                                             : DefaultMemoryBudget());
+                                                                             : DefaultMemoryBudget(),
+                                                 metrics);
   d->ctx_->memory = d->memory_.get();
   d->ctx_->gw_max_nodes = config.gw_max_nodes;
   d->jobs_ = std::make_unique<TrainingJobs>(d->store_.get(), d->models_.get(), metrics, logger, d->memory_.get());

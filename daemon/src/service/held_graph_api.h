@@ -30,6 +30,10 @@ namespace ldpgraph {
 // The answer for `path` when it is a held-graph resource; nullopt otherwise.
 std::optional<HttpResponse> HandleHeldGraphs(ServiceContext& ctx, const HttpRequest& request, const std::string& path);
 
+// PUT /v1/admin/held-graphs/{id}: parsing the body computes for long (the
+// API routes it to the query worker).
+bool IsHeldGraphUpload(const HttpRequest& request, const std::string& path);
+
 // The body of PUT /v1/admin/held-graphs/{id} that uploads `parts` (the CLI
 // and the tests send it).
 std::string HeldGraphUploadJson(const HeldGraphParts& parts);

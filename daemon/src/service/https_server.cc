@@ -183,10 +183,23 @@ class Server final : public HttpsServer {
     const auto address = net::ip::make_address(options_.address, ec);
     if (ec) return Status::InvalidArgument("listen address '" + options_.address + "': " + ec.message());
     const tcp::endpoint endpoint(address, options_.port);
-    acceptor_.open(endpoint.protocol(), ec);
-    if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
-    if (!ec) acceptor_.bind(endpoint, ec);
-    if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
+    const auto give_up = std::chrono::steady_clock::now() + options_.bind_wait;
+    for (bool warned = false;; warned = true) {
+      ec = {};
+      acceptor_.open(endpoint.protocol(), ec);
+      if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+      if (!ec) acceptor_.bind(endpoint, ec);
+      if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
+      if (ec != net::error::address_in_use || std::chrono::steady_clock::now() >= give_up) break;
+      boost::system::error_code ignored;
+      acceptor_.close(ignored);
+      if (!warned && ctx_->logger != nullptr) {
+        ctx_->logger->Warning("listen_address_in_use", {{"address", options_.address},
+                                                        {"port", std::to_string(options_.port)},
+                                                        {"retrying_for_ms", std::to_string(options_.bind_wait.count())}});
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
     if (ec) {
       return Status::Unavailable("cannot listen on " + options_.address + ":" + std::to_string(options_.port) +
                                  ": " + ec.message());

@@ -30,6 +30,10 @@ struct HttpsServerOptions {
   std::chrono::milliseconds request_timeout{10000};
   std::chrono::milliseconds idle_timeout{30000};
   std::size_t max_connections = 10000;
+  // How long to keep trying to bind an address in use: a restart right after
+  // a SIGKILL can come while the old process is still exiting (releasing
+  // GBs of memory takes time) and holds its listening socket.
+  std::chrono::milliseconds bind_wait{10000};
   // Requests of one connection read and dispatched before the first of them
   // is answered (HTTP/1.1 pipelining; answers keep the requests' order).
   std::size_t max_pipelined_requests = 16;

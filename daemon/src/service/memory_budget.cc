@@ -7,6 +7,10 @@
 
 namespace ldpgraph {
 
+MemoryBudget::MemoryBudget(std::uint64_t bytes, Metrics* metrics) : bytes_(bytes), metrics_(metrics) {
+  if (metrics_ != nullptr) metrics_->memory_budget_bytes = bytes_;
+}
+
 MemoryBudget::Lease& MemoryBudget::Lease::operator=(Lease&& other) noexcept {
   if (this != &other) {
     if (budget_ != nullptr) budget_->Release(bytes_);
@@ -35,6 +39,7 @@ Result<MemoryBudget::Lease> MemoryBudget::TryReserve(std::uint64_t bytes, const 
                                ByteSize(held_) + " of the " + ByteSize(bytes_) + " budget now");
   }
   held_ += bytes;
+  if (metrics_ != nullptr) metrics_->memory_leased_bytes = held_;
   return Lease(this, bytes);
 }
 
@@ -43,6 +48,7 @@ Result<MemoryBudget::Lease> MemoryBudget::Reserve(std::uint64_t bytes, const std
   std::unique_lock<std::mutex> lock(mu_);
   released_.wait(lock, [&] { return held_ + bytes <= bytes_; });
   held_ += bytes;
+  if (metrics_ != nullptr) metrics_->memory_leased_bytes = held_;
   return Lease(this, bytes);
 }
 
@@ -50,6 +56,7 @@ void MemoryBudget::Release(std::uint64_t bytes) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     held_ -= bytes;
+    if (metrics_ != nullptr) metrics_->memory_leased_bytes = held_;
   }
   released_.notify_all();
 }

@@ -17,12 +17,14 @@
 
 #include "ldpgraph/status.h"
 #include "service/http_types.h"
+#include "service/metrics.h"
 
 namespace ldpgraph {
 
 class MemoryBudget {
  public:
-  explicit MemoryBudget(std::uint64_t bytes) : bytes_(bytes) {}
+  // Publishes its size and what is leased into `metrics` when given.
+  explicit MemoryBudget(std::uint64_t bytes, Metrics* metrics = nullptr);
   MemoryBudget(const MemoryBudget&) = delete;
   MemoryBudget& operator=(const MemoryBudget&) = delete;
 
@@ -53,6 +55,7 @@ class MemoryBudget {
   void Release(std::uint64_t bytes);
 
   const std::uint64_t bytes_;
+  Metrics* const metrics_;
   std::mutex mu_;
   std::condition_variable released_;
   std::uint64_t held_ = 0;

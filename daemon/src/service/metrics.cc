@@ -107,6 +107,12 @@ std::string Metrics::RenderPrometheus() const {
   out += "# HELP ldpgraph_admin_queries_waiting Long admin queries waiting for the query worker now.\n"
          "# TYPE ldpgraph_admin_queries_waiting gauge\n";
   out += "ldpgraph_admin_queries_waiting " + std::to_string(queries_waiting.load()) + "\n";
+  out += "# HELP ldpgraph_memory_budget_bytes The memory budget of heavy admin work ([limits] memory_budget_mb).\n"
+         "# TYPE ldpgraph_memory_budget_bytes gauge\n";
+  out += "ldpgraph_memory_budget_bytes " + std::to_string(memory_budget_bytes.load()) + "\n";
+  out += "# HELP ldpgraph_memory_leased_bytes What running GAP jobs, GW queries, predictions and uploads hold of it.\n"
+         "# TYPE ldpgraph_memory_leased_bytes gauge\n";
+  out += "ldpgraph_memory_leased_bytes " + std::to_string(memory_leased_bytes.load()) + "\n";
   request_seconds.Render("ldpgraph_request_seconds", "Time from a request's arrival to its response.", &out);
   commit_seconds.Render("ldpgraph_store_commit_seconds", "Time of one store commit, fsync included.", &out);
   return out;

@@ -68,6 +68,9 @@ struct Metrics {
   std::atomic<std::uint64_t> queries_answered{0};
   std::atomic<std::uint64_t> queries_refused{0};
   std::atomic<std::int64_t> queries_waiting{0};
+  // The memory budget (memory_budget.h): its size, and what leases hold now.
+  std::atomic<std::uint64_t> memory_budget_bytes{0};
+  std::atomic<std::uint64_t> memory_leased_bytes{0};
 
   void Reject(RejectReason reason) { reports_rejected[static_cast<int>(reason)].fetch_add(1); }
   std::string RenderPrometheus() const;
