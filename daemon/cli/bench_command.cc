@@ -7,6 +7,7 @@
 #include "bench/gemm_bench.h"
 #include "bench/gin_bench.h"
 #include "bench/gw_bench.h"
+#include "bench/admin_load_bench.h"
 #include "bench/ingest_bench.h"
 #include "bench/linkldp_bench.h"
 #include "bench/node_bench.h"
@@ -189,6 +190,43 @@ int RunIngest(const std::vector<std::string>& args) {
   return 0;
 }
 
+int RunAdmin(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(args, {"users", "held-nodes", "gap-nodes", "gw-nodes", "probe-ms", "dir"});
+  if (!flags.ok()) {
+    std::fprintf(stderr, "ldpgraph bench admin: %s\n", flags.status().message().c_str());
+    return 2;
+  }
+  AdminLoadBenchOptions o;
+  Result<std::uint64_t> users = flags->Unsigned("users", o.users);
+  Result<std::uint64_t> held = flags->Unsigned("held-nodes", o.held_nodes);
+  Result<std::uint64_t> gap = flags->Unsigned("gap-nodes", o.gap_nodes);
+  Result<std::uint64_t> gw = flags->Unsigned("gw-nodes", o.gw_nodes);
+  Result<std::uint64_t> probe = flags->Unsigned("probe-ms", o.probe_ms);
+  for (const Status* s : {&users.status(), &held.status(), &gap.status(), &gw.status(), &probe.status()}) {
+    if (!s->ok()) {
+      std::fprintf(stderr, "ldpgraph bench admin: %s\n", s->message().c_str());
+      return 2;
+    }
+  }
+  if (*users > 10000000 || *held > 10000000 || *gap > 10000000 || *gw > 5000 || *probe > 10000) {
+    std::fprintf(stderr, "ldpgraph bench admin: need --users, --held-nodes, --gap-nodes <= 10^7, --gw-nodes <= 5000 "
+                         "(the daemon's gw_max_nodes), --probe-ms <= 10000\n");
+    return 2;
+  }
+  o.users = static_cast<std::uint32_t>(*users);
+  o.held_nodes = static_cast<std::uint32_t>(*held);
+  o.gap_nodes = static_cast<std::uint32_t>(*gap);
+  o.gw_nodes = static_cast<std::uint32_t>(*gw);
+  o.probe_ms = static_cast<unsigned>(*probe);
+  o.dir = flags->StringOr("dir", "");
+  Status s = RunAdminLoadBench(o, std::cout);
+  if (!s.ok()) {
+    std::fprintf(stderr, "ldpgraph bench admin: %s\n", s.ToString().c_str());
+    return s.code() == StatusCode::kInvalidArgument ? 2 : 1;
+  }
+  return 0;
+}
+
 int RunAssemble(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"users", "degree", "epsilon", "symmetrise", "dir"});
   if (!flags.ok()) {
@@ -260,6 +298,7 @@ int RunBenchCommand(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "node") return RunNode({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "gemm") return RunGemm({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "ingest") return RunIngest({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "admin") return RunAdmin({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "assemble") return RunAssemble({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "linkldp") return RunLinkLdp({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "gw") return RunGw({args.begin() + 1, args.end()});
@@ -274,6 +313,8 @@ int RunBenchCommand(const std::vector<std::string>& args) {
                          "       ldpgraph bench gw --dataset PATH [--pairs 2000] [--threads 2] [--seed S]\n"
                          "       ldpgraph bench ingest [--connections C] [--reports R] [--degree D] "
                          "[--server-threads T] [--handshakes H] [--dir DIR]\n"
+                         "       ldpgraph bench admin [--users N] [--held-nodes N] [--gap-nodes N] [--gw-nodes N] "
+                         "[--probe-ms MS] [--dir DIR]\n"
                          "       ldpgraph bench assemble [--users N] [--degree D] [--epsilon E] "
                          "[--symmetrise none|or|and] [--dir DIR]\n"
                          "       ldpgraph bench linkldp [--users N] [--degree D] [--mechanism dprr|rr-degree] "

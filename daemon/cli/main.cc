@@ -38,6 +38,9 @@ const char kUsage[] =
     "            [--rows N] [--seconds S]\n"
     "  bench ingest    reports per second through TLS, the uploader and the durable store\n"
     "            [--connections C] [--reports R] [--degree D] [--server-threads T]\n"
+    "  bench admin     /healthz latency while an upload, a GAP job, a GW query and a\n"
+    "            prediction run at once; each one's memory estimate and peak\n"
+    "            [--users N] [--held-nodes N] [--gap-nodes N] [--gw-nodes N] [--probe-ms MS]\n"
     "  generate  synthetic datasets: two kinds of community, or BA / ER graphs (s2v); a node\n"
     "            dataset (CSV folder): communities with bag-of-words features (sbm)\n"
     "            --output PATH [--kind communities|ba|er|sbm] [--graphs N] [--min-nodes A --max-nodes B]\n"
@@ -99,9 +102,10 @@ int main(int argc, char** argv) {
   // Before anything is allocated: the allocator's settings shape the heap.
   // A command that trains or predicts keeps its freed memory for its whole
   // run (the process ends with it).
-  // `bench ingest` measures the daemon, whose memory is idle between jobs.
+  // `bench ingest` and `bench admin` measure the daemon, whose memory is
+  // idle between jobs.
   std::vector<std::string> args(argv + 2, argv + argc);
-  const bool measures_daemon = command == "bench" && !args.empty() && args[0] == "ingest";
+  const bool measures_daemon = command == "bench" && !args.empty() && (args[0] == "ingest" || args[0] == "admin");
   std::optional<ldpgraph::TrainingMemoryScope> memory;
   if ((command == "train" || command == "bench" || command == "predict" || command == "experiment") &&
       !measures_daemon) {

@@ -7,9 +7,11 @@
 // SIGKILLs: daemon_crash_test.)
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -332,4 +334,28 @@ TEST_CASE("AdminHardening.UploadsAndPredictionsLeaseTheirMemoryFromTheBudget") {
                                                            "memory budget of 4 MB") != std::string::npos);
   // Every lease was given back.
   CHECK(d.Admin("GET", "/metrics").body.find("ldpgraph_memory_leased_bytes 0\n") != std::string::npos);
+}
+
+TEST_CASE("AdminHardening.AGapJobStopsWithinAnEpochOfItsCancel") {
+  AdminDaemon d;
+  REQUIRE(d.Admin("PUT", "/v1/admin/held-graphs/1", CommunitiesUpload(300).dump()).status == 201);
+  for (const char* privacy : {"edge", "node"}) {
+    INFO(privacy);
+    const json job = {{"task", "gap"}, {"held_graph", 1}, {"privacy", privacy}, {"epsilon", 8}, {"epochs", 100000},
+                      {"classifier_epochs", 100000}};
+    const auto started = d.Admin("POST", "/v1/admin/jobs", job.dump());
+    REQUIRE_MESSAGE(started.status == 202, started.body);
+    const std::string path = "/v1/admin/jobs/" + Body(started)["job_id"].dump();
+    for (int waited = 0; Body(d.Admin("GET", path))["epoch"].get<int>() < 2; ++waited) {
+      REQUIRE(waited < 3000);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(d.Admin("DELETE", path).status == 202);
+    const auto cancelled_at = std::chrono::steady_clock::now();
+    const json done = d.Wait(Body(started)["job_id"].get<std::uint64_t>());
+    CHECK(done["state"] == "cancelled");
+    // Within an epoch (a few ms here), not after the 200,000 asked for.
+    CHECK(std::chrono::steady_clock::now() - cancelled_at < std::chrono::seconds(10));
+  }
+  CHECK(Body(d.Admin("GET", "/v1/admin/models"))["models"].empty());
 }

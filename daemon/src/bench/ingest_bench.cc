@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/percentile.h"
 #include "bench/ring_neighbours.h"
 #include "engine/allocator.h"
 #include "ldpgraph/report_builder.h"
@@ -69,13 +70,6 @@ Status Prepare(const GraphConfig& config, const TokenAuthority& tokens, std::uin
   }
   for (auto& t : threads) t.join();
   return failed ? Status::Internal("building the benchmark's reports failed") : Status::Ok();
-}
-
-double Percentile(std::vector<double>& v, double q) {
-  if (v.empty()) return 0;
-  const std::size_t k = std::min(v.size() - 1, static_cast<std::size_t>(q * static_cast<double>(v.size())));
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
 }
 
 }  // namespace

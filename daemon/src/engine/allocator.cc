@@ -28,6 +28,12 @@ TrainingMemoryScope::~TrainingMemoryScope() {
   if (--open_scopes == 0) Tuning().end_training();
 }
 
+void ReleaseFreeMemory() {
+  std::lock_guard<std::mutex> lock(scopes_mu);
+  // What a training's end does: settings as outside training, free memory purged.
+  if (open_scopes == 0) Tuning().end_training();
+}
+
 const char* MallocName() {
 #if defined(__SANITIZE_ADDRESS__)
   constexpr bool kSanitizer = true;

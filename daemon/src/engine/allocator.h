@@ -26,6 +26,10 @@ class TrainingMemoryScope {
   void EpochEnded();
 };
 
+// Hands the free memory malloc keeps back to the kernel now, unless a
+// training runs (benchmarks measuring one stretch's peak call it first).
+void ReleaseFreeMemory();
+
 // The malloc this process runs on, for benchmarks' output: "jemalloc",
 // "sanitizer" (ASan's), "glibc" or "system".
 const char* MallocName();

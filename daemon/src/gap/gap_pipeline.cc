@@ -33,6 +33,8 @@ std::unique_ptr<ModuleSgd> DpSgdModule(const GapOptions& o, std::size_t training
   return m;
 }
 
+bool Cancelled(const GapOptions& o) { return o.cancel != nullptr && o.cancel->load(); }
+
 }  // namespace
 
 Status ValidateGap(const GapInputs& in, const GapOptions& o) {
@@ -170,6 +172,7 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& options) {
   const int total_epochs = o.encoder_epochs + o.classifier_epochs;
   Result<TrainedEncoder> encoder = TrainEncoder(in, o, total_epochs, encoder_sgd.get(), noise);
   if (!encoder.ok()) return encoder.status();
+  if (Cancelled(o)) return Status::FailedPrecondition("cancelled");
   Matrix x0, encoder_logits;
   {
     Tape tape(false, nullptr);
@@ -195,6 +198,7 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& options) {
     Result<TrainedClassifier> c = TrainClassifier(in, o, o.classifier_epochs, o.encoder_epochs, *aggregates,
                                                   residual ? &encoder_logits : nullptr, classifier_sgd.get(), noise);
     if (!c.ok()) return c.status();
+    if (Cancelled(o)) return Status::FailedPrecondition("cancelled");
     if (best == nullptr || c->val_accuracy > best->val_accuracy) {
       best = std::make_unique<TrainedClassifier>(std::move(c).value());
       run.residual = residual;

@@ -29,6 +29,7 @@
 #ifndef LDPGRAPH_DAEMON_GAP_GAP_PIPELINE_H_
 #define LDPGRAPH_DAEMON_GAP_GAP_PIPELINE_H_
 
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -82,6 +83,9 @@ struct GapOptions {
   // Called after each epoch (DP-SGD: each epoch's worth of steps) of the
   // encoder, then of the classifier, with the epochs done and in all.
   std::function<void(int done, int total)> on_progress;
+  // Once set, training stops within an epoch (a DP-SGD step) and TrainGap
+  // fails with kFailedPrecondition "cancelled"; nothing is released.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct GapRun {
@@ -137,7 +141,8 @@ Result<GapCalibration> CalibrateGap(const GapInputs& inputs, const GapOptions& o
 std::uint64_t GapMemoryEstimate(const GapInputs& inputs, const GapOptions& options);
 
 // Errors: those of ValidateGap; the accountant's (kOutOfRange when no
-// noise reaches epsilon).
+// noise reaches epsilon); kFailedPrecondition "cancelled" once
+// options.cancel is set.
 //
 // Measured on Cora (50/25/25, 5 splits, `ldpgraph experiment gap`): see
 // docs/results.md, study 15.

@@ -38,7 +38,7 @@ void TrainFullBatch(Model* model, const std::function<Tape::Var(Tape&)>& forward
   SeededRandomSource rng(seed);
   const std::vector<int> train = Masked(*in.labels, in.split.train), val = Masked(*in.labels, in.split.val);
   EarlyStopping<Model> best(model, epochs + 1, 1, /*enabled=*/false);
-  for (int epoch = 1; epoch <= epochs; ++epoch) {
+  for (int epoch = 1; epoch <= epochs && (o.cancel == nullptr || !o.cancel->load()); ++epoch) {
     {
       Tape tape(true, &rng);
       Tape::Var loss = tape.SoftmaxCrossEntropy(forward(tape), &train);
@@ -66,6 +66,7 @@ DpSgdOptions SgdOptions(const GapOptions& o, const ModuleSgd& m, std::uint64_t s
   s.adam.lr = o.lr;
   s.adam.weight_decay = o.weight_decay;
   s.seed = seed;
+  s.cancel = o.cancel;
   if (progress) {
     const double rate = m.sampling_rate;
     s.on_step = [progress, rate](std::int64_t step) {

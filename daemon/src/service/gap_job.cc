@@ -50,7 +50,9 @@ void TrainingJobs::RunGapJob(Job* job) {
       s.max_epochs = total;
     });
   };
+  o.cancel = &job->cancel;
   Result<GapRun> run = TrainGap(in, o);
+  if (job->cancel) return finish(JobState::kCancelled, "");
   if (!run.ok()) return finish(JobState::kFailed, run.status().ToString());
 
   nlohmann::json classes = nlohmann::json::array();

@@ -88,7 +88,7 @@ Status TrainDpSgd(const RowModel& model, const std::vector<int>& labels, const s
 
   Adam adam(model.parameters, o.adam);
   SeededRandomSource dropout(o.seed ^ 0xd509ULL);
-  for (std::int64_t step = 0; step < o.steps; ++step) {
+  for (std::int64_t step = 0; step < o.steps && (o.cancel == nullptr || !o.cancel->load()); ++step) {
     // The batches are part of the mechanism: drawn from the noise source,
     // whose draws stay secret. Batches anyone could recompute from a seed
     // would void the subsampling's amplification the accountant counts on.

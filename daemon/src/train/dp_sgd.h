@@ -18,6 +18,7 @@
 #ifndef LDPGRAPH_DAEMON_TRAIN_DP_SGD_H_
 #define LDPGRAPH_DAEMON_TRAIN_DP_SGD_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -45,6 +46,7 @@ struct DpSgdOptions {
   AdamOptions adam;
   std::uint64_t seed = 0;  // dropout (the batches come from the noise source: they must stay secret)
   std::function<void(std::int64_t step)> on_step;  // after each step (1-based)
+  const std::atomic<bool>* cancel = nullptr;        // once set, no further step is taken
 };
 
 // The release a run with these options makes, for the accountant.
