@@ -179,7 +179,7 @@ struct HeavyWork {
 };
 
 std::vector<HeavyWork> Heavy(Daemon& daemon, const std::string& upload_body, std::uint32_t users, int gap_epochs,
-                             std::function<void(std::uint64_t)> on_gap_started) {
+                             std::function<void(std::uint64_t)> on_gap_started, std::size_t* answer_bytes) {
   std::string nodes = "{\"nodes\":[";
   for (std::uint32_t u = 0; u < users; ++u) nodes += (u ? "," : "") + std::to_string(u);
   nodes += "]}";
@@ -208,9 +208,10 @@ std::vector<HeavyWork> Heavy(Daemon& daemon, const std::string& upload_body, std
                     if (!a.ok()) return a.status();
                     return a->status;
                   }});
-  work.push_back({"predict", [nodes](AdminClient& c, std::atomic<std::uint64_t>* busy) -> Result<int> {
+  work.push_back({"predict", [nodes, answer_bytes](AdminClient& c, std::atomic<std::uint64_t>* busy) -> Result<int> {
                     auto a = c.Call("POST", "/v1/admin/models/1/predict", nodes, busy);
                     if (!a.ok()) return a.status();
+                    *answer_bytes = a->body.size();
                     return a->status;
                   }});
   return work;
@@ -283,7 +284,8 @@ Status RunAdminLoadBench(const AdminLoadBenchOptions& o, std::ostream& out) {
 
   // 1. Each alone: time, lease (sampled from the budget's gauge), peak.
   std::atomic<std::uint64_t> busy_retries{0};
-  for (const HeavyWork& w : Heavy(d, upload_body, o.users, 20, nullptr)) {
+  std::size_t answer_bytes = 0;
+  for (const HeavyWork& w : Heavy(d, upload_body, o.users, 20, nullptr, &answer_bytes)) {
     std::atomic<bool> over{false};
     std::uint64_t leased = 0;
     std::thread sampler([&] {
@@ -304,6 +306,7 @@ Status RunAdminLoadBench(const AdminLoadBenchOptions& o, std::ostream& out) {
         << w.name << "_estimate_mb=" << std::setprecision(1) << static_cast<double>(leased) / (1 << 20) << "\n"
         << w.name << "_peak_mb=" << peak << "\n";
   }
+  out << "predict_answer_mb=" << static_cast<double>(answer_bytes) / (1 << 20) << "\n";
 
   // 2. All four at once, /healthz probed throughout on its own connection.
   auto probe_client = transport::HttpsClient::Create(server);
@@ -324,7 +327,8 @@ Status RunAdminLoadBench(const AdminLoadBenchOptions& o, std::ostream& out) {
   std::this_thread::sleep_for(std::chrono::seconds(2));
   // The GAP job runs for long and is cancelled once the other three are answered.
   std::atomic<std::uint64_t> gap_job{0};
-  std::vector<HeavyWork> work = Heavy(d, upload_body, o.users, 100000, [&](std::uint64_t id) { gap_job = id; });
+  std::vector<HeavyWork> work =
+      Heavy(d, upload_body, o.users, 100000, [&](std::uint64_t id) { gap_job = id; }, &answer_bytes);
   std::vector<Result<int>> statuses(work.size(), Status::Internal("not run"));
   const MemoryWindow loaded_window;
   phase = 1;

@@ -6,7 +6,11 @@
 // graphs for GW, and a large held graph's upload body. Then:
 //   1. each heavy request alone (an upload, a GAP job, a GW query, a
 //      prediction for every user): its time, what it leased from the memory
-//      budget (its estimate) and the process's peak memory over the baseline;
+//      budget (its estimate) and the process's peak memory over the baseline.
+//      The peak includes this bench's client, which holds two copies of an
+//      upload's body (HttpsClient's request and its text) and of a
+//      prediction's answer (read, then cut out): subtract them to compare
+//      with the daemon's estimate (upload_body_mb, predict_answer_mb);
 //   2. all four at once while a client probes GET /healthz every `probe_ms`:
 //      the probes' latency before and during the load.
 #ifndef LDPGRAPH_DAEMON_BENCH_ADMIN_LOAD_BENCH_H_

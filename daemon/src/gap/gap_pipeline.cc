@@ -89,9 +89,13 @@ std::uint64_t GapMemoryEstimate(const GapInputs& in, const GapOptions& options) 
   const std::uint64_t features = in.features->is_sparse()
                                      ? static_cast<std::uint64_t>(in.features->sparse().indices.size()) * 8 + n * 8
                                      : n * f * kFloat;
-  // Aggregates, and every layer's output, gradient and dropout mask over all nodes.
-  const std::uint64_t activations = n * h * kFloat * ((hops + 1) + 3 * kHiddenLayers) + n * c * kFloat * 4;
-  const std::uint64_t graph = (entries * 4 + n * 8) * (o.privacy == GapPrivacy::kNode ? 2 : 1);
+  // Aggregates (twice: the best classifier's inputs are kept while the next
+  // candidate trains), and every layer's output, gradient and dropout mask
+  // over all nodes.
+  const std::uint64_t activations = n * h * kFloat * (2 * (hops + 1) + 3 * kHiddenLayers) + n * c * kFloat * 4;
+  // The job's copy of the held graph, and the one it aggregates over (and
+  // at node level its degree-bounded copy).
+  const std::uint64_t graph = (entries * 4 + n * 8) * (o.privacy == GapPrivacy::kNode ? 3 : 2);
   return weights + features + activations + graph;
 }
 

@@ -32,7 +32,7 @@ HttpResponse PublicGraph(ServiceContext& ctx, const std::string& id_text, const 
 
 }  // namespace
 
-void HandleRequest(ServiceContext& ctx, const HttpRequest& request, Respond respond) {
+void HandleRequest(ServiceContext& ctx, HttpRequest request, Respond respond) {
   const std::string path = request.target.substr(0, request.target.find('?'));
   if (path == "/v1/reports") {
     if (request.method != "POST") return respond(MethodNotAllowed(request, path, "POST"));
@@ -50,7 +50,7 @@ void HandleRequest(ServiceContext& ctx, const HttpRequest& request, Respond resp
     const bool long_request =
         IsGwPath(path) || IsLongLearningRequest(request, path) || IsHeldGraphUpload(request, path);
     if (ctx.queries && long_request && AdminAuthorized(ctx, request)) {
-      return ctx.queries->Submit([&ctx, request, path] { return HandleAdmin(ctx, request, path); },
+      return ctx.queries->Submit([&ctx, request = std::move(request), path] { return HandleAdmin(ctx, request, path); },
                                  std::move(respond));
     }
     return respond(HandleAdmin(ctx, request, path));

@@ -13,7 +13,9 @@
 
 namespace ldpgraph {
 
-void HandleRequest(ServiceContext& ctx, const HttpRequest& request, Respond respond);
+// `request` by value: a long request moves it to the query worker (a held
+// graph's body can be 256 MB).
+void HandleRequest(ServiceContext& ctx, HttpRequest request, Respond respond);
 
 }  // namespace ldpgraph
 

@@ -53,7 +53,7 @@ struct DaemonConfig {
   // half the machine's memory.
   std::uint64_t memory_budget_bytes = 0;
   // The most users an embedding graph may have for GW to compare it: GW
-  // holds n x n matrices (at 5000, about 1.6 GB for a pair).
+  // holds n x n matrices (at 5000, about 3.6 GB for a pair).
   std::uint32_t gw_max_nodes = 5000;
   // [log]
   std::string log_format = "auto";  // auto (JSON unless stderr is a terminal), json, text

@@ -524,7 +524,7 @@ void Session::Dispatch() {
   if (server_->options().handler) {
     server_->options().handler(request, std::move(respond));
   } else {
-    HandleRequest(server_->ctx(), request, std::move(respond));
+    HandleRequest(server_->ctx(), std::move(request), std::move(respond));
   }
   ReadMoreOrClose();
 }

@@ -34,6 +34,24 @@ json Prediction(const Matrix& probs, Eigen::Index row, const json& classes) {
           {"probabilities", p}};
 }
 
+// The answer {"classes", "model_version", "predictions"}: for each of
+// `ids`, the prediction of its row (row_of) with the id under `id_key`.
+// Written one prediction at a time: a JSON document of 10^6 predictions
+// would hold about 600 MB where the text takes 80.
+template <typename Id, typename RowOf>
+HttpResponse PredictionsAnswer(std::uint64_t version, const json& classes, const Matrix& probs,
+                               const std::vector<Id>& ids, const char* id_key, RowOf row_of) {
+  std::string text = "{\"classes\":" + classes.dump() + ",\"model_version\":" + std::to_string(version) +
+                     ",\"predictions\":[";
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    json one = Prediction(probs, row_of(i), classes);
+    one[id_key] = ids[i];
+    text += (i ? "," : "") + one.dump();
+  }
+  text += "]}";
+  return JsonResponse(200, std::move(text));
+}
+
 // An embedding graph (GW-LDP) holds its owner's encoded embeddings, not
 // friend lists: no GNN trains on it or predicts for it.
 std::optional<HttpResponse> RefuseEmbeddingGraph(const GraphConfig& g) {
@@ -95,12 +113,16 @@ std::optional<HttpResponse> ReadNodeIds(const json& body, std::uint64_t n, const
   return std::nullopt;
 }
 
-// What predicting for graphs of `users` users in all holds at its peak: the
-// assembled rows (a generous 64 bytes a user: ids, offsets, noisy
-// neighbours) and each layer's input and output over every user.
-std::uint64_t PredictionMemory(std::uint64_t users, int hidden, int layers, std::uint64_t input_width) {
-  return users * (64 + 8 * input_width + 2 * 4 * static_cast<std::uint64_t>(std::max(hidden, 1)) *
-                                             static_cast<std::uint64_t>(std::max(layers, 1)));
+// What predicting `answers` ids for graphs of `users` users in all holds at
+// its peak: the assembled rows (128 bytes a user: ids, offsets, noisy
+// neighbours), each layer's input and output over every user, and the
+// answer's text twice (written, then sent), about 48 + 24 bytes a class per
+// prediction. `ldpgraph bench admin` compares it with the measured peak.
+std::uint64_t PredictionMemory(std::uint64_t users, int hidden, int layers, std::uint64_t input_width,
+                               std::uint64_t answers, std::uint64_t classes) {
+  const std::uint64_t activations =
+      2 * 4 * static_cast<std::uint64_t>(std::max(hidden, 1)) * static_cast<std::uint64_t>(std::max(layers, 1));
+  return users * (128 + 8 * input_width + activations) + answers * 2 * (48 + 24 * classes);
 }
 
 // Each graph's symmetrisation policy as its admin set it ("none" by default).
@@ -311,22 +333,21 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
   const NodeGnnConfig& c = model->node->config();
   const std::uint64_t features = graph->config.features.enabled ? graph->config.features.params.dims : 0;
   if (auto refused = LeaseForRequest(ctx.memory, "this prediction",
-                                     PredictionMemory(graph->config.num_users, c.hidden, c.layers, features), &lease)) {
+                                     PredictionMemory(graph->config.num_users, c.hidden, c.layers, features,
+                                                      rows.size(), about["classes"].size()),
+                                     &lease)) {
     return *refused;
   }
   if (model->node_probabilities.size() > 0) {
     // Trained on a denoised graph: what it predicted then (the graph would
     // need a first model to build again).
-    json out = json::array();
     for (std::uint32_t u : rows) {
       if (static_cast<Eigen::Index>(u) >= model->node_probabilities.rows()) {
         return ErrorResponse(503, "unavailable", "the model file predicts fewer users than its graph has");
       }
-      json one = Prediction(model->node_probabilities, u, about["classes"]);
-      one["node"] = u;
-      out.push_back(std::move(one));
     }
-    return JsonResponse(200, json{{"model_version", version}, {"classes", about["classes"]}, {"predictions", out}}.dump());
+    return PredictionsAnswer(version, about["classes"], model->node_probabilities, rows, "node",
+                             [&](std::size_t i) { return static_cast<Eigen::Index>(rows[i]); });
   }
   Result<Symmetrisation> rule = ParseSymmetrisation(about.value("symmetrise", "none"));
   SeededRandomSource rng(about.value("seed", std::uint64_t{0}));
@@ -339,13 +360,8 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
                                          about.value("kx", 0), about.value("standardised", false));
   const PreparedGraph prepared = PrepareGraph(assembled->adjacency, AggregationFor(model->node->config().kind));
   const Evaluation e = EvaluateNodes(model->node.get(), prepared, x, assembled->labels, rows);
-  json out = json::array();
-  for (std::uint32_t u : rows) {
-    json one = Prediction(e.probs, u, about["classes"]);
-    one["node"] = u;
-    out.push_back(std::move(one));
-  }
-  return JsonResponse(200, json{{"model_version", version}, {"classes", about["classes"]}, {"predictions", out}}.dump());
+  return PredictionsAnswer(version, about["classes"], e.probs, rows, "node",
+                           [&](std::size_t i) { return static_cast<Eigen::Index>(rows[i]); });
 }
 
 // GAP models: the predictions they made from their release when trained
@@ -359,13 +375,8 @@ HttpResponse PredictGap(ServiceContext& ctx, const json& about, std::uint64_t ve
   if (auto bad = ReadNodeIds(body, static_cast<std::uint64_t>(probs.rows()), "the held graph's num_nodes", &rows)) {
     return *bad;
   }
-  json out = json::array();
-  for (std::uint32_t u : rows) {
-    json one = Prediction(probs, static_cast<Eigen::Index>(u), about["classes"]);
-    one["node"] = u;
-    out.push_back(std::move(one));
-  }
-  return JsonResponse(200, json{{"model_version", version}, {"classes", about["classes"]}, {"predictions", out}}.dump());
+  return PredictionsAnswer(version, about["classes"], probs, rows, "node",
+                           [&](std::size_t i) { return static_cast<Eigen::Index>(rows[i]); });
 }
 
 HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std::string& version_text) {
@@ -390,7 +401,9 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
   MemoryBudget::Lease lease;
   const GinConfig& gin = model->gin->config();
   if (auto refused = LeaseForRequest(ctx.memory, "this prediction",
-                                     PredictionMemory(users, gin.hidden, gin.layers, gin.input_dim), &lease)) {
+                                     PredictionMemory(users, gin.hidden, gin.layers, gin.input_dim, graphs.size(),
+                                                      about.is_discarded() ? 0 : about.value("classes", json::array()).size()),
+                                     &lease)) {
     return *refused;
   }
   // The rule the model was trained under, or each graph's policy now.
@@ -413,13 +426,10 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
   }
   const Evaluation e = EvaluateGraphs(model->gin.get(), prepared, {}, ids, 64);
   const json classes = !about.is_discarded() && about.contains("classes") ? about["classes"] : json::array();
-  json out = json::array();
-  for (std::size_t g = 0; g < graphs.size(); ++g) {
-    json one = Prediction(e.probs, static_cast<Eigen::Index>(g), classes);
-    one["graph_id"] = graphs[g].graph_id;
-    out.push_back(std::move(one));
-  }
-  return JsonResponse(200, json{{"model_version", *version}, {"classes", classes}, {"predictions", out}}.dump());
+  std::vector<std::uint64_t> graph_ids;
+  for (const GraphConfig& g : graphs) graph_ids.push_back(g.graph_id);
+  return PredictionsAnswer(*version, classes, e.probs, graph_ids, "graph_id",
+                           [](std::size_t i) { return static_cast<Eigen::Index>(i); });
 }
 
 }  // namespace
