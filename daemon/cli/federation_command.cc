@@ -12,7 +12,7 @@
 #include "cli/admin_client.h"
 #include "cli/commands.h"
 #include "gap/held_graph.h"
-#include "service/test_pki.h"
+#include "net/test_pki.h"
 
 namespace ldpgraph {
 namespace {

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "graph/generators.h"
+#include "dataset/generators.h"
 #include "util/flags.h"
 
 namespace ldpgraph {

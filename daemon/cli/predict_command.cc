@@ -8,9 +8,9 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "train/task_data.h"
-#include "models/model_file.h"
+#include "store/model_file.h"
 #include "train/node_trainer.h"
+#include "train/task_data.h"
 #include "util/flags.h"
 
 namespace ldpgraph {

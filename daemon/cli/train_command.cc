@@ -9,10 +9,10 @@
 
 #include "cli/commands.h"
 #include "gap/gap_pipeline.h"
-#include "train/task_data.h"
-#include "models/model_file.h"
+#include "store/model_file.h"
 #include "train/gin_pipeline.h"
 #include "train/node_trainer.h"
+#include "train/task_data.h"
 #include "util/flags.h"
 
 namespace ldpgraph {

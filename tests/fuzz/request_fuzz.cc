@@ -11,9 +11,9 @@
 #include <mutex>
 #include <string>
 
-#include "service/api.h"
-#include "service/graph_config_json.h"
-#include "service/http_parse.h"
+#include "api/api.h"
+#include "api/graph_config_json.h"
+#include "net/http_parse.h"
 #include "store/sqlite_report_store.h"
 
 namespace {

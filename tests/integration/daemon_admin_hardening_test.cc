@@ -16,10 +16,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/graph_config_json.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/wire_format.h"
-#include "service/graph_config_json.h"
-#include "service/token_authority.h"
+#include "net/token_authority.h"
 #include "support/admin_daemon.h"
 #include "support/daemon_log.h"
 #include "support/held_graph_upload.h"

@@ -25,7 +25,7 @@
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
-#include "service/token_authority.h"
+#include "net/token_authority.h"
 #include "store/sqlite_report_store.h"
 #include "support/admin_daemon.h"
 #include "support/daemon_process.h"

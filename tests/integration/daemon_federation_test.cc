@@ -8,14 +8,15 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <optional>
 #include <filesystem>
 #include <map>
 #include <sstream>
 
+#include "dataset/graph_dataset.h"
 #include "federation/federated_sgc.h"
 #include "federation/party_share.h"
 #include "federation/share_split.h"
-#include "dataset/graph_dataset.h"
 #include "gap/held_graph_dataset.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/samplers.h"

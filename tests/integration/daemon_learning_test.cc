@@ -11,13 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/graph_config_json.h"
+#include "dataset/generators.h"
 #include "dataset/graph_dataset.h"
-#include "graph/generators.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/samplers.h"
 #include "ldpgraph/wire_format.h"
-#include "service/graph_config_json.h"
-#include "service/token_authority.h"
+#include "net/token_authority.h"
 #include "support/admin_daemon.h"
 #include "support/run_command.h"
 

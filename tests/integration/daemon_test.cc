@@ -17,12 +17,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/graph_config_json.h"
 #include "ldpgraph/ldpgraph_transport.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
-#include "service/graph_config_json.h"
-#include "service/token_authority.h"
+#include "net/token_authority.h"
 #include "support/daemon_process.h"
 #include "support/raw_tls.h"
 #include "support/temp_dir.h"

@@ -11,14 +11,15 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "federation/federated_model.h"
 #include "federation/loopback_federation.h"
 #include "gap/held_graph.h"
+#include "gap/held_graph_json.h"
 #include "internal/durable_file.h"
-#include "service/held_graph_api.h"
 #include "support/admin_daemon.h"
 
 namespace ldpgraph {

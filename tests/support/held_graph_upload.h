@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "graph/generators.h"
+#include "dataset/generators.h"
 #include "ldpgraph/random_source.h"
 
 namespace ldpgraph {

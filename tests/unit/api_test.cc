@@ -6,9 +6,9 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "api/api.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/wire_format.h"
-#include "service/api.h"
 #include "store/sqlite_report_store.h"
 #include "support/temp_dir.h"
 

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "api/graph_config_json.h"
 #include "service/daemon_config.h"
-#include "service/graph_config_json.h"
 #include "support/temp_dir.h"
 
 using ldpgraph::testing::TempDir;

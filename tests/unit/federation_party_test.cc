@@ -6,13 +6,13 @@
 
 #include <cmath>
 
+#include "dataset/generators.h"
+#include "federation/fedcog_party.h"
 #include "federation/federated_sgc.h"
 #include "federation/federation_wire.h"
-#include "federation/fedcog_party.h"
 #include "federation/lnnc.h"
 #include "federation/party_share.h"
 #include "federation/share_split.h"
-#include "graph/generators.h"
 #include "ldpgraph/samplers.h"
 #include "support/decoupled_check.h"
 

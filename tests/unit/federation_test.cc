@@ -3,12 +3,12 @@
 // states and border propagation, against GCN on the whole graph.
 #include <doctest/doctest.h>
 
+#include "dataset/generators.h"
+#include "experiments/fedcog_experiment.h"
 #include "federation/coupled_graph.h"
 #include "federation/decoupled_gcn.h"
-#include "experiments/fedcog_experiment.h"
 #include "federation/federated_sgc.h"
 #include "federation/partition.h"
-#include "graph/generators.h"
 #include "ldpgraph/samplers.h"
 #include "support/decoupled_check.h"
 

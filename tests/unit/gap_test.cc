@@ -9,12 +9,12 @@
 #include <cmath>
 #include <fstream>
 
+#include "dataset/generators.h"
 #include "gap/aggregation.h"
-#include "models/model_file.h"
+#include "ldpgraph/samplers.h"
+#include "store/model_file.h"
 #include "support/temp_dir.h"
 #include "train/dp_sgd.h"
-#include "graph/generators.h"
-#include "ldpgraph/samplers.h"
 
 using namespace ldpgraph;
 

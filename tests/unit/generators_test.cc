@@ -1,4 +1,4 @@
-#include "graph/generators.h"
+#include "dataset/generators.h"
 
 #include <doctest/doctest.h>
 

@@ -8,10 +8,10 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "api/graph_config_json.h"
 #include "graph/disclosed_lists.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/wire_format.h"
-#include "service/graph_config_json.h"
 #include "store/sqlite_report_store.h"
 #include "support/temp_dir.h"
 

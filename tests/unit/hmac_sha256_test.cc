@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "service/hmac_sha256.h"
+#include "net/hmac_sha256.h"
 
 using ldpgraph::HmacSha256;
 

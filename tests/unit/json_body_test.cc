@@ -1,7 +1,7 @@
 // ReadJsonBody: the one reader of the daemon's JSON bodies. A key twice in
 // any object is refused (readers disagree on which one counts), errors name
 // the place, and the answer's shape is the same for every fault.
-#include "service/json_body.h"
+#include "net/json_body.h"
 
 #include <doctest/doctest.h>
 

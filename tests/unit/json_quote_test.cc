@@ -1,7 +1,7 @@
 // JsonQuote: every answer and log line the daemon writes is valid JSON,
 // whatever bytes a client sent: well-formed UTF-8 passes as it is, anything
 // else becomes U+FFFD.
-#include "service/logger.h"
+#include "net/logger.h"
 
 #include <doctest/doctest.h>
 

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <set>
 
-#include "graph/generators.h"
+#include "dataset/generators.h"
 #include "graph/graph_batch.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/rr_with_degree.h"

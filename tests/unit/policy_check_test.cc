@@ -4,8 +4,8 @@
 
 #include <cmath>
 
+#include "api/policy_check.h"
 #include "ldpgraph/report_builder.h"
-#include "service/policy_check.h"
 
 using ldpgraph::CheckReportRanges;
 using ldpgraph::GraphConfig;

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "service/query_worker.h"
+#include "jobs/query_worker.h"
 
 using ldpgraph::HttpResponse;
 using ldpgraph::QueryWorker;

@@ -2,7 +2,7 @@
 // rounded up; keys are independent; unlimited admits everything.
 #include <doctest/doctest.h>
 
-#include "service/rate_limiter.h"
+#include "net/rate_limiter.h"
 
 using ldpgraph::RateLimiter;
 

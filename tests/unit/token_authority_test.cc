@@ -2,8 +2,8 @@
 // one text form per token; base64url round trips and refuses what is not.
 #include <doctest/doctest.h>
 
-#include "service/base64url.h"
-#include "service/token_authority.h"
+#include "net/base64url.h"
+#include "net/token_authority.h"
 
 using ldpgraph::Base64UrlDecode;
 using ldpgraph::Base64UrlEncode;

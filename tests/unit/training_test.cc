@@ -10,9 +10,9 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "graph/generators.h"
+#include "dataset/generators.h"
 #include "ldpgraph/samplers.h"
-#include "models/model_file.h"
+#include "store/model_file.h"
 #include "train/early_stopping.h"
 #include "train/lpgnn_pipeline.h"
 #include "train/node_trainer.h"

@@ -16,13 +16,13 @@
 #include "bench/percentile.h"
 #include "bench/ring_neighbours.h"
 #include "engine/allocator.h"
+#include "gap/held_graph_json.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/samplers.h"
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
+#include "net/test_pki.h"
 #include "service/daemon.h"
-#include "service/held_graph_api.h"
-#include "service/test_pki.h"
 
 namespace ldpgraph {
 namespace {

@@ -11,11 +11,11 @@
 #include <filesystem>
 #include <mutex>
 
+#include "api/graph_config_json.h"
 #include "assembly/graph_assembler.h"
 #include "bench/ring_neighbours.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/wire_format.h"
-#include "service/graph_config_json.h"
 #include "store/sqlite_report_store.h"
 #include "util/flags.h"
 

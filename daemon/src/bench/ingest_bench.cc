@@ -11,15 +11,15 @@
 #include <thread>
 #include <vector>
 
+#include "api/graph_config_json.h"
 #include "bench/percentile.h"
 #include "bench/ring_neighbours.h"
 #include "engine/allocator.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
+#include "net/test_pki.h"
 #include "service/daemon.h"
-#include "service/graph_config_json.h"
-#include "service/test_pki.h"
 #include "store/sqlite_report_store.h"
 #include "util/flags.h"
 

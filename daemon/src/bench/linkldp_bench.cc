@@ -2,8 +2,8 @@
 
 #include <chrono>
 
+#include "dataset/generators.h"
 #include "engine/parallel.h"
-#include "graph/generators.h"
 #include "ldpgraph/random_source.h"
 #include "linkldp/link_denoiser.h"
 #include "util/flags.h"

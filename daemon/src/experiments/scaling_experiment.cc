@@ -4,16 +4,16 @@
 #include <chrono>
 #include <cmath>
 
+#include "dataset/generators.h"
 #include "experiments/job_runner.h"
 #include "experiments/results_table.h"
-#include "models/gin.h"
 #include "experiments/setting_seed.h"
 #include "experiments/summary.h"
 #include "experiments/summary_charts.h"
-#include "graph/generators.h"
+#include "models/gin.h"
 #include "privacy/perturb_dataset.h"
-#include "train/task_data.h"
 #include "train/graph_trainer.h"
+#include "train/task_data.h"
 
 namespace ldpgraph {
 namespace {

@@ -10,11 +10,11 @@
 
 #include "federation/federation_wire.h"
 #include "internal/durable_file.h"
-#include "train/graph_trainer.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/transport/https_client.h"
-#include "service/base64url.h"
-#include "service/numbered_files.h"
+#include "net/base64url.h"
+#include "store/numbered_files.h"
+#include "train/graph_trainer.h"
 
 namespace ldpgraph {
 namespace {

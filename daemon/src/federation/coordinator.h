@@ -33,7 +33,7 @@
 
 #include "federation/federated_sgc.h"
 #include "federation/federation_config.h"
-#include "service/logger.h"
+#include "net/logger.h"
 
 namespace ldpgraph {
 

@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "federation/federation_config.h"
-#include "service/held_graph_api.h"
+#include "gap/held_graph_json.h"
 
 namespace ldpgraph {
 namespace {

@@ -1,6 +1,6 @@
 // Real ldpgraphd processes on loopback as the parties of one federation,
 // each with its own folder, store, admin API and federation certificate
-// (a throwaway CA, service/test_pki.h): what `ldpgraph experiment fedcog`
+// (a throwaway CA, net/test_pki.h): what `ldpgraph experiment fedcog`
 // runs FedCog on, so that its numbers are those of real parties over
 // mutual TLS. Not a deployment tool: the operator's parties have their own
 // configs (docs/federation.md).
@@ -16,7 +16,7 @@
 
 #include "gap/held_graph.h"
 #include "ldpgraph/transport/https_client.h"
-#include "service/test_pki.h"
+#include "net/test_pki.h"
 
 namespace ldpgraph {
 

@@ -5,14 +5,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "federation/federation_wire.h"
 #include "federation/fedcog_party.h"
+#include "federation/federation_wire.h"
 #include "federation/lnnc.h"
 #include "internal/durable_file.h"
-#include "service/base64url.h"
-#include "service/json_body.h"
-#include "service/json_response.h"
-#include "service/storage_failure.h"
+#include "net/base64url.h"
+#include "net/json_body.h"
+#include "net/json_response.h"
+#include "net/storage_failure.h"
 
 namespace ldpgraph {
 namespace {

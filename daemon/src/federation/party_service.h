@@ -36,9 +36,9 @@
 
 #include "federation/federated_model.h"
 #include "federation/federation_config.h"
-#include "service/held_graph_store.h"
-#include "service/http_types.h"
-#include "service/logger.h"
+#include "net/http_types.h"
+#include "net/logger.h"
+#include "store/held_graph_store.h"
 
 namespace ldpgraph {
 

@@ -6,13 +6,15 @@
 #include <pthread.h>
 #include <systemd/sd-daemon.h>
 
-#include "service/logger.h"
+#include "api/api.h"
+#include "net/logger.h"
 #include "store/sqlite_report_store.h"
 
 namespace ldpgraph {
 namespace {
 
-HttpsServerOptions ServerOptions(const DaemonConfig& c) {
+// The listener for devices and the admin: the Api answers.
+HttpsServerOptions ServerOptions(const DaemonConfig& c, ServiceContext* ctx) {
   HttpsServerOptions o;
   o.address = c.listen_address;
   o.port = c.listen_port;
@@ -29,13 +31,16 @@ HttpsServerOptions ServerOptions(const DaemonConfig& c) {
   o.certificate_file = c.certificate_file;
   o.private_key_file = c.private_key_file;
   o.client_ca_file = c.client_ca_file;
+  o.upload_path_prefix = "/v1/admin/held-graphs/";
+  o.upload_bearer = c.admin_token;
+  o.handler = [ctx](HttpRequest request, Respond respond) { HandleRequest(*ctx, std::move(request), std::move(respond)); };
   return o;
 }
 
 // The listener the parties of a federation talk on: mutual TLS with the
 // federation's CA, bodies as large as a step's partial sums.
 HttpsServerOptions FederationOptions(const DaemonConfig& c, PartyService* party) {
-  HttpsServerOptions o = ServerOptions(c);
+  HttpsServerOptions o = ServerOptions(c, nullptr);
   const FederationConfig& f = c.federation;
   o.address = f.listen_address;
   o.port = f.listen_port;
@@ -48,7 +53,9 @@ HttpsServerOptions FederationOptions(const DaemonConfig& c, PartyService* party)
   o.certificate_file = f.certificate_file;
   o.private_key_file = f.private_key_file;
   o.client_ca_file = f.ca_file;
-  o.handler = [party](const HttpRequest& request, Respond respond) { party->Handle(request, std::move(respond)); };
+  o.upload_path_prefix.clear();  // every body is bounded by max_message_bytes
+  o.upload_bearer.clear();
+  o.handler = [party](HttpRequest request, Respond respond) { party->Handle(request, std::move(respond)); };
   return o;
 }
 
@@ -98,14 +105,15 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   d->ctx_->jobs = d->jobs_.get();
   d->queries_ = std::make_unique<QueryWorker>(16, metrics);
   d->ctx_->queries = d->queries_.get();
-  auto server = HttpsServer::Start(ServerOptions(config), d->ctx_.get());
+  const ServerShared shared{d->ctx_->metrics, d->ctx_->logger, d->ctx_->draining};
+  auto server = HttpsServer::Start(ServerOptions(config, d->ctx_.get()), shared);
   if (!server.ok()) return server.status();
   d->server_ = std::move(*server);
   if (config.federation.enabled()) {
     auto party = PartyService::Create(config.federation, d->held_graphs_.get(), d->models_->dir() + "/federated", logger);
     if (!party.ok()) return party.status();
     d->federation_party_ = std::move(*party);
-    auto listener = HttpsServer::Start(FederationOptions(config, d->federation_party_.get()), d->ctx_.get());
+    auto listener = HttpsServer::Start(FederationOptions(config, d->federation_party_.get()), shared);
     if (!listener.ok()) return Status(listener.status().code(), "federation listener: " + listener.status().message());
     d->federation_server_ = std::move(*listener);
     auto coordinator = Coordinator::Create(config.federation, d->federation_server_->port(),

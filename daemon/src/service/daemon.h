@@ -9,12 +9,12 @@
 
 #include <memory>
 
+#include "api/service_context.h"
 #include "federation/coordinator.h"
 #include "federation/party_service.h"
-#include "service/memory_budget.h"
+#include "jobs/memory_budget.h"
+#include "net/https_server.h"
 #include "service/daemon_config.h"
-#include "service/https_server.h"
-#include "service/service_context.h"
 
 namespace ldpgraph {
 

@@ -8,14 +8,10 @@
 
 #include "federation/federation_config.h"
 #include "ldpgraph/status.h"
-#include "service/tls_ciphers.h"
+#include "net/rate_limiter.h"
+#include "net/tls_ciphers.h"
 
 namespace ldpgraph {
-
-struct RateLimit {
-  double per_second = 0;  // 0: unlimited
-  double burst = 0;
-};
 
 struct DaemonConfig {
   // [server]
@@ -49,7 +45,7 @@ struct DaemonConfig {
   RateLimit per_token{5, 20};
   RateLimit per_address{2000, 4000};
   // What the heavy admin work (GAP jobs, GW queries, predictions, held-graph
-  // uploads) may hold at once (service/memory_budget.h); 0 in the file:
+  // uploads) may hold at once (jobs/memory_budget.h); 0 in the file:
   // half the machine's memory.
   std::uint64_t memory_budget_bytes = 0;
   // The most users an embedding graph may have for GW to compare it: GW

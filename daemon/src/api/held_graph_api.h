@@ -1,0 +1,43 @@
+// Held graphs and GAP, behind the admin token (checked by HandleAdmin):
+//   PUT    /v1/admin/held-graphs/{id}    upload a whole graph, trusted to the server (201;
+//          409 if the id is taken; 400 naming the first bad item, nothing stored)
+//          {"num_nodes": n, "classes": c, "feature_dims": d, "edges": [[u, v], ...],
+//           "features": [[node, feature, value], ...], "labels": [per node, -1: none]}
+//   GET    /v1/admin/held-graphs         every held graph's summary
+//   DELETE /v1/admin/held-graphs/{id}    take it back (models trained on it keep only
+//                                        their released predictions)
+// and, through the learning routes (learning_api.h):
+//   POST /v1/admin/jobs {"task": "gap", "held_graph": id, "privacy": "edge"|"node",
+//        "epsilon": E|"inf", "delta", "hops", "max_degree", "batch_size", "clip",
+//        "epochs", "hidden", "lr", "seed"}: train GAP (202)
+//   POST /v1/admin/models/{v}/predict {"nodes": [ids]} for a GAP model: the predictions it
+//        made from its release when it was trained (learning_api.cc)
+#ifndef LDPGRAPH_DAEMON_API_HELD_GRAPH_API_H_
+#define LDPGRAPH_DAEMON_API_HELD_GRAPH_API_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "api/service_context.h"
+#include "gap/held_graph.h"
+#include "net/http_types.h"
+
+namespace ldpgraph {
+
+// The answer for `path` when it is a held-graph resource; nullopt otherwise.
+std::optional<HttpResponse> HandleHeldGraphs(ServiceContext& ctx, const HttpRequest& request, const std::string& path);
+
+// PUT /v1/admin/held-graphs/{id}: parsing the body computes for long (the
+// API routes it to the query worker).
+bool IsHeldGraphUpload(const HttpRequest& request, const std::string& path);
+
+// POST /v1/admin/jobs with "task": "gap" (`body`: the request's JSON object,
+// read by ReadJsonBody).
+HttpResponse StartGapJob(ServiceContext& ctx, const nlohmann::json& body);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_API_HELD_GRAPH_API_H_

@@ -1,0 +1,482 @@
+#include "api/learning_api.h"
+
+#include <set>
+#include <unordered_set>
+
+#include <nlohmann/json.hpp>
+
+#include "api/held_graph_api.h"
+#include "assembly/dataset_assembly.h"
+#include "assembly/graph_assembler.h"
+#include "graph/graph_batch.h"
+#include "linkldp/denoised_training.h"
+#include "models/gin.h"
+#include "net/json_body.h"
+#include "net/json_response.h"
+#include "train/graph_trainer.h"
+#include "train/lpgnn_pipeline.h"
+
+namespace ldpgraph {
+namespace {
+
+using nlohmann::json;
+
+bool StartsWith(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+
+// One prediction: the class (by name in `classes` when it has one) and the
+// probabilities of row `row`.
+json Prediction(const Matrix& probs, Eigen::Index row, const json& classes) {
+  Eigen::Index best = 0;
+  probs.row(row).maxCoeff(&best);
+  json p = json::array();
+  for (Eigen::Index c = 0; c < probs.cols(); ++c) p.push_back(probs(row, c));
+  return {{"class", static_cast<std::size_t>(best) < classes.size() ? classes[best] : json(best)},
+          {"probabilities", p}};
+}
+
+// The answer {"classes", "model_version", "predictions"}: for each of
+// `ids`, the prediction of its row (row_of) with the id under `id_key`.
+// Written one prediction at a time: a JSON document of 10^6 predictions
+// would hold about 600 MB where the text takes 80.
+template <typename Id, typename RowOf>
+HttpResponse PredictionsAnswer(std::uint64_t version, const json& classes, const Matrix& probs,
+                               const std::vector<Id>& ids, const char* id_key, RowOf row_of) {
+  std::string text = "{\"classes\":" + classes.dump() + ",\"model_version\":" + std::to_string(version) +
+                     ",\"predictions\":[";
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    json one = Prediction(probs, row_of(i), classes);
+    one[id_key] = ids[i];
+    text += (i ? "," : "") + one.dump();
+  }
+  text += "]}";
+  return JsonResponse(200, std::move(text));
+}
+
+// An embedding graph (GW-LDP) holds its owner's encoded embeddings, not
+// friend lists: no GNN trains on it or predicts for it.
+std::optional<HttpResponse> RefuseEmbeddingGraph(const GraphConfig& g) {
+  if (!g.embedding.enabled) return std::nullopt;
+  return ErrorResponse(422, "embedding_graph",
+                       "graph " + std::to_string(g.graph_id) +
+                           " holds its owner's LDP-encoded embeddings, not friend lists: compare it with POST /v1/admin/gw");
+}
+
+// The graph ids of `body[key]`: every id must be a registered graph, none an
+// embedding graph.
+std::optional<HttpResponse> ReadGraphIds(ServiceContext& ctx, const json& body, const char* key, std::size_t max,
+                                         std::vector<GraphConfig>* out) {
+  const json& list = body[key];
+  if (!list.is_array() || list.empty() || list.size() > max) {
+    return ErrorResponse(400, "invalid_request",
+                         std::string("\"") + key + "\" must be a non-empty array of at most " + std::to_string(max) +
+                             " graph ids");
+  }
+  std::set<std::uint64_t> named;  // a graph named twice is assembled and answered once
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json& id = list[i];
+    if (!id.is_number_unsigned()) {
+      return ErrorResponse(400, "invalid_request", std::string(key) + "[" + std::to_string(i) + "] = " + id.dump() +
+                                                       " is not an unsigned integer");
+    }
+    if (!named.insert(id.get<std::uint64_t>()).second) continue;
+    auto graph = ctx.graphs.Find(id.get<std::uint64_t>());
+    if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + id.dump());
+    if (auto refused = RefuseEmbeddingGraph(graph->config)) return refused;
+    out->push_back(graph->config);
+  }
+  return std::nullopt;
+}
+
+// The distinct ids of body["nodes"] (a user named twice is predicted once),
+// in the order first named; each must be below `n`.
+std::optional<HttpResponse> ReadNodeIds(const json& body, std::uint64_t n, const std::string& below,
+                                        std::vector<std::uint32_t>* out) {
+  const json& list = body["nodes"];
+  if (!list.is_array() || list.empty() || list.size() > kMaxPredictNodes) {
+    return ErrorResponse(400, "invalid_request",
+                         "body must be {\"nodes\": [ids]} with 1 to " + std::to_string(kMaxPredictNodes) + " ids");
+  }
+  std::unordered_set<std::uint64_t> named;  // sized by the request, not by the graph
+  named.reserve(list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].is_number_unsigned()) {
+      return ErrorResponse(400, "invalid_request", "nodes[" + std::to_string(i) + "] = " + list[i].dump() +
+                                                       " is not an unsigned integer");
+    }
+    const std::uint64_t u = list[i].get<std::uint64_t>();
+    if (u >= n) {
+      return ErrorResponse(400, "out_of_range", "nodes[" + std::to_string(i) + "] = " + std::to_string(u) +
+                                                    " is not below " + below + " = " + std::to_string(n));
+    }
+    if (named.insert(u).second) out->push_back(static_cast<std::uint32_t>(u));
+  }
+  return std::nullopt;
+}
+
+// What predicting `answers` ids for graphs of `users` users in all holds at
+// its peak: the assembled rows (128 bytes a user: ids, offsets, noisy
+// neighbours), each layer's input and output over every user, and the
+// answer's text twice (written, then sent), about 48 + 24 bytes a class per
+// prediction. `ldpgraph bench admin` compares it with the measured peak.
+std::uint64_t PredictionMemory(std::uint64_t users, int hidden, int layers, std::uint64_t input_width,
+                               std::uint64_t answers, std::uint64_t classes) {
+  const std::uint64_t activations =
+      2 * 4 * static_cast<std::uint64_t>(std::max(hidden, 1)) * static_cast<std::uint64_t>(std::max(layers, 1));
+  return users * (128 + 8 * input_width + activations) + answers * 2 * (48 + 24 * classes);
+}
+
+// Each graph's symmetrisation policy as its admin set it ("none" by default).
+Result<std::vector<Symmetrisation>> PolicyRules(ServiceContext& ctx, const std::vector<GraphConfig>& graphs) {
+  auto stored = ctx.store->GraphSymmetrisations();
+  if (!stored.ok()) return stored.status();
+  std::vector<Symmetrisation> rules;
+  for (const GraphConfig& g : graphs) {
+    auto it = stored->find(g.graph_id);
+    Result<Symmetrisation> rule = ParseSymmetrisation(it == stored->end() ? "none" : it->second);
+    if (!rule.ok()) return Status::DataLoss("graph " + std::to_string(g.graph_id) + ": " + rule.status().message());
+    rules.push_back(*rule);
+  }
+  return rules;
+}
+
+HttpResponse SetSymmetrisation(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text) {
+  const std::optional<std::uint64_t> id = ParseGraphId(id_text);
+  if (!id) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
+  if (!ctx.graphs.Find(*id)) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
+  json body;
+  if (auto refused = ReadJsonBody(request.body, {"rule"}, &body)) return *refused;
+  Result<Symmetrisation> rule = Status::InvalidArgument("body must be {\"rule\": \"none\" | \"or\" | \"and\"}");
+  if (body.contains("rule") && body["rule"].is_string()) {
+    rule = ParseSymmetrisation(body["rule"].get<std::string>());
+  }
+  if (!rule.ok()) return ErrorResponse(400, "invalid_request", rule.status().message());
+  Status s = ctx.store->SetGraphSymmetrisation(*id, SymmetrisationName(*rule));
+  if (!s.ok()) return ErrorResponse(503, "unavailable", s.message());
+  return JsonResponse(200, json{{"graph_id", *id}, {"rule", SymmetrisationName(*rule)}}.dump());
+}
+
+HttpResponse SetLabel(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text) {
+  const std::optional<std::uint64_t> id = ParseGraphId(id_text);
+  if (!id) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
+  if (!ctx.graphs.Find(*id)) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
+  json body;
+  if (auto refused = ReadJsonBody(request.body, {"label"}, &body)) return *refused;
+  if (!body.contains("label") || !body["label"].is_number_unsigned() ||
+      body["label"].get<std::uint64_t>() > 0xFFFFFFFFull) {
+    return ErrorResponse(400, "invalid_request", "body must be {\"label\": k} with k an unsigned 32-bit integer");
+  }
+  Status s = ctx.store->SetGraphLabel(*id, body["label"].get<std::uint32_t>());
+  if (!s.ok()) return ErrorResponse(503, "unavailable", s.message());
+  return JsonResponse(200, json{{"graph_id", *id}, {"label", body["label"]}}.dump());
+}
+
+HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
+  json body;
+  if (auto refused = ReadJsonBody(request.body, {}, &body, /*empty_is_object=*/true)) return *refused;
+  if (body.contains("task") && body["task"] == "gap") return StartGapJob(ctx, body);
+  if (auto unknown = CheckKnownFields(body, {"task", "graphs", "graph", "model", "label_method", "epochs", "seed",
+                                              "symmetrise", "hidden", "layers", "node_input", "denoise", "products"})) {
+    return *unknown;
+  }
+  GraphJobRequest job;
+  for (const char* key : {"task", "model", "label_method"}) {
+    if (body.contains(key) && !body[key].is_string()) {
+      return ErrorResponse(400, "invalid_request", std::string(key) + " must be a string");
+    }
+  }
+  const std::string task = body.value("task", "graph");
+  if (task != "graph" && task != "node") {
+    return ErrorResponse(400, "invalid_request", "task must be \"graph\", \"node\" or \"gap\"");
+  }
+  if (task == "node") {
+    job.task = JobTask::kNode;
+    if (!body.contains("graph") || !body["graph"].is_number_unsigned()) {
+      return ErrorResponse(400, "invalid_request", "a node job needs \"graph\": the id of the graph to train on");
+    }
+    auto graph = ctx.graphs.Find(body["graph"].get<std::uint64_t>());
+    if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + body["graph"].dump());
+    if (auto refused = RefuseEmbeddingGraph(graph->config)) return *refused;
+    job.graphs.push_back(graph->config);
+    const std::string model = body.value("model", "sage");
+    if (model != "sage" && model != "gcn") return ErrorResponse(400, "invalid_request", "model must be \"sage\" or \"gcn\"");
+    job.node_model = model == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
+    Result<LabelMethod> method = ParseLabelMethod(body.value("label_method", "drop"));
+    if (!method.ok()) return ErrorResponse(400, "invalid_request", method.status().message());
+    job.label_method = *method;
+    // The noisy edges as reported, or denoised into the graph LPGNN trains
+    // on (linkldp/); by default denoised when the reports were made for it.
+    const bool denoisable = DenoisableMechanism(graph->config.edges.mechanism);
+    std::string denoise = graph->config.edges.mechanism == EdgeMechanism::kRrDegree ? "ours" : "none";
+    if (body.contains("denoise")) denoise = body["denoise"].is_string() ? body["denoise"].get<std::string>() : "?";
+    Result<LinkDenoising> d = ParseLinkDenoising(denoise);
+    if (denoise != "none" && !d.ok()) {
+      return ErrorResponse(400, "invalid_request", "denoise must be \"none\", \"blink\" or \"ours\"");
+    }
+    if (denoise != "none") {
+      if (!denoisable) {
+        return ErrorResponse(422, "cannot_train",
+                             std::string("graph ") + body["graph"].dump() + "'s edges (" +
+                                 EdgeMechanismName(graph->config.edges.mechanism) +
+                                 ") are not RR reports the link denoiser can use (rr, dprr or rr-degree)");
+      }
+      job.denoise = *d;
+    }
+  } else if (body.contains("denoise")) {
+    return ErrorResponse(400, "invalid_request", "denoise is for node jobs");
+  }
+  if (body.contains("node_input")) {
+    if (job.task == JobTask::kNode) {
+      return ErrorResponse(400, "invalid_request",
+                           "node_input is for graph jobs (GIN); a node job's inputs are its users' features");
+    }
+    GinConfig check;
+    Status s = body["node_input"].is_string() ? SetGinNodeInput(body["node_input"].get<std::string>(), &check)
+                                              : Status::InvalidArgument("node_input must be a string");
+    if (!s.ok()) return ErrorResponse(400, "invalid_request", s.message());
+    job.node_input = body["node_input"].get<std::string>();
+  }
+  if (body.contains("products")) {
+    if (job.task == JobTask::kNode) return ErrorResponse(400, "invalid_request", "products is for graph jobs (GIN)");
+    const json& products = body["products"];
+    if (!products.is_string() || (products != "float" && products != "bf16")) {
+      return ErrorResponse(400, "invalid_request", "products must be \"float\" or \"bf16\"");
+    }
+    job.bf16_products = products == "bf16";
+  }
+  if (job.task == JobTask::kGraph) {  // a node job's graph is chosen above; its users bring the labels
+    auto labels = ctx.store->GraphLabels();
+    if (!labels.ok()) return ErrorResponse(503, "unavailable", labels.status().message());
+    std::vector<GraphConfig> chosen;
+    if (body.contains("graphs")) {
+      if (auto bad = ReadGraphIds(ctx, body, "graphs", 1000000, &chosen)) return *bad;
+    } else {
+      for (const auto& registered : ctx.graphs.All()) {
+        const GraphConfig& g = registered->config;
+        if (labels->count(g.graph_id) && !g.embedding.enabled) chosen.push_back(g);
+      }
+    }
+    for (const GraphConfig& g : chosen) {
+      auto label = labels->find(g.graph_id);
+      if (label == labels->end()) {
+        return ErrorResponse(422, "unlabelled_graph", "graph " + std::to_string(g.graph_id) + " has no label");
+      }
+      job.graphs.push_back(g);
+      job.labels.push_back(label->second);
+    }
+  }
+  auto read_int = [&](const char* key, int lo, int hi, int* out) -> bool {
+    if (!body.contains(key)) return true;
+    if (!body[key].is_number_integer() || body[key].get<std::int64_t>() < lo || body[key].get<std::int64_t>() > hi) return false;
+    *out = body[key].get<int>();
+    return true;
+  };
+  if (!read_int("epochs", 1, 100000, &job.max_epochs) || !read_int("hidden", 1, 4096, &job.hidden) ||
+      !read_int("layers", 2, 64, &job.layers)) {
+    return ErrorResponse(400, "invalid_request", "epochs must be in [1, 100000], hidden in [1, 4096], layers in [2, 64]");
+  }
+  if (body.contains("seed")) {
+    if (!body["seed"].is_number_unsigned()) return ErrorResponse(400, "invalid_request", "seed must be an unsigned integer");
+    job.seed = body["seed"].get<std::uint64_t>();
+  }
+  // Each graph's own symmetrisation policy, unless the job imposes one.
+  if (body.contains("symmetrise")) {
+    Result<Symmetrisation> rule =
+        ParseSymmetrisation(body["symmetrise"].is_string() ? body["symmetrise"].get<std::string>() : "");
+    if (!rule.ok()) return ErrorResponse(400, "invalid_request", rule.status().message());
+    job.rules.assign(job.graphs.size(), *rule);
+    job.rule_name = SymmetrisationName(*rule);
+  } else {
+    Result<std::vector<Symmetrisation>> rules = PolicyRules(ctx, job.graphs);
+    if (!rules.ok()) return ErrorResponse(503, "unavailable", rules.status().message());
+    job.rules = std::move(rules).value();
+  }
+  return QueueJob(ctx, std::move(job));
+}
+
+HttpResponse Job(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text, const std::string& path) {
+  const std::optional<std::uint64_t> id = ParseGraphId(id_text);
+  if (!id) return ErrorResponse(400, "invalid_request", "job id '" + id_text + "' is not an unsigned integer");
+  if (request.method == "GET") {
+    auto status = ctx.jobs->Get(*id);
+    if (!status) return ErrorResponse(404, "unknown_job", "no job " + id_text);
+    return JsonResponse(200, JobStatusJson(*status));
+  }
+  if (request.method == "DELETE") {
+    if (!ctx.jobs->Get(*id)) return ErrorResponse(404, "unknown_job", "no job " + id_text);
+    if (!ctx.jobs->Cancel(*id)) return ErrorResponse(409, "job_over", "job " + id_text + " has already finished");
+    return JsonResponse(202, JobStatusJson(*ctx.jobs->Get(*id)));
+  }
+  return MethodNotAllowed(request, path, "GET, DELETE");
+}
+
+HttpResponse ListModels(ServiceContext& ctx) {
+  json list = json::array();
+  for (const auto& [version, about] : ctx.models->List()) {
+    json entry = json::parse(about, nullptr, false);
+    if (entry.is_discarded()) entry = json::object();
+    entry["version"] = version;
+    list.push_back(entry);
+  }
+  return JsonResponse(200, json{{"models", list}}.dump());
+}
+
+// Node models: class and probabilities of users of the graph the model was
+// trained on, the graph assembled now (reports that arrived since count).
+HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t version, const json& body) {
+  auto graph = ctx.graphs.Find(about["graphs"][0].get<std::uint64_t>());
+  if (!graph) return ErrorResponse(404, "unknown_graph", "the model's graph is gone");
+  std::vector<std::uint32_t> rows;
+  if (auto bad = ReadNodeIds(body, graph->config.num_users, "the graph's n", &rows)) return *bad;
+  Result<AnyModel> model = ctx.models->Load(version);
+  if (!model.ok()) return ErrorResponse(503, "unavailable", model.status().message());
+  MemoryBudget::Lease lease;
+  const NodeGnnConfig& c = model->node->config();
+  const std::uint64_t features = graph->config.features.enabled ? graph->config.features.params.dims : 0;
+  if (auto refused = LeaseForRequest(ctx.memory, "this prediction",
+                                     PredictionMemory(graph->config.num_users, c.hidden, c.layers, features,
+                                                      rows.size(), about["classes"].size()),
+                                     &lease)) {
+    return *refused;
+  }
+  if (model->node_probabilities.size() > 0) {
+    // Trained on a denoised graph: what it predicted then (the graph would
+    // need a first model to build again).
+    for (std::uint32_t u : rows) {
+      if (static_cast<Eigen::Index>(u) >= model->node_probabilities.rows()) {
+        return ErrorResponse(503, "unavailable", "the model file predicts fewer users than its graph has");
+      }
+    }
+    return PredictionsAnswer(version, about["classes"], model->node_probabilities, rows, "node",
+                             [&](std::size_t i) { return static_cast<Eigen::Index>(rows[i]); });
+  }
+  Result<Symmetrisation> rule = ParseSymmetrisation(about.value("symmetrise", "none"));
+  SeededRandomSource rng(about.value("seed", std::uint64_t{0}));
+  Result<AssembledGraph> assembled = AssembleGraph(graph->config, ctx.store, rule.ok() ? *rule : Symmetrisation::kNone, rng);
+  if (!assembled.ok()) return ErrorResponse(503, "unavailable", assembled.status().message());
+  DatasetAssemblyStats stats;
+  stats.Add(*assembled);
+  CountAssembly(ctx.metrics, stats);
+  const NodeFeatures x = NodeModelInputs(assembled->adjacency, NodeFeatures::Dense(std::move(assembled->features)),
+                                         about.value("kx", 0), about.value("standardised", false));
+  const PreparedGraph prepared = PrepareGraph(assembled->adjacency, AggregationFor(model->node->config().kind));
+  const Evaluation e = EvaluateNodes(model->node.get(), prepared, x, assembled->labels, rows);
+  return PredictionsAnswer(version, about["classes"], e.probs, rows, "node",
+                           [&](std::size_t i) { return static_cast<Eigen::Index>(rows[i]); });
+}
+
+// GAP models: the predictions they made from their release when trained
+// (aggregating again would draw new noise and spend more budget).
+HttpResponse PredictGap(ServiceContext& ctx, const json& about, std::uint64_t version, const json& body) {
+  Result<AnyModel> model = ctx.models->Load(version);
+  if (!model.ok()) return ErrorResponse(503, "unavailable", model.status().message());
+  if (model->kind != ModelKind::kGap) return ErrorResponse(503, "unavailable", "the model file is not a GAP model");
+  const Matrix& probs = model->gap->node_probabilities;
+  std::vector<std::uint32_t> rows;
+  if (auto bad = ReadNodeIds(body, static_cast<std::uint64_t>(probs.rows()), "the held graph's num_nodes", &rows)) {
+    return *bad;
+  }
+  return PredictionsAnswer(version, about["classes"], probs, rows, "node",
+                           [&](std::size_t i) { return static_cast<Eigen::Index>(rows[i]); });
+}
+
+HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std::string& version_text) {
+  const std::optional<std::uint64_t> version = ParseGraphId(version_text);
+  if (!version) return ErrorResponse(400, "invalid_request", "model version '" + version_text + "' is not an unsigned integer");
+  const std::optional<std::string> about_text = ctx.models->About(*version);
+  if (!about_text) return ErrorResponse(404, "unknown_model", "no model version " + version_text);
+  const json about = json::parse(*about_text, nullptr, false);
+  const bool gap = !about.is_discarded() && about.value("model", "") == "gap";
+  const bool node = !about.is_discarded() && about.value("task", "graph") == "node";
+  json body;
+  if (auto refused = ReadJsonBody(request.body, {gap || node ? "nodes" : "graphs"}, &body)) return *refused;
+  if (gap) return PredictGap(ctx, about, *version, body);
+  if (node) return PredictNodes(ctx, about, *version, body);
+  std::vector<GraphConfig> graphs;
+  if (auto bad = ReadGraphIds(ctx, body, "graphs", kMaxPredictGraphs, &graphs)) return *bad;
+  Result<AnyModel> model = ctx.models->Load(*version);
+  if (!model.ok()) return ErrorResponse(503, "unavailable", model.status().message());
+  if (model->kind != ModelKind::kGin) return ErrorResponse(422, "wrong_task", "model " + version_text + " is not a graph classifier");
+  std::uint64_t users = 0;
+  for (const GraphConfig& g : graphs) users += g.num_users;
+  MemoryBudget::Lease lease;
+  const GinConfig& gin = model->gin->config();
+  if (auto refused = LeaseForRequest(ctx.memory, "this prediction",
+                                     PredictionMemory(users, gin.hidden, gin.layers, gin.input_dim, graphs.size(),
+                                                      about.is_discarded() ? 0 : about.value("classes", json::array()).size()),
+                                     &lease)) {
+    return *refused;
+  }
+  // The rule the model was trained under, or each graph's policy now.
+  Result<Symmetrisation> imposed = ParseSymmetrisation(about.is_discarded() ? "" : about.value("symmetrise", ""));
+  Result<std::vector<Symmetrisation>> rules =
+      imposed.ok() ? Result<std::vector<Symmetrisation>>(std::vector<Symmetrisation>(graphs.size(), *imposed))
+                   : PolicyRules(ctx, graphs);
+  if (!rules.ok()) return ErrorResponse(503, "unavailable", rules.status().message());
+  DatasetAssemblyStats stats;
+  const std::vector<std::int64_t> no_labels(graphs.size(), 0);
+  Result<GraphDataset> ds = AssembleGraphDataset(graphs, no_labels, ctx.store, *rules, 0, &stats);
+  if (!ds.ok()) return ErrorResponse(503, "unavailable", ds.status().message());
+  CountAssembly(ctx.metrics, stats);
+  std::vector<PreparedGraph> prepared;
+  std::vector<std::uint32_t> ids;
+  for (std::size_t g = 0; g < ds->graphs.size(); ++g) {
+    prepared.push_back(PrepareGraph(ds->graphs[g], Aggregation::kSumWithSelf, model->gin->config().degree_cap,
+                                    model->gin->config().size_input));
+    ids.push_back(static_cast<std::uint32_t>(g));
+  }
+  const Evaluation e = EvaluateGraphs(model->gin.get(), prepared, {}, ids, 64);
+  const json classes = !about.is_discarded() && about.contains("classes") ? about["classes"] : json::array();
+  std::vector<std::uint64_t> graph_ids;
+  for (const GraphConfig& g : graphs) graph_ids.push_back(g.graph_id);
+  return PredictionsAnswer(*version, classes, e.probs, graph_ids, "graph_id",
+                           [](std::size_t i) { return static_cast<Eigen::Index>(i); });
+}
+
+}  // namespace
+
+HttpResponse QueueJob(ServiceContext& ctx, GraphJobRequest job) {
+  Result<std::uint64_t> id = ctx.jobs->Start(std::move(job));
+  if (id.status().code() == StatusCode::kUnavailable) return ErrorResponse(503, "unavailable", id.status().message());
+  if (!id.ok()) return ErrorResponse(422, "cannot_train", id.status().message());
+  HttpResponse r = JsonResponse(202, JobStatusJson(*ctx.jobs->Get(*id)));
+  r.headers.emplace_back("Location", "/v1/admin/jobs/" + std::to_string(*id));
+  return r;
+}
+
+bool IsLongLearningRequest(const HttpRequest& request, const std::string& path) {
+  if (request.method != "POST") return false;
+  return path == "/v1/admin/jobs" || PathParameter(path, "/v1/admin/models/", "/predict").has_value();
+}
+
+std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
+  static const std::string kGraphs = "/v1/admin/graphs/";
+  static const std::string kJobs = "/v1/admin/jobs", kModels = "/v1/admin/models";
+  if (ctx.jobs == nullptr || ctx.models == nullptr) return std::nullopt;
+  if (std::optional<std::string> id = PathParameter(path, kGraphs, "/label")) {
+    if (request.method != "PUT") return MethodNotAllowed(request, path, "PUT");
+    return SetLabel(ctx, request, *id);
+  }
+  if (std::optional<std::string> id = PathParameter(path, kGraphs, "/symmetrise")) {
+    if (request.method != "PUT") return MethodNotAllowed(request, path, "PUT");
+    return SetSymmetrisation(ctx, request, *id);
+  }
+  if (path == kJobs) {
+    if (request.method == "POST") return StartJob(ctx, request);
+    if (request.method != "GET") return MethodNotAllowed(request, path, "GET, POST");
+    std::string list;
+    for (const JobStatus& s : ctx.jobs->All()) list += (list.empty() ? "" : ",") + JobStatusJson(s);
+    return JsonResponse(200, "{\"jobs\":[" + list + "]}");
+  }
+  if (StartsWith(path, kJobs + "/")) return Job(ctx, request, path.substr(kJobs.size() + 1), path);
+  if (path == kModels) {
+    if (request.method != "GET") return MethodNotAllowed(request, path, "GET");
+    return ListModels(ctx);
+  }
+  if (std::optional<std::string> version = PathParameter(path, kModels + "/", "/predict")) {
+    if (request.method != "POST") return MethodNotAllowed(request, path, "POST");
+    return Predict(ctx, request, *version);
+  }
+  return std::nullopt;
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,63 @@
+// Random graph generators for tests, benchmarks, the scaling experiments and
+// the demo. All run in O(n + edges) using the SDK's exact samplers.
+#ifndef LDPGRAPH_DAEMON_DATASET_GENERATORS_H_
+#define LDPGRAPH_DAEMON_DATASET_GENERATORS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "dataset/graph_dataset.h"
+#include "ldpgraph/random_source.h"
+
+namespace ldpgraph {
+
+// Barabasi-Albert preferential attachment as NetworkX builds it: a star on
+// m + 1 nodes, then each new node links to m distinct earlier nodes chosen
+// with probability proportional to their degree. Requires 1 <= m < n.
+CsrGraph BarabasiAlbert(std::uint32_t n, std::uint32_t m, RandomSource& rng);
+
+// G(n, p): every pair independently with probability p.
+CsrGraph ErdosRenyi(std::uint32_t n, double p, RandomSource& rng);
+
+// Stochastic block model: blocks of the given sizes (nodes numbered block by
+// block), pair probability probs[a][b] (symmetric) between blocks a and b.
+CsrGraph StochasticBlockModel(const std::vector<std::uint32_t>& sizes,
+                              const std::vector<std::vector<double>>& probs, RandomSource& rng);
+
+struct SyntheticSpec {
+  std::uint32_t graphs = 200;
+  std::uint32_t min_nodes = 60;
+  std::uint32_t max_nodes = 140;
+  double mean_degree = 4.0;
+};
+
+// A graph-classification dataset with two kinds of community whose structure
+// differs while their size and mean degree match: class 0 is preferential
+// attachment (hubs, heavy-tailed degrees), class 1 a two-block stochastic
+// block model (two dense groups, homogeneous degrees). s2v format.
+GraphDataset SyntheticCommunities(const SyntheticSpec& spec, RandomSource& rng);
+
+struct NodeDatasetSpec {
+  std::uint32_t nodes = 10000;
+  std::uint32_t classes = 4;
+  double mean_degree = 10.0;
+  // Fraction of a node's links inside its own community (the SBM's p_in
+  // against p_out).
+  double homophily = 0.6;
+  std::uint32_t features = 500;  // 0: no features.csv
+  std::uint32_t words = 10;      // draws per node (repeats merge): about this many non-zeros
+  // Probability that a draw comes from the node's class's own block of
+  // features[c F / C, (c+1) F / C) rather than from all F.
+  double signal = 0.1;
+};
+
+// A node-classification dataset (CSV format): a stochastic block model with
+// one community per class (equal sizes; nodes numbered community by
+// community), binary bag-of-words features and the community as the label.
+// O(nodes * classes + edges + nodes * words). Requires nodes >= 2 * classes,
+// classes >= 2, features 0 or >= classes.
+GraphDataset SyntheticNodeDataset(const NodeDatasetSpec& spec, RandomSource& rng);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_DATASET_GENERATORS_H_

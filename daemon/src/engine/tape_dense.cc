@@ -1,0 +1,246 @@
+// Tape operations of the dense family: linear layers and their inputs'
+// products, sums, scaling, activations, constant products.
+#include "engine/tape.h"
+
+#include <cmath>
+#include <vector>
+
+#include "engine/kernels/kernel_table.h"
+#include "engine/parallel.h"
+#include "engine/row_gradient_norms.h"
+#include "engine/tall_gemm.h"
+
+namespace ldpgraph {
+
+namespace {
+
+constexpr float kSeluScale = 1.0507009873554805f;
+constexpr float kSeluAlpha = 1.6732632423543772f;
+
+}  // namespace
+
+Tape::Var Tape::Linear(Var x, Var w, Var b) {
+  const Matrix& in = value(x);
+  const Matrix& weight = value(w);
+  const bool biased = b != kNone;
+  const RowVector bias = biased ? RowVector(value(b).row(0)) : RowVector();
+  const Eigen::Index in_dim = in.cols(), out_dim = weight.cols();
+  Matrix y(in.rows(), out_dim);
+  ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+    GemmOperands product{in.data() + begin * in_dim, in_dim, 1, weight.data(), out_dim, y.data() + begin * out_dim,
+                         out_dim, biased ? bias.data() : nullptr};
+    product.bf16 = bf16_products_;
+    TallGemm(product, end - begin, out_dim, in_dim, false);
+  });
+  Var out = Push(std::move(y), Needs(x) || Needs(w) || (biased && Needs(b)));
+  NoteParameterRead(w);
+  if (biased) NoteParameterRead(b);
+  nodes_[out].backward = [this, x, w, b, out] {
+    const Matrix& g = nodes_[out].grad;
+    const Matrix& in2 = value(x);
+    const Matrix& weight2 = value(w);
+    const bool need_x = Needs(x), need_w = Needs(w), need_b = b != kNone && Needs(b);
+    if (row_norms_ != nullptr && need_w) AddRowGradientNorms(&in2, g, row_norms_);
+    if (row_norms_ != nullptr && need_b) AddRowGradientNorms(nullptr, g, row_norms_);
+    bool fresh_x = false;
+    Matrix* gx = need_x ? &GradSlot(x, &fresh_x) : nullptr;
+    const Eigen::Index k = in2.cols(), m = weight2.cols();
+    const Matrix weight_t = need_x ? Matrix(weight2.transpose()) : Matrix();
+    // Per-thread partial weight and bias gradients, summed after.
+    std::vector<Matrix> gw(static_cast<std::size_t>(EngineThreads()));
+    std::vector<RowVector> gb(gw.size());
+    ForEachRowBlock(g.rows(), [&](int t, Eigen::Index begin, Eigen::Index end) {
+      const float* gblock = g.data() + begin * m;
+      if (need_x) {  // dX = G W^T
+        GemmOperands product{gblock, m, 1, weight_t.data(), k, gx->data() + begin * k, k};
+        product.bf16 = bf16_products_;
+        TallGemm(product, end - begin, k, m, !fresh_x);
+      }
+      if (need_w) {  // dW = X^T G: A = X^T addressed in place (row stride 1, inner stride k)
+        gw[t].resize(k, m);
+        GemmOperands product{in2.data() + begin * k, 1, k, gblock, m, gw[t].data(), m};
+        product.bf16 = bf16_products_;
+        TallGemm(product, k, m, end - begin, false);
+      }
+      if (need_b) {
+        gb[t] = RowVector::Zero(m);
+        Kernels().column_sums(gblock, end - begin, m, gb[t].data());
+      }
+    });
+    for (std::size_t t = 0; t < gw.size(); ++t) {
+      if (need_w && gw[t].size() != 0) GradOf(w) += gw[t];
+      if (need_b && gb[t].size() != 0) GradOf(b) += gb[t];
+    }
+  };
+  return out;
+}
+
+Tape::Var Tape::AddBias(Var x, Var b) {
+  Matrix y = value(x);
+  y.rowwise() += value(b).row(0);
+  Var out = Push(std::move(y), Needs(x) || Needs(b));
+  NoteParameterRead(b);
+  nodes_[out].backward = [this, x, b, out] {
+    const Matrix& g = nodes_[out].grad;
+    if (Needs(x)) GradOf(x) += g;
+    if (Needs(b)) GradOf(b) += g.colwise().sum();
+    if (row_norms_ != nullptr && Needs(b)) AddRowGradientNorms(nullptr, g, row_norms_);
+  };
+  return out;
+}
+
+Tape::Var Tape::InputProduct(InputVar x, Var w) {
+  const InputNode input = inputs_[static_cast<std::size_t>(x)];
+  Matrix y;
+  const float* values = nullptr;
+  if (input.sparse != nullptr) {
+    values = input.values != nullptr ? input.values->data()
+             : input.sparse->unit_weights() ? nullptr
+                                            : input.sparse->values.data();
+    SpMM(*input.sparse, values, value(w), &y);
+  } else {
+    MaskedProduct(*input.dense, input.mask.get(), value(w), &y);
+  }
+  Var out = Push(std::move(y), Needs(w));
+  NoteParameterRead(w);
+  nodes_[out].backward = [this, input, values, w, out] {  // `input` keeps the dropped values alive
+    if (!Needs(w)) return;
+    Matrix gw;  // dW = X^T G
+    const Matrix& g = nodes_[out].grad;
+    if (input.sparse != nullptr) {
+      SpMMTransposed(*input.sparse, values, g, &gw);
+      if (row_norms_ != nullptr) AddRowGradientNorms(*input.sparse, values, g, row_norms_);
+    } else {
+      MaskedWeightGradient(*input.dense, input.mask.get(), g, &gw);
+      if (row_norms_ != nullptr) AddRowGradientNorms(*input.dense, input.mask.get(), g, row_norms_);
+    }
+    GradOf(w) += gw;
+  };
+  return out;
+}
+
+Tape::Var Tape::ConcatColumns(const std::vector<Var>& parts) {
+  Eigen::Index cols = 0;
+  bool needs = false;
+  for (Var p : parts) {
+    cols += value(p).cols();
+    needs = needs || Needs(p);
+  }
+  Matrix y(value(parts.front()).rows(), cols);
+  Eigen::Index at = 0;
+  for (Var p : parts) {
+    y.middleCols(at, value(p).cols()) = value(p);
+    at += value(p).cols();
+  }
+  Var out = Push(std::move(y), needs);
+  nodes_[out].backward = [this, parts, out] {
+    Eigen::Index from = 0;
+    for (Var p : parts) {
+      const Eigen::Index width = value(p).cols();
+      if (Needs(p)) GradOf(p) += nodes_[out].grad.middleCols(from, width);
+      from += width;
+    }
+  };
+  return out;
+}
+
+Tape::Var Tape::Add(Var a, Var b) {
+  Var out = Push(value(a) + value(b), Needs(a) || Needs(b));
+  nodes_[out].backward = [this, a, b, out] {
+    if (Needs(a)) GradOf(a) += nodes_[out].grad;
+    if (Needs(b)) GradOf(b) += nodes_[out].grad;
+  };
+  return out;
+}
+
+Tape::Var Tape::Scale(Var x, float s) {
+  Var out = Push(value(x) * s, Needs(x));
+  nodes_[out].backward = [this, x, s, out] {
+    if (Needs(x)) GradOf(x) += nodes_[out].grad * s;
+  };
+  return out;
+}
+
+Tape::Var Tape::Relu(Var x) {
+  const Matrix& in = value(x);
+  Matrix y(in.rows(), in.cols());
+  ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+    y.middleRows(begin, end - begin) = in.middleRows(begin, end - begin).cwiseMax(0.0f);
+  });
+  Var out = Push(std::move(y), Needs(x));
+  nodes_[out].backward = [this, x, out] {
+    if (!Needs(x)) return;
+    bool fresh = false;
+    Matrix& gx = GradSlot(x, &fresh);
+    const Matrix& yv = value(out);
+    const Matrix& g = nodes_[out].grad;
+    ForEachRowBlock(g.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+      const Eigen::Index len = end - begin;
+      const auto masked = (yv.middleRows(begin, len).array() > 0.0f).select(g.middleRows(begin, len).array(), 0.0f);
+      if (fresh) {
+        gx.middleRows(begin, len).array() = masked;
+      } else {
+        gx.middleRows(begin, len).array() += masked;
+      }
+    });
+  };
+  return out;
+}
+
+Tape::Var Tape::Selu(Var x) {
+  const Matrix& in = value(x);
+  Matrix y(in.rows(), in.cols());
+  ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+    const auto v = in.middleRows(begin, end - begin).array();
+    auto out = y.middleRows(begin, end - begin).array();
+    // exp of min(v, 0) on its own: Eigen 3.4 evaluates a select() one
+    // coefficient at a time, so an exp inside one would be the scalar libm's.
+    out = v.min(0.0f).exp();
+    const float* vi = v.data();
+    float* o = out.data();
+    for (Eigen::Index i = 0, size = v.size(); i < size; ++i) {
+      o[i] = vi[i] > 0.0f ? kSeluScale * vi[i] : kSeluScale * kSeluAlpha * (o[i] - 1.0f);
+    }
+  });
+  Var out = Push(std::move(y), Needs(x));
+  nodes_[out].backward = [this, x, out] {
+    if (!Needs(x)) return;
+    // d selu / dv = scale for v > 0, scale alpha e^v = y + scale alpha otherwise: from the output, no exp.
+    const Matrix& in2 = value(x);
+    const Matrix& yv = value(out);
+    const Matrix& g = nodes_[out].grad;
+    bool fresh = false;
+    Matrix& gx = GradSlot(x, &fresh);
+    ForEachRowBlock(g.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+      const Eigen::Index len = end - begin;
+      const auto slope = (in2.middleRows(begin, len).array() > 0.0f)
+                             .select(kSeluScale, yv.middleRows(begin, len).array() + kSeluScale * kSeluAlpha);
+      if (fresh) {
+        gx.middleRows(begin, len).array() = g.middleRows(begin, len).array() * slope;
+      } else {
+        gx.middleRows(begin, len).array() += g.middleRows(begin, len).array() * slope;
+      }
+    });
+  };
+  return out;
+}
+
+Tape::Var Tape::Dot(Var x, const Matrix* weights) {
+  Matrix v(1, 1);
+  v(0, 0) = value(x).cwiseProduct(*weights).sum();
+  Var out = Push(std::move(v), Needs(x));
+  nodes_[out].backward = [this, x, weights, out] {
+    if (Needs(x)) GradOf(x) += nodes_[out].grad(0, 0) * *weights;
+  };
+  return out;
+}
+
+Tape::Var Tape::MatMulConstant(Var x, const Matrix* m) {
+  Var out = Push(value(x) * *m, Needs(x));
+  nodes_[out].backward = [this, x, m, out] {
+    if (Needs(x)) GradOf(x).noalias() += nodes_[out].grad * m->transpose();
+  };
+  return out;
+}
+
+}  // namespace ldpgraph

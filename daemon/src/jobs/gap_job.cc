@@ -1,0 +1,86 @@
+// TrainingJobs::RunGapJob: GAP on a held graph. The split (50/25/25,
+// stratified from the seed) is drawn among the labelled nodes; the noise
+// comes from the OS CSPRNG, as a model that is served must have. The model
+// version records the guarantee and keeps every node's prediction, which is
+// what the daemon serves for it.
+#include <nlohmann/json.hpp>
+
+#include "jobs/training_jobs.h"
+#include "train/splits.h"
+
+namespace ldpgraph {
+
+void TrainingJobs::RunGapJob(Job* job) {
+  const auto start = std::chrono::steady_clock::now();
+  const GraphJobRequest& r = job->request;
+  const HeldGraph& held = *r.held_graph;
+  const std::string id = std::to_string(job->status.id);
+  logger_->Info("job_started", {{"job_id", id}, {"task", "gap"}, {"held_graph", std::to_string(held.id)},
+                                {"privacy", GapPrivacyName(r.gap.privacy)}});
+  auto finish = [&](JobState state, const std::string& error) { Finish(job, start, state, error); };
+  if (job->cancel) return finish(JobState::kCancelled, "");
+  // Its estimate, once the heavy requests in flight have left room for it.
+  MemoryBudget::Lease lease;
+  if (memory_ != nullptr) {
+    Result<MemoryBudget::Lease> leased = memory_->Reserve(r.memory_bytes, "this GAP job");
+    if (!leased.ok()) return finish(JobState::kFailed, leased.status().message());
+    lease = std::move(leased).value();
+  }
+  UpdateDurably(job, [](JobStatus& s) {
+    s.graphs_assembled = 1;
+    s.state = JobState::kTraining;
+  });
+
+  const NodeFeatures features = NodeFeatures::Choose(held.features);
+  GapInputs in;
+  in.graph = &held.graph;
+  in.features = &features;
+  in.labels = &held.labels;
+  in.classes = held.classes;
+  in.split = StratifiedSplit(held.labels, 0.50, 0.25, r.seed);
+  if (in.split.train.empty() || in.split.val.empty() || in.split.test.empty()) {
+    return finish(JobState::kFailed, "too few labelled nodes to split them 50/25/25");
+  }
+  GapOptions o = r.gap;
+  o.seed = r.seed;
+  o.noise = nullptr;  // the OS CSPRNG
+  o.on_progress = [&](int done, int total) {
+    Update(job, [&](JobStatus& s) {
+      s.epoch = done;
+      s.max_epochs = total;
+    });
+  };
+  o.cancel = &job->cancel;
+  Result<GapRun> run = TrainGap(in, o);
+  if (job->cancel) return finish(JobState::kCancelled, "");
+  if (!run.ok()) return finish(JobState::kFailed, run.status().ToString());
+
+  nlohmann::json classes = nlohmann::json::array();
+  for (int c = 0; c < held.classes; ++c) classes.push_back(c);
+  const nlohmann::json about = {{"job_id", job->status.id},
+                                {"task", "node"},
+                                {"model", "gap"},
+                                {"held_graph", held.id},
+                                {"classes", classes},
+                                {"seed", r.seed},
+                                {"privacy", GapPrivacyName(run->privacy)},
+                                {"epsilon", std::isinf(run->epsilon) ? nlohmann::json("inf") : nlohmann::json(run->epsilon)},
+                                {"delta", run->delta},
+                                {"noise_multiplier", run->noise_multiplier},
+                                {"noise_stddev", run->noise_stddev},
+                                {"sensitivity", run->sensitivity},
+                                {"max_degree", run->max_degree},
+                                {"hops", o.model.hops},
+                                {"residual", run->residual},
+                                {"val_accuracy", run->val_accuracy},
+                                {"test_accuracy", run->test_accuracy},
+                                {"mlp_test_accuracy", run->mlp_test_accuracy},
+                                {"users", held.graph.num_nodes()},
+                                {"edges", held.edges()}};
+  AnyModel model;
+  model.kind = ModelKind::kGap;
+  model.gap = std::move(run->model);
+  Publish(job, start, model, about.dump(), run->val_accuracy, run->test_accuracy);
+}
+
+}  // namespace ldpgraph

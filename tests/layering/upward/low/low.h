@@ -1,0 +1,2 @@
+// Deliberately wrong: a lower folder reaching up.
+#include "high/high.h"
