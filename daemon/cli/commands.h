@@ -31,6 +31,11 @@ int RunExperimentCommand(const std::vector<std::string>& args);
 int RunDaemonCommand(const std::vector<std::string>& args);
 int RunFederationCommand(const std::vector<std::string>& args);
 int RunGwCommand(const std::vector<std::string>& args);
+// The usage texts of the commands that have actions or many flags (for
+// their --help, command_help.cc).
+const char* DaemonUsage();
+const char* FederationUsage();
+const char* GwUsage();
 // ldpgraph experiment gw (gw_command.cc, beside the command it studies).
 int RunGwExperimentCommand(const std::vector<std::string>& args);
 

@@ -366,4 +366,6 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
   return Usage("unknown action '" + action + "'");
 }
 
+const char* DaemonUsage() { return kDaemonUsage; }
+
 }  // namespace ldpgraph

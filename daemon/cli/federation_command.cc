@@ -210,4 +210,6 @@ int RunFederationCommand(const std::vector<std::string>& args) {
   return Usage("unknown action '" + action + "'");
 }
 
+const char* FederationUsage() { return kFederationUsage; }
+
 }  // namespace ldpgraph

@@ -255,4 +255,6 @@ int RunGwExperimentCommand(const std::vector<std::string>& args) {
   return 0;
 }
 
+const char* GwUsage() { return kUsage; }
+
 }  // namespace ldpgraph

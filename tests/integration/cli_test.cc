@@ -1,10 +1,12 @@
-// ldpgraph perturb as a real process: exit codes, key=value output, files.
+// ldpgraph as a real process: exit codes, key=value output, files, help.
 #include <doctest/doctest.h>
 
 #include <array>
 #include <cstdio>
 #include <string>
 #include <fstream>
+#include <sstream>
+#include <vector>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -536,4 +538,38 @@ TEST_CASE("Cli.ExperimentLpgnnCombinesPrivateFeaturesLabelsAndEdges") {
   CHECK(by_accuracy.exit_code == 0);
   CHECK(Lines(dir.path() + "/by-accuracy/results.csv") == 2);
   CHECK(Ldpgraph("experiment nope").exit_code == 2);
+}
+
+TEST_CASE("Cli.EveryCommandExplainsItselfWithHelp") {
+  const Run overview = Ldpgraph("help");
+  REQUIRE(overview.exit_code == 0);
+  CHECK(Ldpgraph("--help").output == overview.output);
+  CHECK(Ldpgraph("").exit_code == 2);  // no command: the overview on stderr, a usage error
+  // Every command the overview lists: "  <words>  <summary>" up to the blank line.
+  std::vector<std::string> commands;
+  std::istringstream lines(overview.output.substr(overview.output.find("commands:\n") + 10));
+  for (std::string line; std::getline(lines, line) && !line.empty();) {
+    const std::size_t end = line.find("  ", 2);
+    REQUIRE(end != std::string::npos);
+    commands.push_back(line.substr(2, end - 2));
+    while (commands.back().back() == ' ') commands.back().pop_back();
+  }
+  REQUIRE(commands.size() >= 25);
+  for (const std::string& c : commands) {
+    for (const char* flag : {"--help", "-h"}) {
+      INFO("ldpgraph " << c << " " << std::string(flag));
+      const Run r = Ldpgraph(c + " " + flag);
+      CHECK(r.exit_code == 0);
+      CHECK(r.output.rfind("ldpgraph " + c + ": ", 0) == 0);  // its own entry, not another's
+      const std::size_t example = r.output.find("example:\n  ldpgraph " + c);
+      CHECK(example != std::string::npos);
+    }
+  }
+  // Anywhere after the command, as users type it; and the ones that failed before.
+  CHECK(Ldpgraph("experiment linkldp --dataset x --help").exit_code == 0);
+  CHECK(Ldpgraph("help experiment fedcog").output.rfind("ldpgraph experiment fedcog: ", 0) == 0);
+  CHECK(Ldpgraph("daemon graphs --help").output.rfind("ldpgraph daemon: ", 0) == 0);
+  const Run unknown = Ldpgraph("frobnicate --help");
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.output.find("unknown command 'frobnicate'") != std::string::npos);
 }
