@@ -1,5 +1,5 @@
 // Uses the installed SDK through both its C++ API and its C ABI. The C++
-// part is the README's embedding example, so CI proves that it builds.
+// part is the embedding example of docs/sdk.md, so CI proves that it builds.
 #include <ldpgraph/budget_ledger.h>
 #include <ldpgraph/ldpgraph.h>
 #include <ldpgraph/report_builder.h>
