@@ -10,6 +10,7 @@
 #include "api/held_graph_api.h"
 #include "api/learning_api.h"
 #include "api/report_ingest.h"
+#include "api/routes.h"
 #include "net/json_body.h"
 #include "net/json_response.h"
 #include "net/token_authority.h"
@@ -139,6 +140,7 @@ HttpResponse HandleAdmin(ServiceContext& ctx, const HttpRequest& request, const 
   }
   // A route that reads a field as the wrong JSON type without checking it
   // first must not end the daemon: the body was the client's.
+  if (auto refused = CheckRoute(request, path)) return *refused;
   try {
     return RouteAdmin(ctx, request, path);
   } catch (const json::type_error& e) {

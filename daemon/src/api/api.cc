@@ -6,6 +6,7 @@
 #include "api/held_graph_api.h"
 #include "api/learning_api.h"
 #include "api/report_ingest.h"
+#include "api/routes.h"
 #include "ldpgraph/graph_config_codec.h"
 #include "net/json_response.h"
 
@@ -34,6 +35,11 @@ HttpResponse PublicGraph(ServiceContext& ctx, const std::string& id_text, const 
 
 void HandleRequest(ServiceContext& ctx, HttpRequest request, Respond respond) {
   const std::string path = request.target.substr(0, request.target.find('?'));
+  const bool admin = path.compare(0, 10, "/v1/admin/") == 0;
+  // Admin paths are checked once the token is (HandleAdmin): a stranger learns nothing of them.
+  if (!admin) {
+    if (auto refused = CheckRoute(request, path)) return respond(std::move(*refused));
+  }
   if (path == "/v1/reports") {
     if (request.method != "POST") return respond(MethodNotAllowed(request, path, "POST"));
     return IngestReports(ctx, request, std::move(respond));
@@ -43,7 +49,7 @@ void HandleRequest(ServiceContext& ctx, HttpRequest request, Respond respond) {
     if (request.method != "GET") return respond(MethodNotAllowed(request, path, "GET"));
     return respond(PublicGraph(ctx, path.substr(kGraphs.size()), request.accept));
   }
-  if (path.compare(0, 10, "/v1/admin/") == 0) {
+  if (admin) {
     // GW queries, predictions, job submissions and held-graph uploads compute
     // for long: on the query worker, once the token is known to be right (a
     // stranger cannot fill its queue).
