@@ -14,8 +14,10 @@
 #include "api/graph_config_json.h"
 #include "dataset/generators.h"
 #include "dataset/graph_dataset.h"
+#include "ldpgraph/ldpgraph_transport.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/samplers.h"
+#include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
 #include "net/token_authority.h"
 #include "support/admin_daemon.h"
@@ -233,6 +235,17 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
   auto sized_predicted = d.Admin("POST", "/v1/admin/models/2/predict", R"({"graphs": [100, 101]})");
   REQUIRE_MESSAGE(sized_predicted.status == 200, sized_predicted.body);
   CHECK(json::parse(sized_predicted.body)["predictions"].size() == 2);
+  // A device of graph 100 reads her graph's class under the latest model covering it (2).
+  const json sized_graph = json::parse(sized_predicted.body)["predictions"][0];
+  REQUIRE(sized_graph["graph_id"] == 100);
+  const auto result = d.Call("GET", "/v1/graphs/100/result", "", authority->Issue(100, 0));
+  REQUIRE_MESSAGE(result.status == 200, result.body);
+  const json mine = json::parse(result.body);
+  CHECK(mine["task"] == "graph");
+  CHECK(mine["model_version"] == 2);
+  CHECK(mine["class"] == sized_graph["class"]);
+  CHECK(mine["probabilities"][0].get<double>() ==
+        doctest::Approx(sized_graph["probabilities"][0].get<double>()).epsilon(1e-6));
   CHECK(d.Admin("POST", "/v1/admin/models/3/predict", R"({"graphs": [100]})").status == 404);
   CHECK(d.Admin("POST", "/v1/admin/models/1/predict", R"({"graphs": [5]})").status == 404);
   CHECK(d.Admin("POST", "/v1/admin/models/1/predict", R"({"graphs": []})").status == 400);
@@ -252,11 +265,12 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
   const std::string metrics = d.Call("GET", "/metrics", "", "").body;
   CHECK(metrics.find("ldpgraph_training_jobs_total{outcome=\"succeeded\"} 2") != std::string::npos);
   CHECK(metrics.find("ldpgraph_training_jobs_total{outcome=\"cancelled\"} 1") != std::string::npos);
-  // 2 x 40 trained on, 3 + 2 predicted and 2 by the CLI, plus 40 if the cancelled job got to assemble.
+  // 2 x 40 trained on, 3 + 2 predicted, 1 for a device's result and 2 by the CLI, plus 40 if the
+  // cancelled job got to assemble.
   const std::size_t line = metrics.find("\nldpgraph_graphs_assembled_total ");
   REQUIRE(line != std::string::npos);
   const long count = std::stol(metrics.substr(line + 33));
-  CHECK((count == 87 || count == 127));
+  CHECK((count == 88 || count == 128));
 
   // Model versions survive a restart.
   CHECK(d.process.Stop() == 0);
@@ -389,4 +403,94 @@ TEST_CASE("DaemonLearning.NodeJobOnRrWithDegreeReportsTrainsOnTheDenoisedGraph")
   CHECK(denoised > 0.85);
   CHECK(denoised > reported);
   CHECK(d.Admin("POST", "/v1/admin/models/1/predict", R"({"nodes": [300]})").status == 400);
+}
+
+TEST_CASE("DaemonLearning.EachDeviceReadsItsOwnResultAndNoOneElses") {
+  Daemon d;
+  constexpr std::uint32_t kN = 300, kDims = 8;
+  ldpgraph::SeededRandomSource rng(21);
+  const auto rows = TwoCommunities(kN, 0.06, 0.004, rng);
+  const json create = {{"graph_id", 500},
+                       {"num_users", kN},
+                       {"edges", {{"mechanism", "dprr"}, {"epsilon", 2.0}}},
+                       {"features", {{"dims", kDims}, {"epsilon", 2.0}}},
+                       {"label", {{"classes", 2}, {"epsilon", 2.0}}}};
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", create.dump()).status == 201);
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs",
+                  json{{"graph_id", 501}, {"num_users", 10}, {"edges", {{"mechanism", "dprr"}, {"epsilon", 1.0}}}}.dump())
+              .status == 201);
+  ReportCommunities(d, 500, rows, kN, 0.25, rng);
+  auto authority = ldpgraph::TokenAuthority::Create(DaemonProcess::kSecret);
+  REQUIRE(authority.ok());
+  ldpgraph::transport::UploaderOptions uo;
+  uo.server = d.process.endpoint();
+  auto uploader = ldpgraph::transport::Uploader::Create(uo);
+  REQUIRE(uploader.ok());
+
+  // No model yet: a clear 404, for the SDK a precondition naming it.
+  auto early = (*uploader)->FetchResult(500, authority->Issue(500, 3));
+  CHECK(early.status().code() == ldpgraph::StatusCode::kFailedPrecondition);
+  CHECK(early.status().message().find("no model covers graph 500 yet") != std::string::npos);
+
+  const auto started = d.Admin("POST", "/v1/admin/jobs", R"({"task": "node", "graph": 500, "seed": 1, "epochs": 60})");
+  REQUIRE_MESSAGE(started.status == 202, started.body);
+  const json done = d.Wait(json::parse(started.body)["job_id"]);
+  REQUIRE_MESSAGE(done["state"] == "succeeded", done.dump());
+  json all = json{{"nodes", json::array()}};
+  for (std::uint32_t u = 0; u < kN; ++u) all["nodes"].push_back(u);
+  const auto predicted = d.Admin("POST", "/v1/admin/models/1/predict", all.dump());
+  REQUIRE(predicted.status == 200);
+  const json admin = json::parse(predicted.body)["predictions"];
+
+  // Every device reads her own result, the one the admin API gives for her.
+  int same = 0;
+  for (std::uint32_t u = 0; u < kN; ++u) {
+    auto mine = (*uploader)->FetchResult(500, authority->Issue(500, u));
+    REQUIRE_MESSAGE(mine.ok(), mine.status().ToString());
+    CHECK(mine->user_id == u);
+    CHECK(mine->graph_id == 500);
+    CHECK(mine->task == ldpgraph::ResultTask::kNode);
+    CHECK(mine->model_version == 1);
+    CHECK(mine->trained_at > 1700000000);
+    REQUIRE(mine->probabilities.size() == 2);
+    const json& expected = admin[u];
+    REQUIRE(expected["node"] == u);
+    same += mine->class_label == expected["class"].get<std::int64_t>();
+    CHECK(mine->probabilities[0] == doctest::Approx(expected["probabilities"][0].get<double>()).epsilon(1e-6));
+  }
+  CHECK(same == static_cast<int>(kN));
+
+  // JSON for anyone else; the token alone says whose.
+  const auto json_answer = d.Call("GET", "/v1/graphs/500/result", "", authority->Issue(500, 42));
+  REQUIRE_MESSAGE(json_answer.status == 200, json_answer.body);
+  CHECK(json::parse(json_answer.body)["user"] == 42);
+  CHECK(json::parse(json_answer.body)["class"] == admin[42]["class"]);
+  CHECK(d.Call("GET", "/v1/graphs/500/result?user=7", "", authority->Issue(500, 42)).body == json_answer.body);
+  CHECK(d.Call("GET", "/v1/graphs/500/result", "", authority->Issue(501, 4)).status == 403);
+  CHECK(d.Call("GET", "/v1/graphs/500/result", "", "").status == 401);
+  CHECK(d.Call("GET", "/v1/graphs/500/result", "", "not-a-token").status == 401);
+  CHECK(d.Call("GET", "/v1/graphs/501/result", "", authority->Issue(501, 4)).status == 404);  // no model of 501
+  CHECK(d.Call("POST", "/v1/graphs/500/result", "", authority->Issue(500, 42)).status == 405);
+
+  // The C ABI: too small a buffer says how many classes, then the result.
+  ldpgraph_uploader_params p{};
+  p.host = "127.0.0.1";
+  p.port = d.process.port();
+  const std::string ca = d.process.pki().ca_certificate;
+  p.ca_file = ca.c_str();
+  ldpgraph_uploader* u = nullptr;
+  REQUIRE(ldpgraph_uploader_new(&p, &u) == LDPGRAPH_OK);
+  const std::string token = authority->Issue(500, 9);
+  ldpgraph_device_result r{};
+  double probabilities[2] = {};
+  std::size_t classes = 0;
+  CHECK(ldpgraph_uploader_fetch_result(u, 500, token.c_str(), &r, probabilities, 1, &classes) ==
+        LDPGRAPH_RESOURCE_EXHAUSTED);
+  CHECK(classes == 2);
+  CHECK(ldpgraph_uploader_fetch_result(u, 500, token.c_str(), &r, nullptr, 2, &classes) == LDPGRAPH_INVALID_ARGUMENT);
+  REQUIRE(ldpgraph_uploader_fetch_result(u, 500, token.c_str(), &r, probabilities, 2, &classes) == LDPGRAPH_OK);
+  CHECK(r.user_id == 9);
+  CHECK(r.class_label == admin[9]["class"].get<std::int64_t>());
+  CHECK(probabilities[0] + probabilities[1] == doctest::Approx(1.0));
+  ldpgraph_uploader_free(u);
 }

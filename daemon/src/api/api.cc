@@ -6,6 +6,7 @@
 #include "api/held_graph_api.h"
 #include "api/learning_api.h"
 #include "api/report_ingest.h"
+#include "api/result_api.h"
 #include "api/routes.h"
 #include "ldpgraph/graph_config_codec.h"
 #include "net/json_response.h"
@@ -45,8 +46,10 @@ void HandleRequest(ServiceContext& ctx, HttpRequest request, Respond respond) {
     return IngestReports(ctx, request, std::move(respond));
   }
   static const std::string kGraphs = "/v1/graphs/";
+  if (std::optional<std::string> id = PathParameter(path, kGraphs, "/result")) {
+    return AnswerDeviceResult(ctx, request, *id, std::move(respond));
+  }
   if (path.compare(0, kGraphs.size(), kGraphs) == 0) {
-    if (request.method != "GET") return respond(MethodNotAllowed(request, path, "GET"));
     return respond(PublicGraph(ctx, path.substr(kGraphs.size()), request.accept));
   }
   if (admin) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/held_graph_api.h"
+#include "api/model_predictions.h"
 #include "assembly/dataset_assembly.h"
 #include "assembly/graph_assembler.h"
 #include "graph/graph_batch.h"
@@ -111,32 +112,6 @@ std::optional<HttpResponse> ReadNodeIds(const json& body, std::uint64_t n, const
     if (named.insert(u).second) out->push_back(static_cast<std::uint32_t>(u));
   }
   return std::nullopt;
-}
-
-// What predicting `answers` ids for graphs of `users` users in all holds at
-// its peak: the assembled rows (128 bytes a user: ids, offsets, noisy
-// neighbours), each layer's input and output over every user, and the
-// answer's text twice (written, then sent), about 48 + 24 bytes a class per
-// prediction. `ldpgraph bench admin` compares it with the measured peak.
-std::uint64_t PredictionMemory(std::uint64_t users, int hidden, int layers, std::uint64_t input_width,
-                               std::uint64_t answers, std::uint64_t classes) {
-  const std::uint64_t activations =
-      2 * 4 * static_cast<std::uint64_t>(std::max(hidden, 1)) * static_cast<std::uint64_t>(std::max(layers, 1));
-  return users * (128 + 8 * input_width + activations) + answers * 2 * (48 + 24 * classes);
-}
-
-// Each graph's symmetrisation policy as its admin set it ("none" by default).
-Result<std::vector<Symmetrisation>> PolicyRules(ServiceContext& ctx, const std::vector<GraphConfig>& graphs) {
-  auto stored = ctx.store->GraphSymmetrisations();
-  if (!stored.ok()) return stored.status();
-  std::vector<Symmetrisation> rules;
-  for (const GraphConfig& g : graphs) {
-    auto it = stored->find(g.graph_id);
-    Result<Symmetrisation> rule = ParseSymmetrisation(it == stored->end() ? "none" : it->second);
-    if (!rule.ok()) return Status::DataLoss("graph " + std::to_string(g.graph_id) + ": " + rule.status().message());
-    rules.push_back(*rule);
-  }
-  return rules;
 }
 
 HttpResponse SetSymmetrisation(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text) {
@@ -286,7 +261,7 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
     job.rules.assign(job.graphs.size(), *rule);
     job.rule_name = SymmetrisationName(*rule);
   } else {
-    Result<std::vector<Symmetrisation>> rules = PolicyRules(ctx, job.graphs);
+    Result<std::vector<Symmetrisation>> rules = SymmetrisationPolicies(ctx, job.graphs);
     if (!rules.ok()) return ErrorResponse(503, "unavailable", rules.status().message());
     job.rules = std::move(rules).value();
   }
@@ -338,29 +313,9 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
                                      &lease)) {
     return *refused;
   }
-  if (model->node_probabilities.size() > 0) {
-    // Trained on a denoised graph: what it predicted then (the graph would
-    // need a first model to build again).
-    for (std::uint32_t u : rows) {
-      if (static_cast<Eigen::Index>(u) >= model->node_probabilities.rows()) {
-        return ErrorResponse(503, "unavailable", "the model file predicts fewer users than its graph has");
-      }
-    }
-    return PredictionsAnswer(version, about["classes"], model->node_probabilities, rows, "node",
-                             [&](std::size_t i) { return static_cast<Eigen::Index>(rows[i]); });
-  }
-  Result<Symmetrisation> rule = ParseSymmetrisation(about.value("symmetrise", "none"));
-  SeededRandomSource rng(about.value("seed", std::uint64_t{0}));
-  Result<AssembledGraph> assembled = AssembleGraph(graph->config, ctx.store, rule.ok() ? *rule : Symmetrisation::kNone, rng);
-  if (!assembled.ok()) return ErrorResponse(503, "unavailable", assembled.status().message());
-  DatasetAssemblyStats stats;
-  stats.Add(*assembled);
-  CountAssembly(ctx.metrics, stats);
-  const NodeFeatures x = NodeModelInputs(assembled->adjacency, NodeFeatures::Dense(std::move(assembled->features)),
-                                         about.value("kx", 0), about.value("standardised", false));
-  const PreparedGraph prepared = PrepareGraph(assembled->adjacency, AggregationFor(model->node->config().kind));
-  const Evaluation e = EvaluateNodes(model->node.get(), prepared, x, assembled->labels, rows);
-  return PredictionsAnswer(version, about["classes"], e.probs, rows, "node",
+  Result<Matrix> probs = NodeModelProbabilities(ctx, about, *model, graph->config);
+  if (!probs.ok()) return ErrorResponse(503, "unavailable", probs.status().message());
+  return PredictionsAnswer(version, about["classes"], *probs, rows, "node",
                            [&](std::size_t i) { return static_cast<Eigen::Index>(rows[i]); });
 }
 
@@ -406,29 +361,12 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
                                      &lease)) {
     return *refused;
   }
-  // The rule the model was trained under, or each graph's policy now.
-  Result<Symmetrisation> imposed = ParseSymmetrisation(about.is_discarded() ? "" : about.value("symmetrise", ""));
-  Result<std::vector<Symmetrisation>> rules =
-      imposed.ok() ? Result<std::vector<Symmetrisation>>(std::vector<Symmetrisation>(graphs.size(), *imposed))
-                   : PolicyRules(ctx, graphs);
-  if (!rules.ok()) return ErrorResponse(503, "unavailable", rules.status().message());
-  DatasetAssemblyStats stats;
-  const std::vector<std::int64_t> no_labels(graphs.size(), 0);
-  Result<GraphDataset> ds = AssembleGraphDataset(graphs, no_labels, ctx.store, *rules, 0, &stats);
-  if (!ds.ok()) return ErrorResponse(503, "unavailable", ds.status().message());
-  CountAssembly(ctx.metrics, stats);
-  std::vector<PreparedGraph> prepared;
-  std::vector<std::uint32_t> ids;
-  for (std::size_t g = 0; g < ds->graphs.size(); ++g) {
-    prepared.push_back(PrepareGraph(ds->graphs[g], Aggregation::kSumWithSelf, model->gin->config().degree_cap,
-                                    model->gin->config().size_input));
-    ids.push_back(static_cast<std::uint32_t>(g));
-  }
-  const Evaluation e = EvaluateGraphs(model->gin.get(), prepared, {}, ids, 64);
+  Result<Matrix> probs = GraphModelProbabilities(ctx, about, *model, graphs);
+  if (!probs.ok()) return ErrorResponse(503, "unavailable", probs.status().message());
   const json classes = !about.is_discarded() && about.contains("classes") ? about["classes"] : json::array();
   std::vector<std::uint64_t> graph_ids;
   for (const GraphConfig& g : graphs) graph_ids.push_back(g.graph_id);
-  return PredictionsAnswer(*version, classes, e.probs, graph_ids, "graph_id",
+  return PredictionsAnswer(*version, classes, *probs, graph_ids, "graph_id",
                            [](std::size_t i) { return static_cast<Eigen::Index>(i); });
 }
 

@@ -40,6 +40,7 @@ const std::vector<Route>& ApiRoutes() {
       // Devices, and anyone: reports, a graph's public policy, health, metrics.
       {"/v1/reports", {"POST"}},
       {"/v1/graphs/{graph_id}", {"GET"}},
+      {"/v1/graphs/{graph_id}/result", {"GET"}},
       {"/healthz", {"GET"}},
       {"/metrics", {"GET"}},
       // The admin (bearer token).

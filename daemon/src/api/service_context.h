@@ -7,6 +7,7 @@
 #include <string>
 
 #include "api/graph_registry.h"
+#include "api/result_cache.h"
 #include "jobs/memory_budget.h"
 #include "jobs/query_worker.h"
 #include "jobs/training_jobs.h"
@@ -53,6 +54,9 @@ struct ServiceContext {
   // What heavy admin work may hold at once (set by the Daemon); without one
   // (tests, the fuzzer) nothing is checked or leased.
   MemoryBudget* memory = nullptr;
+  // Devices' results, once computed per model version (set by the Daemon);
+  // without one (tests) each request computes its own.
+  ResultCache* results = nullptr;
   std::uint32_t gw_max_nodes = 5000;  // [limits] gw_max_nodes
   // FedCog (set by the Daemon when its config has [federation]).
   PartyService* federation_party = nullptr;

@@ -451,7 +451,14 @@ void TrainingJobs::RunNodeJob(Job* job) {
 
 void TrainingJobs::Publish(Job* job, std::chrono::steady_clock::time_point start, const AnyModel& model,
                            const std::string& about_json, double val_accuracy, double test_accuracy) {
-  Result<std::uint64_t> version = models_->Add(model, about_json);
+  // When it was trained, for devices reading their result.
+  nlohmann::json about = nlohmann::json::parse(about_json, nullptr, false);
+  if (about.is_object()) {
+    about["trained_at"] = std::chrono::duration_cast<std::chrono::seconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+  }
+  Result<std::uint64_t> version = models_->Add(model, about.is_object() ? about.dump() : about_json);
   if (version.status().code() == StatusCode::kUnavailable) {
     return Finish(job, start, JobState::kFailed, ReportStorageFailure(logger_, "the model", version.status()));
   }

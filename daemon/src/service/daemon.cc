@@ -105,6 +105,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   d->ctx_->jobs = d->jobs_.get();
   d->queries_ = std::make_unique<QueryWorker>(16, metrics);
   d->ctx_->queries = d->queries_.get();
+  d->ctx_->results = &d->results_;
   const ServerShared shared{d->ctx_->metrics, d->ctx_->logger, d->ctx_->draining};
   auto server = HttpsServer::Start(ServerOptions(config, d->ctx_.get()), shared);
   if (!server.ok()) return server.status();

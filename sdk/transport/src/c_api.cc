@@ -1,6 +1,7 @@
 // The transport's C ABI over transport::Uploader.
 #include "ldpgraph/ldpgraph_transport.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -77,5 +78,32 @@ ldpgraph_status ldpgraph_uploader_flush(ldpgraph_uploader* u, size_t* delivered,
 }
 
 size_t ldpgraph_uploader_queued(const ldpgraph_uploader* u) { return u ? u->uploader->queued() : 0; }
+
+ldpgraph_status ldpgraph_uploader_fetch_result(ldpgraph_uploader* u, uint64_t graph_id, const char* token,
+                                               ldpgraph_device_result* result, double* probabilities,
+                                               size_t capacity, size_t* classes) {
+  if (u == nullptr || token == nullptr || result == nullptr || classes == nullptr) {
+    return Fail(LDPGRAPH_INVALID_ARGUMENT, "uploader, token, result and classes must not be NULL");
+  }
+  if (probabilities == nullptr && capacity > 0) {
+    return Fail(LDPGRAPH_INVALID_ARGUMENT, "probabilities must not be NULL when capacity is above 0");
+  }
+  auto fetched = u->uploader->FetchResult(graph_id, token);
+  if (!fetched.ok()) return FromStatus(fetched.status());
+  *classes = fetched->probabilities.size();
+  if (capacity < fetched->probabilities.size()) {
+    return Fail(LDPGRAPH_RESOURCE_EXHAUSTED, "the result has " + std::to_string(*classes) +
+                                                 " classes; probabilities holds " + std::to_string(capacity));
+  }
+  result->graph_id = fetched->graph_id;
+  result->user_id = fetched->user_id;
+  result->task = static_cast<int>(fetched->task);
+  result->model_version = fetched->model_version;
+  result->trained_at = fetched->trained_at;
+  result->class_index = fetched->class_index;
+  result->class_label = fetched->class_label;
+  std::copy(fetched->probabilities.begin(), fetched->probabilities.end(), probabilities);
+  return LDPGRAPH_OK;
+}
 
 }  // extern "C"

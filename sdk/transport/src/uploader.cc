@@ -89,6 +89,17 @@ Result<GraphConfig> Uploader::FetchGraphConfig(std::uint64_t graph_id) {
   return DecodeGraphConfig(reinterpret_cast<const std::uint8_t*>(answer->body.data()), answer->body.size());
 }
 
+Result<DeviceResult> Uploader::FetchResult(std::uint64_t graph_id, const std::string& user_token) {
+  const std::string path = "/v1/graphs/" + std::to_string(graph_id) + "/result";
+  auto answer = std::move(PipelinedWithRetries({{"GET", path, "", "", user_token, kDeviceResultMediaType}}, 1).front());
+  if (!answer.ok()) return answer.status();
+  if (!answer->delivered) {
+    return Status::FailedPrecondition("the result of graph " + std::to_string(graph_id) + ": HTTP " +
+                                      std::to_string(answer->http_status) + " " + answer->body);
+  }
+  return DecodeDeviceResult(reinterpret_cast<const std::uint8_t*>(answer->body.data()), answer->body.size());
+}
+
 // Sends `window` requests at a time, pipelined; what is answered 2xx or a
 // final 4xx is done, what failed or was asked to retry goes into the next
 // window after a backoff (the longest Retry-After of the round, at least).

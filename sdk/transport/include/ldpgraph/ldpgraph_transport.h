@@ -45,6 +45,28 @@ ldpgraph_status ldpgraph_uploader_flush(ldpgraph_uploader* uploader, size_t* del
 
 size_t ldpgraph_uploader_queued(const ldpgraph_uploader* uploader);
 
+/* A device's own result: what the latest model covering graph `graph_id`
+ * says about the user `token` belongs to (Uploader::FetchResult). */
+typedef struct ldpgraph_device_result {
+  uint64_t graph_id;
+  uint32_t user_id;
+  int task;               /* 1: her own class (node model); 2: her graph's (graph model) */
+  uint64_t model_version;
+  int64_t trained_at;     /* seconds since 1970, UTC */
+  uint32_t class_index;   /* the most probable class, an index into the probabilities */
+  int64_t class_label;    /* its label */
+} ldpgraph_device_result;
+
+/* Fills *result and up to `capacity` class probabilities; *classes gets
+ * their number. LDPGRAPH_RESOURCE_EXHAUSTED when `capacity` is too small
+ * (*classes says how many are needed, nothing else is written);
+ * LDPGRAPH_FAILED_PRECONDITION while no model covers her yet, or for a token
+ * the daemon refuses; LDPGRAPH_UNAVAILABLE when retries ran out.
+ * `probabilities` may be NULL when `capacity` is 0. */
+ldpgraph_status ldpgraph_uploader_fetch_result(ldpgraph_uploader* uploader, uint64_t graph_id, const char* token,
+                                               ldpgraph_device_result* result, double* probabilities,
+                                               size_t capacity, size_t* classes);
+
 #ifdef __cplusplus
 }
 #endif

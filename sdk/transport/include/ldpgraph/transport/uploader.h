@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ldpgraph/device_result.h"
 #include "ldpgraph/graph_config.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/transport/https_client.h"
@@ -91,6 +92,14 @@ class Uploader {
   // graph or certificate trouble, kUnavailable when retries ran out,
   // kInvalidArgument when the daemon's answer does not decode.
   Result<GraphConfig> FetchGraphConfig(std::uint64_t graph_id);
+  // What the latest model covering graph `graph_id` says about the user
+  // `user_token` belongs to (her class, or her graph's), with the same
+  // retries as Send(): the daemon reads whose result from the token, never
+  // from a parameter. Errors: kFailedPrecondition while no model covers her
+  // yet (the message says so), for a token the daemon refuses or an unknown
+  // graph; kUnavailable when retries ran out; kInvalidArgument when the
+  // answer does not decode.
+  Result<DeviceResult> FetchResult(std::uint64_t graph_id, const std::string& user_token);
 
  private:
   Uploader() = default;
