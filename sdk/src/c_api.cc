@@ -9,6 +9,7 @@
 
 #include "internal/c_error.h"
 #include "ldpgraph/budget_ledger.h"
+#include "ldpgraph/graph_config_codec.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/report_builder.h"
@@ -112,6 +113,25 @@ void ldpgraph_graph_params_init(ldpgraph_graph_params* p) {
   p->label_epsilon = 1.0;
 }
 
+namespace {
+
+// A graph handle for a configuration ReportBuilder accepts.
+ldpgraph_status MakeGraph(const ldpgraph::GraphConfig& c, ldpgraph_graph** out) {
+  auto builder = ldpgraph::ReportBuilder::Create(c);
+  if (!builder.ok()) return FromStatus(builder.status());
+  auto g = std::make_unique<ldpgraph_graph>();
+  g->builder = std::move(builder).value();
+  auto edges = ldpgraph::MakeEdgeRandomizer(c.num_users, c.edges);
+  if (!edges.ok()) return FromStatus(edges.status());
+  g->edges = std::move(edges).value();
+  if (c.features.enabled) g->features = *ldpgraph::MultiBitEncoder::Create(c.features.params);
+  if (c.label.enabled) g->label = *ldpgraph::LabelRandomizer::Create(c.label.classes, c.label.epsilon);
+  *out = g.release();
+  return LDPGRAPH_OK;
+}
+
+}  // namespace
+
 ldpgraph_status ldpgraph_graph_new(const ldpgraph_graph_params* p, ldpgraph_graph** out) {
   if (p == nullptr) return NullArgument("params");
   if (out == nullptr) return NullArgument("out");
@@ -119,7 +139,7 @@ ldpgraph_status ldpgraph_graph_new(const ldpgraph_graph_params* p, ldpgraph_grap
     return Fail(LDPGRAPH_INVALID_ARGUMENT,
                 "params->struct_size does not match this library: call ldpgraph_graph_params_init");
   }
-  if (p->edge_mechanism > LDPGRAPH_EDGES_LOCALLAP) {
+  if (p->edge_mechanism > LDPGRAPH_EDGES_RR_DEGREE) {
     return Fail(LDPGRAPH_INVALID_ARGUMENT, "unknown edge mechanism " + std::to_string(p->edge_mechanism));
   }
   if (p->allocation > LDPGRAPH_ALLOCATION_FIXED) {
@@ -139,19 +159,24 @@ ldpgraph_status ldpgraph_graph_new(const ldpgraph_graph_params* p, ldpgraph_grap
   c.label.enabled = p->classes > 0;
   c.label.classes = p->classes;
   c.label.epsilon = p->label_epsilon;
-
-  auto builder = ldpgraph::ReportBuilder::Create(c);
-  if (!builder.ok()) return FromStatus(builder.status());
-  auto g = std::make_unique<ldpgraph_graph>();
-  g->builder = std::move(builder).value();
-  auto edges = ldpgraph::MakeEdgeRandomizer(c.num_users, c.edges);
-  if (!edges.ok()) return FromStatus(edges.status());
-  g->edges = std::move(edges).value();
-  if (c.features.enabled) g->features = *ldpgraph::MultiBitEncoder::Create(c.features.params);
-  if (c.label.enabled) g->label = *ldpgraph::LabelRandomizer::Create(c.label.classes, c.label.epsilon);
-  *out = g.release();
-  return LDPGRAPH_OK;
+  return MakeGraph(c, out);
 }
+
+ldpgraph_status ldpgraph_graph_from_config(const uint8_t* config, size_t config_len, ldpgraph_graph** out) {
+  if (config == nullptr) return NullArgument("config");
+  if (out == nullptr) return NullArgument("out");
+  auto decoded = ldpgraph::DecodeGraphConfig(config, config_len);
+  if (!decoded.ok()) return FromStatus(decoded.status());
+  if (decoded->embedding.enabled) {
+    return Fail(LDPGRAPH_INVALID_ARGUMENT, "graph " + std::to_string(decoded->graph_id) +
+                                               " is an embedding graph (GW-LDP): build its report with the C++ API");
+  }
+  return MakeGraph(*decoded, out);
+}
+
+uint64_t ldpgraph_graph_id(const ldpgraph_graph* g) { return g ? g->builder->config().graph_id : 0; }
+
+uint32_t ldpgraph_graph_num_users(const ldpgraph_graph* g) { return g ? g->builder->config().num_users : 0; }
 
 void ldpgraph_graph_free(ldpgraph_graph* graph) { delete graph; }
 

@@ -14,11 +14,11 @@
 #include <sys/un.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "api/graph_config_json.h"
-#include "ldpgraph/ldpgraph_transport.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
@@ -386,29 +386,6 @@ TEST_CASE("Daemon.SigtermDrainsAndExitsZero") {
   CHECK(log.find("\"event\":\"stopped\"") != std::string::npos);
   REQUIRE(d.process.Start());
   d.client->Disconnect();
-  CHECK(d.StoredReports() == 1);
-}
-
-TEST_CASE("Daemon.CAbiUploaderDelivers") {
-  Daemon d;
-  REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
-  ldpgraph_uploader_params p{};
-  p.host = "127.0.0.1";
-  p.port = d.process.port();
-  const std::string ca = d.process.pki().ca_certificate;
-  p.ca_file = ca.c_str();
-  ldpgraph_uploader* u = nullptr;
-  REQUIRE(ldpgraph_uploader_new(&p, &u) == LDPGRAPH_OK);
-  const std::string bytes = Bytes(Build(8, 1));
-  const std::string token = Token(kGraph, 8);
-  int status = 0;
-  CHECK(ldpgraph_uploader_send(u, token.c_str(), reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(),
-                               &status) == LDPGRAPH_OK);
-  CHECK(status == 200);
-  CHECK(ldpgraph_uploader_send(u, Token(kGraph, 9).c_str(), reinterpret_cast<const std::uint8_t*>(bytes.data()),
-                               bytes.size(), &status) == LDPGRAPH_OK);
-  CHECK(status == 403);  // refused for good: no retry, no error
-  ldpgraph_uploader_free(u);
   CHECK(d.StoredReports() == 1);
 }
 

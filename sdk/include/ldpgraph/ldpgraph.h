@@ -47,7 +47,8 @@ enum {
   LDPGRAPH_EDGES_NONE = 0, /* non-private user: sends her true list */
   LDPGRAPH_EDGES_DPRR = 1,
   LDPGRAPH_EDGES_RR = 2,
-  LDPGRAPH_EDGES_LOCALLAP = 3
+  LDPGRAPH_EDGES_LOCALLAP = 3,
+  LDPGRAPH_EDGES_RR_DEGREE = 4 /* RR with the degree (link LDP): the server denoises it */
 };
 enum { LDPGRAPH_ALLOCATION_PAPER = 0, LDPGRAPH_ALLOCATION_FIXED = 1 };
 
@@ -72,6 +73,14 @@ void ldpgraph_graph_params_init(ldpgraph_graph_params* params);
 typedef struct ldpgraph_graph ldpgraph_graph;
 ldpgraph_status ldpgraph_graph_new(const ldpgraph_graph_params* params, ldpgraph_graph** out);
 void ldpgraph_graph_free(ldpgraph_graph* graph);
+/* The graph as the daemon serves it, from its binary configuration
+ * (GET /v1/graphs/{id} with Accept: application/x-ldpgraph-config, or
+ * ldpgraph_uploader_fetch_config). LDPGRAPH_INVALID_ARGUMENT names what does
+ * not decode; an embedding graph (GW-LDP) is refused here: its one report
+ * is built with the C++ API. */
+ldpgraph_status ldpgraph_graph_from_config(const uint8_t* config, size_t config_len, ldpgraph_graph** out);
+uint64_t ldpgraph_graph_id(const ldpgraph_graph* graph);
+uint32_t ldpgraph_graph_num_users(const ldpgraph_graph* graph);
 /* Capacity ldpgraph_perturb_edges needs: n - 1. */
 size_t ldpgraph_graph_max_neighbours(const ldpgraph_graph* graph);
 /* Capacity ldpgraph_encode_features needs: m of the multi-bit encoder. */

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "internal/c_error.h"
+#include "ldpgraph/graph_config_codec.h"
 #include "ldpgraph/transport/uploader.h"
 
 struct ldpgraph_uploader {
@@ -78,6 +80,25 @@ ldpgraph_status ldpgraph_uploader_flush(ldpgraph_uploader* u, size_t* delivered,
 }
 
 size_t ldpgraph_uploader_queued(const ldpgraph_uploader* u) { return u ? u->uploader->queued() : 0; }
+
+ldpgraph_status ldpgraph_uploader_fetch_config(ldpgraph_uploader* u, uint64_t graph_id, uint8_t* out,
+                                               size_t capacity, size_t* len) {
+  if (u == nullptr || len == nullptr) return Fail(LDPGRAPH_INVALID_ARGUMENT, "uploader and len must not be NULL");
+  if (out == nullptr && capacity > 0) {
+    return Fail(LDPGRAPH_INVALID_ARGUMENT, "out must not be NULL when capacity is above 0");
+  }
+  auto config = u->uploader->FetchGraphConfig(graph_id);
+  if (!config.ok()) return FromStatus(config.status());
+  std::vector<std::uint8_t> bytes;
+  if (ldpgraph::Status s = ldpgraph::EncodeGraphConfig(*config, &bytes); !s.ok()) return FromStatus(s);
+  *len = bytes.size();
+  if (capacity < bytes.size()) {
+    return Fail(LDPGRAPH_BUFFER_TOO_SMALL, "the configuration takes " + std::to_string(bytes.size()) +
+                                               " bytes; out holds " + std::to_string(capacity));
+  }
+  std::copy(bytes.begin(), bytes.end(), out);
+  return LDPGRAPH_OK;
+}
 
 ldpgraph_status ldpgraph_uploader_fetch_result(ldpgraph_uploader* u, uint64_t graph_id, const char* token,
                                                ldpgraph_device_result* result, double* probabilities,

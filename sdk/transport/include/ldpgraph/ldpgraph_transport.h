@@ -45,6 +45,14 @@ ldpgraph_status ldpgraph_uploader_flush(ldpgraph_uploader* uploader, size_t* del
 
 size_t ldpgraph_uploader_queued(const ldpgraph_uploader* uploader);
 
+/* The binary configuration of graph `graph_id` as the daemon serves it,
+ * validated, into `out` (capacity `capacity`); *len gets its size.
+ * LDPGRAPH_BUFFER_TOO_SMALL when `capacity` is too small (*len says how much
+ * is needed); LDPGRAPH_FAILED_PRECONDITION for an unknown graph. Then
+ * ldpgraph_graph_from_config makes the graph to build reports with. */
+ldpgraph_status ldpgraph_uploader_fetch_config(ldpgraph_uploader* uploader, uint64_t graph_id, uint8_t* out,
+                                               size_t capacity, size_t* len);
+
 /* A device's own result: what the latest model covering graph `graph_id`
  * says about the user `token` belongs to (Uploader::FetchResult). */
 typedef struct ldpgraph_device_result {
