@@ -1,0 +1,53 @@
+package org.ldpgraph;
+
+import java.nio.file.Path;
+
+/**
+ * Never randomize the same data twice: the first report for a graph is
+ * recorded (durably, in a file of the app's storage) before it is returned,
+ * and asking again returns the same bytes. It also sums the epsilon spent and
+ * refuses a report past an optional cap. Thread-safe (it locks).
+ */
+public final class BudgetLedger extends NativeObject {
+  private BudgetLedger(long handle) {
+    super(handle, BudgetLedger::nativeFree, "BudgetLedger");
+  }
+
+  /**
+   * The ledger kept in `file` (created if absent). `epsilonCap`: the total
+   * budget over all graphs, Double.POSITIVE_INFINITY for none.
+   * LdpgraphException DATA_LOSS for a corrupt file, UNAVAILABLE when it cannot be read.
+   */
+  public static BudgetLedger openFile(Path file, double epsilonCap) {
+    if (file == null) throw new IllegalArgumentException("file must not be null");
+    if (!(epsilonCap > 0)) throw new IllegalArgumentException("epsilonCap = " + epsilonCap + " must be positive");
+    return new BudgetLedger(nativeOpenFile(file.toString(), epsilonCap));
+  }
+
+  /** The epsilon of every report recorded, summed. */
+  public double spent() {
+    return nativeSpent(handle());
+  }
+
+  /**
+   * Her report for `graph`: the bytes recorded before if there are any,
+   * otherwise a new report, recorded before it is returned.
+   * LdpgraphException RESOURCE_EXHAUSTED past the cap.
+   */
+  public byte[] report(Graph graph, RandomSource rng, UserData user) {
+    if (graph == null) throw new IllegalArgumentException("graph must not be null");
+    Graph.checkRng(rng);
+    if (user == null) throw new IllegalArgumentException("user must not be null");
+    return nativeReport(handle(), graph.handle(), rng.handle(), user.userId, user.neighbours, user.features,
+                        user.hasLabel, user.label);
+  }
+
+  private static native long nativeOpenFile(String path, double epsilonCap);
+
+  private static native void nativeFree(long handle);
+
+  private static native double nativeSpent(long handle);
+
+  private static native byte[] nativeReport(long ledger, long graph, long rng, int user, int[] neighbours,
+                                            double[] features, boolean hasLabel, int label);
+}
