@@ -43,15 +43,14 @@ JNIEXPORT jbyteArray JNICALL Java_org_ldpgraph_BudgetLedger_nativeReport(JNIEnv*
   auto* r = g ? Handle<ldpgraph_rng>(env, rng, "RandomSource") : nullptr;
   JavaUser u;
   if (r == nullptr || !u.Read(env, user, neighbours, features, has_label, label)) return nullptr;
-  std::vector<std::uint8_t> out(ldpgraph_graph_max_report_bytes(g));
-  std::size_t len = 0;
-  ldpgraph_status s = ldpgraph_ledger_report(l, g, r, &u.data, out.data(), out.size(), &len);
+  std::size_t capacity = ldpgraph_graph_max_report_bytes(g), len = 0;
+  ldpgraph_status s = ldpgraph_ledger_report(l, g, r, &u.data, ReportBuffer(capacity), capacity, &len);
   if (s == LDPGRAPH_BUFFER_TOO_SMALL) {  // a report recorded earlier under a larger bound: read it again
-    out.resize(len);
-    s = ldpgraph_ledger_report(l, g, r, &u.data, out.data(), out.size(), &len);
+    capacity = len;
+    s = ldpgraph_ledger_report(l, g, r, &u.data, ReportBuffer(capacity), capacity, &len);
   }
   if (!Check(env, s)) return nullptr;
-  return NewBytes(env, out.data(), len);
+  return NewBytes(env, ReportBuffer(len), len);
 }
 
 }  // extern "C"

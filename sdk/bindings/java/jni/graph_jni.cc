@@ -128,10 +128,11 @@ JNIEXPORT jbyteArray JNICALL Java_org_ldpgraph_Graph_nativeBuildReport(JNIEnv* e
   auto* r = g ? Handle<ldpgraph_rng>(env, rng, "RandomSource") : nullptr;
   JavaUser u;
   if (r == nullptr || !u.Read(env, user, neighbours, features, has_label, label)) return nullptr;
-  std::vector<std::uint8_t> out(ldpgraph_graph_max_report_bytes(g));
+  const std::size_t capacity = ldpgraph_graph_max_report_bytes(g);
+  std::uint8_t* out = ReportBuffer(capacity);
   std::size_t len = 0;
-  if (!Check(env, ldpgraph_report_new(g, r, &u.data, out.data(), out.size(), &len))) return nullptr;
-  return NewBytes(env, out.data(), len);
+  if (!Check(env, ldpgraph_report_new(g, r, &u.data, out, capacity, &len))) return nullptr;
+  return NewBytes(env, out, len);
 }
 
 }  // extern "C"

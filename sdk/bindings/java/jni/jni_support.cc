@@ -72,6 +72,12 @@ bool ReadBytes(JNIEnv* env, jbyteArray array, const char* what, std::vector<std:
   return true;
 }
 
+std::uint8_t* ReportBuffer(std::size_t size) {
+  thread_local std::vector<std::uint8_t> buffer;
+  if (buffer.size() < size) buffer.resize(size);
+  return buffer.data();
+}
+
 jbyteArray NewBytes(JNIEnv* env, const std::uint8_t* bytes, std::size_t size) {
   jbyteArray array = env->NewByteArray(static_cast<jsize>(size));
   if (array != nullptr) env->SetByteArrayRegion(array, 0, static_cast<jsize>(size), reinterpret_cast<const jbyte*>(bytes));
