@@ -96,6 +96,24 @@ void ReportCommunities(Daemon& d, std::uint64_t graph_id, const std::vector<std:
   }
 }
 
+// Graph 500: n users in two communities with 8 features and 2 classes, every
+// user reported (ReportCommunities, lean 0.25); graph 501: 10 users, edges only.
+void CommunityNodeGraphs(Daemon& d, std::uint32_t n, std::uint64_t seed) {
+  ldpgraph::SeededRandomSource rng(seed);
+  const auto rows = TwoCommunities(n, 0.06, 0.004, rng);
+  const json create = {{"graph_id", 500},
+                       {"num_users", n},
+                       {"edges", {{"mechanism", "dprr"}, {"epsilon", 2.0}}},
+                       {"features", {{"dims", 8}, {"epsilon", 2.0}}},
+                       {"label", {{"classes", 2}, {"epsilon", 2.0}}}};
+  auto created = d.Admin("POST", "/v1/admin/graphs", create.dump());
+  REQUIRE_MESSAGE(created.status == 201, created.body);
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs",
+                  json{{"graph_id", 501}, {"num_users", 10}, {"edges", {{"mechanism", "dprr"}, {"epsilon", 1.0}}}}.dump())
+              .status == 201);
+  ReportCommunities(d, 500, rows, n, 0.25, rng);
+}
+
 }  // namespace
 
 TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
@@ -282,20 +300,8 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
 TEST_CASE("DaemonLearning.NodeJobTrainsOnTheUsersNoisyFeaturesAndLabels") {
   Daemon d;
   // Two communities of 150 users; features lean towards the community, labels are it.
-  constexpr std::uint32_t kN = 300, kDims = 8;
-  ldpgraph::SeededRandomSource rng(9);
-  const auto rows = TwoCommunities(kN, 0.06, 0.004, rng);
-  const json create = {{"graph_id", 500},
-                       {"num_users", kN},
-                       {"edges", {{"mechanism", "dprr"}, {"epsilon", 2.0}}},
-                       {"features", {{"dims", kDims}, {"epsilon", 2.0}}},
-                       {"label", {{"classes", 2}, {"epsilon", 2.0}}}};
-  auto created = d.Admin("POST", "/v1/admin/graphs", create.dump());
-  REQUIRE_MESSAGE(created.status == 201, created.body);
-  REQUIRE(d.Admin("POST", "/v1/admin/graphs",
-                  json{{"graph_id", 501}, {"num_users", 10}, {"edges", {{"mechanism", "dprr"}, {"epsilon", 1.0}}}}.dump())
-              .status == 201);
-  ReportCommunities(d, 500, rows, kN, 0.25, rng);
+  constexpr std::uint32_t kN = 300;
+  CommunityNodeGraphs(d, kN, 9);
 
   CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"task": "node"})").status == 400);  // which graph?
   CHECK(d.Admin("POST", "/v1/admin/jobs", R"({"task": "node", "graph": 9})").status == 404);
@@ -407,19 +413,8 @@ TEST_CASE("DaemonLearning.NodeJobOnRrWithDegreeReportsTrainsOnTheDenoisedGraph")
 
 TEST_CASE("DaemonLearning.EachDeviceReadsItsOwnResultAndNoOneElses") {
   Daemon d;
-  constexpr std::uint32_t kN = 300, kDims = 8;
-  ldpgraph::SeededRandomSource rng(21);
-  const auto rows = TwoCommunities(kN, 0.06, 0.004, rng);
-  const json create = {{"graph_id", 500},
-                       {"num_users", kN},
-                       {"edges", {{"mechanism", "dprr"}, {"epsilon", 2.0}}},
-                       {"features", {{"dims", kDims}, {"epsilon", 2.0}}},
-                       {"label", {{"classes", 2}, {"epsilon", 2.0}}}};
-  REQUIRE(d.Admin("POST", "/v1/admin/graphs", create.dump()).status == 201);
-  REQUIRE(d.Admin("POST", "/v1/admin/graphs",
-                  json{{"graph_id", 501}, {"num_users", 10}, {"edges", {{"mechanism", "dprr"}, {"epsilon", 1.0}}}}.dump())
-              .status == 201);
-  ReportCommunities(d, 500, rows, kN, 0.25, rng);
+  constexpr std::uint32_t kN = 300;
+  CommunityNodeGraphs(d, kN, 21);
   auto authority = ldpgraph::TokenAuthority::Create(DaemonProcess::kSecret);
   REQUIRE(authority.ok());
   ldpgraph::transport::UploaderOptions uo;

@@ -10,9 +10,9 @@ using namespace ldpgraph_jni;
 
 namespace {
 
-// A Java string as UTF-8; false after throwing (null is an error unless `optional`).
-bool ReadString(JNIEnv* env, jstring value, const char* what, bool optional, std::string* out, bool* present) {
-  *present = value != nullptr;
+// A Java string as UTF-8; false after throwing (null is an error unless
+// `optional`, and then leaves *out empty).
+bool ReadString(JNIEnv* env, jstring value, const char* what, bool optional, std::string* out) {
   if (value == nullptr) {
     if (optional) return true;
     ThrowIllegalArgument(env, (std::string(what) + " must not be null").c_str());
@@ -25,6 +25,17 @@ bool ReadString(JNIEnv* env, jstring value, const char* what, bool optional, std
   return true;
 }
 
+// What send and enqueue take: the uploader, the token and the report bytes;
+// null after throwing.
+ldpgraph_uploader* ReadUpload(JNIEnv* env, jlong handle, jstring token, jbyteArray report, std::string* t,
+                              std::vector<std::uint8_t>* bytes) {
+  auto* u = Handle<ldpgraph_uploader>(env, handle, "Uploader");
+  if (u == nullptr || !ReadString(env, token, "token", false, t) || !ReadBytes(env, report, "report", bytes)) {
+    return nullptr;
+  }
+  return u;
+}
+
 }  // namespace
 
 extern "C" {
@@ -34,9 +45,8 @@ JNIEXPORT jlong JNICALL Java_org_ldpgraph_Uploader_nativeCreate(JNIEnv* env, jcl
                                                                  jlong max_reports, jlong max_bytes,
                                                                  jint max_retry_ms) {
   std::string h, ca, queue;
-  bool has_host = false, has_ca = false, has_queue = false;
-  if (!ReadString(env, host, "host", false, &h, &has_host) || !ReadString(env, ca_file, "caFile", true, &ca, &has_ca) ||
-      !ReadString(env, queue_dir, "queueDir", true, &queue, &has_queue)) {
+  if (!ReadString(env, host, "host", false, &h) || !ReadString(env, ca_file, "caFile", true, &ca) ||
+      !ReadString(env, queue_dir, "queueDir", true, &queue)) {
     return 0;
   }
   if (port <= 0 || port > 65535 || max_reports < 0 || max_bytes < 0 || max_retry_ms < 0) {
@@ -46,8 +56,8 @@ JNIEXPORT jlong JNICALL Java_org_ldpgraph_Uploader_nativeCreate(JNIEnv* env, jcl
   ldpgraph_uploader_params p{};
   p.host = h.c_str();
   p.port = static_cast<std::uint16_t>(port);
-  p.ca_file = has_ca ? ca.c_str() : nullptr;
-  p.queue_dir = has_queue ? queue.c_str() : nullptr;
+  p.ca_file = ca_file != nullptr ? ca.c_str() : nullptr;
+  p.queue_dir = queue_dir != nullptr ? queue.c_str() : nullptr;
   p.max_queued_reports = static_cast<std::size_t>(max_reports);
   p.max_queued_bytes = static_cast<std::size_t>(max_bytes);
   p.max_retry_ms = static_cast<std::uint32_t>(max_retry_ms);
@@ -76,28 +86,20 @@ JNIEXPORT jbyteArray JNICALL Java_org_ldpgraph_Uploader_nativeFetchConfig(JNIEnv
 
 JNIEXPORT jint JNICALL Java_org_ldpgraph_Uploader_nativeSend(JNIEnv* env, jclass, jlong handle, jstring token,
                                                              jbyteArray report) {
-  auto* u = Handle<ldpgraph_uploader>(env, handle, "Uploader");
   std::string t;
-  bool present = false;
   std::vector<std::uint8_t> bytes;
-  if (u == nullptr || !ReadString(env, token, "token", false, &t, &present) ||
-      !ReadBytes(env, report, "report", &bytes)) {
-    return 0;
-  }
+  ldpgraph_uploader* u = ReadUpload(env, handle, token, report, &t, &bytes);
+  if (u == nullptr) return 0;
   int status = 0;
   return Check(env, ldpgraph_uploader_send(u, t.c_str(), bytes.data(), bytes.size(), &status)) ? status : 0;
 }
 
 JNIEXPORT void JNICALL Java_org_ldpgraph_Uploader_nativeEnqueue(JNIEnv* env, jclass, jlong handle, jstring token,
                                                                 jbyteArray report) {
-  auto* u = Handle<ldpgraph_uploader>(env, handle, "Uploader");
   std::string t;
-  bool present = false;
   std::vector<std::uint8_t> bytes;
-  if (u == nullptr || !ReadString(env, token, "token", false, &t, &present) ||
-      !ReadBytes(env, report, "report", &bytes)) {
-    return;
-  }
+  ldpgraph_uploader* u = ReadUpload(env, handle, token, report, &t, &bytes);
+  if (u == nullptr) return;
   Check(env, ldpgraph_uploader_enqueue(u, t.c_str(), bytes.data(), bytes.size()));
 }
 
@@ -121,8 +123,7 @@ JNIEXPORT jobject JNICALL Java_org_ldpgraph_Uploader_nativeFetchResult(JNIEnv* e
                                                                         jlong graph_id, jstring token) {
   auto* u = Handle<ldpgraph_uploader>(env, handle, "Uploader");
   std::string t;
-  bool present = false;
-  if (u == nullptr || !ReadString(env, token, "token", false, &t, &present)) return nullptr;
+  if (u == nullptr || !ReadString(env, token, "token", false, &t)) return nullptr;
   ldpgraph_device_result r{};
   std::size_t classes = 0;
   ldpgraph_status s =
