@@ -8,6 +8,8 @@ namespace ldpgraph_python {
 
 // The device's mechanisms over whole graphs (device_bindings.cc).
 void BindDevice(pybind11::module_& m);
+// The RDP accountant (accountant_bindings.cc).
+void BindAccountant(pybind11::module_& m);
 
 }  // namespace ldpgraph_python
 

@@ -7,4 +7,5 @@
 PYBIND11_MODULE(_ldpgraph, m) {
   m.doc() = "ldpgraph's native part; use the ldpgraph package";
   ldpgraph_python::BindDevice(m);
+  ldpgraph_python::BindAccountant(m);
 }
