@@ -126,6 +126,39 @@ TEST_CASE("NodeGnn.SparseKPropInTheModelEqualsDenseKProp") {
   CHECK((from_sparse - from_dense).cwiseAbs().maxCoeff() < 1e-5f);
 }
 
+TEST_CASE("NodeGnn.BorrowedFeaturesScoreExactlyAsHeldOnesAndAreNotCopied") {
+  // A caller's buffer (a numpy array from Python) read in place: wide inputs
+  // through the first layer's product, narrow ones and in-model KProp through
+  // a constant; every path gives the held matrix's scores bit for bit.
+  SeededRandomSource rng(5);
+  const CsrGraph g = RandomGraph(500, rng);
+  for (int input : {40, 2}) {
+    for (int kprop : {0, 2}) {
+      Matrix x(500, input);
+      for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = static_cast<float>(UniformUnit(rng));
+      const NodeFeatures view = NodeFeatures::DenseView(x.data(), x.rows(), x.cols());
+      REQUIRE(view.is_view());
+      CHECK(view.dense().data() == x.data());
+      CHECK(view.Rows({3, 1}).dense() == x(std::vector<int>{3, 1}, Eigen::all));
+      NodeGnnConfig c;
+      c.input_dim = input;
+      c.classes = 3;
+      c.kprop_steps = kprop;
+      auto model = NodeGnnModel::Create(c, 7);
+      REQUIRE(model.ok());
+      const PreparedGraph graph = PrepareGraph(g, Aggregation::kGcn);
+      CAPTURE(input);
+      CAPTURE(kprop);
+      CHECK(Scores(&*model, graph, view) == Scores(&*model, graph, NodeFeatures::Dense(x)));
+      // Training mode: dropout's mask over the borrowed input equals the held one's.
+      SeededRandomSource held_rng(9), borrowed_rng(9);
+      Tape held(true, &held_rng), borrowed(true, &borrowed_rng);
+      CHECK(held.value(model->Forward(held, graph, NodeFeatures::Dense(x))) ==
+            borrowed.value(model->Forward(borrowed, graph, view)));
+    }
+  }
+}
+
 TEST_CASE("Tape.SparseDropoutDropsStoredEntriesWithItsProbability") {
   // x W with W the identity reads the dropped input back.
   SeededRandomSource rng(5);

@@ -12,7 +12,7 @@ namespace {
 Eigen::Index BlockRows(Eigen::Index cols) { return std::max<Eigen::Index>(8, (256 * 1024) / std::max<Eigen::Index>(cols, 1)); }
 
 // Rows [begin, end) of M . x into `buffer` (row-major, x.cols() wide).
-void DroppedRows(const Matrix& x, const DropoutBytes& mask, Eigen::Index begin, Eigen::Index end,
+void DroppedRows(const MatrixView& x, const DropoutBytes& mask, Eigen::Index begin, Eigen::Index end,
                  float* __restrict buffer) {
   const std::int64_t count = static_cast<std::int64_t>(end - begin) * x.cols();
   const float* __restrict in = x.data() + begin * x.cols();
@@ -23,7 +23,7 @@ void DroppedRows(const Matrix& x, const DropoutBytes& mask, Eigen::Index begin, 
 
 }  // namespace
 
-void MaskedProduct(const Matrix& x, const DropoutBytes* mask, const Matrix& w, Matrix* y) {
+void MaskedProduct(const MatrixView& x, const DropoutBytes* mask, const Matrix& w, Matrix* y) {
   const Eigen::Index k = x.cols(), m = w.cols();
   y->resize(x.rows(), m);
   ForEachRowBlock(x.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
@@ -41,7 +41,7 @@ void MaskedProduct(const Matrix& x, const DropoutBytes* mask, const Matrix& w, M
   });
 }
 
-void MaskedWeightGradient(const Matrix& x, const DropoutBytes* mask, const Matrix& g, Matrix* gw) {
+void MaskedWeightGradient(const MatrixView& x, const DropoutBytes* mask, const Matrix& g, Matrix* gw) {
   const Eigen::Index k = x.cols(), m = g.cols();
   std::vector<Matrix> partial(static_cast<std::size_t>(EngineThreads()));
   ForEachRowBlock(x.rows(), [&](int t, Eigen::Index begin, Eigen::Index end) {

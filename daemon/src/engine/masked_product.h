@@ -23,10 +23,10 @@ struct DropoutBytes {
 };
 
 // y = (M . x) w; a null mask: y = x w.
-void MaskedProduct(const Matrix& x, const DropoutBytes* mask, const Matrix& w, Matrix* y);
+void MaskedProduct(const MatrixView& x, const DropoutBytes* mask, const Matrix& w, Matrix* y);
 // gw = (M . x)^T g (x.cols() x g.cols()); a null mask: x^T g. Partial sums
 // per thread, added in thread order.
-void MaskedWeightGradient(const Matrix& x, const DropoutBytes* mask, const Matrix& g, Matrix* gw);
+void MaskedWeightGradient(const MatrixView& x, const DropoutBytes* mask, const Matrix& g, Matrix* gw);
 
 }  // namespace ldpgraph
 

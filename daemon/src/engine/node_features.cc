@@ -8,6 +8,22 @@ NodeFeatures NodeFeatures::Dense(Matrix x) {
   return f;
 }
 
+NodeFeatures NodeFeatures::DenseView(const float* data, Eigen::Index rows, Eigen::Index cols) {
+  NodeFeatures f;
+  f.view_data_ = data;
+  f.view_rows_ = rows;
+  f.view_cols_ = cols;
+  return f;
+}
+
+Matrix* NodeFeatures::mutable_dense() {
+  if (is_view()) {
+    dense_ = dense();
+    view_data_ = nullptr;
+  }
+  return &dense_;
+}
+
 NodeFeatures NodeFeatures::Sparse(SparseMatrix x) {
   NodeFeatures f;
   f.is_sparse_ = true;
@@ -23,8 +39,9 @@ NodeFeatures NodeFeatures::Choose(SparseMatrix x, double max_density) {
 
 NodeFeatures NodeFeatures::Rows(const std::vector<std::uint32_t>& rows) const {
   if (!is_sparse_) {
-    Matrix out(static_cast<Eigen::Index>(rows.size()), dense_.cols());
-    for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = dense_.row(rows[i]);
+    const MatrixView x = dense();
+    Matrix out(static_cast<Eigen::Index>(rows.size()), x.cols());
+    for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = x.row(rows[i]);
     return Dense(std::move(out));
   }
   SparseMatrix out;
@@ -42,7 +59,7 @@ NodeFeatures NodeFeatures::Rows(const std::vector<std::uint32_t>& rows) const {
 }
 
 std::int64_t NodeFeatures::bytes() const {
-  if (!is_sparse_) return static_cast<std::int64_t>(dense_.size() * sizeof(float));
+  if (!is_sparse_) return static_cast<std::int64_t>(rows() * cols() * static_cast<Eigen::Index>(sizeof(float)));
   return static_cast<std::int64_t>(sparse_.offsets.size() * sizeof(std::int64_t) +
                                    sparse_.indices.size() * sizeof(std::int32_t) +
                                    sparse_.values.size() * sizeof(float));

@@ -4,6 +4,9 @@
 // features with 14 words a node take 1.3 MB as CSR and 424 MB dense. A node
 // model multiplies sparse features by its first weights before anything
 // else, so training never makes anything n x F of them.
+// Dense features may also be borrowed (DenseView): a caller's buffer, such
+// as a numpy array handed over from Python, read in place and never copied
+// by the products of a model's first layer.
 #ifndef LDPGRAPH_DAEMON_ENGINE_NODE_FEATURES_H_
 #define LDPGRAPH_DAEMON_ENGINE_NODE_FEATURES_H_
 
@@ -19,19 +22,28 @@ class NodeFeatures {
  public:
   NodeFeatures() = default;
   static NodeFeatures Dense(Matrix x);
+  // The rows x cols row-major floats at `data`, not copied: the caller keeps
+  // them alive and unchanged as long as this (and any copy of it) is used.
+  static NodeFeatures DenseView(const float* data, Eigen::Index rows, Eigen::Index cols);
   static NodeFeatures Sparse(SparseMatrix x);
   // Sparse while at most `max_density` of the entries are stored, dense
   // otherwise (a dense product is faster than a sparse one of the same size).
   static NodeFeatures Choose(SparseMatrix x, double max_density = 0.1);
 
   bool is_sparse() const { return is_sparse_; }
-  Eigen::Index rows() const { return is_sparse_ ? sparse_.rows : dense_.rows(); }
-  Eigen::Index cols() const { return is_sparse_ ? sparse_.cols : dense_.cols(); }
-  const Matrix& dense() const { return dense_; }          // requires !is_sparse()
+  // Dense and borrowed (DenseView): dense() reads the caller's buffer.
+  bool is_view() const { return view_data_ != nullptr; }
+  Eigen::Index rows() const { return is_sparse_ ? sparse_.rows : is_view() ? view_rows_ : dense_.rows(); }
+  Eigen::Index cols() const { return is_sparse_ ? sparse_.cols : is_view() ? view_cols_ : dense_.cols(); }
+  // Requires !is_sparse(); held or borrowed alike.
+  MatrixView dense() const { return is_view() ? MatrixView(view_data_, view_rows_, view_cols_) : ViewOf(dense_); }
+  // The held dense matrix: requires !is_sparse() && !is_view().
+  const Matrix& dense_matrix() const { return dense_; }
   const SparseMatrix& sparse() const { return sparse_; }  // requires is_sparse()
-  Matrix* mutable_dense() { return &dense_; }
+  // Requires !is_sparse(); a borrowed matrix is copied first (and held from then on).
+  Matrix* mutable_dense();
   SparseMatrix* mutable_sparse() { return &sparse_; }
-  Matrix ToDense() const { return is_sparse_ ? ldpgraph::ToDense(sparse_) : dense_; }
+  Matrix ToDense() const { return is_sparse_ ? ldpgraph::ToDense(sparse_) : Matrix(dense()); }
   // The listed rows, in order, held as these are (a batch's features).
   // Requires every row < rows().
   NodeFeatures Rows(const std::vector<std::uint32_t>& rows) const;
@@ -42,6 +54,8 @@ class NodeFeatures {
   bool is_sparse_ = false;
   Matrix dense_;
   SparseMatrix sparse_;
+  const float* view_data_ = nullptr;  // DenseView's buffer; dense_ is empty then
+  Eigen::Index view_rows_ = 0, view_cols_ = 0;
 };
 
 }  // namespace ldpgraph

@@ -22,9 +22,15 @@ void AddRowGradientNorms(const SparseMatrix& x, const float* values, const Matri
   }
 }
 
-void AddRowGradientNorms(const Matrix& x, const DropoutBytes* mask, const Matrix& g,
+void AddRowGradientNorms(const MatrixView& x, const DropoutBytes* mask, const Matrix& g,
                          std::vector<double>* squared_norms) {
-  if (mask == nullptr) return AddRowGradientNorms(&x, g, squared_norms);
+  if (mask == nullptr) {
+    for (Eigen::Index i = 0; i < g.rows(); ++i) {
+      const double gg = g.row(i).squaredNorm();  // as the Matrix form: the product in double
+      (*squared_norms)[static_cast<std::size_t>(i)] += gg * x.row(i).squaredNorm();
+    }
+    return;
+  }
   const double scale2 = static_cast<double>(mask->scale) * mask->scale;
   for (Eigen::Index i = 0; i < x.rows(); ++i) {
     const std::uint8_t* keep = mask->keep.get() + i * x.cols();

@@ -24,7 +24,7 @@ void AddRowGradientNorms(const Matrix* x, const Matrix& g, std::vector<double>* 
 void AddRowGradientNorms(const SparseMatrix& x, const float* values, const Matrix& g,
                          std::vector<double>* squared_norms);
 // The same for a dense x under a dropout mask (null: none).
-void AddRowGradientNorms(const Matrix& x, const DropoutBytes* mask, const Matrix& g,
+void AddRowGradientNorms(const MatrixView& x, const DropoutBytes* mask, const Matrix& g,
                          std::vector<double>* squared_norms);
 
 }  // namespace ldpgraph

@@ -34,7 +34,7 @@ bool PastTheCaches(std::int64_t rows, std::int64_t width) {
 // block), which decides kAuto.
 class GatherSource {
  public:
-  GatherSource(const Matrix& x, GatherPrecision p, std::int64_t reach) : x_(x.data()) {
+  GatherSource(const MatrixView& x, GatherPrecision p, std::int64_t reach) : x_(x.data()) {
     if (!GathersBf16(p, reach, x.cols())) return;
     const std::int64_t count = x.size();
     rounded_.reset(new std::uint16_t[static_cast<std::size_t>(count)]);  // no zero fill: every element is written
@@ -118,7 +118,7 @@ void BlockDiagonal::Append(const SparseMatrix* block) {
 
 namespace {
 
-void Product(const SparseMatrix& a, const float* values, const Matrix& x, GatherPrecision p, Matrix* y) {
+void Product(const SparseMatrix& a, const float* values, const MatrixView& x, GatherPrecision p, Matrix* y) {
   assert(x.rows() == a.cols);
   const GatherSource source(x, p, a.cols);
   y->resize(a.rows, x.cols());
@@ -135,11 +135,15 @@ void Product(const SparseMatrix& a, const float* values, const Matrix& x, Gather
 }  // namespace
 
 void SpMM(const SparseMatrix& a, const Matrix& x, Matrix* y, GatherPrecision p) {
+  Product(a, WeightsOf(a), ViewOf(x), p, y);
+}
+
+void SpMM(const SparseMatrix& a, const MatrixView& x, Matrix* y, GatherPrecision p) {
   Product(a, WeightsOf(a), x, p, y);
 }
 
 void SpMM(const SparseMatrix& a, const float* values, const Matrix& x, Matrix* y) {
-  Product(a, values, x, GatherPrecision::kFloat, y);
+  Product(a, values, ViewOf(x), GatherPrecision::kFloat, y);
 }
 
 void SpMMTransposed(const SparseMatrix& a, const float* values, const Matrix& g, Matrix* y) {
@@ -209,7 +213,7 @@ void SpMM(const BlockDiagonal& a, const Matrix& x, Matrix* y, GatherPrecision p)
   assert(x.rows() == a.rows());
   std::int64_t reach = 0;
   for (const SparseMatrix* block : a.blocks) reach = std::max(reach, block->cols);
-  const GatherSource source(x, p, reach);
+  const GatherSource source(ViewOf(x), p, reach);
   y->resize(a.rows(), x.cols());
   const Eigen::Index width = x.cols();
   // Work items (block, first row) in row order; each covers up to kRowsPerTask rows of one block.

@@ -59,6 +59,7 @@ const char* GatherPrecisionName(GatherPrecision p);  // "auto", "float", "bf16"
 
 // y = A x (y is resized). Requires x.rows() == A.cols.
 void SpMM(const SparseMatrix& a, const Matrix& x, Matrix* y, GatherPrecision p = GatherPrecision::kFloat);
+void SpMM(const SparseMatrix& a, const MatrixView& x, Matrix* y, GatherPrecision p = GatherPrecision::kFloat);
 // The same with A's pattern and `values` in place of its weights (one per
 // index; null: every weight 1). Dropout on sparse inputs uses it.
 void SpMM(const SparseMatrix& a, const float* values, const Matrix& x, Matrix* y);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/masked_product.h"
@@ -91,7 +92,8 @@ class Tape {
   // dropout on the whole matrix at the cost of its non-zeros). Dense: the
   // mask kept as bytes, the same mask Dropout would draw.
   InputVar Input(const SparseMatrix* x, float dropout);
-  InputVar Input(const Matrix* x, float dropout);
+  InputVar Input(MatrixView x, float dropout);
+  InputVar Input(const Matrix* x, float dropout) { return Input(ViewOf(*x), dropout); }
   // x W: sparse at nnz(x) * out a pass each way; dense without ever making
   // the dropped x whole (see masked_product.h).
   Var InputProduct(InputVar x, Var w);
@@ -171,7 +173,7 @@ class Tape {
   };
   struct InputNode {
     const SparseMatrix* sparse = nullptr;  // one of the two
-    const Matrix* dense = nullptr;
+    std::optional<MatrixView> dense;
     std::shared_ptr<const std::vector<float>> values;  // sparse after dropout; null: x's own
     std::shared_ptr<const DropoutBytes> mask;           // dense dropout; null: none
   };

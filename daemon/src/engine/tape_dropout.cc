@@ -35,13 +35,13 @@ Tape::InputVar Tape::Input(const SparseMatrix* x, float dropout) {
   return static_cast<InputVar>(inputs_.size() - 1);
 }
 
-Tape::InputVar Tape::Input(const Matrix* x, float dropout) {
+Tape::InputVar Tape::Input(MatrixView x, float dropout) {
   InputNode node;
-  node.dense = x;
+  node.dense.emplace(x);
   if (training_ && dropout > 0.0f) {
     auto mask = std::make_shared<DropoutBytes>();
     mask->scale = DropoutKeepScale(dropout);
-    const std::int64_t size = x->size();
+    const std::int64_t size = x.size();
     mask->keep.reset(new std::uint8_t[static_cast<std::size_t>(size)]);
     // The draws Dropout would turn into its mask (see DropoutMask), as bytes.
     const std::uint16_t threshold = DropoutThreshold(dropout);

@@ -19,7 +19,7 @@ Tape::Var Mlp::Forward(Tape& tape, Tape::Var x) { return Rest(tape, x, 0); }
 
 Tape::Var Mlp::Forward(Tape& tape, const NodeFeatures& x) {
   const Tape::InputVar input = x.is_sparse() ? tape.Input(&x.sparse(), config_.dropout)
-                                             : tape.Input(&x.dense(), config_.dropout);
+                                             : tape.Input(x.dense(), config_.dropout);
   Tape::Var h = layers_[0].AddBias(tape, layers_[0].InputProduct(tape, input));
   if (layers_.size() > 1 || config_.activate_output) h = tape.Selu(h);
   return Rest(tape, h, 1);

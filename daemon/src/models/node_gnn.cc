@@ -13,6 +13,18 @@ Tape::Var KProp(Tape& tape, const PreparedGraph& graph, Tape::Var x, int steps) 
   return x;
 }
 
+namespace {
+
+// Dense features as a tape constant: held ones in place; borrowed ones
+// (NodeFeatures::DenseView) copied, since the tape's constants are
+// matrices. Only in-model KProp and inputs narrower than the first layer
+// come here, and both make a matrix of the same size right after.
+Tape::Var DenseConstant(Tape& tape, const NodeFeatures& x) {
+  return x.is_view() ? tape.Constant(Matrix(x.dense())) : tape.ConstantView(&x.dense_matrix());
+}
+
+}  // namespace
+
 Result<NodeGnnModel> NodeGnnModel::Create(const NodeGnnConfig& c, std::uint64_t seed) {
   if (c.kprop_steps < 0) return Status::InvalidArgument("KProp steps must be >= 0");
   if (c.layers < 1 || c.hidden < 1 || c.classes < 2 || c.input_dim < 1 || !(c.dropout >= 0 && c.dropout < 1)) {
@@ -38,7 +50,7 @@ Result<NodeGnnModel> NodeGnnModel::Create(const NodeGnnConfig& c, std::uint64_t 
 Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, const NodeFeatures& x,
                                 const PreparedGraph* kprop_graph) {
   if (config_.kprop_steps > 0) {
-    if (!x.is_sparse()) return Forward(tape, graph, tape.ConstantView(&x.dense()), kprop_graph);
+    if (!x.is_sparse()) return Forward(tape, graph, DenseConstant(tape, x), kprop_graph);
     // In-model KProp of sparse features: dense from the first step on (the
     // pipelines propagate features once, before training, instead).
     const PreparedGraph& prop = kprop_graph != nullptr ? *kprop_graph : graph;
@@ -49,7 +61,7 @@ Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, const No
   }
   // A dense input narrower than the first layer's output is aggregated before its product.
   if (!x.is_sparse() && root_[0].out() >= root_[0].in()) {
-    return Convolutions(tape, graph, tape.ConstantView(&x.dense()), nullptr);
+    return Convolutions(tape, graph, DenseConstant(tape, x), nullptr);
   }
   return Convolutions(tape, graph, Tape::kNone, &x);
 }
@@ -67,7 +79,7 @@ Tape::Var NodeGnnModel::Convolutions(Tape& tape, const PreparedGraph& graph, Tap
     const bool from_input = k == 0 && input != nullptr;
     Tape::InputVar x = Tape::kNone;
     if (from_input) {
-      x = input->is_sparse() ? tape.Input(&input->sparse(), config_.dropout) : tape.Input(&input->dense(), config_.dropout);
+      x = input->is_sparse() ? tape.Input(&input->sparse(), config_.dropout) : tape.Input(input->dense(), config_.dropout);
     } else {
       if (k > 0) h = config_.selu ? tape.Selu(h) : tape.Relu(h);
       h = tape.Dropout(h, config_.dropout);
