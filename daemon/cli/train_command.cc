@@ -11,7 +11,7 @@
 #include "gap/gap_pipeline.h"
 #include "store/model_file.h"
 #include "train/gin_pipeline.h"
-#include "train/node_trainer.h"
+#include "train/node_pipeline.h"
 #include "train/task_data.h"
 #include "util/flags.h"
 
@@ -99,7 +99,7 @@ int RunGapTraining(const Flags& flags) {
   in.features = &data->features;
   in.labels = &data->labels;
   in.classes = data->classes;
-  in.split = StratifiedSplit(data->labels, 0.50, 0.25, *seed);
+  in.split = DefaultNodeSplit(data->labels, *seed);
   GapOptions o;
   o.privacy = node_level ? GapPrivacy::kNode : GapPrivacy::kEdge;
   o.model.hops = static_cast<int>(*hops);
@@ -238,25 +238,22 @@ int RunTrainCommand(const std::vector<std::string>& args) {
     const NodeGnnKind kind = model_name == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
     Result<NodeTaskData> data = MakeNodeTaskData(*ds, AggregationFor(kind));
     if (!data.ok()) return Usage(data.status().message());
-    NodeGnnConfig config;
-    config.kind = kind;
-    config.input_dim = static_cast<int>(data->features.cols());
-    config.hidden = static_cast<int>(*hidden);
-    config.layers = static_cast<int>(*layers);
-    config.classes = data->classes;
-    config.dropout = static_cast<float>(*dropout);
-    Result<NodeGnnModel> model = NodeGnnModel::Create(config, *seed);
-    if (!model.ok()) return Usage(model.status().message());
-    const Split split = StratifiedSplit(data->labels, 0.50, 0.25, *seed);
-    NodeTrainOptions options;
-    options.max_epochs = static_cast<int>(*epochs);
-    options.lr = static_cast<float>(*lr);
+    NodeRunOptions options;
+    options.kind = kind;
+    options.hidden = static_cast<int>(*hidden);
+    options.layers = static_cast<int>(*layers);
+    options.dropout = static_cast<float>(*dropout);
+    options.train.max_epochs = static_cast<int>(*epochs);
+    options.train.lr = static_cast<float>(*lr);
     options.seed = *seed;
-    NodeTrainResult r = TrainNodeClassifier(&*model, data->graph, data->features, data->labels, split, options,
-                                            ProgressBar(options.max_epochs));
+    options.on_epoch = ProgressBar(options.train.max_epochs);
+    const Split split = DefaultNodeSplit(data->labels, *seed);
+    Result<NodeRun> run = TrainNodeModel(*data, split, options);
+    if (!run.ok()) return Usage(run.status().message());
+    const NodeTrainResult& r = run->result;
     PrintResult(ds->name, model_name, *seed, split, r.epochs, r.best_epoch, r.val, r.test, r.seconds);
     trained.kind = kind == NodeGnnKind::kGcn ? ModelKind::kGcn : ModelKind::kSage;
-    trained.node = std::make_unique<NodeGnnModel>(std::move(model).value());
+    trained.node = std::move(run->model);
   }
   if (flags->Has("out")) {
     const std::string out = flags->StringOr("out", "");

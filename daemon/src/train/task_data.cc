@@ -22,7 +22,10 @@ Result<GraphTaskData> MakeGraphTaskData(const GraphDataset& ds, int degree_cap, 
   return d;
 }
 
-Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggregation) {
+namespace {
+
+// The task's graph and labels, and the dataset's features unless `with_features` is false.
+Result<NodeTaskData> NodeTask(const GraphDataset& ds, Aggregation aggregation, bool with_features) {
   if (ds.format != DatasetFormat::kCsv || ds.graphs.size() != 1) {
     return Status::InvalidArgument("gcn and sage classify nodes: give a CSV folder (edges.csv, features.csv, labels.csv)");
   }
@@ -30,7 +33,9 @@ Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggreg
   NodeTaskData d;
   const CsrGraph& g = ds.graphs[0];
   d.graph = PrepareGraph(g, aggregation);
-  if (ds.feature_dims == 0) {
+  if (!with_features) {
+    // the caller's features replace them
+  } else if (ds.feature_dims == 0) {
     d.features = NodeFeatures::Dense(Matrix::Ones(g.num_nodes(), 1));  // no features.csv: a constant input
   } else {
     d.features = NodeFeatures::Choose(ds.node_features);
@@ -52,6 +57,22 @@ Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggreg
   }
   d.classes = next;
   return d;
+}
+
+}  // namespace
+
+Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggregation, NodeFeatures features) {
+  if (ds.graphs.size() == 1 && features.rows() != static_cast<Eigen::Index>(ds.graphs[0].num_nodes())) {
+    return Status::InvalidArgument("the features have " + std::to_string(features.rows()) + " rows; the graph has " +
+                                   std::to_string(ds.graphs[0].num_nodes()) + " nodes");
+  }
+  Result<NodeTaskData> d = NodeTask(ds, aggregation, /*with_features=*/false);
+  if (d.ok()) d->features = std::move(features);
+  return d;
+}
+
+Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggregation) {
+  return NodeTask(ds, aggregation, /*with_features=*/true);
 }
 
 }  // namespace ldpgraph

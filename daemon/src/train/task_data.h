@@ -28,6 +28,10 @@ struct NodeTaskData {
 // `degree_cap`: see GinConfig (0: constant inputs).
 Result<GraphTaskData> MakeGraphTaskData(const GraphDataset& ds, int degree_cap = 0, bool size_input = false);
 Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggregation);
+// The same with `features` (one row per node) in place of the dataset's:
+// a borrowed view stays borrowed. Errors: also kInvalidArgument when the
+// features' rows are not the graph's nodes.
+Result<NodeTaskData> MakeNodeTaskData(const GraphDataset& ds, Aggregation aggregation, NodeFeatures features);
 
 }  // namespace ldpgraph
 
