@@ -9,6 +9,7 @@
 #include "experiments/summary_charts.h"
 #include "federation/federated_sgc.h"
 #include "federation/lnnc.h"
+#include "federation/party_inputs.h"
 #include "federation/partition.h"
 #include "federation/share_split.h"
 #include "gap/held_graph_dataset.h"
@@ -49,9 +50,6 @@ class FedCogRunner {
     const CsrGraph& graph = dataset_.graphs[0];
     const std::uint32_t n = graph.num_nodes();
     const Split roles = StratifiedSplit(labels_, 0.50, 0.25, static_cast<std::uint64_t>(split));
-    std::vector<int> role(n, 2);
-    for (std::uint32_t u : roles.train) role[u] = 0;
-    for (std::uint32_t u : roles.val) role[u] = 1;
     Result<std::vector<int>> party_of = s.method == "centralised"
                                             ? Result<std::vector<int>>(std::vector<int>(n, 0))
                                             : PartitionUsers(graph, s.partition, s.parties, static_cast<std::uint64_t>(split));
@@ -71,19 +69,9 @@ class FedCogRunner {
     }
     Result<std::vector<PartyGraph>> split_graph = DecoupleGraph(s.method == "local" ? kept : graph, *party_of, parties);
     if (!split_graph.ok()) return split_graph.status();
-    std::vector<Matrix> local;
-    std::vector<PartyTask> tasks(split_graph->size());
-    for (std::size_t p = 0; p < split_graph->size(); ++p) {
-      const PartyGraph& party = (*split_graph)[p];
-      Matrix rows(static_cast<Eigen::Index>(party.num_users()), features_.cols());
-      for (std::uint32_t v = 0; v < party.num_users(); ++v) {
-        const std::uint32_t u = party.users[v];
-        rows.row(v) = features_.row(u);
-        tasks[p].labels.push_back(labels_[u]);
-        (role[u] == 0 ? tasks[p].train : role[u] == 1 ? tasks[p].val : tasks[p].test).push_back(v);
-      }
-      local.push_back(std::move(rows));
-    }
+    PartyInputs inputs = MakePartyInputs(*split_graph, features_, labels_, roles);
+    std::vector<Matrix>& local = inputs.features;
+    const std::vector<PartyTask>& tasks = inputs.tasks;
     if (s.method == "fedcog-lnnc") {  // the privacy-enhanced variant
       for (std::size_t p = 0; p < split_graph->size(); ++p) ConnectLoneBorderUsers(local[p], &(*split_graph)[p]);
     }

@@ -24,14 +24,16 @@ Result<DatasetPrediction> PredictGraphs(GinModel* gin, const GraphDataset& ds) {
   return out;
 }
 
-Result<DatasetPrediction> PredictGap(const GapModel& gap, const GraphDataset& ds) {
-  if (ds.graphs.size() != 1 || static_cast<Eigen::Index>(ds.graphs[0].num_nodes()) != gap.node_probabilities.rows()) {
-    return Status::InvalidArgument("this GAP model was trained on a graph of " +
-                                   std::to_string(gap.node_probabilities.rows()) +
+// What a model stored for the graph it was trained on (GAP, or a node model
+// trained on a denoised graph).
+Result<DatasetPrediction> PredictStored(const Matrix& stored, const char* kind, const GraphDataset& ds) {
+  if (ds.graphs.size() != 1 || static_cast<Eigen::Index>(ds.graphs[0].num_nodes()) != stored.rows()) {
+    return Status::InvalidArgument(std::string("this ") + kind + " model was trained on a graph of " +
+                                   std::to_string(stored.rows()) +
                                    " nodes and predicts for that graph only; the dataset is not it");
   }
   DatasetPrediction out;
-  out.probabilities = gap.node_probabilities;
+  out.probabilities = stored;
   std::vector<std::uint32_t> labelled;
   std::vector<int> labels(ds.node_labels.begin(), ds.node_labels.end());
   for (std::uint32_t i = 0; i < labels.size(); ++i) {
@@ -71,9 +73,10 @@ Result<DatasetPrediction> PredictDataset(const AnyModel& model, const GraphDatas
     case ModelKind::kGin:
       return PredictGraphs(model.gin.get(), dataset);
     case ModelKind::kGap:
-      return PredictGap(*model.gap, dataset);
+      return PredictStored(model.gap->node_probabilities, "GAP", dataset);
     case ModelKind::kGcn:
     case ModelKind::kSage:
+      if (model.node_probabilities.size() > 0) return PredictStored(model.node_probabilities, "denoised-graph", dataset);
       return PredictNodes(model.node.get(), dataset, features);
   }
   return Status::InvalidArgument("unknown model kind");

@@ -3,7 +3,9 @@
 // Model.predict share it, so both give the same probabilities. A GAP model
 // holds its predictions for the graph it was trained on (computing them
 // again would aggregate with new noise and spend more budget): the dataset
-// must be that graph, and its labels only score them.
+// must be that graph, and its labels only score them. So does a node model
+// trained on a denoised graph (linkldp/), which holds every user's
+// probabilities from that graph.
 #ifndef LDPGRAPH_DAEMON_PREDICTION_DATASET_PREDICTION_H_
 #define LDPGRAPH_DAEMON_PREDICTION_DATASET_PREDICTION_H_
 
