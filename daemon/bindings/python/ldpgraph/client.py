@@ -140,7 +140,7 @@ class Client:
         """{user: token} for the listed users, or for `count` users from `first`."""
         body = {"users": list(users)} if users is not None else {"first": first or 0, "count": count}
         answer = self._request("POST", "/v1/admin/graphs/%d/tokens" % graph_id, body=body)
-        return {t["user"]: t["token"] for t in answer["tokens"]}
+        return {t["user_id"]: t["token"] for t in answer["tokens"]}
 
     def set_graph_label(self, graph_id, body):
         return self._request("PUT", "/v1/admin/graphs/%d/label" % graph_id, body=body)

@@ -44,7 +44,8 @@ py::tuple Predict(const Model& model, const Dataset& ds) {
   return py::make_tuple(ToNumpy(std::move(out.probabilities)), accuracy);
 }
 
-void Save(const Model& model, const std::string& path) {
+void Save(const Model& model, const py::object& path_like) {
+  const auto path = py::module_::import("os").attr("fspath")(path_like).cast<std::string>();
   ldpgraph::Status s = [&] {
     py::gil_scoped_release unlocked;
     return ldpgraph::SaveModel(*model.any, path);
