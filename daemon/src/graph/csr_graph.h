@@ -40,6 +40,21 @@ class CsrGraph {
   const std::vector<std::uint64_t>& offsets() const { return offsets_; }
   const std::vector<std::uint32_t>& targets() const { return targets_; }
 
+  // Moves the arrays out (to a caller that hands them on without a copy,
+  // as the Python package does to numpy), leaving an empty graph.
+  void Release(std::vector<std::uint64_t>* offsets, std::vector<std::uint32_t>* targets) {
+    *offsets = std::move(offsets_);
+    *targets = std::move(targets_);
+    offsets_ = {0};
+    targets_.clear();
+  }
+
+  // Room for `nodes` rows and `entries` entries in all, so that appending
+  // rows up to them moves nothing.
+  void Reserve(std::uint32_t nodes, std::uint64_t entries) {
+    offsets_.reserve(static_cast<std::size_t>(nodes) + 1);
+    targets_.reserve(entries);
+  }
   // Appends a row; `row` must be sorted and unique.
   void AppendRow(Span<const std::uint32_t> row);
   // Row v of the transpose lists the nodes whose rows list v (sorted), in

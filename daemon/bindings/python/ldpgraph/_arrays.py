@@ -21,6 +21,10 @@ def csr_pattern(matrix, name="adjacency", square=True):
         raise TypeError("%s must be a scipy.sparse matrix, got %s" % (name, type(matrix).__name__))
     if matrix.ndim != 2 or (square and matrix.shape[0] != matrix.shape[1]):
         raise ValueError("%s must be square, got shape %s" % (name, matrix.shape,))
+    if sp.isspmatrix_csr(matrix) and matrix.has_canonical_format and not (square and matrix.diagonal().any()) \
+            and (matrix.data != 0).all():
+        # Already what the native side reads: its own arrays, not copied (only read).
+        return matrix.indptr.astype(np.int64), matrix.indices.astype(np.int32, copy=False)
     csr = sp.csr_matrix(matrix, copy=True)
     csr.sum_duplicates()
     csr.eliminate_zeros()
@@ -45,10 +49,15 @@ def sparse_features(matrix, name="features"):
 
 
 def csr_matrix(indptr, indices, n, data=None):
-    """A scipy CSR matrix over n x n from native arrays (0/1 unless data)."""
+    """A scipy CSR matrix over n x n from native arrays (0/1 unless data), not copied.
+
+    scipy wants both index arrays of one dtype: int32 when the entries allow.
+    """
     if data is None:
         data = np.ones(len(indices), dtype=np.float32)
-    return sp.csr_matrix((data, indices, indptr), shape=(n, n))
+    if len(indices) < 2**31 and indptr.dtype != np.int32:
+        indptr = indptr.astype(np.int32)
+    return sp.csr_matrix((data, indices, indptr), shape=(n, n), copy=False)
 
 
 def positive(name, value, infinite_ok=False):

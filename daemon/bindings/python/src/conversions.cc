@@ -120,6 +120,27 @@ py::tuple CsrArrays(const ldpgraph::CsrGraph& graph) {
   return py::make_tuple(indptr, indices);
 }
 
+namespace {
+
+// A 1-d numpy array of `T` over the vector's memory, owning the vector.
+template <typename T, typename V>
+py::array_t<T> Adopt(std::vector<V> v) {
+  static_assert(sizeof(T) == sizeof(V), "a view of the same bytes");
+  auto* held = new std::vector<V>(std::move(v));
+  py::capsule owner(held, [](void* p) { delete static_cast<std::vector<V>*>(p); });
+  return py::array_t<T>(static_cast<py::ssize_t>(held->size()), reinterpret_cast<const T*>(held->data()), owner);
+}
+
+}  // namespace
+
+py::tuple CsrArrays(ldpgraph::CsrGraph&& graph) {
+  if (graph.num_nodes() > 0x7FFFFFFFu) return CsrArrays(static_cast<const ldpgraph::CsrGraph&>(graph));
+  std::vector<std::uint64_t> offsets;  // < 2^63 and ids < 2^31: the same values as int64 and int32
+  std::vector<std::uint32_t> targets;
+  graph.Release(&offsets, &targets);
+  return py::make_tuple(Adopt<std::int64_t>(std::move(offsets)), Adopt<std::int32_t>(std::move(targets)));
+}
+
 py::array_t<float> ToNumpy(ldpgraph::Matrix m) {
   auto* held = new ldpgraph::Matrix(std::move(m));
   py::capsule owner(held, [](void* p) { delete static_cast<ldpgraph::Matrix*>(p); });

@@ -51,8 +51,10 @@ ldpgraph::CsrGraph GraphFromCsr(const Int64Array& indptr, const Int32Array& indi
 // one finite value per index; all-ones data is stored without weights.
 ldpgraph::SparseMatrix SparseFromCsr(const Int64Array& indptr, const Int32Array& indices, const py::object& data,
                                      std::int64_t cols, const std::string& name);
-// (indptr int64, indices int32) of `graph`'s rows.
+// (indptr int64, indices int32) of `graph`'s rows, copied.
 py::tuple CsrArrays(const ldpgraph::CsrGraph& graph);
+// The same, the graph's own arrays moved into numpy (no copy; the graph is left empty).
+py::tuple CsrArrays(ldpgraph::CsrGraph&& graph);
 // A numpy array that owns `m` (moved into it).
 py::array_t<float> ToNumpy(ldpgraph::Matrix m);
 py::array_t<double> ToNumpy(Eigen::MatrixXd m);

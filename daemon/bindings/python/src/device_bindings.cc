@@ -43,7 +43,7 @@ py::tuple PerturbCsr(const Int64Array& indptr, const Int32Array& indices, const 
     return ldpgraph::PerturbDataset(ds, o, &summary);
   }();
   if (!noisy.ok()) throw py::value_error(noisy.status().message());
-  return CsrArrays(noisy->graphs[0]);
+  return CsrArrays(std::move(noisy->graphs[0]));
 }
 
 }  // namespace
