@@ -27,9 +27,12 @@ class CMakeBuild(build_ext):
         build = pathlib.Path(os.environ.get("LDPGRAPH_CMAKE_BUILD_DIR") or pathlib.Path(self.build_temp) / "cmake")
         build = build.resolve()
         build.mkdir(parents=True, exist_ok=True)
-        generator = ["-G", "Ninja"] if shutil.which("ninja") else []
-        subprocess.run(["cmake", "-S", str(ROOT), "-B", str(build), *generator, "-DCMAKE_BUILD_TYPE=Release",
-                        "-DLDPGRAPH_BUILD_PYTHON=ON", "-DPython3_EXECUTABLE=" + sys.executable], check=True)
+        cache = build / "CMakeCache.txt"
+        if not (cache.exists() and "LDPGRAPH_BUILD_PYTHON:BOOL=ON" in cache.read_text()):
+            # A build that already makes the module is used as it is configured.
+            generator = ["-G", "Ninja"] if shutil.which("ninja") else []
+            subprocess.run(["cmake", "-S", str(ROOT), "-B", str(build), *generator, "-DCMAKE_BUILD_TYPE=Release",
+                            "-DLDPGRAPH_BUILD_PYTHON=ON", "-DPython3_EXECUTABLE=" + sys.executable], check=True)
         jobs = str(os.cpu_count() or 2)
         subprocess.run(["cmake", "--build", str(build), "--target", "_ldpgraph", "-j", jobs], check=True)
         built = next((build / "daemon" / "bindings" / "python" / "ldpgraph").glob("_ldpgraph*.so"))

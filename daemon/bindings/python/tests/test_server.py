@@ -232,3 +232,28 @@ def test_tensorflow_privacy_mnist_row():
 def test_bad_accountant_arguments_are_named(args, message):
     with pytest.raises(ValueError, match=message):
         server.rdp_epsilon(*args)
+
+
+def test_long_calls_release_the_gil():
+    # While a training runs in a thread, this thread keeps running Python. Were the GIL held through the
+    # call, the sleep below would only end with the training, and no tick would be counted.
+    import threading
+    import time
+    a, x, y = communities(3000, dims=64, seed=6)
+    ds = server.node_dataset(a, x, y)
+    started, done = threading.Event(), threading.Event()
+    ticks = 0
+
+    def work():
+        started.set()
+        server.train(ds, "gcn", epochs=200, hidden=64)
+        done.set()
+
+    t = threading.Thread(target=work)
+    t.start()
+    started.wait()
+    time.sleep(0.02)  # the worker takes the GIL and enters the call
+    while not done.is_set():
+        ticks += 1
+    t.join()
+    assert ticks > 1000
