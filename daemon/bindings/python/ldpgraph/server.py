@@ -205,24 +205,23 @@ def _check(name, value, low, high, low_open=True):
     return value
 
 
+def _schedule(sampling_rate, steps, delta, min_steps):
+    """The checked (sampling_rate, steps, delta) of a run of subsampled releases."""
+    if int(steps) != steps or steps < min_steps:
+        raise ValueError("steps must be an integer >= %d, got %r" % (min_steps, steps))
+    return _check("sampling_rate", sampling_rate, 0, 1), int(steps), _check("delta", delta, 0, 1)
+
+
 def rdp_epsilon(noise_multiplier, sampling_rate, steps, delta):
     """The (epsilon, delta) of `steps` Poisson-subsampled Gaussian releases."""
     noise_multiplier = _check("noise_multiplier", noise_multiplier, 0, 1e6)
-    sampling_rate = _check("sampling_rate", sampling_rate, 0, 1)
-    delta = _check("delta", delta, 0, 1)
-    if int(steps) != steps or steps < 0:
-        raise ValueError("steps must be a non-negative integer, got %r" % (steps,))
-    return _ldpgraph.rdp_epsilon(noise_multiplier, sampling_rate, int(steps), delta)
+    return _ldpgraph.rdp_epsilon(noise_multiplier, *_schedule(sampling_rate, steps, delta, 0))
 
 
 def rdp_noise_multiplier(epsilon, sampling_rate, steps, delta):
     """The smallest noise multiplier for which the releases are (epsilon, delta)-DP."""
     epsilon = _check("epsilon", epsilon, 0, 1e6)
-    sampling_rate = _check("sampling_rate", sampling_rate, 0, 1)
-    delta = _check("delta", delta, 0, 1)
-    if int(steps) != steps or steps < 1:
-        raise ValueError("steps must be a positive integer, got %r" % (steps,))
-    return _ldpgraph.rdp_noise_multiplier(epsilon, sampling_rate, int(steps), delta)
+    return _ldpgraph.rdp_noise_multiplier(epsilon, *_schedule(sampling_rate, steps, delta, 1))
 
 
 # ---- Gromov-Wasserstein -----------------------------------------------------

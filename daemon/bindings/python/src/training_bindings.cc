@@ -80,6 +80,22 @@ std::function<void(const ldpgraph::EpochReport&)> EpochRelay(Progress* progress)
   return [progress](const ldpgraph::EpochReport& r) { progress->Report([&] { return EpochDict(r); }); };
 }
 
+// What a node or graph trainer tells (NodeTrainResult, GraphTrainResult).
+template <typename TrainResult>
+py::dict TrainingMetrics(const Split& split, const TrainResult& r) {
+  py::dict metrics;
+  metrics["train"] = split.train.size();
+  metrics["val"] = split.val.size();
+  metrics["test"] = split.test.size();
+  metrics["epochs"] = r.epochs;
+  metrics["best_epoch"] = r.best_epoch;
+  metrics["val_accuracy"] = r.val.accuracy;
+  metrics["test_accuracy"] = r.test.accuracy;
+  metrics["test_auc"] = r.test.auc;
+  metrics["train_seconds"] = r.seconds;
+  return metrics;
+}
+
 Model Wrap(ldpgraph::AnyModel model) {
   Model m;
   m.any = std::make_shared<ldpgraph::AnyModel>(std::move(model));
@@ -116,17 +132,7 @@ py::tuple TrainNode(const Dataset& ds, const std::string& model, int hidden, int
   ldpgraph::AnyModel any;
   any.kind = o.kind == ldpgraph::NodeGnnKind::kGcn ? ldpgraph::ModelKind::kGcn : ldpgraph::ModelKind::kSage;
   any.node = std::move(r.model);
-  py::dict metrics;
-  metrics["train"] = s.train.size();
-  metrics["val"] = s.val.size();
-  metrics["test"] = s.test.size();
-  metrics["epochs"] = r.result.epochs;
-  metrics["best_epoch"] = r.result.best_epoch;
-  metrics["val_accuracy"] = r.result.val.accuracy;
-  metrics["test_accuracy"] = r.result.test.accuracy;
-  metrics["test_auc"] = r.result.test.auc;
-  metrics["train_seconds"] = r.result.seconds;
-  return py::make_tuple(Wrap(std::move(any)), metrics);
+  return py::make_tuple(Wrap(std::move(any)), TrainingMetrics(s, r.result));
 }
 
 py::tuple TrainGin(const Dataset& ds, int hidden, int layers, float dropout, const std::string& readout,
@@ -155,17 +161,7 @@ py::tuple TrainGin(const Dataset& ds, int hidden, int layers, float dropout, con
   ldpgraph::AnyModel any;
   any.kind = ldpgraph::ModelKind::kGin;
   any.gin = std::move(r.model);
-  py::dict metrics;
-  metrics["train"] = r.split.train.size();
-  metrics["val"] = r.split.val.size();
-  metrics["test"] = r.split.test.size();
-  metrics["epochs"] = r.result.epochs;
-  metrics["best_epoch"] = r.result.best_epoch;
-  metrics["val_accuracy"] = r.result.val.accuracy;
-  metrics["test_accuracy"] = r.result.test.accuracy;
-  metrics["test_auc"] = r.result.test.auc;
-  metrics["train_seconds"] = r.result.seconds;
-  return py::make_tuple(Wrap(std::move(any)), metrics);
+  return py::make_tuple(Wrap(std::move(any)), TrainingMetrics(r.split, r.result));
 }
 
 std::vector<int> Choices(const std::vector<int>& steps, const char* name) {
