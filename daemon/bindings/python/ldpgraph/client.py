@@ -20,6 +20,22 @@ import time
 import urllib.parse
 
 
+def held_graph(adjacency, features, labels, classes=None):
+    """The body of PUT /v1/admin/held-graphs/{id} from a scipy adjacency, features (scipy sparse
+    or dense) and labels (-1: unknown): each undirected edge once, the non-zero features."""
+    import numpy as np
+    import scipy.sparse as sp
+    upper = sp.triu(sp.csr_matrix(adjacency), k=1).tocoo()
+    x = sp.coo_matrix(features)
+    labels = np.asarray(labels, dtype=np.int64)
+    if classes is None:
+        classes = int(labels.max()) + 1
+    return {"num_nodes": int(adjacency.shape[0]), "classes": int(classes), "feature_dims": int(x.shape[1]),
+            "edges": np.stack([upper.row, upper.col], axis=1).tolist(),
+            "features": [[int(r), int(c), float(v)] for r, c, v in zip(x.row, x.col, x.data) if v != 0],
+            "labels": labels.tolist()}
+
+
 class ApiError(Exception):
     """The daemon refused a request: .status (HTTP), .code (the daemon's), .message."""
 
@@ -187,6 +203,7 @@ class Client:
         return self._request("GET", "/v1/admin/held-graphs")
 
     def put_held_graph(self, graph_id, graph):
+        """Uploads a whole graph the server is trusted with (GAP, FedCog); `graph` as held_graph() makes it."""
         return self._request("PUT", "/v1/admin/held-graphs/%d" % graph_id, body=graph)
 
     def delete_held_graph(self, graph_id):

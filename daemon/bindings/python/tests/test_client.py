@@ -94,3 +94,19 @@ def test_bad_client_arguments_are_named(daemon, kwargs, message):
     args.update(kwargs)
     with pytest.raises(ValueError, match=message):
         Client(**args)
+
+
+def test_a_held_graph_from_scipy_trains_a_gap_model_and_is_taken_back(admin):
+    a, x, y = communities(300, dims=8, seed=7)
+    body = ldpgraph.client.held_graph(a, x, y)
+    summary = admin.put_held_graph(77, body)
+    assert (summary["num_nodes"], summary["edges"], summary["classes"]) == (300, a.nnz // 2, 2)
+    with pytest.raises(ApiError) as taken:
+        admin.put_held_graph(77, body)
+    assert taken.value.status == 409
+    job = admin.submit_job({"task": "gap", "held_graph": 77, "privacy": "edge", "epsilon": 8, "epochs": 20})
+    assert admin.wait_for_job(job["job_id"], poll_seconds=0.1, timeout=120)["state"] == "succeeded"
+    assert admin.models()["models"][-1]["model"] == "gap"
+    assert [g["graph_id"] for g in admin.held_graphs()["held_graphs"]] == [77]
+    admin.delete_held_graph(77)
+    assert admin.held_graphs()["held_graphs"] == []
