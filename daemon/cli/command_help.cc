@@ -149,6 +149,10 @@ std::vector<CommandHelp> MakeEntries() {
        FederationUsage(), "ldpgraph federation pki --dir /tmp/pki --parties north,east,west"},
       {"gw", "graph classification by Gromov-Wasserstein: every pair's (F)GW, an SVM and k-NN per fold", GwUsage(),
        "ldpgraph gw --dataset ../shared/data/graphs/MUTAG/MUTAG.txt --embeddings gin --epsilon 8"},
+      {"audit mechanisms", "attack every shipped mechanism and bound its epsilon from below; broken doubles must be caught",
+       "  [--trials 1000000] [--confidence 0.95] [--epsilon 1] [--only NAME] [--broken on|off] [--seed S]\n"
+       "  exit 1 when a lower bound exceeds its claim or a broken double is missed\n",
+       "ldpgraph audit mechanisms --trials 200000"},
       {"version", "print the version", "", "ldpgraph version"},
       {"help", "list every command", "", "ldpgraph help"},
   };

@@ -31,6 +31,7 @@ int RunExperimentCommand(const std::vector<std::string>& args);
 int RunDaemonCommand(const std::vector<std::string>& args);
 int RunFederationCommand(const std::vector<std::string>& args);
 int RunGwCommand(const std::vector<std::string>& args);
+int RunAuditCommand(const std::vector<std::string>& args);
 // The usage texts of the commands that have actions or many flags (for
 // their --help, command_help.cc).
 const char* DaemonUsage();

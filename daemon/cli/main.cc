@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
   if (command == "daemon") return ldpgraph::RunDaemonCommand(args);
   if (command == "federation") return ldpgraph::RunFederationCommand(args);
   if (command == "gw") return ldpgraph::RunGwCommand(args);
+  if (command == "audit") return ldpgraph::RunAuditCommand(args);
   if (command == "version" || command == "--version") {
     std::printf("ldpgraph %s\n", LDPGRAPH_VERSION);
     return 0;
