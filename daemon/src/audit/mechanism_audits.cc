@@ -7,6 +7,9 @@
 
 #include "gap/aggregation.h"
 #include "ldpgraph/dprr.h"
+#include "models/mlp.h"
+#include "privacy/discrete_gaussian.h"
+#include "train/dp_sgd.h"
 #include "ldpgraph/embedding_encoder.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/local_lap.h"
@@ -263,6 +266,68 @@ Result<MechanismAudit> GapAggregationAudit(double epsilon, double delta, double 
   return audit;
 }
 
+// One DP-SGD step (GAP-NDP's encoder and classifier train so) on a full
+// batch of a 2-feature, 2-class linear model: the batch {0, 1} against
+// {0, 1, 2}, example 2 far out so that its gradient is clipped to C. The
+// clipped sums come from the step's own ClippedGradientSum, the noise from
+// its own AddDiscreteGaussianNoise at the multiplier calibrated for
+// (epsilon, delta); the key is the released vector projected on the
+// direction example 2 moves it, in bins of a 16th of the noise.
+Result<MechanismAudit> DpSgdStepAudit(double epsilon, double delta) {
+  Result<double> multiplier = CalibrateNoiseMultiplier(
+      [](double s) { return std::vector<GaussianRelease>{{s, 1.0, 1}}; }, epsilon, delta);
+  if (!multiplier.ok()) return multiplier.status();
+  const NodeFeatures features =
+      NodeFeatures::Dense((Matrix(3, 2) << 0.5f, -0.2f, -0.3f, 0.4f, 40.0f, 25.0f).finished());
+  const std::vector<int> labels = {0, 1, 1};
+  SeededRandomSource init(1);
+  Result<Mlp> mlp = Mlp::Create({2, 2, 1, 2, 0.0f, false}, "linear", init);
+  if (!mlp.ok()) return mlp.status();
+  mlp->Parameters()[0]->value << 1.0f, -1.0f, 1.0f, -1.0f;  // example 2 far from its class: a large gradient
+  const RowModel model{mlp->Parameters(), [&](Tape& t, const std::vector<std::uint32_t>& rows) {
+                         return mlp->Forward(t, *t.Own(features.Rows(rows)));
+                       }};
+  constexpr double kClip = 1.0;
+  auto sum_of = [&](const std::vector<std::uint32_t>& batch) -> Result<std::shared_ptr<const std::vector<Matrix>>> {
+    if (Status s = ClippedGradientSum(model, labels, batch, kClip, 0); !s.ok()) return s;
+    auto sums = std::make_shared<std::vector<Matrix>>();
+    for (const Parameter* p : model.parameters) sums->push_back(p->grad);
+    return std::shared_ptr<const std::vector<Matrix>>(std::move(sums));
+  };
+  Result<std::shared_ptr<const std::vector<Matrix>>> with = sum_of({0, 1, 2});
+  Result<std::shared_ptr<const std::vector<Matrix>>> without = sum_of({0, 1});
+  if (!with.ok()) return with.status();
+  if (!without.ok()) return without.status();
+  const double stddev = DpSgdNoiseStddev(model.parameters, *multiplier, kClip);
+  // The direction example 2 moves the sum, as one flat vector over the parameters.
+  auto direction = std::make_shared<std::vector<Matrix>>();
+  double norm = 0;
+  for (std::size_t k = 0; k < (*with)->size(); ++k) {
+    direction->push_back((**with)[k] - (**without)[k]);
+    norm += direction->back().squaredNorm();
+  }
+  for (Matrix& d : *direction) d /= static_cast<float>(std::sqrt(norm));
+  MechanismAudit audit;
+  audit.name = "dp-sgd-step";
+  audit.claimed = epsilon;
+  audit.delta = delta;
+  audit.inputs = "one full-batch step with and without an example clipped to C = 1";
+  auto run = [stddev, direction](std::shared_ptr<const std::vector<Matrix>> sums) {
+    return [stddev, direction, sums](RandomSource& rng) {
+      double projection = 0;
+      for (std::size_t k = 0; k < sums->size(); ++k) {
+        Matrix released = (*sums)[k];
+        if (Status s = AddDiscreteGaussianNoise(&released, stddev, rng); !s.ok()) return "error: " + s.message();
+        projection += released.cwiseProduct((*direction)[k]).sum();
+      }
+      return std::to_string(static_cast<long>(std::floor(std::max(-64.0, std::min(64.0, projection / (stddev / 16))))));
+    };
+  };
+  audit.a = run(*with);
+  audit.b = run(*without);
+  return audit;
+}
+
 }  // namespace
 
 Result<std::vector<MechanismAudit>> ShippedMechanismAudits(double epsilon) {
@@ -310,6 +375,9 @@ Result<std::vector<MechanismAudit>> ShippedMechanismAudits(double epsilon) {
   Result<MechanismAudit> gap = GapAggregationAudit(epsilon, 1e-5);
   if (!gap.ok()) return gap.status();
   audits.push_back(std::move(gap).value());
+  Result<MechanismAudit> step = DpSgdStepAudit(epsilon, 1e-5);
+  if (!step.ok()) return step.status();
+  audits.push_back(std::move(step).value());
   return audits;
 }
 
