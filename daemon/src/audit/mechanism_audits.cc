@@ -66,12 +66,18 @@ std::string EdgeKey(const NoisyEdges& e) {
   }
 }
 
-// An edge randomizer on ListA / ListB (held by the samplers).
-MechanismAudit EdgeAudit(std::string name, double claimed, std::shared_ptr<const EdgeRandomizer> m) {
+MechanismAudit Audit(std::string name, double claimed, std::string inputs, AuditSampler a, AuditSampler b) {
   MechanismAudit audit;
   audit.name = std::move(name);
   audit.claimed = claimed;
-  audit.inputs = "user 0 of 5 with friends {1,2} against {1,2,3}";
+  audit.inputs = std::move(inputs);
+  audit.a = std::move(a);
+  audit.b = std::move(b);
+  return audit;
+}
+
+// An edge randomizer on ListA / ListB (held by the samplers).
+MechanismAudit EdgeAudit(std::string name, double claimed, std::shared_ptr<const EdgeRandomizer> m) {
   auto run = [m](const std::vector<std::uint32_t>& list) {
     return [m, &list](RandomSource& rng) {
       NoisyEdges out;
@@ -79,9 +85,7 @@ MechanismAudit EdgeAudit(std::string name, double claimed, std::shared_ptr<const
       return s.ok() ? EdgeKey(out) : "error: " + s.message();
     };
   };
-  audit.a = run(ListA());
-  audit.b = run(ListB());
-  return audit;
+  return Audit(std::move(name), claimed, "user 0 of 5 with friends {1,2} against {1,2,3}", run(ListA()), run(ListB()));
 }
 
 template <typename M>
@@ -97,10 +101,6 @@ std::string Pairs(const std::vector<EncodedFeature>& pairs) {
 }
 
 MechanismAudit MultiBitAudit(double epsilon, std::shared_ptr<const MultiBitEncoder> enc) {
-  MechanismAudit audit;
-  audit.name = "multibit";
-  audit.claimed = epsilon;
-  audit.inputs = "features (0, 0) against (1, 1), 2 dimensions in [0, 1]";
   auto run = [enc](double x) {
     return [enc, x](RandomSource& rng) {
       const std::vector<double> v(2, x);
@@ -109,16 +109,10 @@ MechanismAudit MultiBitAudit(double epsilon, std::shared_ptr<const MultiBitEncod
       return s.ok() ? Pairs(out) : "error: " + s.message();
     };
   };
-  audit.a = run(0.0);
-  audit.b = run(1.0);
-  return audit;
+  return Audit("multibit", epsilon, "features (0, 0) against (1, 1), 2 dimensions in [0, 1]", run(0.0), run(1.0));
 }
 
 MechanismAudit EmbeddingAudit(double epsilon, std::shared_ptr<const EmbeddingEncoder> enc) {
-  MechanismAudit audit;
-  audit.name = "gw-embedding";
-  audit.claimed = epsilon;
-  audit.inputs = "a 2 x 2 embedding of zeros against one of ones (the whole matrix is one client's)";
   auto run = [enc](double x) {
     return [enc, x](RandomSource& rng) {
       const std::vector<double> h(4, x);
@@ -130,39 +124,27 @@ MechanismAudit EmbeddingAudit(double epsilon, std::shared_ptr<const EmbeddingEnc
       return key;
     };
   };
-  audit.a = run(0.0);
-  audit.b = run(1.0);
-  return audit;
+  return Audit("gw-embedding", epsilon,
+               "a 2 x 2 embedding of zeros against one of ones (the whole matrix is one client's)", run(0.0),
+               run(1.0));
 }
 
 MechanismAudit LabelAudit(double epsilon, std::shared_ptr<const LabelRandomizer> rr) {
-  MechanismAudit audit;
-  audit.name = "label-rr";
-  audit.claimed = epsilon;
-  audit.inputs = "label 0 against label 1 of 3 classes";
   auto run = [rr](std::uint32_t y) {
     return [rr, y](RandomSource& rng) {
       Result<std::uint32_t> out = rr->Perturb(y, rng);
       return out.ok() ? std::to_string(*out) : "error";
     };
   };
-  audit.a = run(0);
-  audit.b = run(1);
-  return audit;
+  return Audit("label-rr", epsilon, "label 0 against label 1 of 3 classes", run(0), run(1));
 }
 
 // A degree d or d + 1 through `noise` (outputs clipped: post-processing).
 MechanismAudit DegreeAudit(std::string name, double claimed, std::shared_ptr<const DiscreteLaplace> noise) {
-  MechanismAudit audit;
-  audit.name = std::move(name);
-  audit.claimed = claimed;
-  audit.inputs = "degree 2 against 3, plus discrete Laplace noise";
   auto run = [noise](std::int64_t d) {
     return [noise, d](RandomSource& rng) { return Clipped(d + noise->Sample(rng), -6, 11); };
   };
-  audit.a = run(2);
-  audit.b = run(3);
-  return audit;
+  return Audit(std::move(name), claimed, "degree 2 against 3, plus discrete Laplace noise", run(2), run(3));
 }
 
 // The broken DPRR: RR on every bit, then each 1 kept with q from the TRUE
@@ -173,10 +155,6 @@ MechanismAudit DegreeAudit(std::string name, double claimed, std::shared_ptr<con
 constexpr std::uint32_t kBrokenDprrUsers = 50;
 
 MechanismAudit DprrWithoutDegreeNoise(double epsilon, std::shared_ptr<const Dprr> dprr) {
-  MechanismAudit audit;
-  audit.name = "dprr-without-degree-noise";
-  audit.claimed = epsilon;
-  audit.inputs = "user 0 of 50 with friends {1,2} against {1,2,3}; the key is q";
   auto run = [dprr](const std::vector<std::uint32_t>& list) {
     return [dprr, &list](RandomSource&) {
       char key[40];
@@ -184,8 +162,9 @@ MechanismAudit DprrWithoutDegreeNoise(double epsilon, std::shared_ptr<const Dprr
       return std::string(key);
     };
   };
-  audit.a = run(ListA());
-  audit.b = run(ListB());
+  MechanismAudit audit = Audit("dprr-without-degree-noise", epsilon,
+                               "user 0 of 50 with friends {1,2} against {1,2,3}; the key is q", run(ListA()),
+                               run(ListB()));
   audit.broken = true;
   return audit;
 }
@@ -212,10 +191,6 @@ bool ReachableFromZero(double y, double epsilon) {
 }
 
 MechanismAudit FloatingPointLaplaceAudit(double epsilon) {
-  MechanismAudit audit;
-  audit.name = "floating-point-laplace";
-  audit.claimed = epsilon;
-  audit.inputs = "0 against 1, plus Laplace(1 / epsilon) in doubles";
   // The key: which unit interval the output is in, and whether input 0 could
   // have made it (a function of the output alone: post-processing).
   auto run = [epsilon](double x) {
@@ -225,8 +200,8 @@ MechanismAudit FloatingPointLaplaceAudit(double epsilon) {
       return std::to_string(static_cast<int>(bucket)) + (ReachableFromZero(y, epsilon) ? " reachable" : " not");
     };
   };
-  audit.a = run(0.0);
-  audit.b = run(1.0);
+  MechanismAudit audit =
+      Audit("floating-point-laplace", epsilon, "0 against 1, plus Laplace(1 / epsilon) in doubles", run(0.0), run(1.0));
   audit.broken = true;
   return audit;
 }
@@ -242,14 +217,9 @@ Result<MechanismAudit> GapAggregationAudit(double epsilon, double delta, double 
       [](double s) { return std::vector<GaussianRelease>{{s, 1.0, 1}}; }, epsilon, delta);
   if (!multiplier.ok()) return multiplier.status();
   const double stddev = *multiplier * noise_scale;  // sensitivity 1
-  MechanismAudit audit;
-  audit.name = noise_scale < 1 ? "gap-aggregation-quarter-noise" : "gap-aggregation";
-  audit.broken = noise_scale < 1;
-  audit.claimed = epsilon;
-  audit.delta = delta;
-  audit.inputs = "one hop over 3 nodes with and without the edge 1 -> 0, noise stddev " + std::to_string(stddev);
   auto run = [stddev](bool edge) {
-    auto graph = std::make_shared<const CsrGraph>(edge ? CsrGraph::FromRows({{}, {0}, {}}) : CsrGraph::FromRows({{}, {}, {}}));
+    auto graph = std::make_shared<const CsrGraph>(CsrGraph::FromRows({{}, edge ? std::vector<std::uint32_t>{0}
+                                                                               : std::vector<std::uint32_t>{}, {}}));
     return [graph, stddev](RandomSource& rng) {
       Matrix x0(3, 2);
       x0 << 0, 1, 1, 0, 0, 1;
@@ -261,8 +231,12 @@ Result<MechanismAudit> GapAggregationAudit(double epsilon, double delta, double 
       return std::to_string(static_cast<int>(std::floor((angle + kPi) / (2 * kPi) * 48)));
     };
   };
-  audit.a = run(true);
-  audit.b = run(false);
+  MechanismAudit audit = Audit(noise_scale < 1 ? "gap-aggregation-quarter-noise" : "gap-aggregation", epsilon,
+                               "one hop over 3 nodes with and without the edge 1 -> 0, noise stddev " +
+                                   std::to_string(stddev),
+                               run(true), run(false));
+  audit.broken = noise_scale < 1;
+  audit.delta = delta;
   return audit;
 }
 
@@ -307,11 +281,6 @@ Result<MechanismAudit> DpSgdStepAudit(double epsilon, double delta) {
     norm += direction->back().squaredNorm();
   }
   for (Matrix& d : *direction) d /= static_cast<float>(std::sqrt(norm));
-  MechanismAudit audit;
-  audit.name = "dp-sgd-step";
-  audit.claimed = epsilon;
-  audit.delta = delta;
-  audit.inputs = "one full-batch step with and without an example clipped to C = 1";
   auto run = [stddev, direction](std::shared_ptr<const std::vector<Matrix>> sums) {
     return [stddev, direction, sums](RandomSource& rng) {
       double projection = 0;
@@ -323,8 +292,10 @@ Result<MechanismAudit> DpSgdStepAudit(double epsilon, double delta) {
       return std::to_string(static_cast<long>(std::floor(std::max(-64.0, std::min(64.0, projection / (stddev / 16))))));
     };
   };
-  audit.a = run(*with);
-  audit.b = run(*without);
+  MechanismAudit audit = Audit("dp-sgd-step", epsilon,
+                               "one full-batch step with and without an example clipped to C = 1", run(*with),
+                               run(*without));
+  audit.delta = delta;
   return audit;
 }
 
@@ -333,7 +304,8 @@ Result<MechanismAudit> DpSgdStepAudit(double epsilon, double delta) {
 Result<std::vector<MechanismAudit>> ShippedMechanismAudits(double epsilon) {
   std::vector<MechanismAudit> audits;
   // The paper's allocation needs a deployment's n_max: 1000 users leaves eps1 = 0.1 epsilon for epsilon >= 1.
-  Result<std::shared_ptr<const EdgeRandomizer>> paper = Shared(Dprr::Create(kUsers, epsilon, BudgetAllocation::kPaper, 1000));
+  Result<std::shared_ptr<const EdgeRandomizer>> paper =
+      Shared(Dprr::Create(kUsers, epsilon, BudgetAllocation::kPaper, 1000));
   Result<std::shared_ptr<const EdgeRandomizer>> fixed = Shared(Dprr::Create(kUsers, epsilon, BudgetAllocation::kFixed));
   Result<std::shared_ptr<const EdgeRandomizer>> rr = Shared(RandomizedResponse::Create(kUsers, epsilon));
   Result<std::shared_ptr<const EdgeRandomizer>> degree =
@@ -370,7 +342,8 @@ Result<std::vector<MechanismAudit>> ShippedMechanismAudits(double epsilon) {
 
   Result<DiscreteLaplace> laplace = DiscreteLaplace::Create(epsilon);
   if (!laplace.ok()) return laplace.status();
-  audits.push_back(DegreeAudit("discrete-laplace", epsilon, std::make_shared<DiscreteLaplace>(std::move(laplace).value())));
+  audits.push_back(
+      DegreeAudit("discrete-laplace", epsilon, std::make_shared<DiscreteLaplace>(std::move(laplace).value())));
 
   Result<MechanismAudit> gap = GapAggregationAudit(epsilon, 1e-5);
   if (!gap.ok()) return gap.status();

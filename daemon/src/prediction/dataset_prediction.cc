@@ -76,7 +76,9 @@ Result<DatasetPrediction> PredictDataset(const AnyModel& model, const GraphDatas
       return PredictStored(model.gap->node_probabilities, "GAP", dataset);
     case ModelKind::kGcn:
     case ModelKind::kSage:
-      if (model.node_probabilities.size() > 0) return PredictStored(model.node_probabilities, "denoised-graph", dataset);
+      if (model.node_probabilities.size() > 0) {
+        return PredictStored(model.node_probabilities, "denoised-graph", dataset);
+      }
       return PredictNodes(model.node.get(), dataset, features);
   }
   return Status::InvalidArgument("unknown model kind");

@@ -58,7 +58,8 @@ void SetSide(const py::object& class_probabilities, const py::object& features_o
   if (!class_probabilities.is_none()) {
     const Float32Array p = Float32Array::ensure(class_probabilities);
     if (!p || p.ndim() != 2 || p.shape(0) != static_cast<py::ssize_t>(n) || p.shape(1) < 2) {
-      throw py::value_error("class_probabilities must be users x classes (" + std::to_string(n) + " rows, >= 2 columns)");
+      throw py::value_error("class_probabilities must be users x classes (" + std::to_string(n) +
+                            " rows, >= 2 columns)");
     }
     side->probabilities = Eigen::Map<const ldpgraph::Matrix>(p.data(), p.shape(0), p.shape(1));
     side->info.class_probabilities = &side->probabilities;
@@ -77,8 +78,9 @@ void SetSide(const py::object& class_probabilities, const py::object& features_o
   }
 }
 
-py::tuple Denoise(const ldpgraph::LinkReports& reports, const std::string& output, const py::object& class_probabilities,
-                  const py::object& features_of, int em_iterations, std::uint64_t seed) {
+py::tuple Denoise(const ldpgraph::LinkReports& reports, const std::string& output,
+                  const py::object& class_probabilities, const py::object& features_of, int em_iterations,
+                  std::uint64_t seed) {
   ldpgraph::DenoiseOptions o;
   o.output = Take(ldpgraph::ParseDenoisedOutput(output));
   o.em_iterations = InRange("em_iterations", em_iterations, 0, 100);

@@ -128,7 +128,9 @@ py::array_t<double> Rectify(const ldpgraph::MultiBitRectifier& r, const py::obje
   }
   std::vector<ldpgraph::EncodedFeature> pairs(i.size());
   for (std::size_t k = 0; k < i.size(); ++k) {
-    if (s.data()[k] != 1 && s.data()[k] != -1) throw py::value_error("sign[" + std::to_string(k) + "] must be +1 or -1");
+    if (s.data()[k] != 1 && s.data()[k] != -1) {
+      throw py::value_error("sign[" + std::to_string(k) + "] must be +1 or -1");
+    }
     pairs[k] = {i[k], static_cast<std::int8_t>(s.data()[k])};
   }
   std::vector<double> out;

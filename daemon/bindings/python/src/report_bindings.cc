@@ -88,7 +88,9 @@ class Builder {
     data.features = ldpgraph::Span<const double>(x.data(), x.size());
     if (!label.is_none()) {
       const auto y = label.cast<std::int64_t>();
-      if (y < 0 || y > 0xFFFFFFFFll) throw py::value_error("label must be a non-negative class, got " + std::to_string(y));
+      if (y < 0 || y > 0xFFFFFFFFll) {
+        throw py::value_error("label must be a non-negative class, got " + std::to_string(y));
+      }
       data.has_label = true;
       data.label = static_cast<std::uint32_t>(y);
     }
@@ -153,7 +155,8 @@ void BindReports(py::module_& m) {
       .def_readonly("graph_id", &ldpgraph::Report::graph_id)
       .def_readonly("num_users", &ldpgraph::Report::num_users)
       .def_readonly("user_id", &ldpgraph::Report::user_id)
-      .def_property_readonly("report_id", [](const ldpgraph::Report& r) { return ldpgraph::ReportIdToHex(r.report_id); })
+      .def_property_readonly("report_id",
+                             [](const ldpgraph::Report& r) { return ldpgraph::ReportIdToHex(r.report_id); })
       .def_property_readonly("edges", [](const ldpgraph::Report& r) { return EdgesOf(r.edges); })
       .def_property_readonly("features", &FeaturesOf)
       .def_property_readonly("label", [](const ldpgraph::Report& r) -> py::object {

@@ -37,7 +37,8 @@ std::vector<std::uint32_t> Rows(const py::handle& rows, std::size_t nodes, const
                             " is not a node id in [0, " + std::to_string(nodes) + ")");
     }
     if (labels[static_cast<std::size_t>(v)] < 0) {
-      throw py::value_error(std::string("split: ") + name + " names node " + std::to_string(v) + ", which has no label");
+      throw py::value_error(std::string("split: ") + name + " names node " + std::to_string(v) +
+                            ", which has no label");
     }
     out.push_back(static_cast<std::uint32_t>(v));
   }
@@ -141,7 +142,9 @@ py::tuple TrainGin(const Dataset& ds, int hidden, int layers, float dropout, con
   RequireGraphSet(ds, "gin");
   ldpgraph::GinRunOptions o;
   Check(ldpgraph::SetGinNodeInput(node_input, &o.model));
-  if (readout != "mean" && readout != "sum") throw py::value_error("readout must be mean or sum, got '" + readout + "'");
+  if (readout != "mean" && readout != "sum") {
+    throw py::value_error("readout must be mean or sum, got '" + readout + "'");
+  }
   o.model.hidden = InRange("hidden", hidden, 1, 4096);
   o.model.layers = InRange("layers", layers, 2, 16);
   o.model.dropout = InRange("dropout", dropout, 0.0f, 0.99f);
@@ -221,7 +224,9 @@ py::tuple TrainGapModel(const Dataset& ds, const std::string& privacy, double ep
                         int batch_size, double clip, const std::string& residual, std::uint64_t seed,
                         const py::object& split) {
   RequireNodeDataset(ds, "gap");
-  if (privacy != "edge" && privacy != "node") throw py::value_error("privacy must be edge or node, got '" + privacy + "'");
+  if (privacy != "edge" && privacy != "node") {
+    throw py::value_error("privacy must be edge or node, got '" + privacy + "'");
+  }
   if (residual != "auto" && residual != "on" && residual != "off") {
     throw py::value_error("residual must be auto, on or off, got '" + residual + "'");
   }
