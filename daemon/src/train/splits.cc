@@ -45,7 +45,6 @@ double Accuracy(const Matrix& probs, const std::vector<int>& labels, const std::
   return static_cast<double>(correct) / static_cast<double>(rows.size());
 }
 
-namespace {
 // AUC of `scores` for positives vs negatives (Mann-Whitney U with mid-ranks).
 double BinaryAuc(std::vector<std::pair<float, bool>> scored) {
   std::sort(scored.begin(), scored.end());
@@ -66,7 +65,6 @@ double BinaryAuc(std::vector<std::pair<float, bool>> scored) {
   if (positives == 0 || negatives == 0) return std::nan("");
   return (rank_sum - positives * (positives + 1) / 2.0) / (positives * negatives);
 }
-}  // namespace
 
 double RocAuc(const Matrix& probs, const std::vector<int>& labels, const std::vector<std::uint32_t>& rows) {
   const Eigen::Index classes = probs.cols();

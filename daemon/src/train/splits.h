@@ -3,6 +3,7 @@
 #define LDPGRAPH_DAEMON_TRAIN_SPLITS_H_
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "engine/matrix.h"
@@ -23,6 +24,10 @@ std::vector<int> Masked(const std::vector<int>& labels, const std::vector<std::u
 
 // Fraction of rows whose argmax equals the label (rows listed in `rows`).
 double Accuracy(const Matrix& probs, const std::vector<int>& labels, const std::vector<std::uint32_t>& rows);
+// ROC AUC of (score, positive) pairs: the chance that a random positive
+// scores above a random negative, ties counting half (Mann-Whitney). NaN
+// without both kinds.
+double BinaryAuc(std::vector<std::pair<float, bool>> scored);
 // ROC AUC: binary on the class-1 score; macro one-vs-rest for more classes
 // (over classes present both in and out). Ties count one half.
 double RocAuc(const Matrix& probs, const std::vector<int>& labels, const std::vector<std::uint32_t>& rows);
