@@ -9,6 +9,7 @@
 
 #include "dataset/graph_dataset.h"
 #include "engine/node_features.h"
+#include "train/task_data.h"
 
 namespace ldpgraph_python {
 
@@ -22,6 +23,10 @@ struct Dataset {
   // What node models read in place of the dataset's own features (null: those).
   const ldpgraph::NodeFeatures* features() const { return has_view ? &view : nullptr; }
 };
+
+// The node task (graph prepared with `aggregation`, labels, features: the
+// borrowed ones when there are) of a node dataset; ValueError when it has none.
+ldpgraph::NodeTaskData NodeTask(const Dataset& ds, ldpgraph::Aggregation aggregation);
 
 // Raises ValueError naming the task unless `ds` is a node dataset (or a graph set).
 void RequireNodeDataset(const Dataset& ds, const char* task);

@@ -10,6 +10,11 @@
 
 namespace ldpgraph_python {
 
+ldpgraph::NodeTaskData NodeTask(const Dataset& ds, ldpgraph::Aggregation aggregation) {
+  return Take(ds.features() != nullptr ? ldpgraph::MakeNodeTaskData(ds.data, aggregation, *ds.features())
+                                       : ldpgraph::MakeNodeTaskData(ds.data, aggregation));
+}
+
 void RequireNodeDataset(const Dataset& ds, const char* task) {
   if (!ds.is_node()) {
     throw py::value_error(std::string(task) + " classifies nodes: give a node dataset (node_dataset or a CSV folder)");

@@ -46,10 +46,7 @@ py::tuple FedcogSgc(const Dataset& ds, const py::object& party_of, const std::st
   o.weight_decay = InRange("weight_decay", weight_decay, 0.0f, 1.0f);
   o.seed = seed;
   InRange("steps", steps, 0, 64);
-  const ldpgraph::NodeTaskData data = Take(ds.features() != nullptr
-                                               ? ldpgraph::MakeNodeTaskData(ds.data, ldpgraph::Aggregation::kGcn,
-                                                                            *ds.features())
-                                               : ldpgraph::MakeNodeTaskData(ds.data, ldpgraph::Aggregation::kGcn));
+  const ldpgraph::NodeTaskData data = NodeTask(ds, ldpgraph::Aggregation::kGcn);
   const ldpgraph::Split roles = ldpgraph::DefaultNodeSplit(data.labels, seed);
   std::uint64_t propagation_bytes = 0;
   ldpgraph::Result<ldpgraph::FederatedSgcRun> run = [&]() -> ldpgraph::Result<ldpgraph::FederatedSgcRun> {

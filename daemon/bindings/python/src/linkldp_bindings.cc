@@ -67,9 +67,7 @@ void SetSide(const py::object& class_probabilities, const py::object& features_o
   if (!features_of.is_none()) {
     const Dataset& ds = features_of.cast<const Dataset&>();
     RequireNodeDataset(ds, "the learned prior's features");
-    side->task = Take(ds.features() != nullptr ? ldpgraph::MakeNodeTaskData(ds.data, ldpgraph::Aggregation::kMean,
-                                                                            *ds.features())
-                                               : ldpgraph::MakeNodeTaskData(ds.data, ldpgraph::Aggregation::kMean));
+    side->task = NodeTask(ds, ldpgraph::Aggregation::kMean);
     if (side->task.features.rows() != static_cast<Eigen::Index>(n)) {
       throw py::value_error("features_of has " + std::to_string(side->task.features.rows()) + " nodes; the reports " +
                             std::to_string(n) + " users");
@@ -105,16 +103,12 @@ py::tuple TrainOnReports(const ldpgraph::LinkReports& reports, const Dataset& ds
   d.feature_similarity = !rectified;
   d.seed = seed;
   ldpgraph::LpgnnOptions o;
-  if (model != "gcn" && model != "sage") throw py::value_error("model must be gcn or sage, got '" + model + "'");
-  o.kind = model == "gcn" ? ldpgraph::NodeGnnKind::kGcn : ldpgraph::NodeGnnKind::kSage;
+  o.kind = NodeKind(model);
   o.label_method = Take(ldpgraph::ParseLabelMethod(label_method));
   o.hidden = InRange("hidden", hidden, 1, 4096);
   o.train.max_epochs = InRange("epochs", epochs, 1, 100000);
   o.seed = seed;
-  const ldpgraph::NodeTaskData data =
-      Take(ds.features() != nullptr
-               ? ldpgraph::MakeNodeTaskData(ds.data, ldpgraph::Aggregation::kMean, *ds.features())
-               : ldpgraph::MakeNodeTaskData(ds.data, ldpgraph::Aggregation::kMean));
+  const ldpgraph::NodeTaskData data = NodeTask(ds, ldpgraph::Aggregation::kMean);
   if (data.features.rows() != static_cast<Eigen::Index>(reports.num_users())) {
     throw py::value_error("the dataset has " + std::to_string(data.features.rows()) + " nodes; the reports " +
                           std::to_string(reports.num_users()) + " users");
@@ -134,7 +128,7 @@ py::tuple TrainOnReports(const ldpgraph::LinkReports& reports, const Dataset& ds
   ldpgraph::DenoisedRun r = Take(std::move(run));
   Model m;
   m.any = std::make_shared<ldpgraph::AnyModel>();
-  m.any->kind = o.kind == ldpgraph::NodeGnnKind::kGcn ? ldpgraph::ModelKind::kGcn : ldpgraph::ModelKind::kSage;
+  m.any->kind = ModelKindOf(o.kind);
   m.any->node = std::move(r.chosen.run.model);
   m.any->node_probabilities = std::move(r.chosen.probabilities);
   m.kx = r.chosen.run.kx;

@@ -4,7 +4,9 @@
 #define LDPGRAPH_DAEMON_BINDINGS_PYTHON_MODEL_H_
 
 #include <memory>
+#include <string>
 
+#include "models/node_gnn.h"
 #include "store/model_file.h"
 
 namespace ldpgraph_python {
@@ -17,6 +19,13 @@ struct Model {
   int kx = 0;
   bool standardised = false;
 };
+
+// "gcn" or "sage"; ValueError naming `model` otherwise.
+ldpgraph::NodeGnnKind NodeKind(const std::string& name);
+// The model file kind of a node model.
+inline ldpgraph::ModelKind ModelKindOf(ldpgraph::NodeGnnKind kind) {
+  return kind == ldpgraph::NodeGnnKind::kGcn ? ldpgraph::ModelKind::kGcn : ldpgraph::ModelKind::kSage;
+}
 
 }  // namespace ldpgraph_python
 

@@ -65,6 +65,12 @@ Model Load(const std::string& path) {
 
 }  // namespace
 
+ldpgraph::NodeGnnKind NodeKind(const std::string& name) {
+  if (name == "gcn") return ldpgraph::NodeGnnKind::kGcn;
+  if (name == "sage") return ldpgraph::NodeGnnKind::kSage;
+  throw py::value_error("model must be gcn or sage, got '" + name + "'");
+}
+
 void BindModels(py::module_& m) {
   py::class_<Model>(m, "Model", py::dynamic_attr())
       .def_property_readonly("kind", [](const Model& x) { return ldpgraph::ModelKindName(x.any->kind); })

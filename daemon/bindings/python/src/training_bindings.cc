@@ -59,13 +59,6 @@ Split NodeSplit(const py::object& split, const std::vector<int>& labels, std::ui
   return s;
 }
 
-ldpgraph::NodeTaskData NodeTask(const Dataset& ds, ldpgraph::Aggregation aggregation) {
-  ldpgraph::Result<ldpgraph::NodeTaskData> data =
-      ds.features() != nullptr ? ldpgraph::MakeNodeTaskData(ds.data, aggregation, *ds.features())
-                               : ldpgraph::MakeNodeTaskData(ds.data, aggregation);
-  return Take(std::move(data));
-}
-
 py::dict EpochDict(const ldpgraph::EpochReport& r) {
   py::dict d;
   d["epoch"] = r.epoch;
@@ -103,12 +96,6 @@ Model Wrap(ldpgraph::AnyModel model) {
   return m;
 }
 
-ldpgraph::NodeGnnKind NodeKind(const std::string& name) {
-  if (name == "gcn") return ldpgraph::NodeGnnKind::kGcn;
-  if (name == "sage") return ldpgraph::NodeGnnKind::kSage;
-  throw py::value_error("model must be gcn or sage, got '" + name + "'");
-}
-
 py::tuple TrainNode(const Dataset& ds, const std::string& model, int hidden, int layers, float dropout, int epochs,
                     float lr, std::uint64_t seed, const py::object& split, const py::object& on_epoch) {
   RequireNodeDataset(ds, "gcn and sage");
@@ -131,7 +118,7 @@ py::tuple TrainNode(const Dataset& ds, const std::string& model, int hidden, int
   progress.RaiseIfFailed();
   ldpgraph::NodeRun r = Take(std::move(run));
   ldpgraph::AnyModel any;
-  any.kind = o.kind == ldpgraph::NodeGnnKind::kGcn ? ldpgraph::ModelKind::kGcn : ldpgraph::ModelKind::kSage;
+  any.kind = ModelKindOf(o.kind);
   any.node = std::move(r.model);
   return py::make_tuple(Wrap(std::move(any)), TrainingMetrics(s, r.result));
 }
@@ -206,7 +193,7 @@ py::tuple TrainLpgnnModel(const Dataset& ds, const std::string& model, const std
   progress.RaiseIfFailed();
   ldpgraph::LpgnnRun r = Take(std::move(run));
   ldpgraph::AnyModel any;
-  any.kind = o.kind == ldpgraph::NodeGnnKind::kGcn ? ldpgraph::ModelKind::kGcn : ldpgraph::ModelKind::kSage;
+  any.kind = ModelKindOf(o.kind);
   any.node = std::move(r.model);
   Model m = Wrap(std::move(any));
   m.kx = r.kx;
