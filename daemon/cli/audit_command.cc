@@ -4,18 +4,23 @@
 // at a confidence that holds for the whole run; then the broken test
 // doubles, which must be caught.
 // Exit 0 when every claim holds and every double is caught, 1 otherwise.
-// ldpgraph audit model: an attack on a saved model (link stealing so far).
+// ldpgraph audit model: an attack on a saved model (link stealing from its
+// posteriors, LinkTeller's influence, membership inference).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 
 #include "audit/link_stealing.h"
+#include "audit/link_teller.h"
+#include "audit/membership_inference.h"
 #include "audit/mechanism_audits.h"
 #include "cli/commands.h"
 #include "dataset/graph_dataset.h"
 #include "prediction/dataset_prediction.h"
 #include "store/model_file.h"
+#include "train/node_pipeline.h"
+#include "train/task_data.h"
 #include "util/flags.h"
 
 namespace ldpgraph {
@@ -28,28 +33,69 @@ int Usage(const std::string& message) {
 
 }  // namespace
 
-// ldpgraph audit model: an attack on a saved model's outputs over the graph
-// it was trained on (or the graph whose links it should hide).
+// ldpgraph audit model: an attack on a saved model over the graph it was
+// trained on (or the graph whose links it should hide).
+namespace {
+
+int RunLinkTeller(const AnyModel& model, const GraphDataset& ds, std::uint64_t pairs, std::uint64_t seed) {
+  if (model.kind == ModelKind::kGap || model.node_probabilities.size() > 0) {
+    return Usage("LinkTeller queries a model with changed features; this model holds its predictions for its graph "
+                 "(GAP, or trained on a denoised graph) and answers no such query");
+  }
+  Result<NodeTaskData> data = MakeNodeTaskData(ds, AggregationFor(model.node->config().kind));
+  if (!data.ok()) return Usage(data.status().ToString());
+  Result<InfluenceProbe> probe = InfluenceProbe::Create(model.node.get(), std::move(data).value(), 0.05);
+  if (!probe.ok()) return Usage(probe.status().message());
+  Result<LinkAttackResult> r = LinkTellerAuc(*probe, ds.graphs[0], pairs, seed);
+  if (!r.ok()) return Usage(r.status().message());
+  std::cout << "attack=linkteller\nmodel=" << ModelKindName(model.kind) << "\nscore=influence\nedges=" << r->edges
+            << "\nnon_edges=" << r->non_edges << "\nauc=" << r->auc << "\n";
+  return 0;
+}
+
+int RunMembershipInference(const AnyModel& model, const GraphDataset& ds, const DatasetPrediction& prediction,
+                           std::uint64_t split_seed) {
+  const std::vector<int> labels(ds.node_labels.begin(), ds.node_labels.end());
+  // The split `ldpgraph train` made with this seed: its training users are
+  // the members, its test users the non-members.
+  const Split split = DefaultNodeSplit(labels, split_seed);
+  Result<MembershipAttackResult> r = MembershipInferenceAuc(prediction.probabilities, labels, split.train, split.test);
+  if (!r.ok()) return Usage(r.status().message());
+  std::cout << "attack=mia\nmodel=" << ModelKindName(model.kind) << "\nscore=class_calibrated_log_probability"
+            << "\nsplit_seed=" << split_seed << "\nmembers=" << r->members << "\nnon_members=" << r->non_members
+            << "\nauc=" << r->auc << "\nuncalibrated_auc=" << r->uncalibrated_auc << "\n";
+  return 0;
+}
+
+}  // namespace
+
 int RunModelAudit(const std::vector<std::string>& args) {
-  Result<Flags> flags = Flags::Parse(args, {"model", "dataset", "attack", "pairs", "seed"});
+  Result<Flags> flags = Flags::Parse(args, {"model", "dataset", "attack", "pairs", "seed", "split-seed"});
   if (!flags.ok()) return Usage(flags.status().message());
+  const std::string attack = flags->StringOr("attack", "lsa");
+  if (attack != "lsa" && attack != "linkteller" && attack != "mia") {
+    return Usage("--attack must be lsa, linkteller or mia, got " + attack);
+  }
   Result<std::string> model_path = flags->String("model");
   Result<std::string> dataset_path = flags->String("dataset");
-  Result<std::uint64_t> pairs = flags->Unsigned("pairs", 100000);
+  Result<std::uint64_t> pairs = flags->Unsigned("pairs", attack == "linkteller" ? 1000 : 100000);
   Result<std::uint64_t> seed = flags->Unsigned("seed", 0);
-  for (const Status* s : {&model_path.status(), &dataset_path.status(), &pairs.status(), &seed.status()}) {
+  Result<std::uint64_t> split_seed = flags->Unsigned("split-seed", 0);
+  for (const Status* s : {&model_path.status(), &dataset_path.status(), &pairs.status(), &seed.status(),
+                          &split_seed.status()}) {
     if (!s->ok()) return Usage(s->message());
   }
-  const std::string attack = flags->StringOr("attack", "lsa");
-  if (attack != "lsa") return Usage("--attack must be lsa (linkteller and mia are not built yet)");
   if (*pairs < 1) return Usage("--pairs must be positive");
   Result<AnyModel> model = LoadModel(*model_path);
   if (!model.ok()) return Usage(model.status().ToString());
-  if (model->kind == ModelKind::kGin) return Usage("link stealing attacks node models; this is a GIN model");
+  if (model->kind == ModelKind::kGin) return Usage("these attacks are on node models; this is a GIN model");
   Result<GraphDataset> ds = ReadDataset(*dataset_path);
   if (!ds.ok()) return Usage(ds.status().ToString());
+  if (ds->graphs.size() != 1) return Usage("a node model's dataset is one graph");
+  if (attack == "linkteller") return RunLinkTeller(*model, *ds, *pairs, *seed);
   Result<DatasetPrediction> prediction = PredictDataset(*model, *ds);
   if (!prediction.ok()) return Usage(prediction.status().message());
+  if (attack == "mia") return RunMembershipInference(*model, *ds, *prediction, *split_seed);
   Result<LinkAttackResult> r = LinkStealingAuc(prediction->probabilities, ds->graphs[0], *pairs, *seed);
   if (!r.ok()) return Usage(r.status().message());
   std::cout << "attack=lsa\nmodel=" << ModelKindName(model->kind) << "\nscore=posterior_correlation\nedges="

@@ -153,8 +153,9 @@ std::vector<CommandHelp> MakeEntries() {
        "  [--trials 1000000] [--confidence 0.95] [--epsilon 1] [--only NAME] [--broken on|off] [--seed S]\n"
        "  exit 1 when a lower bound exceeds its claim or a broken double is missed\n",
        "ldpgraph audit mechanisms --trials 200000"},
-      {"audit model", "attack a node model: link stealing from its posteriors, scored by AUC",
-       "  --model FILE --dataset PATH [--attack lsa] [--pairs 100000] [--seed 0]\n",
+      {"audit model", "attack a node model: link stealing (lsa), LinkTeller, membership inference (mia); AUC",
+       "  --model FILE --dataset PATH [--attack lsa|linkteller|mia] [--pairs 100000 (linkteller 1000)] [--seed 0]\n"
+       "  [--split-seed 0]   mia: the --seed the model was trained with (members: its training users)\n",
        "ldpgraph audit model --model /tmp/cora.model --dataset ../shared/data/nodes/cora"},
       {"version", "print the version", "", "ldpgraph version"},
       {"help", "list every command", "", "ldpgraph help"},

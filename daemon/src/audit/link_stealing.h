@@ -8,7 +8,9 @@
 #define LDPGRAPH_DAEMON_AUDIT_LINK_STEALING_H_
 
 #include <cstdint>
+#include <vector>
 
+#include "audit/link_pairs.h"
 #include "engine/matrix.h"
 #include "graph/csr_graph.h"
 #include "ldpgraph/status.h"
@@ -20,6 +22,19 @@ struct LinkAttackResult {
   std::uint64_t edges = 0;      // true edges scored
   std::uint64_t non_edges = 0;  // random non-adjacent pairs scored
 };
+
+// Scores the pairs with `score` and measures its AUC.
+template <typename Score>
+LinkAttackResult ScoreLinkPairs(const LinkPairs& pairs, Score&& score) {
+  std::vector<double> positive, negative;
+  for (const UserPair& p : pairs.edges) positive.push_back(score(p.first, p.second));
+  for (const UserPair& p : pairs.non_edges) negative.push_back(score(p.first, p.second));
+  LinkAttackResult r;
+  r.auc = ScoreAuc(positive, negative);
+  r.edges = pairs.edges.size();
+  r.non_edges = pairs.non_edges.size();
+  return r;
+}
 
 // Pearson correlation of two rows (0 when either is constant).
 double RowCorrelation(const Matrix& probabilities, std::uint32_t u, std::uint32_t v);
