@@ -17,6 +17,7 @@
 #include "audit/mechanism_audits.h"
 #include "cli/commands.h"
 #include "dataset/graph_dataset.h"
+#include "experiments/audit_experiment.h"
 #include "prediction/dataset_prediction.h"
 #include "store/model_file.h"
 #include "train/node_pipeline.h"
@@ -101,6 +102,54 @@ int RunModelAudit(const std::vector<std::string>& args) {
   std::cout << "attack=lsa\nmodel=" << ModelKindName(model->kind) << "\nscore=posterior_correlation\nedges="
             << r->edges << "\nnon_edges=" << r->non_edges << "\nauc=" << r->auc << "\n";
   return 0;
+}
+
+// ldpgraph experiment audit: the study (experiments/audit_experiment.h).
+// Exit 1 when any attack's AUC is above its bound beyond its interval.
+int RunAuditExperimentCommand(const std::vector<std::string>& args) {
+  const auto usage = [](const std::string& message) {
+    std::fprintf(stderr, "ldpgraph experiment audit: %s\n", message.c_str());
+    return 2;
+  };
+  Result<Flags> flags =
+      Flags::Parse(args, {"dataset", "out", "systems", "epsilons", "splits", "targets", "epochs", "jobs"});
+  if (!flags.ok()) return usage(flags.status().message());
+  Result<std::string> path = flags->String("dataset");
+  Result<std::string> out = flags->String("out");
+  AuditExperimentOptions o;
+  Result<std::vector<std::string>> systems = flags->StringList("systems", o.systems);
+  Result<std::vector<double>> epsilons = flags->DoubleList("epsilons", o.epsilons);
+  Result<std::uint64_t> splits = flags->Unsigned("splits", static_cast<std::uint64_t>(o.splits));
+  Result<std::uint64_t> targets = flags->Unsigned("targets", o.targets);
+  Result<std::uint64_t> epochs = flags->Unsigned("epochs", static_cast<std::uint64_t>(o.epochs));
+  Result<std::uint64_t> jobs = flags->Unsigned("jobs", 2);
+  for (const Status* s : {&path.status(), &out.status(), &systems.status(), &epsilons.status(), &splits.status(),
+                          &targets.status(), &epochs.status(), &jobs.status()}) {
+    if (!s->ok()) return usage(s->message());
+  }
+  if (*splits < 1 || *splits > 1000 || *targets < 2 || *targets > 100000000 || *epochs < 1 || *epochs > 100000 ||
+      *jobs < 1 || *jobs > 256) {
+    return usage("need 1 <= --splits <= 1000, 2 <= --targets <= 10^8, 1 <= --epochs <= 10^5, 1 <= --jobs <= 256");
+  }
+  o.systems = *systems;
+  o.epsilons = *epsilons;
+  o.splits = static_cast<int>(*splits);
+  o.targets = static_cast<std::uint32_t>(*targets);
+  o.epochs = static_cast<int>(*epochs);
+  o.jobs = static_cast<int>(*jobs);
+  o.out_dir = *out;
+  Result<GraphDataset> ds = ReadDataset(*path);
+  if (!ds.ok()) return usage(ds.status().ToString());
+  Result<AuditVerdict> verdict = RunAuditExperiment(*ds, o);
+  if (!verdict.ok()) {
+    if (verdict.status().code() == StatusCode::kInvalidArgument) return usage(verdict.status().message());
+    std::fprintf(stderr, "ldpgraph experiment audit: %s\n", verdict.status().ToString().c_str());
+    return 1;
+  }
+  for (const std::string& r : verdict->refuted) std::printf("refuted=%s\n", r.c_str());
+  std::printf("rows=%zu\nrefuted_rows=%zu\nresults=%s/results.csv\nsummary=%s/summary.csv\n", verdict->rows,
+              verdict->refuted.size(), out->c_str(), out->c_str());
+  return verdict->refuted.empty() ? 0 : 1;
 }
 
 int RunAuditCommand(const std::vector<std::string>& args) {

@@ -127,6 +127,11 @@ std::vector<CommandHelp> MakeEntries() {
        "  [--epsilons 0.5,1,2,4,8,inf] [--splits 5] [--hops 2] [--epochs 100] [--jobs J]\n"
        "  [--levels edge,node] [--max-degree D] [--batch-size B]\n",
        "ldpgraph experiment gap --dataset ../shared/data/nodes/cora --out /tmp/gap --epsilons 1,8 --splits 2"},
+      {"experiment audit", "attacks on every system's release (edge-inclusion game, membership) next to the AUC epsilon allows",
+       "  --dataset PATH --out DIR\n"
+       "  [--systems gcn,mlp,dprr,rr,blink,ours,gap-edp,gap-ndp,mlp-dp] [--epsilons 0.5,1,2,4,8]\n"
+       "  [--splits 3] [--targets 1000] [--epochs 100] [--jobs 2]   exit 1 when an AUC is above its bound\n",
+       "ldpgraph experiment audit --dataset ../shared/data/nodes/cora --out /tmp/audit --epsilons 1,4 --splits 1"},
       {"experiment fedcog", "FedCog: one GCN over a graph split among parties, against local and central training",
        "  --dataset PATH --out DIR\n"
        "  [--partitions random,community] [--parties 2,3,5,10]\n"

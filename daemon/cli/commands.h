@@ -39,6 +39,8 @@ const char* FederationUsage();
 const char* GwUsage();
 // ldpgraph experiment gw (gw_command.cc, beside the command it studies).
 int RunGwExperimentCommand(const std::vector<std::string>& args);
+// ldpgraph experiment audit (audit_command.cc, likewise).
+int RunAuditExperimentCommand(const std::vector<std::string>& args);
 
 }  // namespace ldpgraph
 

@@ -491,7 +491,7 @@ int RunReport(const std::vector<std::string>& args) {
 
 int RunExperimentCommand(const std::vector<std::string>& args) {
   const std::string usage =
-      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn|gap|linkldp|fedcog|gw|report [options] (see ldpgraph help)";
+      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn|gap|linkldp|fedcog|gw|audit|report [options] (see ldpgraph help)";
   if (args.empty()) return Usage(usage);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "dprr") return RunDprr(rest);
@@ -500,6 +500,7 @@ int RunExperimentCommand(const std::vector<std::string>& args) {
   if (args[0] == "linkldp") return RunLinkLdp(rest);
   if (args[0] == "fedcog") return RunFedCog(rest);
   if (args[0] == "gw") return RunGwExperimentCommand(rest);
+  if (args[0] == "audit") return RunAuditExperimentCommand(rest);
   if (args[0] == "degree") return RunDegree(rest);
   if (args[0] == "scaling") return RunScaling(rest);
   if (args[0] == "report") return RunReport(rest);

@@ -508,6 +508,88 @@ TEST_CASE("Cli.ExperimentGapWritesRowsSummaryAndChart") {
   }
 }
 
+// The AUC in results.csv of one system's attack (-1 when absent).
+double AuditAuc(const std::string& results, const std::string& system, const std::string& attack,
+                const std::string& epsilon) {
+  std::ifstream in(results);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream fields(line);
+    for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+    if (f.size() > 5 && f[1] == system && f[2] == attack && f[3] == epsilon) return std::stod(f[5]);
+  }
+  return -1;
+}
+
+TEST_CASE("Cli.AuditModelAttacksANodeModelThreeWays") {
+  TempDir dir;
+  const auto data = dir.path() + "/sbm";
+  REQUIRE(Ldpgraph("generate --kind sbm --nodes 600 --degree 6 --features 60 --words 6 --seed 3 --output " + data)
+              .exit_code == 0);
+  const auto gcn = dir.path() + "/gcn.bin", gap = dir.path() + "/gap.bin";
+  REQUIRE(Ldpgraph("train --dataset " + data + " --model gcn --epochs 60 --out " + gcn).exit_code == 0);
+  REQUIRE(Ldpgraph("train --dataset " + data + " --model gap --privacy node --epsilon 4 --epochs 10 --out " + gap)
+              .exit_code == 0);
+  for (const char* attack : {"lsa", "linkteller", "mia"}) {
+    Run r = Ldpgraph("audit model --model " + gcn + " --dataset " + data + " --attack " + attack);
+    INFO(attack << ": " << r.output);
+    REQUIRE(r.exit_code == 0);
+    const auto at = r.output.find("\nauc=");
+    REQUIRE(at != std::string::npos);
+    const double auc = std::stod(r.output.substr(at + 5));
+    CHECK(auc > 0.5);
+    if (std::string(attack) == "linkteller") CHECK(auc > 0.9);  // a GCN answers feature queries: edges show
+  }
+  Run mia = Ldpgraph("audit model --model " + gap + " --dataset " + data + " --attack mia --split-seed 0");
+  INFO(mia.output);
+  CHECK(mia.exit_code == 0);
+  CHECK(mia.output.find("uncalibrated_auc=") != std::string::npos);
+  // GAP holds its predictions: it answers no feature query.
+  Run teller = Ldpgraph("audit model --model " + gap + " --dataset " + data + " --attack linkteller");
+  CHECK(teller.exit_code == 2);
+  CHECK(teller.output.find("holds its predictions") != std::string::npos);
+  for (const std::string args : {"--attack steal", "--pairs 0", "--seed x"}) {
+    Run bad = Ldpgraph("audit model --model " + gcn + " --dataset " + data + " " + args);
+    INFO(args << ": " << bad.output);
+    CHECK(bad.exit_code == 2);
+  }
+  CHECK(Ldpgraph("audit model --model " + dir.path() + "/none.bin --dataset " + data).exit_code == 2);
+}
+
+TEST_CASE("Cli.ExperimentAuditPlaysTheEdgeGameAndJudgesEveryRow") {
+  TempDir dir;
+  const auto data = dir.path() + "/sbm";
+  REQUIRE(Ldpgraph("generate --kind sbm --nodes 800 --degree 6 --features 60 --words 6 --seed 4 --output " + data)
+              .exit_code == 0);
+  const auto out = dir.path() + "/audit";
+  const std::string command = "experiment audit --dataset " + data + " --out " + out +
+                              " --epsilons 1,4 --splits 1 --targets 300 --epochs 10";
+  Run r = Ldpgraph(command);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // gcn and mlp 3 attacks each; at each epsilon dprr, rr, blink, ours and
+  // gap-edp 1, gap-ndp 2, mlp-dp 1.
+  CHECK(r.output.find("rows=22\nrefuted_rows=0\n") != std::string::npos);
+  CHECK(Lines(out + "/results.csv") == 1 + 22);
+  CHECK(Exists(out + "/edge_attacks__sbm.svg"));
+  CHECK(Exists(out + "/membership__sbm.svg"));
+  const std::string results = out + "/results.csv";
+  // Power: randomized response at epsilon 4 gives kept targets away; an
+  // edge-free model gives nothing (every influence is 0: ties, 1/2).
+  CHECK(AuditAuc(results, "rr", "report", "4") > 0.95);
+  CHECK(AuditAuc(results, "mlp", "linkteller", "inf") == doctest::Approx(0.5));
+  CHECK(AuditAuc(results, "gcn", "linkteller", "inf") > 0.7);
+  Run again = Ldpgraph(command);
+  CHECK(again.exit_code == 0);
+  CHECK(again.output.find("0 run(s) to do") != std::string::npos);
+  for (const char* args : {"--epsilons inf", "--epsilons 0", "--systems gcn,steal", "--targets 1", "--splits 0"}) {
+    Run bad = Ldpgraph("experiment audit --dataset " + data + " --out " + dir.path() + "/bad " + args);
+    INFO(args << ": " << bad.output);
+    CHECK(bad.exit_code == 2);
+  }
+}
+
 TEST_CASE("Cli.ExperimentLpgnnCombinesPrivateFeaturesLabelsAndEdges") {
   TempDir dir;
   WriteTinyNodeDataset(dir);

@@ -59,9 +59,16 @@ TEST_CASE("AucBounds.TheIntervalHoldsTheAucAndShrinksWithMoreScores") {
   CHECK(small.low < 0.7);
   CHECK(small.high > 0.7);
   CHECK(large.high - large.low < (small.high - small.low) / 5);
-  // Hanley and McNeil's standard error for A = 0.5 and 100 + 100 scores is 0.0410.
-  const AucInterval half = AucConfidenceInterval(0.5, 100, 100);
-  CHECK((half.high - half.low) / (2 * 1.96) == doctest::Approx(0.0410).epsilon(0.01));
+  // Hanley and McNeil's standard error for A = 0.9 and 1000 + 1000 scores is
+  // 0.0071; Clopper-Pearson's for 900 of 1000 about 0.0095, the wider.
+  const AucInterval high = AucConfidenceInterval(0.9, 1000, 1000);
+  CHECK((high.high - high.low) / (2 * 1.96) == doctest::Approx(0.0095).epsilon(0.05));
+  CHECK((high.high - high.low) / (2 * 1.96) > 0.0072);
+  // At an AUC of 1 Hanley and McNeil's interval has no width; the paired
+  // test's lower end after 500 successes of 500 is 0.025^(1/500).
+  const AucInterval perfect = AucConfidenceInterval(1.0, 500, 700);
+  CHECK(perfect.low == doctest::Approx(std::pow(0.025, 1.0 / 500)).epsilon(1e-4));
+  CHECK(perfect.high == 1.0);
   const AucInterval none = AucConfidenceInterval(0.9, 0, 10);
   CHECK(none.low == 0);
   CHECK(none.high == 1);

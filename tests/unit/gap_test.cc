@@ -186,9 +186,12 @@ TEST_CASE("Gap.NodeLevelTrainsToItsEpsilonAndRefusesBadRequests") {
   CHECK(priv->test_accuracy > 1.0 / 3 + 0.3);  // 0.81 measured
   CHECK(priv->test_accuracy < open->test_accuracy);
   // The DP-SGD MLP alone, with the whole budget.
-  Result<double> mlp = TrainPrivateMlp(c.in, o);
+  Result<PrivateMlpRun> mlp = TrainPrivateMlp(c.in, o);
   REQUIRE(mlp.ok());
-  CHECK(*mlp > 1.0 / 3 + 0.3);
+  CHECK(mlp->test_accuracy > 1.0 / 3 + 0.3);
+  CHECK(mlp->epsilon == o.epsilon);
+  CHECK(mlp->delta > 0);
+  CHECK(mlp->probabilities.rows() == static_cast<Eigen::Index>(c.in.graph->num_nodes()));
 
   GapOptions bad = o;
   bad.max_degree = 0;

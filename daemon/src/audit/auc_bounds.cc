@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "audit/binomial_bounds.h"
+
 namespace ldpgraph {
 
 double MaxAucUnderDp(double epsilon, double delta) {
@@ -27,7 +29,11 @@ AucInterval AucConfidenceInterval(double auc, std::uint64_t positives, std::uint
   const double q1 = a / (2 - a), q2 = 2 * a * a / (1 + a);
   const double variance = (a * (1 - a) + (n1 - 1) * (q1 - a * a) + (n2 - 1) * (q2 - a * a)) / (n1 * n2);
   const double half = z * std::sqrt(std::max(variance, 0.0));
-  return {std::max(0.0, a - half), std::min(1.0, a + half)};
+  const std::uint64_t m = std::min(positives, negatives);
+  const auto k = static_cast<std::uint64_t>(std::llround(std::clamp(a, 0.0, 1.0) * static_cast<double>(m)));
+  const double alpha = std::erfc(z / std::sqrt(2.0)) / 2;  // one end
+  return {std::max(0.0, std::min(a - half, BinomialLowerBound(k, m, alpha))),
+          std::min(1.0, std::max(a + half, BinomialUpperBound(k, m, alpha)))};
 }
 
 }  // namespace ldpgraph

@@ -28,9 +28,14 @@ struct DpGuarantee {
 };
 DpGuarantee GroupPrivacy(double epsilon, double delta, int k);
 
-// A normal-approximation confidence interval for an AUC measured over
-// `positives` and `negatives` scores (Hanley and McNeil 1982), clamped to
-// [0, 1]; `z` = 1.96 for 95%.
+// A confidence interval for an AUC measured over `positives` and
+// `negatives` scores: the wider of two. Hanley and McNeil's (1982) normal
+// approximation is the tighter in the middle but has no width at an AUC of
+// 0 or 1; the Clopper-Pearson interval of AUC x m successes in m trials,
+// m = min(positives, negatives), is what pairing each positive with its
+// own negative would give (exact for that paired test, whose count is
+// binomial) and stays honest at the ends. Clamped to [0, 1]; `z` = 1.96 for
+// 95% (each end wrong with probability 2.5%).
 struct AucInterval {
   double low = 0, high = 1;
 };

@@ -31,6 +31,8 @@ class InfluenceProbe {
 
   // I(u -> v) for every v of `targets`: one query of the whole graph.
   std::vector<double> Influence(std::uint32_t u, const std::vector<std::uint32_t>& targets);
+  // What the model predicts for every user on the true features.
+  const Matrix& probabilities() const { return base_; }
 
  private:
   Matrix Probabilities();

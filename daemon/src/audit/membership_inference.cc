@@ -8,9 +8,9 @@
 
 namespace ldpgraph {
 
-Result<MembershipAttackResult> MembershipInferenceAuc(const Matrix& probabilities, const std::vector<int>& labels,
-                                                      const std::vector<std::uint32_t>& members,
-                                                      const std::vector<std::uint32_t>& non_members) {
+Result<MembershipScores> ScoreMembership(const Matrix& probabilities, const std::vector<int>& labels,
+                                         const std::vector<std::uint32_t>& members,
+                                         const std::vector<std::uint32_t>& non_members) {
   if (members.empty() || non_members.empty()) {
     return Status::InvalidArgument("membership inference needs members and non-members");
   }
@@ -19,37 +19,55 @@ Result<MembershipAttackResult> MembershipInferenceAuc(const Matrix& probabilitie
                                    " rows of probabilities for " + std::to_string(labels.size()) + " labels");
   }
   const auto n = static_cast<std::uint32_t>(labels.size());
-  std::vector<char> role(n, 0);  // 1 member, 2 non-member
-  for (int pass = 1; pass <= 2; ++pass) {
-    for (std::uint32_t u : pass == 1 ? members : non_members) {
+  std::vector<bool> audited(n, false);
+  for (const std::vector<std::uint32_t>* list : {&members, &non_members}) {
+    for (std::uint32_t u : *list) {
       if (u >= n) return Status::InvalidArgument("user " + std::to_string(u) + " is out of range");
       if (labels[u] < 0 || labels[u] >= probabilities.cols()) {
         return Status::InvalidArgument("user " + std::to_string(u) + " has no label the model knows");
       }
-      if (role[u] != 0) return Status::InvalidArgument("user " + std::to_string(u) + " is listed twice");
-      role[u] = static_cast<char>(pass);
+      if (audited[u]) return Status::InvalidArgument("user " + std::to_string(u) + " is listed twice");
+      audited[u] = true;
     }
   }
   // Per class: the mean and deviation of the score over its audited users.
   const auto classes = static_cast<std::size_t>(probabilities.cols());
-  std::vector<double> score(n, 0), sum(classes, 0), squares(classes, 0), count(classes, 0);
+  MembershipScores out;
+  out.log_probability.assign(n, 0);
+  out.calibrated.assign(n, 0);
+  std::vector<double> sum(classes, 0), squares(classes, 0), count(classes, 0);
   for (std::uint32_t u = 0; u < n; ++u) {
-    if (role[u] == 0) continue;
+    if (!audited[u]) continue;
     const auto c = static_cast<std::size_t>(labels[u]);
-    score[u] = std::log(std::max(static_cast<double>(probabilities(u, labels[u])), 1e-30));
-    sum[c] += score[u];
-    squares[c] += score[u] * score[u];
+    const double score = std::log(std::max(static_cast<double>(probabilities(u, labels[u])), 1e-30));
+    out.log_probability[u] = score;
+    sum[c] += score;
+    squares[c] += score * score;
     count[c] += 1;
   }
-  std::vector<double> raw_in, raw_out, in, out;
   for (std::uint32_t u = 0; u < n; ++u) {
-    if (role[u] == 0) continue;
+    if (!audited[u]) continue;
     const auto c = static_cast<std::size_t>(labels[u]);
     const double mean = sum[c] / count[c];
     const double sd = std::sqrt(std::max(squares[c] / count[c] - mean * mean, 0.0));
-    const double calibrated = sd > 0 ? (score[u] - mean) / sd : 0.0;
-    (role[u] == 1 ? raw_in : raw_out).push_back(score[u]);
-    (role[u] == 1 ? in : out).push_back(calibrated);
+    out.calibrated[u] = sd > 0 ? (out.log_probability[u] - mean) / sd : 0.0;
+  }
+  return out;
+}
+
+Result<MembershipAttackResult> MembershipInferenceAuc(const Matrix& probabilities, const std::vector<int>& labels,
+                                                      const std::vector<std::uint32_t>& members,
+                                                      const std::vector<std::uint32_t>& non_members) {
+  Result<MembershipScores> scores = ScoreMembership(probabilities, labels, members, non_members);
+  if (!scores.ok()) return scores.status();
+  std::vector<double> raw_in, raw_out, in, out;
+  for (std::uint32_t u : members) {
+    raw_in.push_back(scores->log_probability[u]);
+    in.push_back(scores->calibrated[u]);
+  }
+  for (std::uint32_t u : non_members) {
+    raw_out.push_back(scores->log_probability[u]);
+    out.push_back(scores->calibrated[u]);
   }
   MembershipAttackResult r;
   r.auc = ScoreAuc(in, out);

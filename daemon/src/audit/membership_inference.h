@@ -18,14 +18,25 @@
 namespace ldpgraph {
 
 struct MembershipAttackResult {
-  double auc = 0;             // calibrated per class
+  double auc = 0;               // calibrated per class
   double uncalibrated_auc = 0;  // the log-probability of the true class as it is
   std::uint64_t members = 0, non_members = 0;
+};
+
+// Every user's score (0 for users not audited): the log-probability of her
+// true class, and the same standardised over the audited users of her class.
+struct MembershipScores {
+  std::vector<double> log_probability, calibrated;
 };
 
 // `labels`: one per row of `probabilities` (-1 unknown). Errors:
 // kInvalidArgument for no member or non-member, a user out of range or
 // without a label, or a user in both lists.
+Result<MembershipScores> ScoreMembership(const Matrix& probabilities, const std::vector<int>& labels,
+                                         const std::vector<std::uint32_t>& members,
+                                         const std::vector<std::uint32_t>& non_members);
+
+// ScoreMembership's scores of the members against the non-members. Errors: its.
 Result<MembershipAttackResult> MembershipInferenceAuc(const Matrix& probabilities, const std::vector<int>& labels,
                                                       const std::vector<std::uint32_t>& members,
                                                       const std::vector<std::uint32_t>& non_members);

@@ -60,10 +60,10 @@ class GapRunner {
     GapOptions o = Options(GapPrivacy::kNode, epsilon, split);
     SeededRandomSource noise(static_cast<std::uint64_t>(split) ^ 0x3a1fULL);
     o.noise = &noise;
-    Result<double> accuracy = TrainPrivateMlp(Inputs(split), o);
-    if (!accuracy.ok()) return accuracy.status();
+    Result<PrivateMlpRun> mlp = TrainPrivateMlp(Inputs(split), o);
+    if (!mlp.ok()) return mlp.status();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return Append("mlp-dp", epsilon, split, *accuracy, 0, seconds);
+    return Append("mlp-dp", epsilon, split, mlp->test_accuracy, 0, seconds);
   }
 
   // Non-private GCN or GraphSAGE as `ldpgraph train` trains them.

@@ -225,7 +225,7 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& options) {
   return run;
 }
 
-Result<double> TrainPrivateMlp(const GapInputs& in, const GapOptions& options) {
+Result<PrivateMlpRun> TrainPrivateMlp(const GapInputs& in, const GapOptions& options) {
   LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, options));
   const GapOptions o = ResolveGapOptions(options, in.split.train.size());
   std::unique_ptr<RandomSource> os_noise;
@@ -234,8 +234,11 @@ Result<double> TrainPrivateMlp(const GapInputs& in, const GapOptions& options) {
   GapOptions level = o;
   level.privacy = GapPrivacy::kNode;  // DP-SGD whenever epsilon is finite
   std::unique_ptr<ModuleSgd> sgd = DpSgdModule(level, in.split.train.size(), o.encoder_epochs);
+  PrivateMlpRun run;
   if (sgd) {
     const double delta = DeltaOf(o, static_cast<double>(in.graph->num_nodes()));
+    run.epsilon = o.epsilon;
+    run.delta = delta;
     Result<double> multiplier = CalibrateNoiseMultiplier(
         [&](double s) { return std::vector<GaussianRelease>{{s, sgd->sampling_rate, sgd->steps}}; }, o.epsilon, delta);
     if (!multiplier.ok()) return multiplier.status();
@@ -245,7 +248,9 @@ Result<double> TrainPrivateMlp(const GapInputs& in, const GapOptions& options) {
   if (!e.ok()) return e.status();
   Tape tape(false, nullptr);
   const Tape::Var scores = e->head.Forward(tape, e->mlp.Forward(tape, *in.features));
-  return Accuracy(Softmax(tape.value(scores)), *in.labels, in.split.test);
+  run.probabilities = Softmax(tape.value(scores));
+  run.test_accuracy = Accuracy(run.probabilities, *in.labels, in.split.test);
+  return run;
 }
 
 }  // namespace ldpgraph

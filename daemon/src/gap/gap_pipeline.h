@@ -158,8 +158,13 @@ Status ValidateGap(const GapInputs& inputs, const GapOptions& options);
 // The edge-free baseline under node-level DP: the encoder with its softmax
 // head trained by DP-SGD with the whole (epsilon, delta) (an MLP reads no
 // edge, so this is also its edge-level guarantee). Returns its test
-// accuracy. Errors: as TrainGap's.
-Result<double> TrainPrivateMlp(const GapInputs& inputs, const GapOptions& options);
+// accuracy with every node's class probabilities. Errors: as TrainGap's.
+struct PrivateMlpRun {
+  double test_accuracy = 0;
+  double epsilon = INFINITY, delta = 0;  // what the training has (epsilon inf: no noise)
+  Matrix probabilities;                  // nodes x classes
+};
+Result<PrivateMlpRun> TrainPrivateMlp(const GapInputs& inputs, const GapOptions& options);
 
 }  // namespace ldpgraph
 
