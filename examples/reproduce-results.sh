@@ -198,6 +198,22 @@ study 20-imdb-gw "IMDB-BINARY: SVM and k-NN on GW distances between graphs, thei
 study 21-proteins-gw "PROTEINS: SVM and k-NN on GW distances between graphs, and between their federated GIN node embeddings under LDP" -- \
   experiment gw --dataset "$data/graphs/PROTEINS/PROTEINS.txt" --methods adjacency,gin --epsilons 1
 
+# The audit (issue 52): every system's release attacked in the edge-inclusion
+# game (target edges kept or removed by a fair coin before anything private
+# runs) and by membership inference, each AUC next to the largest its
+# guarantee allows. On Cora, and on a generated graph of a social network's
+# size (22,470 users of mean degree 15 with 4,714 sparse features, the shape
+# of the Facebook page-page graph). There the denoisers at edge epsilon 0.5
+# hold about 10 GB, so one run at a time.
+study 22-cora-audit "Cora: attacks on every system's release (one edge kept or removed; one user's label) vs epsilon, next to the AUC epsilon allows" -- \
+  experiment audit --dataset "$cora" --epsilons 0.5,1,2,4,8 --splits 3 --targets 1000 --jobs 2
+social=build/release/social-sbm
+if wanted 23-social-audit "${selected[@]}" && [ ! -f "$social/edges.csv" ]; then
+  "$ldpgraph" generate --kind sbm --nodes 22470 --degree 15 --features 4714 --words 14 --seed 1 --output "$social" >/dev/null
+fi
+study 23-social-audit "A generated social graph (22,470 users, mean degree 15): attacks on every system's release vs epsilon, next to the AUC epsilon allows" -- \
+  experiment audit --dataset "$social" --epsilons 0.5,1,2,4,8 --splits 3 --targets 2000 --jobs 1
+
 {
   cat docs/results-intro.md
   echo

@@ -127,7 +127,8 @@ std::vector<CommandHelp> MakeEntries() {
        "  [--epsilons 0.5,1,2,4,8,inf] [--splits 5] [--hops 2] [--epochs 100] [--jobs J]\n"
        "  [--levels edge,node] [--max-degree D] [--batch-size B]\n",
        "ldpgraph experiment gap --dataset ../shared/data/nodes/cora --out /tmp/gap --epsilons 1,8 --splits 2"},
-      {"experiment audit", "attacks on every system's release (edge-inclusion game, membership) next to the AUC epsilon allows",
+      {"experiment audit",
+       "attacks on every system's release (edge-inclusion game, membership) next to the AUC epsilon allows",
        "  --dataset PATH --out DIR\n"
        "  [--systems gcn,mlp,dprr,rr,blink,ours,gap-edp,gap-ndp,mlp-dp] [--epsilons 0.5,1,2,4,8]\n"
        "  [--splits 3] [--targets 1000] [--epochs 100] [--jobs 2]   exit 1 when an AUC is above its bound\n",

@@ -23,7 +23,9 @@ Result<LinkPairs> SampleLinkPairs(const CsrGraph& graph, std::uint64_t max_edges
   }
   if (out.edges.empty()) return Status::InvalidArgument("the graph has no edge to steal");
   const double pairs = static_cast<double>(n) * (n - 1) / 2.0;
-  if (static_cast<double>(out.edges.size()) >= pairs) return Status::InvalidArgument("the graph is complete: no non-edge");
+  if (static_cast<double>(out.edges.size()) >= pairs) {
+    return Status::InvalidArgument("the graph is complete: no non-edge");
+  }
   SeededRandomSource rng(seed);
   if (out.edges.size() > max_edges) {  // a uniform sample: the first max_edges of a partial shuffle
     for (std::size_t i = 0; i < max_edges; ++i) {

@@ -34,7 +34,7 @@ const CsvRow kColumns = {"dataset", "system", "attack",        "epsilon",   "spl
                          "auc_high", "bound", "bound_epsilon", "positives", "negatives", "seconds"};
 const std::vector<std::size_t> kKeyColumns = {0, 1, 2, 3, 4};
 const std::vector<std::string> kGroup = {"dataset", "system", "attack", "epsilon"};
-const std::vector<std::string> kMetrics = {"auc", "auc_low", "auc_high", "bound", "bound_epsilon", "seconds"};
+const std::vector<std::string> kMetrics = {"auc", "auc_low", "bound", "seconds"};
 
 // The attacks each system's release is open to.
 std::vector<std::string> AttacksOn(const std::string& system) {
@@ -155,11 +155,10 @@ class AuditRunner {
     const DpGuarantee none{INFINITY, 0};
     // Without edges the model reads none: epsilon 0 for any edge.
     const DpGuarantee edges = edge_free ? DpGuarantee{0, 0} : none;
-    rows->push_back({"lsa", ScoreTargets(game, [&](std::uint32_t u, std::uint32_t v) { return RowCorrelation(p, u, v); }),
-                     edges});
-    rows->push_back({"linkteller", ScoreTargets(game, [&](std::uint32_t u, std::uint32_t v) {
-                       return probe->Influence(u, {v})[0];
-                     }), edges});
+    const auto correlation = [&](std::uint32_t u, std::uint32_t v) { return RowCorrelation(p, u, v); };
+    rows->push_back({"lsa", ScoreTargets(game, correlation), edges});
+    const auto influence = [&](std::uint32_t u, std::uint32_t v) { return probe->Influence(u, {v})[0]; };
+    rows->push_back({"linkteller", ScoreTargets(game, influence), edges});
     Result<Scores> mia = MemberScores(p, s);
     if (!mia.ok()) return mia.status();
     rows->push_back({"mia", std::move(mia).value(), none});
@@ -193,9 +192,10 @@ class AuditRunner {
     Result<LinkReports> reports = Reports(mechanism, epsilon, split);
     if (!reports.ok()) return reports.status();
     const CsrGraph& r = reports->rows;
-    rows->push_back({"report", ScoreTargets(games_[static_cast<std::size_t>(split)], [&](std::uint32_t u, std::uint32_t v) {
-                       return static_cast<double>(Adjacent(r, u, v)) + static_cast<double>(Adjacent(r, v, u));
-                     }), {2 * epsilon, 0}});
+    const auto reported = [&](std::uint32_t u, std::uint32_t v) {
+      return static_cast<double>(Adjacent(r, u, v)) + static_cast<double>(Adjacent(r, v, u));
+    };
+    rows->push_back({"report", ScoreTargets(games_[static_cast<std::size_t>(split)], reported), {2 * epsilon, 0}});
     return Status::Ok();
   }
 
@@ -231,9 +231,8 @@ class AuditRunner {
     }
     Result<WeightedGraph> g = DenoisedTrainingGraph(*reports, DenoisedOutput::kSoft, side, seed);
     if (!g.ok()) return g.status();
-    rows->push_back({"posterior", ScoreTargets(games_[static_cast<std::size_t>(split)], [&](std::uint32_t u, std::uint32_t v) {
-                       return EntryWeight(*g, u, v);
-                     }), {2 * epsilon, 0}});
+    const auto posterior = [&](std::uint32_t u, std::uint32_t v) { return EntryWeight(*g, u, v); };
+    rows->push_back({"posterior", ScoreTargets(games_[static_cast<std::size_t>(split)], posterior), {2 * epsilon, 0}});
     return Status::Ok();
   }
 
@@ -308,7 +307,8 @@ bool IsSystem(const std::string& s) { return !AttacksOn(s).empty(); }
 }  // namespace
 
 Status SummariseAuditExperiment(const std::string& out_dir) {
-  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
+  Result<std::unique_ptr<ResultsTable>> table =
+      ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();
   Result<std::vector<SummaryRow>> summary = Summarise(kColumns, (*table)->Rows(), kGroup, kMetrics);
   if (!summary.ok()) return summary.status();
@@ -317,7 +317,8 @@ Status SummariseAuditExperiment(const std::string& out_dir) {
 }
 
 Result<AuditVerdict> JudgeAuditExperiment(const std::string& out_dir) {
-  Result<std::unique_ptr<ResultsTable>> table = ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
+  Result<std::unique_ptr<ResultsTable>> table =
+      ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();
   AuditVerdict verdict;
   for (const CsvRow& row : (*table)->Rows()) {
@@ -338,8 +339,8 @@ Result<AuditVerdict> RunAuditExperiment(const GraphDataset& dataset, const Audit
   if (o.systems.empty() || o.epsilons.empty()) return Status::InvalidArgument("an empty list of systems or epsilons");
   for (double e : o.epsilons) {
     if (!(e > 0) || std::isinf(e)) {
-      return Status::InvalidArgument("epsilon must be positive and finite (gcn and mlp are the non-private systems), got " +
-                                     FormatNumber(e));
+      return Status::InvalidArgument(
+          "epsilon must be positive and finite (gcn and mlp are the non-private systems), got " + FormatNumber(e));
     }
   }
   if (o.splits < 1 || o.epochs < 1) return Status::InvalidArgument("splits and epochs must be >= 1");
