@@ -478,11 +478,18 @@ TEST_CASE("Cli.ExperimentDegreeAndScaling") {
   CHECK(Ldpgraph("experiment scaling --out " + dir.path() + "/s2 --ms 300 --sizes 100").exit_code == 2);
 }
 
+// A generated node dataset (ldpgraph generate --kind sbm ARGS) in DIR/sbm.
+std::string GenerateSbm(const TempDir& dir, const std::string& args) {
+  const std::string data = dir.path() + "/sbm";
+  Run gen = Ldpgraph("generate --kind sbm " + args + " --output " + data);
+  INFO(gen.output);
+  REQUIRE(gen.exit_code == 0);
+  return data;
+}
+
 TEST_CASE("Cli.ExperimentGapWritesRowsSummaryAndChart") {
   TempDir dir;
-  const auto data = dir.path() + "/sbm";
-  REQUIRE(Ldpgraph("generate --kind sbm --nodes 400 --degree 6 --features 40 --words 5 --seed 5 --output " + data)
-              .exit_code == 0);
+  const auto data = GenerateSbm(dir, "--nodes 400 --degree 6 --features 40 --words 5 --seed 5");
   const auto out = dir.path() + "/gap";
   const std::string command =
       "experiment gap --dataset " + data + " --out " + out + " --epsilons 1,2,inf --splits 2 --epochs 10 --batch-size 64";
@@ -524,9 +531,7 @@ double AuditAuc(const std::string& results, const std::string& system, const std
 
 TEST_CASE("Cli.AuditModelAttacksANodeModelThreeWays") {
   TempDir dir;
-  const auto data = dir.path() + "/sbm";
-  REQUIRE(Ldpgraph("generate --kind sbm --nodes 600 --degree 6 --features 60 --words 6 --seed 3 --output " + data)
-              .exit_code == 0);
+  const auto data = GenerateSbm(dir, "--nodes 600 --degree 6 --features 60 --words 6 --seed 3");
   const auto gcn = dir.path() + "/gcn.bin", gap = dir.path() + "/gap.bin";
   REQUIRE(Ldpgraph("train --dataset " + data + " --model gcn --epochs 60 --out " + gcn).exit_code == 0);
   REQUIRE(Ldpgraph("train --dataset " + data + " --model gap --privacy node --epsilon 4 --epochs 10 --out " + gap)
@@ -559,9 +564,7 @@ TEST_CASE("Cli.AuditModelAttacksANodeModelThreeWays") {
 
 TEST_CASE("Cli.ExperimentAuditPlaysTheEdgeGameAndJudgesEveryRow") {
   TempDir dir;
-  const auto data = dir.path() + "/sbm";
-  REQUIRE(Ldpgraph("generate --kind sbm --nodes 800 --degree 6 --features 60 --words 6 --seed 4 --output " + data)
-              .exit_code == 0);
+  const auto data = GenerateSbm(dir, "--nodes 800 --degree 6 --features 60 --words 6 --seed 4");
   const auto out = dir.path() + "/audit";
   const std::string command = "experiment audit --dataset " + data + " --out " + out +
                               " --epsilons 1,4 --splits 1 --targets 300 --epochs 10";

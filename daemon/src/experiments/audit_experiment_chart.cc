@@ -22,23 +22,14 @@ std::size_t MetricIndex(const std::vector<std::string>& metrics, const std::stri
   return static_cast<std::size_t>(std::find(metrics.begin(), metrics.end(), name) - metrics.begin());
 }
 
-PlotSeries Measured(const std::string& name, const std::vector<Point>& points) {
+// The measured AUC (with its deviation over splits) or the bound, per epsilon.
+PlotSeries Series(const std::string& name, const std::vector<Point>& points, bool bound) {
   PlotSeries s;
   s.name = name;
   for (const Point& p : points) {
     s.x.push_back(p.epsilon);
-    s.y.push_back(p.auc);
-    s.err.push_back(p.auc_sd);
-  }
-  return s;
-}
-
-PlotSeries Bound(const std::string& name, const std::vector<Point>& points) {
-  PlotSeries s;
-  s.name = name;
-  for (const Point& p : points) {
-    s.x.push_back(p.epsilon);
-    s.y.push_back(p.bound);
+    s.y.push_back(bound ? p.bound : p.auc);
+    if (!bound) s.err.push_back(p.auc_sd);
   }
   return s;
 }
@@ -69,13 +60,13 @@ Status WriteChart(const std::string& path, const std::string& title, const Curve
   std::vector<PlotSeries> series;
   for (const auto& key : measured) {
     const auto it = curves.find(key);
-    if (it != curves.end()) series.push_back(Measured(key.first + " (" + key.second + ")", it->second));
+    if (it != curves.end()) series.push_back(Series(key.first + " (" + key.second + ")", it->second, false));
   }
   for (const auto& [label, candidates] : bounds) {  // the first candidate that ran draws the bound
     for (const auto& key : candidates) {
       const auto it = curves.find(key);
       if (it == curves.end()) continue;
-      series.push_back(Bound("bound: " + label, it->second));
+      series.push_back(Series("bound: " + label, it->second, true));
       break;
     }
   }
