@@ -1,0 +1,56 @@
+#include "store/pg_pool.h"
+
+#include <memory>
+
+namespace ldpgraph {
+namespace pg {
+
+Result<std::unique_ptr<Pool>> Pool::Open(const std::string& conninfo, const std::string& password, std::size_t size) {
+  if (size == 0) return Status::InvalidArgument("a connection pool needs at least one connection");
+  std::unique_ptr<Pool> pool(new Pool(conninfo, password));
+  for (std::size_t i = 0; i < size; ++i) {
+    Result<Connection> c = Connection::Open(conninfo, password);
+    if (!c.ok()) return c.status();
+    pool->all_.push_back(std::make_unique<Connection>(std::move(c).value()));
+    pool->idle_.push_back(pool->all_.back().get());
+  }
+  return pool;
+}
+
+Result<Connection*> Pool::Lease() {
+  Connection* c = nullptr;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [this] { return !idle_.empty(); });
+    c = idle_.back();
+    idle_.pop_back();
+  }
+  if (!c->ok()) {
+    Result<Connection> fresh = Connection::Open(conninfo_, password_);
+    if (!fresh.ok()) {
+      Return(c);
+      return fresh.status();
+    }
+    *c = std::move(fresh).value();
+  }
+  return c;
+}
+
+void Pool::Return(Connection* c) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    idle_.push_back(c);
+  }
+  cv_.notify_one();
+}
+
+Status Pool::Run(const std::function<Status(Connection&)>& work) {
+  Result<Connection*> c = Lease();
+  if (!c.ok()) return c.status();
+  Status s = work(**c);
+  Return(*c);
+  return s;
+}
+
+}  // namespace pg
+}  // namespace ldpgraph

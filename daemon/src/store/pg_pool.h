@@ -1,0 +1,47 @@
+// A fixed number of PostgreSQL connections shared by threads: a caller
+// leases one for a unit of work and gives it back. A connection found
+// broken (the server restarted, a network blip) is reopened on lease, so
+// one failure costs one request, not the daemon.
+#ifndef LDPGRAPH_DAEMON_STORE_PG_POOL_H_
+#define LDPGRAPH_DAEMON_STORE_PG_POOL_H_
+
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "store/pg_db.h"
+
+namespace ldpgraph {
+namespace pg {
+
+class Pool {
+ public:
+  // Opens `size` connections now, so that a wrong address or password
+  // fails at start. Errors: Connection::Open's.
+  static Result<std::unique_ptr<Pool>> Open(const std::string& conninfo, const std::string& password,
+                                            std::size_t size);
+
+  // Runs `work` on a leased connection. Work that fails is not repeated
+  // (a statement whose answer was lost may have committed): the caller
+  // gets the error, and the next lease reopens a broken connection.
+  Status Run(const std::function<Status(Connection&)>& work);
+
+ private:
+  Pool(std::string conninfo, std::string password) : conninfo_(std::move(conninfo)), password_(std::move(password)) {}
+  Result<Connection*> Lease();
+  void Return(Connection* c);
+
+  std::string conninfo_, password_;
+  std::vector<std::unique_ptr<Connection>> all_;
+  std::vector<Connection*> idle_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+};
+
+}  // namespace pg
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_STORE_PG_POOL_H_

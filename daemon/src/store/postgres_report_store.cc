@@ -1,0 +1,421 @@
+#include "store/postgres_report_store.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <pthread.h>
+#include <thread>
+#include <utility>
+
+#include "store/pg_db.h"
+#include "store/pg_pool.h"
+
+namespace ldpgraph {
+namespace {
+
+// "LDPG": the advisory lock migrations hold, so that daemons starting
+// together create the schema once.
+constexpr std::int64_t kMigrationLock = 0x4C445047;
+
+// Migration k takes the database from schema version k to k + 1. Append only.
+// Ids are bigint: a uint64 graph id is bit-cast, a uint32 user id fits.
+const char* const kMigrations[] = {
+    // 0 -> 1: what SQLite's schema 4 holds: graphs, reports (one per graph
+    // and user), graph labels and symmetrisation, training jobs (identity:
+    // a sequence never hands out an id twice).
+    "CREATE TABLE graphs ("
+    "  graph_id bigint PRIMARY KEY,"
+    "  config_json text NOT NULL,"
+    "  created_unix bigint NOT NULL);"
+    "CREATE TABLE reports ("
+    "  graph_id bigint NOT NULL,"
+    "  user_id bigint NOT NULL,"
+    "  report_id bytea NOT NULL,"
+    "  body bytea NOT NULL,"
+    "  received_unix bigint NOT NULL,"
+    "  PRIMARY KEY (graph_id, user_id));"
+    "CREATE TABLE graph_labels ("
+    "  graph_id bigint PRIMARY KEY REFERENCES graphs (graph_id),"
+    "  label bigint NOT NULL,"
+    "  set_unix bigint NOT NULL);"
+    "CREATE TABLE graph_symmetrisation ("
+    "  graph_id bigint PRIMARY KEY REFERENCES graphs (graph_id),"
+    "  rule text NOT NULL,"
+    "  set_unix bigint NOT NULL);"
+    "CREATE TABLE jobs ("
+    "  job_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+    "  status_json text NOT NULL,"
+    "  created_unix bigint NOT NULL,"
+    "  updated_unix bigint NOT NULL);",
+};
+static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kPostgresSchemaVersion,
+              "one migration per schema version");
+
+std::int64_t ToSql(std::uint64_t id) { return static_cast<std::int64_t>(id); }
+std::uint64_t FromSql(std::int64_t id) { return static_cast<std::uint64_t>(id); }
+
+std::int64_t NowUnix() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Runs `body` in a transaction; rolls back when it fails.
+Status InTransaction(pg::Connection& c, const std::function<Status()>& body) {
+  LDPGRAPH_RETURN_IF_ERROR(c.Exec("BEGIN"));
+  Status s = body();
+  if (s.ok()) s = c.Exec("COMMIT");
+  if (!s.ok()) (void)c.Exec("ROLLBACK");
+  return s;
+}
+
+// Brings the database to kPostgresSchemaVersion, or refuses a newer one.
+Status Migrate(pg::Connection& c) {
+  return InTransaction(c, [&]() -> Status {
+    Result<pg::QueryResult> lock = c.Query("SELECT pg_advisory_xact_lock($1)", pg::Params().Int8(kMigrationLock));
+    if (!lock.ok()) return lock.status();
+    LDPGRAPH_RETURN_IF_ERROR(c.Exec("CREATE TABLE IF NOT EXISTS ldpgraph_schema (version integer NOT NULL)"));
+    Result<pg::QueryResult> v = c.Query("SELECT version FROM ldpgraph_schema", pg::Params());
+    if (!v.ok()) return v.status();
+    if (v->rows() > 1) return Status::DataLoss("postgresql: ldpgraph_schema holds more than one version");
+    const std::int32_t version = v->rows() == 1 ? v->Int4(0, 0) : 0;
+    if (version > kPostgresSchemaVersion) {
+      return Status::DataLoss("postgresql: the database has ldpgraph schema version " + std::to_string(version) +
+                              "; this build knows up to " + std::to_string(kPostgresSchemaVersion) +
+                              " (a newer ldpgraphd wrote it)");
+    }
+    for (std::int32_t k = version; k < kPostgresSchemaVersion; ++k) {
+      LDPGRAPH_RETURN_IF_ERROR(c.Exec(kMigrations[k]));
+    }
+    if (version == kPostgresSchemaVersion) return Status::Ok();
+    LDPGRAPH_RETURN_IF_ERROR(c.Exec("DELETE FROM ldpgraph_schema"));
+    Result<pg::QueryResult> set =
+        c.Query("INSERT INTO ldpgraph_schema (version) VALUES ($1)", pg::Params().Int4(kPostgresSchemaVersion));
+    return set.status();
+  });
+}
+
+class PostgresReportStore final : public ReportStore {
+ public:
+  PostgresReportStore(PostgresStoreOptions options, pg::Connection writer, std::unique_ptr<pg::Pool> pool)
+      : options_(std::move(options)), writer_db_(std::move(writer)), pool_(std::move(pool)) {
+    writer_ = std::thread([this] {
+      pthread_setname_np(pthread_self(), "ldpgraphd-pgstore");
+      WriterLoop();
+    });
+  }
+
+  ~PostgresReportStore() override { Close(); }
+
+  void Insert(ReportRecord record, InsertDone done) override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!closing_) {
+        queue_.push_back({std::move(record), std::move(done)});
+        if (queue_.size() == 1) cv_.notify_one();
+        return;
+      }
+    }
+    done(Status::Unavailable("store is closed"));
+  }
+
+  Status CreateGraph(const StoredGraph& graph) override {
+    return pool_->Run([&](pg::Connection& c) -> Status {
+      Result<pg::QueryResult> r = c.Query(
+          "INSERT INTO graphs (graph_id, config_json, created_unix) VALUES ($1, $2, $3) "
+          "ON CONFLICT (graph_id) DO NOTHING",
+          pg::Params().Int8(ToSql(graph.graph_id)).Text(graph.config_json).Int8(
+              graph.created_unix ? graph.created_unix : NowUnix()));
+      if (!r.ok()) return r.status();
+      if (r->Affected() == 0) {
+        return Status::FailedPrecondition("graph " + std::to_string(graph.graph_id) + " already exists");
+      }
+      return Status::Ok();
+    });
+  }
+
+  Result<std::vector<StoredGraph>> ListGraphs() override {
+    std::vector<StoredGraph> graphs;
+    Status s = Select("SELECT graph_id, config_json, created_unix FROM graphs ORDER BY graph_id", pg::Params(),
+                      [&](const pg::QueryResult& r, int i) {
+                        graphs.push_back({FromSql(r.Int8(i, 0)), r.Text(i, 1), r.Int8(i, 2)});
+                      });
+    if (!s.ok()) return s;
+    return graphs;
+  }
+
+  Result<std::vector<GraphReportCount>> CountReports() override {
+    std::vector<GraphReportCount> counts;
+    Status s = Select("SELECT graph_id, count(*) FROM reports GROUP BY graph_id ORDER BY graph_id", pg::Params(),
+                      [&](const pg::QueryResult& r, int i) {
+                        counts.push_back({FromSql(r.Int8(i, 0)), static_cast<std::uint64_t>(r.Int8(i, 1))});
+                      });
+    if (!s.ok()) return s;
+    return counts;
+  }
+
+  Status SetGraphLabel(std::uint64_t graph_id, std::uint32_t label) override {
+    return SetForGraph(graph_id, "graph_labels", "label", pg::Params().Int8(ToSql(graph_id)).Int8(label));
+  }
+
+  Result<std::map<std::uint64_t, std::uint32_t>> GraphLabels() override {
+    std::map<std::uint64_t, std::uint32_t> labels;
+    Status s = Select("SELECT graph_id, label FROM graph_labels", pg::Params(), [&](const pg::QueryResult& r, int i) {
+      labels[FromSql(r.Int8(i, 0))] = static_cast<std::uint32_t>(r.Int8(i, 1));
+    });
+    if (!s.ok()) return s;
+    return labels;
+  }
+
+  Status SetGraphSymmetrisation(std::uint64_t graph_id, const std::string& rule) override {
+    return SetForGraph(graph_id, "graph_symmetrisation", "rule", pg::Params().Int8(ToSql(graph_id)).Text(rule));
+  }
+
+  Result<std::map<std::uint64_t, std::string>> GraphSymmetrisations() override {
+    std::map<std::uint64_t, std::string> rules;
+    Status s = Select("SELECT graph_id, rule FROM graph_symmetrisation", pg::Params(),
+                      [&](const pg::QueryResult& r, int i) { rules[FromSql(r.Int8(i, 0))] = r.Text(i, 1); });
+    if (!s.ok()) return s;
+    return rules;
+  }
+
+  Result<std::uint64_t> AddJob(const std::string& status_json) override {
+    std::uint64_t id = 0;
+    Status s = pool_->Run([&](pg::Connection& c) -> Status {
+      Result<pg::QueryResult> r = c.Query(
+          "INSERT INTO jobs (status_json, created_unix, updated_unix) VALUES ($1, $2, $2) RETURNING job_id",
+          pg::Params().Text(status_json).Int8(NowUnix()));
+      if (!r.ok()) return r.status();
+      id = FromSql(r->Int8(0, 0));
+      return Status::Ok();
+    });
+    if (!s.ok()) return s;
+    return id;
+  }
+
+  Status UpdateJob(std::uint64_t job_id, const std::string& status_json) override {
+    return pool_->Run([&](pg::Connection& c) -> Status {
+      Result<pg::QueryResult> r =
+          c.Query("UPDATE jobs SET status_json = $2, updated_unix = $3 WHERE job_id = $1",
+                  pg::Params().Int8(ToSql(job_id)).Text(status_json).Int8(NowUnix()));
+      if (!r.ok()) return r.status();
+      if (r->Affected() == 0) return Status::FailedPrecondition("no job " + std::to_string(job_id));
+      return Status::Ok();
+    });
+  }
+
+  Result<std::vector<StoredJob>> ListJobs() override {
+    std::vector<StoredJob> jobs;
+    Status s = Select("SELECT job_id, status_json FROM jobs ORDER BY job_id", pg::Params(),
+                      [&](const pg::QueryResult& r, int i) { jobs.push_back({FromSql(r.Int8(i, 0)), r.Text(i, 1)}); });
+    if (!s.ok()) return s;
+    return jobs;
+  }
+
+  // A cursor in one read-only transaction: a consistent snapshot, fetched
+  // in chunks so that a graph of millions of users streams in bounded memory.
+  Status ForEachReport(std::uint64_t graph_id, const std::function<void(const ReportRecord&)>& visit) override {
+    return pool_->Run([&](pg::Connection& c) -> Status {
+      LDPGRAPH_RETURN_IF_ERROR(c.Exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
+      Status s = Stream(c, graph_id, visit);
+      (void)c.Exec(s.ok() ? "COMMIT" : "ROLLBACK");
+      return s;
+    });
+  }
+
+  void Close() override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      closing_ = true;
+      cv_.notify_one();
+    }
+    std::lock_guard<std::mutex> lock(join_mu_);
+    if (writer_.joinable()) writer_.join();
+  }
+
+ private:
+  Status Stream(pg::Connection& c, std::uint64_t graph_id, const std::function<void(const ReportRecord&)>& visit) {
+    Result<pg::QueryResult> declared = c.Query(
+        "DECLARE ldpgraph_reports NO SCROLL CURSOR FOR "
+        "SELECT user_id, report_id, body FROM reports WHERE graph_id = $1 ORDER BY user_id",
+        pg::Params().Int8(ToSql(graph_id)));
+    if (!declared.ok()) return declared.status();
+    ReportRecord record;
+    record.graph_id = graph_id;
+    for (;;) {
+      Result<pg::QueryResult> chunk = c.Query("FETCH 20000 FROM ldpgraph_reports", pg::Params());
+      if (!chunk.ok()) return chunk.status();
+      if (chunk->rows() == 0) return Status::Ok();
+      for (int i = 0; i < chunk->rows(); ++i) {
+        record.user_id = static_cast<std::uint32_t>(chunk->Int8(i, 0));
+        if (chunk->Length(i, 1) != record.report_id.size()) {
+          return Status::DataLoss("store: report of user " + std::to_string(record.user_id) +
+                                  " has a report id of the wrong size");
+        }
+        std::memcpy(record.report_id.data(), chunk->Bytes(i, 1), record.report_id.size());
+        record.bytes.assign(chunk->Bytes(i, 2), chunk->Bytes(i, 2) + chunk->Length(i, 2));
+        visit(record);
+      }
+    }
+  }
+
+  Status Select(const char* sql, const pg::Params& params,
+                const std::function<void(const pg::QueryResult&, int)>& visit) {
+    return pool_->Run([&](pg::Connection& c) -> Status {
+      Result<pg::QueryResult> r = c.Query(sql, params);
+      if (!r.ok()) return r.status();
+      for (int i = 0; i < r->rows(); ++i) visit(*r, i);
+      return Status::Ok();
+    });
+  }
+
+  // Sets `column` ($2) of graph $1's row in a per-graph admin table,
+  // replacing an earlier value; kFailedPrecondition for an unknown graph.
+  Status SetForGraph(std::uint64_t graph_id, const char* table, const char* column, const pg::Params& params) {
+    const std::string sql = std::string("INSERT INTO ") + table + " (graph_id, " + column +
+                            ", set_unix) SELECT $1, $2, extract(epoch FROM now())::bigint "
+                            "WHERE EXISTS (SELECT 1 FROM graphs WHERE graph_id = $1) "
+                            "ON CONFLICT (graph_id) DO UPDATE SET " + column + " = excluded." + column +
+                            ", set_unix = excluded.set_unix";
+    return pool_->Run([&](pg::Connection& c) -> Status {
+      Result<pg::QueryResult> r = c.Query(sql, params);
+      if (!r.ok()) return r.status();
+      if (r->Affected() == 0) return Status::FailedPrecondition("no graph " + std::to_string(graph_id));
+      return Status::Ok();
+    });
+  }
+
+  struct Pending {
+    ReportRecord record;
+    InsertDone done;
+  };
+
+  void WriterLoop() {
+    std::vector<Pending> batch;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [this] { return !queue_.empty() || closing_; });
+        if (queue_.empty()) return;  // closing, nothing left
+        while (!queue_.empty() && batch.size() < options_.max_reports_per_commit) {
+          batch.push_back(std::move(queue_.front()));
+          queue_.pop_front();
+        }
+      }
+      CommitBatch(batch);
+      batch.clear();
+    }
+  }
+
+  // One INSERT for the whole batch, committed before any callback runs.
+  // The rows it returns are the new ones; every other record met an
+  // existing row (another daemon's, an earlier batch's, or its own twin
+  // earlier in this batch), which is read to tell a duplicate from a conflict.
+  void CommitBatch(std::vector<Pending>& batch) {
+    const auto start = std::chrono::steady_clock::now();
+    Result<std::vector<InsertOutcome>> outcomes = Write(batch);
+    if (!outcomes.ok()) {
+      for (Pending& p : batch) p.done(Status::Unavailable("store commit failed: " + outcomes.status().message()));
+      return;
+    }
+    std::size_t stored = 0;
+    for (InsertOutcome o : *outcomes) stored += o == InsertOutcome::kStored;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (options_.on_commit) options_.on_commit(stored, seconds);
+    for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done((*outcomes)[i]);
+  }
+
+  Result<std::vector<InsertOutcome>> Write(const std::vector<Pending>& batch) {
+    if (!writer_db_.ok()) {  // lost: reconnect before this batch
+      Result<pg::Connection> fresh = pg::Connection::Open(options_.conninfo, options_.password);
+      if (!fresh.ok()) return fresh.status();
+      writer_db_ = std::move(fresh).value();
+    }
+    std::vector<std::int64_t> graphs, users;
+    std::vector<const std::vector<std::uint8_t>*> ids, bodies;
+    std::vector<std::vector<std::uint8_t>> id_bytes;
+    id_bytes.reserve(batch.size());
+    for (const Pending& p : batch) {
+      graphs.push_back(ToSql(p.record.graph_id));
+      users.push_back(p.record.user_id);
+      id_bytes.emplace_back(p.record.report_id.begin(), p.record.report_id.end());
+      ids.push_back(&id_bytes.back());
+      bodies.push_back(&p.record.bytes);
+    }
+    Result<pg::QueryResult> inserted = writer_db_.Query(
+        "INSERT INTO reports (graph_id, user_id, report_id, body, received_unix) "
+        "SELECT g, u, i, b, $5 FROM unnest($1::bigint[], $2::bigint[], $3::bytea[], $4::bytea[]) AS t(g, u, i, b) "
+        "ON CONFLICT (graph_id, user_id) DO NOTHING RETURNING graph_id, user_id",
+        pg::Params().Int8Array(graphs).Int8Array(users).ByteaArray(ids).ByteaArray(bodies).Int8(NowUnix()));
+    if (!inserted.ok()) return inserted.status();
+    std::map<std::pair<std::int64_t, std::int64_t>, bool> fresh;  // (graph, user) -> its first record still unclaimed
+    for (int i = 0; i < inserted->rows(); ++i) fresh[{inserted->Int8(i, 0), inserted->Int8(i, 1)}] = true;
+    std::vector<InsertOutcome> outcomes(batch.size(), InsertOutcome::kStored);
+    std::vector<std::size_t> existing;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      auto it = fresh.find({graphs[i], users[i]});
+      if (it != fresh.end() && it->second) {
+        it->second = false;  // this record is the one stored
+      } else {
+        existing.push_back(i);
+      }
+    }
+    if (existing.empty()) return outcomes;
+    std::vector<std::int64_t> g, u;
+    for (std::size_t i : existing) {
+      g.push_back(graphs[i]);
+      u.push_back(users[i]);
+    }
+    Result<pg::QueryResult> rows = writer_db_.Query(
+        "SELECT r.graph_id, r.user_id, r.report_id, r.body FROM reports r "
+        "JOIN unnest($1::bigint[], $2::bigint[]) AS t(g, u) ON r.graph_id = t.g AND r.user_id = t.u",
+        pg::Params().Int8Array(g).Int8Array(u));
+    if (!rows.ok()) return rows.status();
+    std::map<std::pair<std::int64_t, std::int64_t>, int> row_of;
+    for (int i = 0; i < rows->rows(); ++i) row_of[{rows->Int8(i, 0), rows->Int8(i, 1)}] = i;
+    for (std::size_t i : existing) {
+      auto it = row_of.find({graphs[i], users[i]});
+      if (it == row_of.end()) return Status::Internal("store: a report neither inserted nor found");
+      const int r = it->second;
+      const ReportRecord& rec = batch[i].record;
+      const bool same_id = rows->Length(r, 2) == rec.report_id.size() &&
+                           std::memcmp(rows->Bytes(r, 2), rec.report_id.data(), rec.report_id.size()) == 0;
+      const bool same_bytes = rows->Length(r, 3) == rec.bytes.size() &&
+                              std::memcmp(rows->Bytes(r, 3), rec.bytes.data(), rec.bytes.size()) == 0;
+      outcomes[i] = same_id && same_bytes ? InsertOutcome::kDuplicate : InsertOutcome::kConflict;
+    }
+    return outcomes;
+  }
+
+  PostgresStoreOptions options_;
+  pg::Connection writer_db_;  // the writer thread's only
+  std::unique_ptr<pg::Pool> pool_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Pending> queue_;
+  bool closing_ = false;
+  std::mutex join_mu_;
+  std::thread writer_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<ReportStore>> OpenPostgresReportStore(const PostgresStoreOptions& options) {
+  if (options.conninfo.empty()) return Status::InvalidArgument("the PostgreSQL connection string is empty");
+  if (options.pool_size == 0 || options.pool_size > 256) {
+    return Status::InvalidArgument("the PostgreSQL pool size must be in [1, 256]");
+  }
+  if (options.max_reports_per_commit == 0) return Status::InvalidArgument("max_reports_per_commit must be positive");
+  Result<pg::Connection> writer = pg::Connection::Open(options.conninfo, options.password);
+  if (!writer.ok()) return writer.status();
+  LDPGRAPH_RETURN_IF_ERROR(Migrate(*writer));
+  Result<std::unique_ptr<pg::Pool>> pool = pg::Pool::Open(options.conninfo, options.password, options.pool_size);
+  if (!pool.ok()) return pool.status();
+  return std::unique_ptr<ReportStore>(
+      std::make_unique<PostgresReportStore>(options, std::move(writer).value(), std::move(pool).value()));
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,181 @@
+// The PostgreSQL store on a real PostgreSQL server (support/postgres_server.h):
+// the contract every backend keeps (support/store_contract.h), then what only
+// a shared store meets: several stores (daemons) inserting the same users at
+// once, stores opening together on an empty database, a connection the
+// server drops, a schema newer than this build, and a wrong password (which
+// never appears in the error).
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "store/postgres_report_store.h"
+#include "support/postgres_server.h"
+#include "support/store_contract.h"
+
+using namespace ldpgraph;
+using ldpgraph::testing::PostgresServer;
+
+namespace {
+
+// One server for the whole binary; null (with the reason printed once) when
+// the machine has no PostgreSQL.
+PostgresServer* Server() {
+  static std::unique_ptr<PostgresServer> server = [] {
+    Result<std::unique_ptr<PostgresServer>> s = PostgresServer::Start();
+    if (!s.ok()) {
+      MESSAGE("skipped: " << s.status().ToString());
+      return std::unique_ptr<PostgresServer>();
+    }
+    return std::move(s).value();
+  }();
+  return server.get();
+}
+
+std::atomic<int> databases{0};
+
+// A fresh database and an opener for it.
+ldpgraph::testing::StoreOpener FreshStore(PostgresServer& server, std::string* conninfo = nullptr) {
+  Result<std::string> db = server.CreateDatabase("contract_" + std::to_string(databases++));
+  REQUIRE(db.ok());
+  if (conninfo != nullptr) *conninfo = *db;
+  const std::string info = *db, password = server.password();
+  return [info, password](CommitObserver on_commit) {
+    PostgresStoreOptions o;
+    o.conninfo = info;
+    o.password = password;
+    o.on_commit = std::move(on_commit);
+    return OpenPostgresReportStore(o);
+  };
+}
+
+}  // namespace
+
+TEST_CASE("PostgresStore.OneReportPerUserAcrossRestarts") {
+  if (Server() == nullptr) return;
+  ldpgraph::testing::CheckOneReportPerUserAcrossRestarts(FreshStore(*Server()));
+}
+
+TEST_CASE("PostgresStore.GroupCommitsConcurrentInserts") {
+  if (Server() == nullptr) return;
+  ldpgraph::testing::CheckGroupCommitOfConcurrentInserts(FreshStore(*Server()));
+}
+
+TEST_CASE("PostgresStore.TwinsInOneBatch") {
+  if (Server() == nullptr) return;
+  ldpgraph::testing::CheckTwinsInOneBatch(FreshStore(*Server()));
+}
+
+TEST_CASE("PostgresStore.GraphSettingsAndJobs") {
+  if (Server() == nullptr) return;
+  ldpgraph::testing::CheckGraphSettingsAndJobs(FreshStore(*Server()));
+}
+
+TEST_CASE("PostgresStore.ThreeStoresRacingForTheSameUsersStoreEachOnce") {
+  if (Server() == nullptr) return;
+  const ldpgraph::testing::StoreOpener open = FreshStore(*Server());
+  // Three stores open together on the empty database: the schema is made once.
+  std::vector<std::unique_ptr<ReportStore>> stores(3);
+  std::vector<std::thread> openers;
+  std::atomic<int> opened{0};
+  for (auto& s : stores) {
+    openers.emplace_back([&] {
+      Result<std::unique_ptr<ReportStore>> r = open(nullptr);
+      if (r.ok()) {
+        s = std::move(r).value();
+        ++opened;
+      }
+    });
+  }
+  for (auto& t : openers) t.join();
+  REQUIRE(opened.load() == 3);
+  // Each store receives every user's report (devices retrying through
+  // another daemon): one stores it, the others answer duplicate.
+  constexpr std::uint32_t kUsers = 3000;
+  std::atomic<std::uint32_t> stored{0}, duplicates{0}, other{0};
+  std::vector<std::thread> senders;
+  for (auto& s : stores) {
+    senders.emplace_back([&, store = s.get()] {
+      for (std::uint32_t u = 0; u < kUsers; ++u) {
+        store->Insert(ldpgraph::testing::ContractRecord(u, static_cast<std::uint8_t>(u)),
+                      [&](Result<InsertOutcome> r) {
+                        if (!r.ok()) {
+                          ++other;
+                        } else if (*r == InsertOutcome::kStored) {
+                          ++stored;
+                        } else if (*r == InsertOutcome::kDuplicate) {
+                          ++duplicates;
+                        } else {
+                          ++other;
+                        }
+                      });
+      }
+    });
+  }
+  for (auto& t : senders) t.join();
+  for (auto& s : stores) s->Close();
+  CHECK(stored.load() == kUsers);
+  CHECK(duplicates.load() == 2 * kUsers);
+  CHECK(other.load() == 0);
+  auto count = open(nullptr);
+  REQUIRE(count.ok());
+  auto counts = (*count)->CountReports();
+  REQUIRE(counts.ok());
+  REQUIRE(counts->size() == 1);
+  CHECK((*counts)[0].reports == kUsers);
+}
+
+TEST_CASE("PostgresStore.ADroppedConnectionCostsOneBatchNotTheStore") {
+  if (Server() == nullptr) return;
+  std::string conninfo;
+  const ldpgraph::testing::StoreOpener open = FreshStore(*Server(), &conninfo);
+  auto store = open(nullptr);
+  REQUIRE(store.ok());
+  REQUIRE(*ldpgraph::testing::InsertSync(**store, ldpgraph::testing::ContractRecord(1, 1)) == InsertOutcome::kStored);
+  // The server ends every session of the database (as a restart or a
+  // network failure would).
+  const std::string db = conninfo.substr(conninfo.find("dbname=") + 7, conninfo.find(" user=") - conninfo.find("dbname=") - 7);
+  REQUIRE(Server()->Exec("postgres", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + db +
+                                         "' AND pid <> pg_backend_pid()").ok());
+  Result<InsertOutcome> lost = ldpgraph::testing::InsertSync(**store, ldpgraph::testing::ContractRecord(2, 2));
+  if (!lost.ok()) CHECK(lost.status().code() == StatusCode::kUnavailable);  // the device retries
+  // The next batch reconnects; the retried report is stored once.
+  Result<InsertOutcome> retried = ldpgraph::testing::InsertSync(**store, ldpgraph::testing::ContractRecord(2, 2));
+  REQUIRE(retried.ok());
+  CHECK((*retried == InsertOutcome::kStored || *retried == InsertOutcome::kDuplicate));
+  (void)(*store)->ListGraphs();  // a pooled connection may be the one that broke: one failure at most
+  CHECK((*store)->ListGraphs().ok());
+  auto counts = (*store)->CountReports();
+  REQUIRE(counts.ok());
+  CHECK((*counts)[0].reports == 2);
+}
+
+TEST_CASE("PostgresStore.RefusesANewerSchemaAndAWrongPassword") {
+  if (Server() == nullptr) return;
+  std::string conninfo;
+  const ldpgraph::testing::StoreOpener open = FreshStore(*Server(), &conninfo);
+  { REQUIRE(open(nullptr).ok()); }
+  const std::string db = conninfo.substr(conninfo.find("dbname=") + 7, conninfo.find(" user=") - conninfo.find("dbname=") - 7);
+  CHECK(Server()->Scalar(db, "SELECT version FROM ldpgraph_schema").value() ==
+        std::to_string(kPostgresSchemaVersion));
+  REQUIRE(Server()->Exec(db, "UPDATE ldpgraph_schema SET version = 99").ok());
+  Result<std::unique_ptr<ReportStore>> future = open(nullptr);
+  REQUIRE_FALSE(future.ok());
+  CHECK(future.status().code() == StatusCode::kDataLoss);
+  CHECK(future.status().message().find("schema version 99") != std::string::npos);
+
+  PostgresStoreOptions o;
+  o.conninfo = conninfo;
+  o.password = "not-the-password-5150";
+  Result<std::unique_ptr<ReportStore>> denied = OpenPostgresReportStore(o);
+  REQUIRE_FALSE(denied.ok());
+  CHECK(denied.status().code() == StatusCode::kUnavailable);
+  CHECK(denied.status().message().find("password authentication failed") != std::string::npos);
+  CHECK(denied.status().message().find("not-the-password-5150") == std::string::npos);
+  o.conninfo.clear();
+  CHECK(OpenPostgresReportStore(o).status().code() == StatusCode::kInvalidArgument);
+  o.conninfo = conninfo;
+  o.pool_size = 0;
+  CHECK(OpenPostgresReportStore(o).status().code() == StatusCode::kInvalidArgument);
+}

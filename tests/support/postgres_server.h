@@ -1,0 +1,51 @@
+// PostgresServer: a real PostgreSQL server for a test. A fresh cluster is
+// made by initdb in a temporary directory (password login, SCRAM), started
+// on a free loopback port as an unprivileged user (the `postgres` account
+// when the test runs as root: the server refuses root), and stopped and
+// removed at the end. Each test takes its own database from it.
+#ifndef LDPGRAPH_TESTS_SUPPORT_POSTGRES_SERVER_H_
+#define LDPGRAPH_TESTS_SUPPORT_POSTGRES_SERVER_H_
+
+#include <memory>
+#include <string>
+#include <sys/types.h>
+
+#include "ldpgraph/status.h"
+
+namespace ldpgraph {
+namespace testing {
+
+class PostgresServer {
+ public:
+  // Errors: kUnavailable when no server binaries are installed (the test
+  // then skips, saying so: CI installs Debian's postgresql) or the server
+  // does not come up within 60 s (its log is in the message).
+  static Result<std::unique_ptr<PostgresServer>> Start();
+  ~PostgresServer();
+  PostgresServer(const PostgresServer&) = delete;
+  PostgresServer& operator=(const PostgresServer&) = delete;
+
+  // Creates database `name` and returns the connection string for it (the
+  // password apart). Errors: the server's.
+  Result<std::string> CreateDatabase(const std::string& name);
+  // The connection string of an existing database.
+  std::string Conninfo(const std::string& database) const;
+  const std::string& password() const { return password_; }
+  std::uint16_t port() const { return port_; }
+  // Runs SQL as the superuser in `database` (setup and inspection).
+  Status Exec(const std::string& database, const std::string& sql);
+  // A query's single value as text (e.g. SELECT count(*) ...).
+  Result<std::string> Scalar(const std::string& database, const std::string& sql);
+
+ private:
+  PostgresServer() = default;
+  std::string dir_;
+  std::string password_ = "test-pg-password-7f3a9c";
+  std::uint16_t port_ = 0;
+  pid_t pid_ = -1;
+};
+
+}  // namespace testing
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_TESTS_SUPPORT_POSTGRES_SERVER_H_
