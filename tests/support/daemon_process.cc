@@ -32,7 +32,7 @@ void DaemonProcess::WriteConfig() {
       << settings_.extra_server << "\n[tls]\ncertificate = \"server.crt\"\nprivate_key = \"server.key\"\n";
   if (!settings_.client_ca.empty()) out << "client_ca = \"" << settings_.client_ca << "\"\n";
   out << settings_.extra_tls;
-  out << "\n[store]\npath = \"store.db\"\n" << settings_.extra_store
+  out << "\n[store]\n" << settings_.store << settings_.extra_store
       << "\n[auth]\nsecret_file = \"secret\"\nadmin_token_file = \"admin-token\"\n"
       << "\n[limits]\n" << settings_.limits << "\n[log]\nformat = \"json\"\n" << settings_.extra_log << "\n" << settings_.extra_sections;
 }

@@ -21,6 +21,7 @@ struct DaemonSettings {
   std::string listen_address = "127.0.0.1";
   std::string extra_server;  // extra TOML lines for [server]
   std::string limits = "per_token_rate = 1000\nper_token_burst = 1000\nper_address_rate = 0\n";
+  std::string store = "path = \"store.db\"\n";  // the [store] section's lines (default: SQLite)
   std::string extra_store;   // extra TOML lines for [store]
   std::string client_ca;     // [tls] client_ca
   std::string extra_tls;     // extra TOML lines for [tls]

@@ -2,6 +2,7 @@
 // paths, and a precise error for every bad key.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 
@@ -34,6 +35,10 @@ TEST_CASE("DaemonConfig.DefaultsAndRelativePaths") {
   CHECK(c->max_pipelined_requests == 16);
   CHECK(c->tls12_ciphers == ldpgraph::kDefaultTls12Ciphers);
   CHECK(c->refusal_log_lines_per_second == 20);
+  CHECK(c->store_backend == "sqlite");
+  CHECK(c->state_dir == dir.path());
+  CHECK(c->models_dir == dir.path() + "/models");
+  CHECK(c->held_graphs_dir == dir.path() + "/held-graphs");
   const std::string path = dir.Write("d.toml", Minimal() + "[server]\nlisten_port = 9000\nthreads = 4\n");
   auto loaded = ldpgraph::LoadDaemonConfig(path);
   REQUIRE(loaded.ok());
@@ -81,6 +86,52 @@ TEST_CASE("DaemonConfig.EveryBadKeyIsNamed") {
   }
   auto missing = ldpgraph::LoadDaemonConfig(dir.path() + "/none.toml");
   CHECK(missing.status().code() == ldpgraph::StatusCode::kUnavailable);
+}
+
+TEST_CASE("DaemonConfig.PostgresqlStoreWithItsPasswordAndErrors") {
+  TempDir dir;
+  dir.Write("secret", std::string(40, 's'));
+  dir.Write("admin", "admin-token-123456");
+  dir.Write("dbpass", "db-pass-1\n");
+  const std::string head = "[tls]\ncertificate = \"a\"\nprivate_key = \"b\"\n[auth]\nsecret_file = \"secret\"\n"
+                           "admin_token_file = \"admin\"\n[store]\n";
+  const std::string pg = "backend = \"postgresql\"\nconnection = \"host=db port=5432 dbname=ldpgraph user=l\"\n"
+                         "state_dir = \"state\"\n";
+  auto c = ldpgraph::ParseDaemonConfig(head + pg + "password_file = \"dbpass\"\npool_size = 8\n", dir.path());
+  REQUIRE_MESSAGE(c.ok(), c.status().message());
+  CHECK(c->store_backend == "postgresql");
+  CHECK(c->store_connection == "host=db port=5432 dbname=ldpgraph user=l");
+  CHECK(c->store_password == "db-pass-1");  // the file's newline is not part of it
+  CHECK(c->store_pool_size == 8);
+  CHECK(c->state_dir == dir.path() + "/state");
+  CHECK(c->models_dir == dir.path() + "/state/models");
+  ::setenv("LDPGRAPH_STORE_PASSWORD", "from-the-environment", 1);
+  auto env = ldpgraph::ParseDaemonConfig(head + pg, dir.path());
+  ::unsetenv("LDPGRAPH_STORE_PASSWORD");
+  REQUIRE(env.ok());
+  CHECK(env->store_password == "from-the-environment");
+  struct Case {
+    std::string store;
+    const char* message;
+  } cases[] = {
+      {"backend = \"mysql\"\npath = \"db\"\n", "store.backend must be sqlite or postgresql"},
+      {"path = \"db\"\nconnection = \"host=x\"\n", "store.connection is for backend = \"postgresql\""},
+      {"path = \"db\"\npool_size = 2\n", "store.pool_size is for backend"},
+      {"backend = \"postgresql\"\nstate_dir = \"s\"\n", "store.connection is required"},
+      {"backend = \"postgresql\"\nconnection = \"host=x\"\n", "store.state_dir is required"},
+      {pg + "path = \"db\"\n", "store.path is the SQLite file"},
+      {pg + "pool_size = 0\n", "store.pool_size must be in [1, 256]"},
+      {pg + "password_file = \"missing\"\n", "cannot read"},
+      {"backend = \"postgresql\"\nconnection = \"host=x password=hunter2\"\nstate_dir = \"s\"\n",
+       "must not hold the password"},
+  };
+  for (const Case& k : cases) {
+    INFO(k.store);
+    auto parsed = ldpgraph::ParseDaemonConfig(head + k.store, dir.path());
+    REQUIRE_FALSE(parsed.ok());
+    CHECK_MESSAGE(parsed.status().message().find(k.message) != std::string::npos, parsed.status().message());
+    CHECK(parsed.status().message().find("hunter2") == std::string::npos);
+  }
 }
 
 TEST_CASE("DaemonConfig.FederationSectionAndItsErrors") {

@@ -15,20 +15,27 @@ Result<std::shared_ptr<const RegisteredGraph>> Register(const GraphConfig& confi
 
 }  // namespace
 
-Status GraphRegistry::Load() {
+Status GraphRegistry::Load() { return Refresh(false); }
+
+Status GraphRegistry::Refresh(bool unless_recent) const {
+  std::lock_guard<std::mutex> one_at_a_time(refresh_mu_);
+  const auto now = std::chrono::steady_clock::now();
+  if (unless_recent && now - last_refresh_ < std::chrono::milliseconds(100)) return Status::Ok();
+  last_refresh_ = now;
   auto stored = store_->ListGraphs();
   if (!stored.ok()) return stored.status();
-  std::map<std::uint64_t, std::shared_ptr<const RegisteredGraph>> graphs;
+  std::map<std::uint64_t, std::shared_ptr<const RegisteredGraph>> fresh;
   for (const StoredGraph& g : *stored) {
+    if (Find(g.graph_id, false) != nullptr) continue;
     const std::string where = "stored graph " + std::to_string(g.graph_id) + ": ";
     auto config = GraphConfigFromJson(g.config_json);
     if (!config.ok()) return Status::DataLoss(where + config.status().message());
     auto registered = Register(*config);
     if (!registered.ok()) return Status::DataLoss(where + registered.status().message());
-    graphs[g.graph_id] = std::move(*registered);
+    fresh[g.graph_id] = std::move(*registered);
   }
   std::unique_lock<std::shared_mutex> lock(mu_);
-  graphs_ = std::move(graphs);
+  graphs_.merge(fresh);
   return Status::Ok();
 }
 
@@ -40,19 +47,32 @@ Status GraphRegistry::Create(const GraphConfig& config) {
   StoredGraph g;
   g.graph_id = config.graph_id;
   g.config_json = GraphConfigToJson(config);
-  LDPGRAPH_RETURN_IF_ERROR(store_->CreateGraph(g));
+  Status stored = store_->CreateGraph(g);
+  if (stored.code() == StatusCode::kFailedPrecondition) (void)Refresh(false);  // another daemon's: serve it too
+  LDPGRAPH_RETURN_IF_ERROR(stored);
   std::unique_lock<std::shared_mutex> lock(mu_);
   graphs_[config.graph_id] = std::move(*registered);
   return Status::Ok();
 }
 
 std::shared_ptr<const RegisteredGraph> GraphRegistry::Find(std::uint64_t graph_id) const {
+  return Find(graph_id, true);
+}
+
+std::shared_ptr<const RegisteredGraph> GraphRegistry::Find(std::uint64_t graph_id, bool ask_store) const {
+  {
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    auto it = graphs_.find(graph_id);
+    if (it != graphs_.end()) return it->second;
+  }
+  if (!ask_store || !Refresh(true).ok()) return nullptr;
   std::shared_lock<std::shared_mutex> lock(mu_);
   auto it = graphs_.find(graph_id);
   return it == graphs_.end() ? nullptr : it->second;
 }
 
 std::vector<std::shared_ptr<const RegisteredGraph>> GraphRegistry::All() const {
+  (void)Refresh(false);  // an admin listing: another daemon's new graphs too
   std::shared_lock<std::shared_mutex> lock(mu_);
   std::vector<std::shared_ptr<const RegisteredGraph>> all;
   for (const auto& [id, g] : graphs_) all.push_back(g);

@@ -1,10 +1,15 @@
 // GraphRegistry: the graphs the daemon serves, read on every report, written
 // only when an admin creates one. Loaded from the store at start; the store
 // stays the source of truth. Each graph carries what its policy expects of a
-// report, derived once here instead of per report.
+// report, derived once here instead of per report. With a shared store
+// another daemon may create a graph: an id this daemon does not know sends
+// it back to the store (at most ten times a second, so that a flood of
+// unknown ids costs the database little), and so do every listing and a
+// creation the store refuses because the id exists.
 #ifndef LDPGRAPH_DAEMON_API_GRAPH_REGISTRY_H_
 #define LDPGRAPH_DAEMON_API_GRAPH_REGISTRY_H_
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <shared_mutex>
@@ -31,14 +36,22 @@ class GraphRegistry {
   // mechanisms cannot be built, kFailedPrecondition if the id exists,
   // kUnavailable when the store fails.
   Status Create(const GraphConfig& config);
-  // nullptr when unknown.
+  // nullptr when unknown, here and in the store.
   std::shared_ptr<const RegisteredGraph> Find(std::uint64_t graph_id) const;
   std::vector<std::shared_ptr<const RegisteredGraph>> All() const;
 
  private:
+  // Reads the store's graphs into the map (a graph is never changed once
+  // created: known ones are kept). `unless_recent`: not when the last read
+  // was under 100 ms ago.
+  Status Refresh(bool unless_recent) const;
+  std::shared_ptr<const RegisteredGraph> Find(std::uint64_t graph_id, bool ask_store) const;
+
   ReportStore* store_;
   mutable std::shared_mutex mu_;
-  std::map<std::uint64_t, std::shared_ptr<const RegisteredGraph>> graphs_;
+  mutable std::map<std::uint64_t, std::shared_ptr<const RegisteredGraph>> graphs_;
+  mutable std::mutex refresh_mu_;
+  mutable std::chrono::steady_clock::time_point last_refresh_{};
 };
 
 }  // namespace ldpgraph

@@ -8,6 +8,7 @@
 
 #include "api/api.h"
 #include "net/logger.h"
+#include "store/postgres_report_store.h"
 #include "store/sqlite_report_store.h"
 
 namespace ldpgraph {
@@ -59,9 +60,28 @@ HttpsServerOptions FederationOptions(const DaemonConfig& c, PartyService* party)
   return o;
 }
 
-std::string StoreDir(const std::string& store_path) {
-  const std::size_t slash = store_path.rfind('/');
-  return slash == std::string::npos ? std::string(".") : store_path.substr(0, slash);
+std::string StoreDir(const DaemonConfig& c) {
+  if (!c.state_dir.empty()) return c.state_dir;
+  const std::size_t slash = c.store_path.rfind('/');
+  return slash == std::string::npos ? std::string(".") : c.store_path.substr(0, slash);
+}
+
+// The configured backend: SQLite (embedded) or PostgreSQL (shared).
+Result<std::unique_ptr<ReportStore>> OpenStore(const DaemonConfig& c, CommitObserver on_commit) {
+  if (c.store_backend == "postgresql") {
+    PostgresStoreOptions o;
+    o.conninfo = c.store_connection;
+    o.password = c.store_password;
+    o.pool_size = c.store_pool_size;
+    o.max_reports_per_commit = c.max_reports_per_commit;
+    o.on_commit = std::move(on_commit);
+    return OpenPostgresReportStore(o);
+  }
+  SqliteStoreOptions o;
+  o.path = c.store_path;
+  o.max_reports_per_commit = c.max_reports_per_commit;
+  o.on_commit = std::move(on_commit);
+  return OpenSqliteReportStore(o);
 }
 
 }  // namespace
@@ -69,15 +89,11 @@ std::string StoreDir(const std::string& store_path) {
 Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger* logger) {
   std::unique_ptr<Daemon> d(new Daemon());
   d->config_ = config;
-  SqliteStoreOptions store_options;
-  store_options.path = config.store_path;
-  store_options.max_reports_per_commit = config.max_reports_per_commit;
   Metrics* metrics = &d->metrics_;
-  store_options.on_commit = [metrics](std::size_t, double seconds) {
+  auto store = OpenStore(config, [metrics](std::size_t, double seconds) {
     metrics->store_commits.fetch_add(1);
     metrics->commit_seconds.Observe(seconds);
-  };
-  auto store = OpenSqliteReportStore(store_options);
+  });
   if (!store.ok()) return store.status();
   d->store_ = std::move(*store);
   auto tokens = TokenAuthority::Create(config.secret);
@@ -86,8 +102,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
                                              config.per_token, config.per_address, metrics, logger);
   LDPGRAPH_RETURN_IF_ERROR(d->ctx_->graphs.Load());
   // A config built in code (the benchmarks) may leave the folder unnamed.
-  auto models = ModelRegistry::Open(config.models_dir.empty() ? DefaultModelsDir(config.store_path)
-                                                              : config.models_dir);
+  auto models = ModelRegistry::Open(config.models_dir.empty() ? StoreDir(config) + "/models" : config.models_dir);
   if (!models.ok()) return models.status();
   d->models_ = std::move(*models);
   d->memory_ = std::make_unique<MemoryBudget>(config.memory_budget_bytes > 0 ? config.memory_budget_bytes
@@ -97,7 +112,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   d->ctx_->gw_max_nodes = config.gw_max_nodes;
   d->jobs_ = std::make_unique<TrainingJobs>(d->store_.get(), d->models_.get(), metrics, logger, d->memory_.get());
   d->ctx_->models = d->models_.get();
-  auto held = HeldGraphStore::Open(config.held_graphs_dir.empty() ? DefaultHeldGraphsDir(config.store_path)
+  auto held = HeldGraphStore::Open(config.held_graphs_dir.empty() ? StoreDir(config) + "/held-graphs"
                                                                   : config.held_graphs_dir);
   if (!held.ok()) return held.status();
   d->held_graphs_ = std::move(*held);
@@ -118,7 +133,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
     if (!listener.ok()) return Status(listener.status().code(), "federation listener: " + listener.status().message());
     d->federation_server_ = std::move(*listener);
     auto coordinator = Coordinator::Create(config.federation, d->federation_server_->port(),
-                                           StoreDir(config.store_path) + "/federation-runs", logger);
+                                           StoreDir(config) + "/federation-runs", logger);
     if (!coordinator.ok()) return coordinator.status();
     d->coordinator_ = std::move(*coordinator);
     d->ctx_->federation_party = d->federation_party_.get();

@@ -1,5 +1,6 @@
 #include "service/daemon_config.h"
 
+#include <cstdlib>
 #include <set>
 #include <vector>
 
@@ -82,6 +83,8 @@ class Section {
     return Status::Ok();
   }
 
+  bool Has(const char* key) const { return Find(key) != nullptr; }
+
  private:
   const toml::node* Find(const char* key) const { return table_ ? table_->get(key) : nullptr; }
   std::string Key(const std::string& key) const { return name_ + "." + key; }
@@ -161,6 +164,15 @@ Result<std::string> SecretFromFile(const std::string& path, const char* key, std
 
 }  // namespace
 
+namespace {
+
+std::string StoreDirectory(const std::string& store_path) {
+  const std::size_t slash = store_path.rfind('/');
+  return slash == std::string::npos ? std::string(".") : store_path.substr(0, slash);
+}
+
+}  // namespace
+
 Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::string& base_dir) {
   toml::table root;
   try {
@@ -209,17 +221,50 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
   c.client_ca_file = Resolve(base_dir, c.client_ca_file);
 
   Section store(root, "store");
-  LDPGRAPH_RETURN_IF_ERROR(store.CheckKnown({"path", "max_reports_per_commit", "models_dir", "held_graphs_dir"}));
+  LDPGRAPH_RETURN_IF_ERROR(store.CheckKnown({"backend", "path", "max_reports_per_commit", "models_dir",
+                                             "held_graphs_dir", "connection", "password_file", "pool_size",
+                                             "state_dir"}));
+  LDPGRAPH_RETURN_IF_ERROR(store.String("backend", &c.store_backend));
   LDPGRAPH_RETURN_IF_ERROR(store.String("path", &c.store_path));
   LDPGRAPH_RETURN_IF_ERROR(store.String("models_dir", &c.models_dir));
   LDPGRAPH_RETURN_IF_ERROR(store.String("held_graphs_dir", &c.held_graphs_dir));
+  LDPGRAPH_RETURN_IF_ERROR(store.String("state_dir", &c.state_dir));
   LDPGRAPH_RETURN_IF_ERROR(
       store.Unsigned<std::size_t>("max_reports_per_commit", 1, 1000000, &c.max_reports_per_commit));
-  if (c.store_path.empty()) return Bad("store.path", "is required");
-  c.store_path = Resolve(base_dir, c.store_path);
-  c.models_dir = c.models_dir.empty() ? DefaultModelsDir(c.store_path) : Resolve(base_dir, c.models_dir);
-  c.held_graphs_dir =
-      c.held_graphs_dir.empty() ? DefaultHeldGraphsDir(c.store_path) : Resolve(base_dir, c.held_graphs_dir);
+  if (c.store_backend == "sqlite") {
+    for (const char* key : {"connection", "password_file", "pool_size", "state_dir"}) {
+      if (store.Has(key)) return Bad(std::string("store.") + key, "is for backend = \"postgresql\"");
+    }
+    if (c.store_path.empty()) return Bad("store.path", "is required");
+    c.store_path = Resolve(base_dir, c.store_path);
+    c.state_dir = StoreDirectory(c.store_path);
+  } else if (c.store_backend == "postgresql") {
+    if (store.Has("path")) return Bad("store.path", "is the SQLite file; backend = \"postgresql\" takes connection");
+    LDPGRAPH_RETURN_IF_ERROR(store.String("connection", &c.store_connection));
+    if (c.store_connection.empty()) return Bad("store.connection", "is required (a libpq connection string)");
+    if (c.store_connection.find("password") != std::string::npos) {
+      return Bad("store.connection", "must not hold the password: use password_file or LDPGRAPH_STORE_PASSWORD");
+    }
+    LDPGRAPH_RETURN_IF_ERROR(store.Unsigned<std::size_t>("pool_size", 1, 256, &c.store_pool_size));
+    std::string password_file;
+    LDPGRAPH_RETURN_IF_ERROR(store.String("password_file", &password_file));
+    if (!password_file.empty()) {
+      auto password = ReadFile(Resolve(base_dir, password_file), "store.password_file");
+      if (!password.ok()) return password.status();
+      c.store_password = *password;
+      while (!c.store_password.empty() && (c.store_password.back() == '\n' || c.store_password.back() == '\r')) {
+        c.store_password.pop_back();
+      }
+    } else if (const char* env = std::getenv("LDPGRAPH_STORE_PASSWORD")) {
+      c.store_password = env;
+    }
+    if (c.state_dir.empty()) return Bad("store.state_dir", "is required: the folder for this daemon's own files");
+    c.state_dir = Resolve(base_dir, c.state_dir);
+  } else {
+    return Bad("store.backend", "must be sqlite or postgresql");
+  }
+  c.models_dir = c.models_dir.empty() ? c.state_dir + "/models" : Resolve(base_dir, c.models_dir);
+  c.held_graphs_dir = c.held_graphs_dir.empty() ? c.state_dir + "/held-graphs" : Resolve(base_dir, c.held_graphs_dir);
 
   Section auth(root, "auth");
   LDPGRAPH_RETURN_IF_ERROR(auth.CheckKnown({"secret_file", "admin_token_file"}));
@@ -267,21 +312,6 @@ Result<DaemonConfig> LoadDaemonConfig(const std::string& path) {
   auto config = ParseDaemonConfig(*text, base_dir);
   if (!config.ok()) return Status(config.status().code(), path + ": " + config.status().message());
   return config;
-}
-
-namespace {
-
-std::string StoreDirectory(const std::string& store_path) {
-  const std::size_t slash = store_path.rfind('/');
-  return slash == std::string::npos ? std::string(".") : store_path.substr(0, slash);
-}
-
-}  // namespace
-
-std::string DefaultModelsDir(const std::string& store_path) { return StoreDirectory(store_path) + "/models"; }
-
-std::string DefaultHeldGraphsDir(const std::string& store_path) {
-  return StoreDirectory(store_path) + "/held-graphs";
 }
 
 }  // namespace ldpgraph

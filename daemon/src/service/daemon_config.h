@@ -34,10 +34,21 @@ struct DaemonConfig {
   std::string client_ca_file;  // set: clients must present a certificate it signed
   std::string tls12_ciphers = kDefaultTls12Ciphers;  // OpenSSL list syntax
   // [store]
-  std::string store_path;
+  std::string store_backend = "sqlite";  // or "postgresql": one database several daemons share
+  std::string store_path;                 // sqlite: the database file
+  // postgresql: a libpq connection string without the password (TLS to
+  // the database: sslmode=verify-full sslrootcert=... in it), the password
+  // (from password_file, else the environment's LDPGRAPH_STORE_PASSWORD;
+  // never logged) and the connections for reads beside the writer's.
+  std::string store_connection;
+  std::string store_password;
+  std::size_t store_pool_size = 4;
+  // This daemon's own files (federation runs; models and held graphs by
+  // default): the SQLite file's folder, or [store] state_dir.
+  std::string state_dir;
   std::size_t max_reports_per_commit = 4096;
-  std::string models_dir;  // trained model versions; empty: DefaultModelsDir(store_path)
-  std::string held_graphs_dir;  // graphs uploaded whole; empty: DefaultHeldGraphsDir(store_path)
+  std::string models_dir;       // trained model versions; empty: <state_dir>/models
+  std::string held_graphs_dir;  // graphs uploaded whole; empty: <state_dir>/held-graphs
   // [auth]
   std::string secret;       // the HMAC key for user tokens (from secret_file)
   std::string admin_token;  // bearer token of /v1/admin (from admin_token_file)
@@ -67,10 +78,6 @@ Result<DaemonConfig> LoadDaemonConfig(const std::string& path);
 // The same from text; `base_dir` resolves relative paths.
 Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::string& base_dir);
 
-// Where model versions go when the config names no folder: <store dir>/models.
-std::string DefaultModelsDir(const std::string& store_path);
-// Where held graphs go when the config names no folder: <store dir>/held-graphs.
-std::string DefaultHeldGraphsDir(const std::string& store_path);
 
 }  // namespace ldpgraph
 
