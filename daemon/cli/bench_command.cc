@@ -1,6 +1,7 @@
 // ldpgraph bench <what>: benchmarks that print key=value figures.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "bench/assemble_bench.h"
@@ -148,7 +149,7 @@ int RunGw(const std::vector<std::string>& args) {
 int RunIngest(const std::vector<std::string>& args) {
   Result<Flags> flags =
       Flags::Parse(args, {"connections", "reports", "degree", "epsilon", "server-threads", "handshakes", "dir",
-                                   "pipeline"});
+                          "pipeline", "store", "daemons", "store-connection"});
   if (!flags.ok()) {
     std::fprintf(stderr, "ldpgraph bench ingest: %s\n", flags.status().message().c_str());
     return 2;
@@ -182,10 +183,54 @@ int RunIngest(const std::vector<std::string>& args) {
   o.handshakes = static_cast<unsigned>(*handshakes);
   o.pipeline = static_cast<unsigned>(*pipeline);
   o.dir = flags->StringOr("dir", "");
-  Status s = RunIngestBench(o, std::cout);
-  if (!s.ok()) {
-    std::fprintf(stderr, "ldpgraph bench ingest: %s\n", s.ToString().c_str());
-    return 1;
+  o.store_connection = flags->StringOr("store-connection", "");
+  if (const char* password = std::getenv("LDPGRAPH_STORE_PASSWORD")) o.store_password = password;
+  Result<std::vector<std::string>> stores = flags->StringList("store", {"sqlite"});
+  Result<std::vector<std::string>> daemon_counts = flags->StringList("daemons", {"1"});
+  if (!stores.ok() || !daemon_counts.ok()) {
+    std::fprintf(stderr, "ldpgraph bench ingest: %s\n",
+                 (!stores.ok() ? stores.status() : daemon_counts.status()).message().c_str());
+    return 2;
+  }
+  // Every store with every daemon count it supports (SQLite: one), in one
+  // run, so that their figures compare; a summary line per setting at the end.
+  std::vector<std::pair<std::string, unsigned>> settings;
+  for (const std::string& store : *stores) {
+    if (store != "sqlite" && store != "postgresql") {
+      std::fprintf(stderr, "ldpgraph bench ingest: --store lists sqlite and/or postgresql, got %s\n", store.c_str());
+      return 2;
+    }
+    for (const std::string& count : *daemon_counts) {
+      const int n = std::atoi(count.c_str());
+      if (n < 1 || n > 16 || std::to_string(n) != count) {
+        std::fprintf(stderr, "ldpgraph bench ingest: --daemons lists counts in [1, 16], got %s\n", count.c_str());
+        return 2;
+      }
+      if (store == "sqlite" && n != 1) continue;  // one file, one daemon
+      settings.emplace_back(store, static_cast<unsigned>(n));
+    }
+  }
+  if (settings.empty()) {
+    std::fprintf(stderr, "ldpgraph bench ingest: no setting to run (sqlite runs with one daemon only)\n");
+    return 2;
+  }
+  std::vector<IngestBenchFigures> figures(settings.size());
+  for (std::size_t i = 0; i < settings.size(); ++i) {
+    o.store = settings[i].first;
+    o.daemons = settings[i].second;
+    if (settings.size() > 1) std::cout << "# store=" << o.store << " daemons=" << o.daemons << "\n";
+    Status s = RunIngestBench(o, std::cout, &figures[i]);
+    if (!s.ok()) {
+      std::fprintf(stderr, "ldpgraph bench ingest: %s\n", s.ToString().c_str());
+      return s.code() == StatusCode::kInvalidArgument ? 2 : 1;
+    }
+  }
+  if (settings.size() > 1) {
+    for (std::size_t i = 0; i < settings.size(); ++i) {
+      const std::string key = settings[i].first + "_" + std::to_string(settings[i].second);
+      std::cout << key << "_reports_per_s=" << static_cast<std::uint64_t>(figures[i].reports_per_s) << "\n"
+                << key << "_p99_ms=" << figures[i].p99_ms << "\n" << key << "_lost=" << figures[i].lost << "\n";
+    }
   }
   return 0;
 }

@@ -66,8 +66,11 @@ std::vector<CommandHelp> MakeEntries() {
       {"bench ingest", "reports per second through TLS, the SDK uploader and the durable store",
        "  [--connections C] [--reports R] [--degree D] [--epsilon E] (64, 200000, 10, 1)\n"
        "  [--server-threads T] [--handshakes H] [--pipeline P]     (1, 256, 1)\n"
-       "  [--dir DIR]                                  (a fresh directory under /tmp)\n",
-       "ldpgraph bench ingest --connections 64 --reports 200000 --pipeline 16 --server-threads 2"},
+       "  [--dir DIR]                                  (a fresh directory under /tmp)\n"
+       "  [--store sqlite,postgresql] [--daemons 1,2]  every setting in one run (sqlite: 1 daemon)\n"
+       "  [--store-connection CONNINFO]                (postgresql; password: LDPGRAPH_STORE_PASSWORD;\n"
+       "                                                default: a scratch cluster the run starts)\n",
+       "ldpgraph bench ingest --connections 64 --reports 200000 --pipeline 16 --store sqlite,postgresql --daemons 1,2"},
       {"bench admin", "/healthz latency while an upload, a GAP job, a GW query and a prediction run at once",
        "  [--users N]                  the reported graph predicted whole (100000)\n"
        "  [--held-nodes N]             the held graph uploaded (200000)\n"

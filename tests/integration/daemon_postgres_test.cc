@@ -12,13 +12,12 @@
 #include "ldpgraph/wire_format.h"
 #include "net/token_authority.h"
 #include "support/admin_daemon.h"
-#include "support/postgres_server.h"
+#include "store/scratch_postgres.h"
 
 using namespace ldpgraph;
 using ldpgraph::testing::AdminDaemon;
 using ldpgraph::testing::DaemonProcess;
 using ldpgraph::testing::DaemonSettings;
-using ldpgraph::testing::PostgresServer;
 using nlohmann::json;
 
 namespace {
@@ -66,7 +65,7 @@ std::uint64_t StoredReports(AdminDaemon& d) {
   return 0;
 }
 
-DaemonSettings SharedStore(const PostgresServer& server, const std::string& database) {
+DaemonSettings SharedStore(const ScratchPostgres& server, const std::string& database) {
   DaemonSettings s;
   s.store = "backend = \"postgresql\"\nconnection = \"" + server.Conninfo(database) + "\"\nstate_dir = \"state\"\n";
   s.env = {{"LDPGRAPH_STORE_PASSWORD", server.password()}};
@@ -76,7 +75,7 @@ DaemonSettings SharedStore(const PostgresServer& server, const std::string& data
 }  // namespace
 
 TEST_CASE("DaemonPostgres.TwoDaemonsShareGraphsAndReportsAndLoseNothingToSigkill") {
-  Result<std::unique_ptr<PostgresServer>> server = PostgresServer::Start();
+  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
   if (!server.ok()) {
     MESSAGE("skipped: " << server.status().ToString());
     return;
@@ -111,7 +110,7 @@ TEST_CASE("DaemonPostgres.TwoDaemonsShareGraphsAndReportsAndLoseNothingToSigkill
 }
 
 TEST_CASE("DaemonPostgres.AWrongPasswordStopsTheDaemonAndNeverShowsIt") {
-  Result<std::unique_ptr<PostgresServer>> server = PostgresServer::Start();
+  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
   if (!server.ok()) {
     MESSAGE("skipped: " << server.status().ToString());
     return;

@@ -11,22 +11,21 @@
 #include <vector>
 
 #include "store/postgres_report_store.h"
-#include "support/postgres_server.h"
+#include "store/scratch_postgres.h"
 #include "support/store_contract.h"
 
 using namespace ldpgraph;
-using ldpgraph::testing::PostgresServer;
 
 namespace {
 
 // One server for the whole binary; null (with the reason printed once) when
 // the machine has no PostgreSQL.
-PostgresServer* Server() {
-  static std::unique_ptr<PostgresServer> server = [] {
-    Result<std::unique_ptr<PostgresServer>> s = PostgresServer::Start();
+ScratchPostgres* Server() {
+  static std::unique_ptr<ScratchPostgres> server = [] {
+    Result<std::unique_ptr<ScratchPostgres>> s = ScratchPostgres::Start();
     if (!s.ok()) {
       MESSAGE("skipped: " << s.status().ToString());
-      return std::unique_ptr<PostgresServer>();
+      return std::unique_ptr<ScratchPostgres>();
     }
     return std::move(s).value();
   }();
@@ -36,7 +35,7 @@ PostgresServer* Server() {
 std::atomic<int> databases{0};
 
 // A fresh database and an opener for it.
-ldpgraph::testing::StoreOpener FreshStore(PostgresServer& server, std::string* conninfo = nullptr) {
+ldpgraph::testing::StoreOpener FreshStore(ScratchPostgres& server, std::string* conninfo = nullptr) {
   Result<std::string> db = server.CreateDatabase("contract_" + std::to_string(databases++));
   REQUIRE(db.ok());
   if (conninfo != nullptr) *conninfo = *db;

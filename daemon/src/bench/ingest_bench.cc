@@ -20,6 +20,8 @@
 #include "ldpgraph/wire_format.h"
 #include "net/test_pki.h"
 #include "service/daemon.h"
+#include "store/postgres_report_store.h"
+#include "store/scratch_postgres.h"
 #include "store/sqlite_report_store.h"
 #include "util/flags.h"
 
@@ -74,9 +76,13 @@ Status Prepare(const GraphConfig& config, const TokenAuthority& tokens, std::uin
 
 }  // namespace
 
-Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
+Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out, IngestBenchFigures* figures) {
   if (o.connections == 0 || o.reports < 2 || o.reports > 0xFFFFFFFFull) {
     return Status::InvalidArgument("need --connections >= 1 and 2 <= --reports < 2^32");
+  }
+  if (o.store != "sqlite" && o.store != "postgresql") return Status::InvalidArgument("--store must be sqlite or postgresql");
+  if (o.daemons < 1 || o.daemons > 16 || (o.store == "sqlite" && o.daemons != 1)) {
+    return Status::InvalidArgument("--daemons must be 1 on sqlite (one file, one daemon) and 1-16 on postgresql");
   }
   std::string dir = o.dir;
   const bool own_dir = dir.empty();
@@ -88,34 +94,66 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
   auto pki = WriteTestPki(dir);
   if (!pki.ok()) return pki.status();
 
+  // The PostgreSQL database: the one named, or a scratch cluster's.
+  std::unique_ptr<ScratchPostgres> scratch;
+  std::string conninfo = o.store_connection, password = o.store_password;
+  if (o.store == "postgresql" && conninfo.empty()) {
+    Result<std::unique_ptr<ScratchPostgres>> started = ScratchPostgres::Start();
+    if (!started.ok()) return started.status();
+    scratch = std::move(started).value();
+    Result<std::string> db = scratch->CreateDatabase("bench_ingest");
+    if (!db.ok()) return db.status();
+    conninfo = *db;
+    password = scratch->password();
+  }
+
   DaemonConfig config;
   config.listen_port = 0;
   config.threads = o.server_threads;
   config.certificate_file = pki->server_certificate;
   config.private_key_file = pki->server_key;
+  config.store_backend = o.store;
   config.store_path = dir + "/store.db";
+  config.store_connection = conninfo;
+  config.store_password = password;
+  config.state_dir = dir;
   config.secret = "bench-secret-0123456789abcdef0123456789";
   config.admin_token = "bench-admin-token-0123456789";
   config.per_address = {0, 0};  // every client is 127.0.0.1
   config.per_token = {0, 0};
   config.max_connections = o.connections + o.handshakes + 16;
   Logger logger("text", "warning");
-  auto daemon = Daemon::Start(config, &logger);
-  if (!daemon.ok()) return daemon.status();
+  std::vector<std::unique_ptr<Daemon>> daemons;
+  for (unsigned i = 0; i < o.daemons; ++i) {
+    DaemonConfig mine = config;
+    mine.state_dir = dir + "/daemon-" + std::to_string(i);
+    mine.models_dir = mine.state_dir + "/models";
+    mine.held_graphs_dir = mine.state_dir + "/held-graphs";
+    auto daemon = Daemon::Start(mine, &logger);
+    if (!daemon.ok()) return daemon.status();
+    daemons.push_back(std::move(daemon).value());
+  }
+  Daemon& first = *daemons[0];  // creates the graph; the others read it from the store
 
   GraphConfig graph;
   graph.graph_id = 1;
   graph.num_users = static_cast<std::uint32_t>(o.reports);
   graph.edges.epsilon = o.epsilon;
-  LDPGRAPH_RETURN_IF_ERROR((*daemon)->context().graphs.Create(graph));
+  LDPGRAPH_RETURN_IF_ERROR(first.context().graphs.Create(graph));
   std::vector<Prepared> reports;
   auto prepare_start = Clock::now();
-  LDPGRAPH_RETURN_IF_ERROR(Prepare(graph, (*daemon)->context().tokens, o.degree, &reports));
+  LDPGRAPH_RETURN_IF_ERROR(Prepare(graph, first.context().tokens, o.degree, &reports));
   out << "prepare_seconds=" << Seconds(prepare_start) << "\n";
 
   transport::UploaderOptions uo;
-  uo.server = {"127.0.0.1", (*daemon)->port(), pki->ca_certificate, "", "", 5000, 30000};
+  uo.server = {"127.0.0.1", first.port(), pki->ca_certificate, "", "", 5000, 30000};
   uo.retry = {50, 2000, 60000};
+  // Connection c talks to daemon c mod daemons (a load balancer's round robin).
+  const auto options_for = [&](unsigned c) {
+    transport::UploaderOptions mine = uo;
+    mine.server.port = daemons[c % daemons.size()]->port();
+    return mine;
+  };
 
   // Full handshakes: fresh clients, one GET each, from `connections` threads.
   {
@@ -157,7 +195,7 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
   std::vector<std::thread> threads;
   for (unsigned c = 0; c < o.connections; ++c) {
     threads.emplace_back([&, c] {
-      auto uploader = transport::Uploader::Create(uo);
+      auto uploader = transport::Uploader::Create(options_for(c));
       if (!uploader.ok()) {
         ++gave_up;
         return;
@@ -186,15 +224,28 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
   for (auto& t : threads) t.join();
   const double seconds = Seconds(start);
   const double process_cpu = CpuSeconds(RUSAGE_SELF) - process_cpu_before;
-  const std::uint64_t commits = (*daemon)->metrics().store_commits.load();
-  const double commit_seconds = (*daemon)->metrics().commit_seconds.SumSeconds();
-  (*daemon)->Stop();
-  daemon->reset();
+  std::uint64_t commits = 0;
+  double commit_seconds = 0;
+  for (auto& d : daemons) {
+    commits += d->metrics().store_commits.load();
+    commit_seconds += d->metrics().commit_seconds.SumSeconds();
+    d->Stop();
+  }
+  daemons.clear();
 
-  // Count what is really in the file, through a fresh connection.
-  SqliteStoreOptions so;
-  so.path = config.store_path;
-  auto store = OpenSqliteReportStore(so);
+  // Count what is really in the store, through a fresh connection.
+  Result<std::unique_ptr<ReportStore>> store = Status::Internal("unset");
+  if (o.store == "postgresql") {
+    PostgresStoreOptions po;
+    po.conninfo = conninfo;
+    po.password = password;
+    po.pool_size = 1;
+    store = OpenPostgresReportStore(po);
+  } else {
+    SqliteStoreOptions so;
+    so.path = config.store_path;
+    store = OpenSqliteReportStore(so);
+  }
   if (!store.ok()) return store.status();
   auto counts = (*store)->CountReports();
   if (!counts.ok()) return counts.status();
@@ -205,7 +256,7 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
   for (auto& v : latencies) all.insert(all.end(), v.begin(), v.end());
   for (auto& v : window_latencies) windows.insert(windows.end(), v.begin(), v.end());
   const std::uint64_t lost = acknowledged.load() > stored ? acknowledged.load() - stored : 0;
-  out << "connections=" << o.connections << "\npipeline=" << window << "\nreports=" << o.reports
+  out << "store=" << o.store << "\ndaemons=" << o.daemons << "\nconnections=" << o.connections << "\npipeline=" << window << "\nreports=" << o.reports
       << "\nacknowledged=" << acknowledged.load()
       << "\nrefused=" << refused.load() << "\ngave_up=" << gave_up.load() << "\nstored=" << stored
       << "\nlost=" << lost << "\nseconds=" << seconds << "\nreports_per_s=" << std::fixed << std::setprecision(0)
@@ -217,7 +268,7 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
       << (commits ? static_cast<double>(acknowledged.load()) / static_cast<double>(commits) : 0.0)
       << std::setprecision(3)
       << "\ncommit_ms_mean=" << (commits ? 1e3 * commit_seconds / static_cast<double>(commits) : 0.0)
-      << "\nstore_busy=" << commit_seconds / seconds << std::setprecision(1)
+      << "\nstore_busy=" << commit_seconds / seconds / static_cast<double>(o.daemons) << std::setprecision(1)
       << "\nclient_cpu_us_per_report=" << 1e6 * client_cpu / static_cast<double>(o.reports)
       << "\nserver_cpu_us_per_report=" << 1e6 * (process_cpu - client_cpu) / static_cast<double>(o.reports)
       << std::setprecision(3) << "\ncpu_busy="  // the share of all cores the run used: 1 is CPU-bound
@@ -225,6 +276,14 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out) {
       << "\nload_handshakes=" << handshakes.load() << std::defaultfloat << std::setprecision(4)
       << "\nreport_bytes=" << reports[0].report.size() << "\nmalloc=" << MallocName()
       << "\npeak_rss_mb=" << PeakRssMb() << "\n";
+  if (figures != nullptr) {
+    figures->reports_per_s = static_cast<double>(acknowledged.load()) / seconds;
+    figures->p50_ms = Percentile(all, 0.50);
+    figures->p99_ms = Percentile(all, 0.99);
+    figures->acknowledged = acknowledged.load();
+    figures->stored = stored;
+    figures->lost = lost;
+  }
   if (own_dir) std::system(("rm -rf '" + dir + "'").c_str());
   return Status::Ok();
 }

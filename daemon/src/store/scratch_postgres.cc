@@ -1,4 +1,4 @@
-#include "support/postgres_server.h"
+#include "store/scratch_postgres.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -21,7 +21,6 @@
 #include "store/pg_db.h"
 
 namespace ldpgraph {
-namespace testing {
 namespace {
 
 // The newest installed server's bin directory ("" when none).
@@ -99,12 +98,12 @@ std::string ReadAll(const std::string& path) {
 
 }  // namespace
 
-Result<std::unique_ptr<PostgresServer>> PostgresServer::Start() {
+Result<std::unique_ptr<ScratchPostgres>> ScratchPostgres::Start() {
   const std::string bin = ServerBin();
   if (bin.empty()) {
     return Status::Unavailable("no PostgreSQL server installed (/usr/lib/postgresql/*/bin; apt-get install postgresql)");
   }
-  std::unique_ptr<PostgresServer> s(new PostgresServer());
+  std::unique_ptr<ScratchPostgres> s(new ScratchPostgres());
   char pattern[] = "/tmp/ldpgraph_pg_XXXXXX";
   if (::mkdtemp(pattern) == nullptr) return Status::Unavailable("mkdtemp failed");
   s->dir_ = pattern;
@@ -139,7 +138,7 @@ Result<std::unique_ptr<PostgresServer>> PostgresServer::Start() {
   }
 }
 
-PostgresServer::~PostgresServer() {
+ScratchPostgres::~ScratchPostgres() {
   if (pid_ > 0) {
     ::kill(pid_, SIGINT);  // fast shutdown: active sessions end, no wait for clients
     Wait(pid_);
@@ -147,17 +146,17 @@ PostgresServer::~PostgresServer() {
   if (!dir_.empty()) std::system(("rm -rf '" + dir_ + "'").c_str());
 }
 
-std::string PostgresServer::Conninfo(const std::string& database) const {
+std::string ScratchPostgres::Conninfo(const std::string& database) const {
   return "host=127.0.0.1 port=" + std::to_string(port_) + " dbname=" + database + " user=ldpgraph connect_timeout=10";
 }
 
-Status PostgresServer::Exec(const std::string& database, const std::string& sql) {
+Status ScratchPostgres::Exec(const std::string& database, const std::string& sql) {
   Result<pg::Connection> c = pg::Connection::Open(Conninfo(database), password_);
   if (!c.ok()) return c.status();
   return c->Exec(sql);
 }
 
-Result<std::string> PostgresServer::Scalar(const std::string& database, const std::string& sql) {
+Result<std::string> ScratchPostgres::Scalar(const std::string& database, const std::string& sql) {
   Result<pg::Connection> c = pg::Connection::Open(Conninfo(database), password_);
   if (!c.ok()) return c.status();
   Result<pg::QueryResult> r = c->Query(sql, pg::Params(), pg::Format::kText);
@@ -166,10 +165,9 @@ Result<std::string> PostgresServer::Scalar(const std::string& database, const st
   return r->Text(0, 0);
 }
 
-Result<std::string> PostgresServer::CreateDatabase(const std::string& name) {
+Result<std::string> ScratchPostgres::CreateDatabase(const std::string& name) {
   LDPGRAPH_RETURN_IF_ERROR(Exec("postgres", "CREATE DATABASE " + name));
   return Conninfo(name);
 }
 
-}  // namespace testing
 }  // namespace ldpgraph

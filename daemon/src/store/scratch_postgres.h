@@ -1,10 +1,11 @@
-// PostgresServer: a real PostgreSQL server for a test. A fresh cluster is
-// made by initdb in a temporary directory (password login, SCRAM), started
-// on a free loopback port as an unprivileged user (the `postgres` account
-// when the test runs as root: the server refuses root), and stopped and
-// removed at the end. Each test takes its own database from it.
-#ifndef LDPGRAPH_TESTS_SUPPORT_POSTGRES_SERVER_H_
-#define LDPGRAPH_TESTS_SUPPORT_POSTGRES_SERVER_H_
+// ScratchPostgres: a throwaway PostgreSQL server, for the tests and the
+// benchmarks of the shared store. A fresh cluster is made by initdb in a
+// temporary directory (password login, SCRAM), started on a free loopback
+// port as an unprivileged user (the `postgres` account under root: the
+// server refuses root), and stopped and removed at the end. Each test or
+// run takes its own database from it. Never for production data.
+#ifndef LDPGRAPH_DAEMON_STORE_SCRATCH_POSTGRES_H_
+#define LDPGRAPH_DAEMON_STORE_SCRATCH_POSTGRES_H_
 
 #include <memory>
 #include <string>
@@ -13,17 +14,16 @@
 #include "ldpgraph/status.h"
 
 namespace ldpgraph {
-namespace testing {
 
-class PostgresServer {
+class ScratchPostgres {
  public:
-  // Errors: kUnavailable when no server binaries are installed (the test
+  // Errors: kUnavailable when no server binaries are installed (a test
   // then skips, saying so: CI installs Debian's postgresql) or the server
   // does not come up within 60 s (its log is in the message).
-  static Result<std::unique_ptr<PostgresServer>> Start();
-  ~PostgresServer();
-  PostgresServer(const PostgresServer&) = delete;
-  PostgresServer& operator=(const PostgresServer&) = delete;
+  static Result<std::unique_ptr<ScratchPostgres>> Start();
+  ~ScratchPostgres();
+  ScratchPostgres(const ScratchPostgres&) = delete;
+  ScratchPostgres& operator=(const ScratchPostgres&) = delete;
 
   // Creates database `name` and returns the connection string for it (the
   // password apart). Errors: the server's.
@@ -38,14 +38,13 @@ class PostgresServer {
   Result<std::string> Scalar(const std::string& database, const std::string& sql);
 
  private:
-  PostgresServer() = default;
+  ScratchPostgres() = default;
   std::string dir_;
   std::string password_ = "test-pg-password-7f3a9c";
   std::uint16_t port_ = 0;
   pid_t pid_ = -1;
 };
 
-}  // namespace testing
 }  // namespace ldpgraph
 
-#endif  // LDPGRAPH_TESTS_SUPPORT_POSTGRES_SERVER_H_
+#endif  // LDPGRAPH_DAEMON_STORE_SCRATCH_POSTGRES_H_
