@@ -273,7 +273,8 @@ int RunAdmin(const std::vector<std::string>& args) {
 }
 
 int RunAssemble(const std::vector<std::string>& args) {
-  Result<Flags> flags = Flags::Parse(args, {"users", "degree", "epsilon", "symmetrise", "dir"});
+  Result<Flags> flags =
+      Flags::Parse(args, {"users", "degree", "epsilon", "symmetrise", "dir", "store", "store-connection"});
   if (!flags.ok()) {
     std::fprintf(stderr, "ldpgraph bench assemble: %s\n", flags.status().message().c_str());
     return 2;
@@ -298,6 +299,9 @@ int RunAssemble(const std::vector<std::string>& args) {
   o.epsilon = *epsilon;
   o.rule = *rule;
   o.dir = flags->StringOr("dir", "");
+  o.store = flags->StringOr("store", "sqlite");
+  o.store_connection = flags->StringOr("store-connection", "");
+  if (const char* password = std::getenv("LDPGRAPH_STORE_PASSWORD")) o.store_password = password;
   Status s = RunAssembleBench(o, std::cout);
   if (!s.ok()) {
     std::fprintf(stderr, "ldpgraph bench assemble: %s\n", s.ToString().c_str());
@@ -357,11 +361,11 @@ int RunBenchCommand(const std::vector<std::string>& args) {
                          "       ldpgraph bench gemm [--rows N] [--seconds S]\n"
                          "       ldpgraph bench gw --dataset PATH [--pairs 2000] [--threads 2] [--seed S]\n"
                          "       ldpgraph bench ingest [--connections C] [--reports R] [--degree D] "
-                         "[--server-threads T] [--handshakes H] [--dir DIR]\n"
+                         "[--server-threads T] [--handshakes H] [--dir DIR] [--store LIST] [--daemons LIST]\n"
                          "       ldpgraph bench admin [--users N] [--held-nodes N] [--gap-nodes N] [--gw-nodes N] "
                          "[--probe-ms MS] [--dir DIR]\n"
                          "       ldpgraph bench assemble [--users N] [--degree D] [--epsilon E] "
-                         "[--symmetrise none|or|and] [--dir DIR]\n"
+                         "[--symmetrise none|or|and] [--dir DIR] [--store sqlite|postgresql]\n"
                          "       ldpgraph bench linkldp [--users N] [--degree D] [--mechanism dprr|rr-degree] "
                          "[--epsilon E] [--output hard|soft|hybrid] [--threads T]\n");
     return 2;

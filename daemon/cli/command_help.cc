@@ -79,9 +79,10 @@ std::vector<CommandHelp> MakeEntries() {
        "  [--probe-ms MS]              between two /healthz probes (5)\n"
        "  [--dir DIR]                  (a fresh directory under /tmp)\n",
        "ldpgraph bench admin"},
-      {"bench assemble", "graph assembly from a real SQLite store",
+      {"bench assemble", "graph assembly from a real SQLite or PostgreSQL store",
        "  [--users N] [--degree D] [--epsilon E]       (1000000, 10, 1)\n"
-       "  [--symmetrise none|or|and] [--dir DIR]       (none, a fresh directory under /tmp)\n",
+       "  [--symmetrise none|or|and] [--dir DIR]       (none, a fresh directory under /tmp)\n"
+       "  [--store sqlite|postgresql] [--store-connection CONNINFO]  (a scratch cluster by default)\n",
        "ldpgraph bench assemble --users 1000000"},
       {"bench linkldp", "link-LDP denoising at scale",
        "  [--users N] [--degree D]                     (1000000, 10)\n"

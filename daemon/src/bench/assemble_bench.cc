@@ -16,6 +16,8 @@
 #include "bench/ring_neighbours.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/wire_format.h"
+#include "store/postgres_report_store.h"
+#include "store/scratch_postgres.h"
 #include "store/sqlite_report_store.h"
 #include "util/flags.h"
 
@@ -35,14 +37,30 @@ GraphConfig BenchGraph(const AssembleBenchOptions& o) {
   return config;
 }
 
+// Where the benchmark's reports live: a SQLite file or a PostgreSQL database.
+struct BenchStore {
+  std::string backend, path, conninfo, password;
+
+  Result<std::unique_ptr<ReportStore>> Open() const {
+    if (backend == "postgresql") {
+      PostgresStoreOptions o;
+      o.conninfo = conninfo;
+      o.password = password;
+      o.pool_size = 1;
+      return OpenPostgresReportStore(o);
+    }
+    SqliteStoreOptions o;
+    o.path = path;
+    return OpenSqliteReportStore(o);
+  }
+};
+
 // Builds and stores one report per user; runs in the child process.
-Status FillStore(const AssembleBenchOptions& o, const std::string& path) {
+Status FillStore(const AssembleBenchOptions& o, const BenchStore& where) {
   const GraphConfig config = BenchGraph(o);
   auto builder = ReportBuilder::Create(config);
   if (!builder.ok()) return builder.status();
-  SqliteStoreOptions store_options;
-  store_options.path = path;
-  auto store = OpenSqliteReportStore(store_options);
+  auto store = where.Open();
   if (!store.ok()) return store.status();
   LDPGRAPH_RETURN_IF_ERROR((*store)->CreateGraph({config.graph_id, GraphConfigToJson(config), 0}));
 
@@ -90,6 +108,7 @@ Status FillStore(const AssembleBenchOptions& o, const std::string& path) {
 
 Status RunAssembleBench(const AssembleBenchOptions& o, std::ostream& out) {
   if (o.users < 2) return Status::InvalidArgument("need --users >= 2");
+  if (o.store != "sqlite" && o.store != "postgresql") return Status::InvalidArgument("--store must be sqlite or postgresql");
   if (o.degree >= o.users) return Status::InvalidArgument("--degree must be below --users");
   std::string dir = o.dir;
   const bool own_dir = dir.empty();
@@ -98,7 +117,17 @@ Status RunAssembleBench(const AssembleBenchOptions& o, std::ostream& out) {
     if (!::mkdtemp(pattern)) return Status::Unavailable("cannot create a temporary directory");
     dir = pattern;
   }
-  const std::string path = dir + "/store.db";
+  BenchStore where{o.store, dir + "/store.db", o.store_connection, o.store_password};
+  std::unique_ptr<ScratchPostgres> scratch;  // the parent's: the child only talks to it
+  if (o.store == "postgresql" && where.conninfo.empty()) {
+    Result<std::unique_ptr<ScratchPostgres>> started = ScratchPostgres::Start();
+    if (!started.ok()) return started.status();
+    scratch = std::move(started).value();
+    Result<std::string> db = scratch->CreateDatabase("bench_assemble");
+    if (!db.ok()) return db.status();
+    where.conninfo = *db;
+    where.password = scratch->password();
+  }
 
   // The store is filled by a child so that its memory is not this process's.
   const auto fill_start = Clock::now();
@@ -106,7 +135,7 @@ Status RunAssembleBench(const AssembleBenchOptions& o, std::ostream& out) {
   const pid_t child = ::fork();
   if (child < 0) return Status::Unavailable("fork failed");
   if (child == 0) {
-    Status s = FillStore(o, path);
+    Status s = FillStore(o, where);
     if (!s.ok()) std::fprintf(stderr, "ldpgraph bench assemble: filling the store: %s\n", s.ToString().c_str());
     std::_Exit(s.ok() ? 0 : 1);
   }
@@ -116,9 +145,7 @@ Status RunAssembleBench(const AssembleBenchOptions& o, std::ostream& out) {
   }
   const double fill_seconds = std::chrono::duration<double>(Clock::now() - fill_start).count();
 
-  SqliteStoreOptions store_options;
-  store_options.path = path;
-  auto store = OpenSqliteReportStore(store_options);
+  auto store = where.Open();
   if (!store.ok()) return store.status();
   SeededRandomSource rng(1);
   Result<AssembledGraph> graph = AssembleGraph(BenchGraph(o), store->get(), o.rule, rng);
@@ -126,7 +153,7 @@ Status RunAssembleBench(const AssembleBenchOptions& o, std::ostream& out) {
   if (!graph.ok()) return graph.status();
   std::uint64_t labelled = 0;
   for (int y : graph->labels) labelled += y >= 0;
-  out << "users=" << o.users << "\nreporters=" << graph->reporters << "\nlabelled=" << labelled
+  out << "store=" << o.store << "\nusers=" << o.users << "\nreporters=" << graph->reporters << "\nlabelled=" << labelled
       << "\nreported_entries=" << graph->reported_entries << "\nsymmetrisation=" << SymmetrisationName(o.rule)
       << "\nedges=" << graph->adjacency.num_entries() << "\nfill_seconds=" << fill_seconds
       << "\nassemble_seconds=" << graph->seconds << "\npeak_rss_mb=" << PeakRssMb() << "\n";
