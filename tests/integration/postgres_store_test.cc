@@ -7,9 +7,11 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <set>
 #include <thread>
 #include <vector>
 
+#include "store/postgres_documents.h"
 #include "store/postgres_report_store.h"
 #include "store/scratch_postgres.h"
 #include "support/store_contract.h"
@@ -69,6 +71,38 @@ TEST_CASE("PostgresStore.TwinsInOneBatch") {
 TEST_CASE("PostgresStore.GraphSettingsAndJobs") {
   if (Server() == nullptr) return;
   ldpgraph::testing::CheckGraphSettingsAndJobs(FreshStore(*Server()));
+}
+
+TEST_CASE("PostgresDocuments.KeepTheDocumentContractAcrossDaemons") {
+  if (Server() == nullptr) return;
+  std::string conninfo;
+  const ldpgraph::testing::StoreOpener open = FreshStore(*Server(), &conninfo);
+  auto store = open(nullptr);  // makes the schema
+  REQUIRE(store.ok());
+  const std::string password = Server()->password();
+  ldpgraph::testing::CheckDocumentContract(
+      [&] { return OpenPostgresDocuments(conninfo, password, "model", "model version"); });
+  // Two daemons adding at once never get the same number; another kind is apart.
+  auto a = OpenPostgresDocuments(conninfo, password, "model", "model version");
+  auto b = OpenPostgresDocuments(conninfo, password, "model", "model version");
+  auto graphs = OpenPostgresDocuments(conninfo, password, "held_graph", "held graph");
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  REQUIRE(graphs.ok());
+  std::vector<std::uint64_t> ids_a, ids_b;
+  std::thread ta([&] {
+    for (int i = 0; i < 50; ++i) ids_a.push_back((*a)->AddNext({1}, "{}").value());
+  });
+  std::thread tb([&] {
+    for (int i = 0; i < 50; ++i) ids_b.push_back((*b)->AddNext({2}, "{}").value());
+  });
+  ta.join();
+  tb.join();
+  std::set<std::uint64_t> all(ids_a.begin(), ids_a.end());
+  all.insert(ids_b.begin(), ids_b.end());
+  CHECK(all.size() == 100);
+  CHECK((*graphs)->List()->empty());
+  CHECK((*b)->List()->size() == (*a)->List()->size());
 }
 
 TEST_CASE("PostgresStore.ThreeStoresRacingForTheSameUsersStoreEachOnce") {

@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 
+#include "store/document_store.h"
 #include "store/report_store.h"
 
 namespace ldpgraph {
@@ -184,6 +185,49 @@ inline void CheckGraphSettingsAndJobs(const StoreOpener& open) {
   Result<std::uint64_t> c = (*store)->AddJob("{}");
   REQUIRE(c.ok());
   CHECK(*c > (*jobs)[1].job_id);  // never an id used before
+}
+
+using DocumentsOpener = std::function<Result<std::unique_ptr<DocumentStore>>()>;
+
+// Numbered documents (document_store.h), across a reopen: numbers only
+// grow, an id is taken once, data comes back byte for byte (a large blob
+// too), removal is at once.
+inline void CheckDocumentContract(const DocumentsOpener& open) {
+  std::vector<std::uint8_t> big(12u << 20);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint8_t>(i * 2654435761u >> 13);
+  std::uint64_t first = 0, second = 0;
+  {
+    auto docs = open();
+    REQUIRE(docs.ok());
+    Result<std::uint64_t> a = (*docs)->AddNext({1, 2, 3}, "{\"n\":1}");
+    Result<std::uint64_t> b = (*docs)->AddNext(big, "{\"n\":2}");
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    CHECK(*b > *a);
+    first = *a;
+    second = *b;
+    CHECK((*docs)->AddAt(1000, {9}, "{}").ok());
+    CHECK((*docs)->AddAt(1000, {8}, "{}").code() == StatusCode::kFailedPrecondition);
+    CHECK((*docs)->Data(77).status().code() == StatusCode::kFailedPrecondition);
+    CHECK((*docs)->Summary(77).status().code() == StatusCode::kFailedPrecondition);
+    CHECK((*docs)->Remove(77).code() == StatusCode::kFailedPrecondition);
+  }
+  auto docs = open();
+  REQUIRE(docs.ok());
+  Result<std::vector<std::uint8_t>> data = (*docs)->Data(second);
+  REQUIRE(data.ok());
+  CHECK(*data == big);
+  CHECK((*docs)->Summary(first).value() == "{\"n\":1}");
+  auto listed = (*docs)->List();
+  REQUIRE(listed.ok());
+  CHECK(listed->size() == 3);
+  CHECK(listed->count(1000) == 1);
+  CHECK((*docs)->Remove(first).ok());
+  CHECK((*docs)->Data(first).status().code() == StatusCode::kFailedPrecondition);
+  CHECK((*docs)->List()->size() == 2);
+  Result<std::uint64_t> next = (*docs)->AddNext({4}, "{}");
+  REQUIRE(next.ok());
+  CHECK(*next > second);  // never a number handed out before
 }
 
 }  // namespace testing

@@ -3,6 +3,7 @@
 // or come from a newer build.
 #include <doctest/doctest.h>
 
+#include "store/file_documents.h"
 #include "store/sqlite_db.h"
 #include "store/sqlite_report_store.h"
 #include "support/store_contract.h"
@@ -41,6 +42,12 @@ TEST_CASE("SqliteStore.TwinsInOneBatch") {
 TEST_CASE("SqliteStore.GraphSettingsAndJobs") {
   TempDir dir;
   ldpgraph::testing::CheckGraphSettingsAndJobs(SqliteOpener(dir.path() + "/s.db"));
+}
+
+TEST_CASE("FileDocuments.KeepTheDocumentContract") {
+  TempDir dir;
+  ldpgraph::testing::CheckDocumentContract(
+      [&] { return ldpgraph::OpenFileDocuments(dir.path() + "/models", ".model", "model version"); });
 }
 
 TEST_CASE("SqliteStore.RefusesFilesThatAreNotOurs") {

@@ -9,6 +9,7 @@
 #include "federation/party_service.h"
 #include "net/json_body.h"
 #include "net/json_response.h"
+#include "net/storage_failure.h"
 
 namespace ldpgraph {
 namespace {
@@ -105,7 +106,9 @@ std::optional<HttpResponse> HandleFederation(ServiceContext& ctx, const HttpRequ
       if (auto refused = ReadJsonBody(request.body, kRunFields, &body)) return *refused;
       Result<FedCogRunRequest> r = RunRequestFromJson(body);
       if (!r.ok()) return ErrorResponse(400, "invalid_request", r.status().message());
-      if (!ctx.held_graphs->List().count(r->held_graph)) {
+      Result<bool> held = ctx.held_graphs->Has(r->held_graph);
+      if (!held.ok()) return StorageFailureResponse(ctx.logger, "held graphs", held.status());
+      if (!*held) {
         return ErrorResponse(422, "unknown_held_graph", "this party holds no share " + std::to_string(r->held_graph));
       }
       Result<std::uint64_t> run = coordinator.Start(*r);

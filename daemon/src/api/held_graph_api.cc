@@ -60,7 +60,9 @@ HttpResponse Remove(ServiceContext& ctx, const std::string& id_text) {
 
 HttpResponse List(ServiceContext& ctx) {
   json list = json::array();
-  for (const auto& [id, summary] : ctx.held_graphs->List()) {
+  Result<std::map<std::uint64_t, std::string>> held = ctx.held_graphs->List();
+  if (!held.ok()) return StorageFailureResponse(ctx.logger, "held graphs", held.status());
+  for (const auto& [id, summary] : *held) {
     json entry = json::parse(summary, nullptr, false);
     list.push_back(entry.is_discarded() ? json{{"graph_id", id}} : entry);
   }

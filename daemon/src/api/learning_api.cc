@@ -11,6 +11,7 @@
 #include "assembly/graph_assembler.h"
 #include "graph/graph_batch.h"
 #include "linkldp/denoised_training.h"
+#include "net/storage_failure.h"
 #include "models/gin.h"
 #include "net/json_body.h"
 #include "net/json_response.h"
@@ -286,7 +287,9 @@ HttpResponse Job(ServiceContext& ctx, const HttpRequest& request, const std::str
 
 HttpResponse ListModels(ServiceContext& ctx) {
   json list = json::array();
-  for (const auto& [version, about] : ctx.models->List()) {
+  Result<std::map<std::uint64_t, std::string>> models = ctx.models->List();
+  if (!models.ok()) return StorageFailureResponse(ctx.logger, "models", models.status());
+  for (const auto& [version, about] : *models) {
     json entry = json::parse(about, nullptr, false);
     if (entry.is_discarded()) entry = json::object();
     entry["version"] = version;
@@ -337,7 +340,9 @@ HttpResponse PredictGap(ServiceContext& ctx, const json& about, std::uint64_t ve
 HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std::string& version_text) {
   const std::optional<std::uint64_t> version = ParseGraphId(version_text);
   if (!version) return ErrorResponse(400, "invalid_request", "model version '" + version_text + "' is not an unsigned integer");
-  const std::optional<std::string> about_text = ctx.models->About(*version);
+  Result<std::optional<std::string>> found = ctx.models->About(*version);
+  if (!found.ok()) return StorageFailureResponse(ctx.logger, "models", found.status());
+  const std::optional<std::string>& about_text = *found;
   if (!about_text) return ErrorResponse(404, "unknown_model", "no model version " + version_text);
   const json about = json::parse(*about_text, nullptr, false);
   const bool gap = !about.is_discarded() && about.value("model", "") == "gap";

@@ -11,6 +11,7 @@
 #include "jobs/memory_budget.h"
 #include "ldpgraph/device_result.h"
 #include "net/json_response.h"
+#include "net/storage_failure.h"
 #include "net/token_authority.h"
 
 namespace ldpgraph {
@@ -27,17 +28,20 @@ HttpResponse Refused(int status, const char* error, const std::string& message, 
 
 // The newest model trained on graph `graph` (GAP models are of held graphs,
 // never of devices' reports), with its summary.
-std::optional<std::pair<std::uint64_t, json>> LatestCovering(const ServiceContext& ctx, std::uint64_t graph) {
-  const std::map<std::uint64_t, std::string> models = ctx.models->List();
+// Errors: the store's.
+Result<std::optional<std::pair<std::uint64_t, json>>> LatestCovering(const ServiceContext& ctx, std::uint64_t graph) {
+  Result<std::map<std::uint64_t, std::string>> listed = ctx.models->List();
+  if (!listed.ok()) return listed.status();
+  const std::map<std::uint64_t, std::string>& models = *listed;
   for (auto it = models.rbegin(); it != models.rend(); ++it) {
     json about = json::parse(it->second, nullptr, false);
     if (!about.is_object() || about.value("model", "") == "gap" || !about.contains("graphs")) continue;
     const json& graphs = about["graphs"];
     if (graphs.is_array() && std::find(graphs.begin(), graphs.end(), json(graph)) != graphs.end()) {
-      return std::make_pair(it->first, std::move(about));
+      return std::optional<std::pair<std::uint64_t, json>>(std::make_pair(it->first, std::move(about)));
     }
   }
-  return std::nullopt;
+  return std::optional<std::pair<std::uint64_t, json>>();
 }
 
 // Every user's (node model) or the graph's (graph model) probabilities
@@ -152,7 +156,9 @@ void AnswerDeviceResult(ServiceContext& ctx, const HttpRequest& request, const s
     return respond(ErrorResponse(403, "forbidden", "this token's user is not one of the graph's"));
   }
   if (ctx.models == nullptr) return respond(ErrorResponse(404, "no_result", "this daemon trains no models"));
-  auto latest = LatestCovering(ctx, *graph_id);
+  Result<std::optional<std::pair<std::uint64_t, json>>> found = LatestCovering(ctx, *graph_id);
+  if (!found.ok()) return respond(StorageFailureResponse(ctx.logger, "models", found.status()));
+  std::optional<std::pair<std::uint64_t, json>>& latest = *found;
   if (!latest) {
     return respond(ErrorResponse(404, "no_result", "no model covers graph " + graph_id_text + " yet"));
   }

@@ -8,6 +8,8 @@
 
 #include "api/api.h"
 #include "net/logger.h"
+#include "store/file_documents.h"
+#include "store/postgres_documents.h"
 #include "store/postgres_report_store.h"
 #include "store/sqlite_report_store.h"
 
@@ -66,6 +68,15 @@ std::string StoreDir(const DaemonConfig& c) {
   return slash == std::string::npos ? std::string(".") : c.store_path.substr(0, slash);
 }
 
+// Model versions or held graphs: files in `dir` beside a SQLite store, rows
+// of the shared PostgreSQL store (as `kind`).
+Result<std::unique_ptr<DocumentStore>> OpenDocuments(const DaemonConfig& c, const std::string& dir,
+                                                     const std::string& extension, const std::string& kind,
+                                                     const std::string& what) {
+  if (c.store_backend == "postgresql") return OpenPostgresDocuments(c.store_connection, c.store_password, kind, what);
+  return OpenFileDocuments(dir, extension, what);
+}
+
 // The configured backend: SQLite (embedded) or PostgreSQL (shared).
 Result<std::unique_ptr<ReportStore>> OpenStore(const DaemonConfig& c, CommitObserver on_commit) {
   if (c.store_backend == "postgresql") {
@@ -101,10 +112,11 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   d->ctx_ = std::make_unique<ServiceContext>(d->store_.get(), std::move(*tokens), config.admin_token,
                                              config.per_token, config.per_address, metrics, logger);
   LDPGRAPH_RETURN_IF_ERROR(d->ctx_->graphs.Load());
-  // A config built in code (the benchmarks) may leave the folder unnamed.
-  auto models = ModelRegistry::Open(config.models_dir.empty() ? StoreDir(config) + "/models" : config.models_dir);
+  // A config built in code (the benchmarks) may leave the folders unnamed.
+  const std::string models_dir = config.models_dir.empty() ? StoreDir(config) + "/models" : config.models_dir;
+  auto models = OpenDocuments(config, models_dir, ".model", "model", "model version");
   if (!models.ok()) return models.status();
-  d->models_ = std::move(*models);
+  d->models_ = std::make_unique<ModelRegistry>(std::move(*models));
   d->memory_ = std::make_unique<MemoryBudget>(config.memory_budget_bytes > 0 ? config.memory_budget_bytes
                                                                              : DefaultMemoryBudget(),
                                                  metrics);
@@ -112,10 +124,11 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   d->ctx_->gw_max_nodes = config.gw_max_nodes;
   d->jobs_ = std::make_unique<TrainingJobs>(d->store_.get(), d->models_.get(), metrics, logger, d->memory_.get());
   d->ctx_->models = d->models_.get();
-  auto held = HeldGraphStore::Open(config.held_graphs_dir.empty() ? StoreDir(config) + "/held-graphs"
-                                                                  : config.held_graphs_dir);
+  auto held = OpenDocuments(config, config.held_graphs_dir.empty() ? StoreDir(config) + "/held-graphs"
+                                                                   : config.held_graphs_dir,
+                            ".graph", "held_graph", "held graph");
   if (!held.ok()) return held.status();
-  d->held_graphs_ = std::move(*held);
+  d->held_graphs_ = std::make_unique<HeldGraphStore>(std::move(*held));
   d->ctx_->held_graphs = d->held_graphs_.get();
   d->ctx_->jobs = d->jobs_.get();
   d->queries_ = std::make_unique<QueryWorker>(16, metrics);
@@ -126,7 +139,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   if (!server.ok()) return server.status();
   d->server_ = std::move(*server);
   if (config.federation.enabled()) {
-    auto party = PartyService::Create(config.federation, d->held_graphs_.get(), d->models_->dir() + "/federated", logger);
+    auto party = PartyService::Create(config.federation, d->held_graphs_.get(), models_dir + "/federated", logger);
     if (!party.ok()) return party.status();
     d->federation_party_ = std::move(*party);
     auto listener = HttpsServer::Start(FederationOptions(config, d->federation_party_.get()), shared);

@@ -1,11 +1,9 @@
-// HeldGraphStore: the graphs owners upload whole (gap/held_graph.h), kept
-// as files in a directory next to the report store:
-//   <dir>/<id>.graph   the graph (EncodeHeldGraph)
-//   <dir>/<id>.json    its summary; written after the graph, so a graph
-//                      exists once its summary is durable, and a crash
-//                      between the two leaves nothing half there
-// Removal deletes the summary first. Owners can take their graph back:
-// models trained on it keep only what they released (their predictions).
+// HeldGraphStore: the graphs owners upload whole (gap/held_graph.h), as
+// documents (document_store.h): the graph (EncodeHeldGraph) with a JSON
+// summary, files beside a SQLite store or rows of a shared PostgreSQL one.
+// A graph exists once whole; removal makes it vanish at once. Owners can
+// take their graph back: models trained on it keep only what they released
+// (their predictions).
 // Thread-safety: every method may be called from any thread.
 #ifndef LDPGRAPH_DAEMON_STORE_HELD_GRAPH_STORE_H_
 #define LDPGRAPH_DAEMON_STORE_HELD_GRAPH_STORE_H_
@@ -13,16 +11,17 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "gap/held_graph.h"
+#include "store/document_store.h"
 
 namespace ldpgraph {
 
 class HeldGraphStore {
  public:
-  // Creates `dir` if missing and reads the summaries it holds.
+  explicit HeldGraphStore(std::unique_ptr<DocumentStore> documents) : documents_(std::move(documents)) {}
+  // Graphs as files in `dir` (<id>.graph, <id>.json), created if missing.
   // Errors: kUnavailable when the directory cannot be made or read.
   static Result<std::unique_ptr<HeldGraphStore>> Open(const std::string& dir);
 
@@ -33,18 +32,15 @@ class HeldGraphStore {
   // Errors: kFailedPrecondition for an unknown id; kUnavailable on I/O.
   Status Remove(std::uint64_t id);
   // id -> summary JSON ({"graph_id", "num_nodes", "edges", "feature_dims",
-  // "classes", "labelled"}), increasing.
-  std::map<std::uint64_t, std::string> List() const;
+  // "classes", "labelled"}), increasing. Errors: kUnavailable.
+  Result<std::map<std::uint64_t, std::string>> List() const;
+  // Whether graph `id` is held. Errors: kUnavailable.
+  Result<bool> Has(std::uint64_t id) const;
 
   static std::string Summary(const HeldGraph& graph);
 
  private:
-  explicit HeldGraphStore(std::string dir) : dir_(std::move(dir)) {}
-  std::string PathOf(std::uint64_t id, const char* extension) const;
-
-  std::string dir_;
-  mutable std::mutex mu_;
-  std::map<std::uint64_t, std::string> summaries_;
+  std::unique_ptr<DocumentStore> documents_;
 };
 
 }  // namespace ldpgraph

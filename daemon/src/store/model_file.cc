@@ -220,7 +220,7 @@ bool ModelIsFinite(const AnyModel& model) {
   return false;
 }
 
-Status SaveModel(const AnyModel& model, const std::string& path) {
+Result<std::vector<std::uint8_t>> EncodeModel(const AnyModel& model) {
   if (!ModelIsFinite(model)) {
     return Status::InvalidArgument("training diverged: the model's weights or predictions are not finite "
                                    "(NaN or infinity); no model is stored (a smaller lr may help)");
@@ -255,7 +255,13 @@ Status SaveModel(const AnyModel& model, const std::string& path) {
     if (predictions) PutProbabilities(model.node_probabilities, &out);
   }
   internal::PutFixed32(&out, internal::Crc32(out.data(), out.size()));
-  return internal::WriteFileDurably(path, out);
+  return out;
+}
+
+Status SaveModel(const AnyModel& model, const std::string& path) {
+  Result<std::vector<std::uint8_t>> bytes = EncodeModel(model);
+  if (!bytes.ok()) return bytes.status();
+  return internal::WriteFileDurably(path, *bytes);
 }
 
 Result<AnyModel> LoadModel(const std::string& path) {
@@ -263,6 +269,10 @@ Result<AnyModel> LoadModel(const std::string& path) {
   bool exists = false;
   LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(path, &data, &exists));
   if (!exists) return Status::Unavailable("cannot open model file " + path + ": no such file");
+  return DecodeModel(data, path);
+}
+
+Result<AnyModel> DecodeModel(const std::vector<std::uint8_t>& data, const std::string& path) {
   const std::uint8_t* bytes = data.data();
   if (data.size() < sizeof kMagic + 4 + 1 + 4 || std::memcmp(bytes, kMagic, sizeof kMagic) != 0) {
     return Status::DataLoss(path + " is not an ldpgraph model file");

@@ -23,6 +23,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gap/gap_model.h"
 #include "models/gin.h"
@@ -55,6 +56,12 @@ Status SaveModel(const AnyModel& model, const std::string& path);
 // Errors: kUnavailable (cannot read), kDataLoss (bad magic, version,
 // checksum, or parameters that do not fit the architecture).
 Result<AnyModel> LoadModel(const std::string& path);
+
+// The same file format in memory (a shared store keeps models as bytes).
+// EncodeModel: SaveModel's kInvalidArgument. DecodeModel: LoadModel's
+// kDataLoss, naming the model `name` in its messages.
+Result<std::vector<std::uint8_t>> EncodeModel(const AnyModel& model);
+Result<AnyModel> DecodeModel(const std::vector<std::uint8_t>& data, const std::string& name);
 
 }  // namespace ldpgraph
 

@@ -1,57 +1,34 @@
 #include "store/model_registry.h"
 
-#include <filesystem>
-
-#include "internal/durable_file.h"
-#include "store/numbered_files.h"
+#include "store/file_documents.h"
 
 namespace ldpgraph {
 
 Result<std::unique_ptr<ModelRegistry>> ModelRegistry::Open(const std::string& dir) {
-  Result<std::map<std::uint64_t, std::string>> about = ReadNumberedFiles(dir, ".json", "model");
-  if (!about.ok()) return about.status();
-  std::unique_ptr<ModelRegistry> registry(new ModelRegistry(dir));
-  registry->about_ = std::move(about).value();
-  return registry;
-}
-
-std::string ModelRegistry::PathOf(std::uint64_t version, const char* extension) const {
-  return dir_ + "/" + std::to_string(version) + extension;
+  Result<std::unique_ptr<DocumentStore>> documents = OpenFileDocuments(dir, ".model", "model version");
+  if (!documents.ok()) return documents.status();
+  return std::make_unique<ModelRegistry>(std::move(documents).value());
 }
 
 Result<std::uint64_t> ModelRegistry::Add(const AnyModel& model, const std::string& about_json) {
-  std::lock_guard<std::mutex> lock(mu_);
-  const std::uint64_t version = about_.empty() ? 1 : about_.rbegin()->first + 1;
-  LDPGRAPH_RETURN_IF_ERROR(SaveModel(model, PathOf(version, ".model")));
-  Status described = internal::WriteFileDurably(PathOf(version, ".json"),
-                                                std::vector<std::uint8_t>(about_json.begin(), about_json.end()));
-  if (!described.ok()) {  // a model without its description is not listed: take it back
-    std::error_code error;
-    std::filesystem::remove(PathOf(version, ".model"), error);
-    return described;
-  }
-  about_[version] = about_json;
-  return version;
+  Result<std::vector<std::uint8_t>> bytes = EncodeModel(model);
+  if (!bytes.ok()) return bytes.status();
+  return documents_->AddNext(*bytes, about_json);
 }
 
 Result<AnyModel> ModelRegistry::Load(std::uint64_t version) const {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (about_.count(version) == 0) return Status::FailedPrecondition("no model version " + std::to_string(version));
-  }
-  return LoadModel(PathOf(version, ".model"));
+  Result<std::vector<std::uint8_t>> bytes = documents_->Data(version);
+  if (!bytes.ok()) return bytes.status();
+  return DecodeModel(*bytes, "model version " + std::to_string(version));
 }
 
-std::optional<std::string> ModelRegistry::About(std::uint64_t version) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = about_.find(version);
-  if (it == about_.end()) return std::nullopt;
-  return it->second;
+Result<std::optional<std::string>> ModelRegistry::About(std::uint64_t version) const {
+  Result<std::string> summary = documents_->Summary(version);
+  if (summary.status().code() == StatusCode::kFailedPrecondition) return std::optional<std::string>();
+  if (!summary.ok()) return summary.status();
+  return std::optional<std::string>(std::move(summary).value());
 }
 
-std::map<std::uint64_t, std::string> ModelRegistry::List() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return about_;
-}
+Result<std::map<std::uint64_t, std::string>> ModelRegistry::List() const { return documents_->List(); }
 
 }  // namespace ldpgraph

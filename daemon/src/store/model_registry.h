@@ -1,9 +1,8 @@
 // ModelRegistry: the daemon's trained models, one version per finished
-// training job, kept as files in a directory next to the store:
-//   <dir>/<version>.model   the model file (models/model_file.h)
-//   <dir>/<version>.json    what it was trained on and how well it did
-// A version exists once its .json is durable (written after the model), so a
-// crash between the two leaves no half version. Versions only grow.
+// training job: the model file's bytes (store/model_file.h) and a JSON
+// summary of what it was trained on and how well it did, as documents
+// (document_store.h): files beside a SQLite store, rows of a shared
+// PostgreSQL store. A version exists once whole; versions only grow.
 // Thread-safety: every method may be called from any thread.
 #ifndef LDPGRAPH_DAEMON_STORE_MODEL_REGISTRY_H_
 #define LDPGRAPH_DAEMON_STORE_MODEL_REGISTRY_H_
@@ -11,38 +10,35 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <vector>
 
+#include "ldpgraph/status.h"
+#include "store/document_store.h"
 #include "store/model_file.h"
 
 namespace ldpgraph {
 
 class ModelRegistry {
  public:
-  // Creates `dir` if missing and reads the versions it holds.
-  // Errors: kUnavailable when the directory cannot be made or read.
+  explicit ModelRegistry(std::unique_ptr<DocumentStore> documents) : documents_(std::move(documents)) {}
+  // Versions as files in `dir` (<version>.model, <version>.json), created if
+  // missing. Errors: kUnavailable when the directory cannot be made or read.
   static Result<std::unique_ptr<ModelRegistry>> Open(const std::string& dir);
 
   // Stores a new version; `about_json` is a JSON object describing it.
+  // Errors: EncodeModel's kInvalidArgument (a model that is not finite),
+  // kUnavailable from the store.
   Result<std::uint64_t> Add(const AnyModel& model, const std::string& about_json);
-  // Errors: kFailedPrecondition for an unknown version; LoadModel's.
+  // Errors: kFailedPrecondition for an unknown version; DecodeModel's; the store's.
   Result<AnyModel> Load(std::uint64_t version) const;
-  // version -> about_json, increasing.
-  std::map<std::uint64_t, std::string> List() const;
-  // One version's about_json; nullopt for an unknown version.
-  std::optional<std::string> About(std::uint64_t version) const;
-  const std::string& dir() const { return dir_; }
+  // version -> about_json, increasing. Errors: kUnavailable.
+  Result<std::map<std::uint64_t, std::string>> List() const;
+  // One version's about_json; nullopt for an unknown version. Errors: kUnavailable.
+  Result<std::optional<std::string>> About(std::uint64_t version) const;
 
  private:
-  explicit ModelRegistry(std::string dir) : dir_(std::move(dir)) {}
-  std::string PathOf(std::uint64_t version, const char* extension) const;
-
-  std::string dir_;
-  mutable std::mutex mu_;
-  std::map<std::uint64_t, std::string> about_;
+  std::unique_ptr<DocumentStore> documents_;
 };
 
 }  // namespace ldpgraph

@@ -50,6 +50,18 @@ const char* const kMigrations[] = {
     "  status_json text NOT NULL,"
     "  created_unix bigint NOT NULL,"
     "  updated_unix bigint NOT NULL);",
+    // 1 -> 2: documents every daemon serves (model versions, held graphs):
+    // data and summary in one row, numbers from a per-kind counter.
+    "CREATE TABLE documents ("
+    "  kind text NOT NULL,"
+    "  id bigint NOT NULL,"
+    "  data bytea NOT NULL,"
+    "  summary text NOT NULL,"
+    "  created_unix bigint NOT NULL,"
+    "  PRIMARY KEY (kind, id));"
+    "CREATE TABLE document_numbers ("
+    "  kind text PRIMARY KEY,"
+    "  last bigint NOT NULL);",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kPostgresSchemaVersion,
               "one migration per schema version");
