@@ -69,7 +69,8 @@ HttpResponse List(ServiceContext& ctx) {
   return JsonResponse(200, json{{"held_graphs", list}}.dump());
 }
 
-// The job's options from its JSON; a message naming the bad field.
+}  // namespace
+
 Status GapOptionsFromJson(const json& body, GraphJobRequest* job) {
   GapOptions& o = job->gap;
   for (const char* key : {"privacy", "residual"}) {
@@ -134,7 +135,6 @@ Status GapOptionsFromJson(const json& body, GraphJobRequest* job) {
   return Status::Ok();
 }
 
-}  // namespace
 
 bool IsHeldGraphUpload(const HttpRequest& request, const std::string& path) {
   return request.method == "PUT" && PathParameter(path, "/v1/admin/held-graphs/", "").has_value();
@@ -195,6 +195,7 @@ HttpResponse StartGapJob(ServiceContext& ctx, const json& body) {
     if (!fits.ok()) return ErrorResponse(422, "over_memory_budget", fits.message());
   }
   job.held_graph = std::make_shared<const HeldGraph>(std::move(held).value());
+  job.gap_request_json = body.dump();
   return QueueJob(ctx, std::move(job));
 }
 

@@ -100,10 +100,126 @@ void CountAssembly(Metrics& metrics, const DatasetAssemblyStats& stats) {
 }
 
 TrainingJobs::TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* metrics, Logger* logger,
-                           MemoryBudget* memory)
-    : store_(store), models_(models), memory_(memory), metrics_(metrics), logger_(logger) {
+                           MemoryBudget* memory, JobRequestCodec codec)
+    : store_(store),
+      shared_(store->Shared()),
+      codec_(std::move(codec)),
+      models_(models),
+      memory_(memory),
+      metrics_(metrics),
+      logger_(logger) {
+  if (shared_) {
+    worker_ = std::thread([this] { SharedWorkerLoop(); });
+    return;
+  }
   RecoverInterrupted();
   worker_ = std::thread([this] { WorkerLoop(); });
+}
+
+void TrainingJobs::SharedWorkerLoop() {
+  bool leading = false;
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopping_) return;
+    }
+    Result<bool> lead = store_->HoldLead();
+    if (lead.ok() && *lead) {
+      if (!leading) {
+        leading = true;
+        logger_->Info("training_lead_taken", {});
+        TakeOver();
+      }
+      Result<std::optional<ClaimedJob>> claimed = store_->ClaimNextJob();
+      if (claimed.ok() && claimed->has_value()) {
+        RunClaimed(**claimed);
+        continue;
+      }
+      if (!claimed.ok()) logger_->Warning("jobs_not_read", {{"error", claimed.status().message()}});
+    } else if (leading) {
+      leading = false;
+      logger_->Warning("training_lead_lost", {{"error", lead.ok() ? "" : lead.status().message()}});
+    }
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait_for(lock, std::chrono::milliseconds(500), [&] { return stopping_ || wake_; });
+    wake_ = false;
+  }
+}
+
+void TrainingJobs::TakeOver() {
+  Result<std::vector<StoredJob>> claimed = store_->ClaimedJobs();
+  if (!claimed.ok()) {
+    logger_->Error("jobs_not_read", {{"error", claimed.status().message()}});
+    return;
+  }
+  for (const StoredJob& row : *claimed) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (jobs_.count(row.job_id)) continue;  // this daemon's own
+    }
+    Result<JobStatus> status = JobStatusFromJson(row.status_json);
+    JobStatus s = status.ok() ? *status : JobStatus{};
+    s.id = row.job_id;
+    if (status.ok() && Over(s.state)) continue;
+    const std::string was = status.ok() ? JobStateName(s.state) : "unreadable";
+    s.state = JobState::kFailed;
+    s.error = "interrupted: the daemon running it stopped while the job was " + was + " (at epoch " +
+              std::to_string(s.epoch) + "); no model was stored: submit it again";
+    Status written = store_->UpdateJob(row.job_id, JobStatusJson(s));
+    logger_->Warning("job_interrupted", {{"job_id", std::to_string(row.job_id)},
+                                         {"was", was},
+                                         {"persisted", written.ok() ? "true" : written.message()}});
+    metrics_->jobs_failed.fetch_add(1);
+  }
+}
+
+void TrainingJobs::RunClaimed(const ClaimedJob& claimed) {
+  auto owned = std::make_unique<Job>();
+  Job* job = owned.get();
+  Result<JobStatus> status = JobStatusFromJson(claimed.status_json);
+  if (status.ok()) job->status = *status;
+  job->status.id = claimed.job_id;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    jobs_[claimed.job_id] = std::move(owned);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Result<GraphJobRequest> request =
+      codec_.decode ? codec_.decode(claimed.request_json) : Result<GraphJobRequest>(Status::Internal("no codec"));
+  if (!request.ok()) return Finish(job, start, JobState::kFailed, request.status().ToString());
+  job->request = std::move(request).value();
+  Result<bool> cancelled = store_->JobCancelRequested(claimed.job_id);
+  if (cancelled.ok() && *cancelled) return Finish(job, start, JobState::kCancelled, "");
+  UpdateDurably(job, [](JobStatus& s) { s.state = JobState::kAssembling; });
+  job->synced = std::chrono::steady_clock::now();
+  metrics_->jobs_running.fetch_add(1);
+  Run(job);
+  metrics_->jobs_running.fetch_sub(1);
+}
+
+void TrainingJobs::Sync(Job* job) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - job->synced < std::chrono::seconds(1)) return;
+  job->synced = now;
+  Persist(job);
+  Result<bool> cancel = store_->JobCancelRequested(job->status.id);
+  if (cancel.ok() && *cancel) job->cancel = true;
+  // A leader that lost its lead stops: the new one reports this job interrupted.
+  Result<bool> lead = store_->HoldLead();
+  if (!lead.ok() || !*lead) job->cancel = true;
+}
+
+std::optional<JobStatus> TrainingJobs::StoredStatus(std::uint64_t id) const {
+  Result<std::vector<StoredJob>> stored = store_->ListJobs();
+  if (!stored.ok()) return std::nullopt;
+  for (const StoredJob& row : *stored) {
+    if (row.job_id != id) continue;
+    Result<JobStatus> status = JobStatusFromJson(row.status_json);
+    JobStatus s = status.ok() ? *status : JobStatus{};
+    s.id = row.job_id;
+    return s;
+  }
+  return std::nullopt;
 }
 
 void TrainingJobs::RecoverInterrupted() {
@@ -184,6 +300,16 @@ Result<std::uint64_t> TrainingJobs::Start(GraphJobRequest request) {
   job->status.task = TaskName(request.task);
   job->status.graphs = request.task == JobTask::kGap ? 1 : request.graphs.size();
   job->status.max_epochs = request.max_epochs;
+  if (shared_) {  // into the store's queue: the leader runs it, whichever daemon that is
+    if (!codec_.encode) return Status::Internal("no codec for a shared store's jobs");
+    Result<std::uint64_t> id = store_->AddSharedJob(JobStatusJson(job->status), codec_.encode(request));
+    if (!id.ok()) return Status::Unavailable("the store cannot record the job: " + id.status().message());
+    logger_->Info("job_queued", {{"job_id", std::to_string(*id)}, {"task", job->status.task}});
+    std::lock_guard<std::mutex> lock(mu_);
+    wake_ = true;
+    cv_.notify_all();
+    return *id;
+  }
   // In the store before anyone can see it: an id is never handed out twice,
   // and a job acknowledged with 202 survives a crash (as failed, interrupted).
   Result<std::uint64_t> id = store_->AddJob(JobStatusJson(job->status));
@@ -199,20 +325,58 @@ Result<std::uint64_t> TrainingJobs::Start(GraphJobRequest request) {
 }
 
 std::optional<JobStatus> TrainingJobs::Get(std::uint64_t id) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = jobs_.find(id);
-  if (it == jobs_.end()) return std::nullopt;
-  return it->second->status;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = jobs_.find(id);
+    if (it != jobs_.end()) return it->second->status;  // this daemon runs or ran it: the freshest
+  }
+  if (!shared_) return std::nullopt;
+  return StoredStatus(id);
 }
 
 std::vector<JobStatus> TrainingJobs::All() const {
-  std::lock_guard<std::mutex> lock(mu_);
   std::vector<JobStatus> all;
+  if (shared_) {
+    Result<std::vector<StoredJob>> stored = store_->ListJobs();
+    if (stored.ok()) {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (const StoredJob& row : *stored) {
+        auto local = jobs_.find(row.job_id);
+        if (local != jobs_.end()) {
+          all.push_back(local->second->status);
+          continue;
+        }
+        Result<JobStatus> status = JobStatusFromJson(row.status_json);
+        JobStatus s = status.ok() ? *status : JobStatus{};
+        s.id = row.job_id;
+        all.push_back(s);
+      }
+    }
+    return all;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
   for (const auto& [id, job] : jobs_) all.push_back(job->status);
   return all;
 }
 
 bool TrainingJobs::Cancel(std::uint64_t id) {
+  if (shared_) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = jobs_.find(id);
+      if (it != jobs_.end() && !Over(it->second->status.state)) it->second->cancel = true;  // running here
+    }
+    std::optional<JobStatus> s = Get(id);
+    if (!s || Over(s->state)) return false;
+    if (!store_->RequestJobCancel(id).ok()) return false;
+    if (s->state == JobState::kQueued) {  // never claimed now: say so at once
+      s->state = JobState::kCancelled;
+      (void)store_->UpdateJob(id, JobStatusJson(*s));
+      metrics_->jobs_cancelled.fetch_add(1);
+      logger_->Info("job_finished", {{"job_id", std::to_string(id)}, {"state", "cancelled"}, {"error", ""}});
+    }
+    return true;
+  }
   Job* queued = nullptr;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -235,8 +399,11 @@ bool TrainingJobs::Cancel(std::uint64_t id) {
 }
 
 void TrainingJobs::Update(Job* job, const std::function<void(JobStatus&)>& change) {
-  std::lock_guard<std::mutex> lock(mu_);
-  change(job->status);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    change(job->status);
+  }
+  if (shared_ && !Over(job->status.state)) Sync(job);
 }
 
 void TrainingJobs::UpdateDurably(Job* job, const std::function<void(JobStatus&)>& change) {

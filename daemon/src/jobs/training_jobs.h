@@ -16,6 +16,13 @@
 // SIGKILL, a job that was queued or running is reported failed with
 // "interrupted" (training is not resumed: its noise would be drawn again),
 // and ids are never used twice.
+// On a store several daemons share (PostgreSQL), the queue is the store's:
+// any daemon queues (with the request encoded, JobRequestCodec), lists and
+// cancels jobs, and the daemon holding the store's training lead runs them
+// one at a time, writing its progress back every second. When the leader
+// dies another daemon takes the lead within a second or so: the job the
+// dead leader was running is reported failed, interrupted; the queued ones
+// run.
 // Thread-safety: every method may be called from any thread.
 #ifndef LDPGRAPH_DAEMON_JOBS_TRAINING_JOBS_H_
 #define LDPGRAPH_DAEMON_JOBS_TRAINING_JOBS_H_
@@ -76,6 +83,14 @@ struct GraphJobRequest {
   std::shared_ptr<const HeldGraph> held_graph;
   GapOptions gap;
   std::uint64_t memory_bytes = 0;  // kGap: the estimate it leases while it trains
+  std::string gap_request_json;    // kGap: the request's body, which a shared store's leader reads again
+};
+
+// How a request travels through a shared store: the API that resolved it
+// encodes it, the leader decodes it (api/job_request_codec.h).
+struct JobRequestCodec {
+  std::function<std::string(const GraphJobRequest&)> encode;
+  std::function<Result<GraphJobRequest>(const std::string&)> decode;
 };
 
 enum class JobState { kQueued, kAssembling, kTraining, kSucceeded, kFailed, kCancelled };
@@ -111,8 +126,9 @@ class TrainingJobs {
   // `metrics` counts assemblies and job outcomes. Reads the jobs the store
   // holds; those a stop interrupted are marked failed (and logged).
   // `memory` (optional): GAP jobs lease their estimate from it while they train.
+  // `codec`: how requests travel through a shared store (unused otherwise).
   TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* metrics, Logger* logger,
-               MemoryBudget* memory = nullptr);
+               MemoryBudget* memory = nullptr, JobRequestCodec codec = {});
   ~TrainingJobs();  // cancels what runs, drops what waits, joins
   TrainingJobs(const TrainingJobs&) = delete;
   TrainingJobs& operator=(const TrainingJobs&) = delete;
@@ -131,8 +147,18 @@ class TrainingJobs {
     JobStatus status;
     GraphJobRequest request;
     std::atomic<bool> cancel{false};
+    std::chrono::steady_clock::time_point synced{};  // shared store: its last progress write
   };
   void WorkerLoop();
+  // Shared store: takes the lead when it is free, and while leading runs
+  // the store's queue.
+  void SharedWorkerLoop();
+  // A new leader: jobs its predecessor claimed and left unfinished fail, interrupted.
+  void TakeOver();
+  void RunClaimed(const ClaimedJob& claimed);
+  std::optional<JobStatus> StoredStatus(std::uint64_t id) const;
+  // Shared store, while training: progress to the store and a cancel from it, once a second.
+  void Sync(Job* job);
   void Run(Job* job);
   void RunNodeJob(Job* job);
   void RunGapJob(Job* job);  // gap_job.cc
@@ -149,6 +175,9 @@ class TrainingJobs {
   void RecoverInterrupted();
 
   ReportStore* store_;
+  const bool shared_;
+  JobRequestCodec codec_;
+  bool wake_ = false;  // a job was queued here: look at the store now
   ModelRegistry* models_;
   MemoryBudget* memory_;
   Metrics* metrics_;

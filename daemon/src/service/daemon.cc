@@ -7,6 +7,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "api/api.h"
+#include "api/job_request_codec.h"
 #include "net/logger.h"
 #include "store/file_documents.h"
 #include "store/postgres_documents.h"
@@ -122,7 +123,6 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
                                                  metrics);
   d->ctx_->memory = d->memory_.get();
   d->ctx_->gw_max_nodes = config.gw_max_nodes;
-  d->jobs_ = std::make_unique<TrainingJobs>(d->store_.get(), d->models_.get(), metrics, logger, d->memory_.get());
   d->ctx_->models = d->models_.get();
   auto held = OpenDocuments(config, config.held_graphs_dir.empty() ? StoreDir(config) + "/held-graphs"
                                                                    : config.held_graphs_dir,
@@ -130,6 +130,13 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   if (!held.ok()) return held.status();
   d->held_graphs_ = std::make_unique<HeldGraphStore>(std::move(*held));
   d->ctx_->held_graphs = d->held_graphs_.get();
+  // On a shared store a job may be queued here and run by another daemon:
+  // its request travels as JSON, its held graph through the store.
+  const HeldGraphStore* held_graphs = d->held_graphs_.get();
+  JobRequestCodec codec{EncodeJobRequest,
+                        [held_graphs](const std::string& text) { return DecodeJobRequest(text, held_graphs); }};
+  d->jobs_ = std::make_unique<TrainingJobs>(d->store_.get(), d->models_.get(), metrics, logger, d->memory_.get(),
+                                            std::move(codec));
   d->ctx_->jobs = d->jobs_.get();
   d->queries_ = std::make_unique<QueryWorker>(16, metrics);
   d->ctx_->queries = d->queries_.get();

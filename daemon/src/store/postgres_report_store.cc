@@ -17,8 +17,10 @@ namespace ldpgraph {
 namespace {
 
 // "LDPG": the advisory lock migrations hold, so that daemons starting
-// together create the schema once.
+// together create the schema once. "LDPL": the training lead's, held by
+// the leader's own connection for as long as it leads.
 constexpr std::int64_t kMigrationLock = 0x4C445047;
+constexpr std::int64_t kLeadLock = 0x4C44504C;
 
 // Migration k takes the database from schema version k to k + 1. Append only.
 // Ids are bigint: a uint64 graph id is bit-cast, a uint32 user id fits.
@@ -62,6 +64,11 @@ const char* const kMigrations[] = {
     "CREATE TABLE document_numbers ("
     "  kind text PRIMARY KEY,"
     "  last bigint NOT NULL);",
+    // 2 -> 3: the shared job queue: the request the leader runs, whether a
+    // leader claimed the job, whether an admin asked to cancel it.
+    "ALTER TABLE jobs ADD COLUMN request_json text;"
+    "ALTER TABLE jobs ADD COLUMN claimed boolean NOT NULL DEFAULT false;"
+    "ALTER TABLE jobs ADD COLUMN cancel_requested boolean NOT NULL DEFAULT false;",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kPostgresSchemaVersion,
               "one migration per schema version");
@@ -237,6 +244,81 @@ class PostgresReportStore final : public ReportStore {
     });
   }
 
+  bool Shared() const override { return true; }
+
+  Result<bool> HoldLead() override {
+    std::lock_guard<std::mutex> lock(lead_mu_);
+    if (leading_ && lead_db_.ok()) return true;
+    leading_ = false;  // never held, or lost with its connection
+    if (!lead_db_.ok()) {
+      Result<pg::Connection> c = pg::Connection::Open(options_.conninfo, options_.password);
+      if (!c.ok()) return c.status();
+      lead_db_ = std::move(c).value();
+    }
+    Result<pg::QueryResult> r = lead_db_.Query("SELECT pg_try_advisory_lock($1)", pg::Params().Int8(kLeadLock),
+                                               pg::Format::kText);
+    if (!r.ok()) return r.status();
+    leading_ = r->Text(0, 0) == "t";
+    return leading_;
+  }
+
+  Result<std::uint64_t> AddSharedJob(const std::string& status_json, const std::string& request_json) override {
+    std::uint64_t id = 0;
+    Status s = pool_->Run([&](pg::Connection& c) -> Status {
+      Result<pg::QueryResult> r = c.Query(
+          "INSERT INTO jobs (status_json, request_json, created_unix, updated_unix) VALUES ($1, $2, $3, $3) "
+          "RETURNING job_id",
+          pg::Params().Text(status_json).Text(request_json).Int8(NowUnix()));
+      if (!r.ok()) return r.status();
+      id = FromSql(r->Int8(0, 0));
+      return Status::Ok();
+    });
+    if (!s.ok()) return s;
+    return id;
+  }
+
+  Result<std::optional<ClaimedJob>> ClaimNextJob() override {
+    std::optional<ClaimedJob> claimed;
+    Status s = pool_->Run([&](pg::Connection& c) -> Status {
+      Result<pg::QueryResult> r = c.Query(
+          "UPDATE jobs SET claimed = true, updated_unix = $1 WHERE job_id = ("
+          "  SELECT job_id FROM jobs WHERE NOT claimed AND NOT cancel_requested AND request_json IS NOT NULL "
+          "  ORDER BY job_id LIMIT 1 FOR UPDATE SKIP LOCKED) "
+          "RETURNING job_id, status_json, request_json",
+          pg::Params().Int8(NowUnix()));
+      if (!r.ok()) return r.status();
+      if (r->rows() == 1) claimed = ClaimedJob{FromSql(r->Int8(0, 0)), r->Text(0, 1), r->Text(0, 2)};
+      return Status::Ok();
+    });
+    if (!s.ok()) return s;
+    return claimed;
+  }
+
+  Result<std::vector<StoredJob>> ClaimedJobs() override {
+    std::vector<StoredJob> jobs;
+    Status s = Select("SELECT job_id, status_json FROM jobs WHERE claimed ORDER BY job_id", pg::Params(),
+                      [&](const pg::QueryResult& r, int i) { jobs.push_back({FromSql(r.Int8(i, 0)), r.Text(i, 1)}); });
+    if (!s.ok()) return s;
+    return jobs;
+  }
+
+  Status RequestJobCancel(std::uint64_t id) override {
+    return pool_->Run([&](pg::Connection& c) -> Status {
+      Result<pg::QueryResult> r = c.Query("UPDATE jobs SET cancel_requested = true WHERE job_id = $1",
+                                          pg::Params().Int8(ToSql(id)));
+      if (!r.ok()) return r.status();
+      return r->Affected() == 0 ? Status::FailedPrecondition("no job " + std::to_string(id)) : Status::Ok();
+    });
+  }
+
+  Result<bool> JobCancelRequested(std::uint64_t id) override {
+    bool requested = false;
+    Status s = Select("SELECT cancel_requested FROM jobs WHERE job_id = $1", pg::Params().Int8(ToSql(id)),
+                      [&](const pg::QueryResult& r, int i) { requested = r.Bytes(i, 0)[0] != 0; });
+    if (!s.ok()) return s;
+    return requested;
+  }
+
   void Close() override {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -273,7 +355,7 @@ class PostgresReportStore final : public ReportStore {
     }
   }
 
-  Status Select(const char* sql, const pg::Params& params,
+  Status Select(const std::string& sql, const pg::Params& params,
                 const std::function<void(const pg::QueryResult&, int)>& visit) {
     return pool_->Run([&](pg::Connection& c) -> Status {
       Result<pg::QueryResult> r = c.Query(sql, params);
@@ -403,6 +485,9 @@ class PostgresReportStore final : public ReportStore {
 
   PostgresStoreOptions options_;
   pg::Connection writer_db_;  // the writer thread's only
+  std::mutex lead_mu_;
+  pg::Connection lead_db_;    // holds the lead's advisory lock while this daemon leads
+  bool leading_ = false;
   std::unique_ptr<pg::Pool> pool_;
 
   std::mutex mu_;

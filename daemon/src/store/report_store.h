@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,14 @@ struct StoredJob {
   std::string status_json;
 };
 
+// A job as the leader of shared stores claims it: its status and the
+// request it was queued with (JSON the daemons' API encodes).
+struct ClaimedJob {
+  std::uint64_t job_id = 0;
+  std::string status_json;
+  std::string request_json;
+};
+
 // Called after each commit with the number of reports it made durable and
 // how long the commit took; the daemon feeds it to /metrics.
 using CommitObserver = std::function<void(std::size_t reports, double seconds)>;
@@ -88,6 +97,38 @@ class ReportStore {
   virtual Result<std::uint64_t> AddJob(const std::string& status_json) = 0;
   virtual Status UpdateJob(std::uint64_t job_id, const std::string& status_json) = 0;
   virtual Result<std::vector<StoredJob>> ListJobs() = 0;
+  // Several daemons sharing one store (PostgreSQL) queue training jobs in
+  // it, and one daemon at a time, the leader, runs them: any daemon may
+  // queue, list or cancel a job, and the jobs outlive the daemon that
+  // queued them. A store one daemon owns (SQLite) is not shared: its daemon
+  // runs what it queues itself, and the methods below are not called.
+  virtual bool Shared() const { return false; }
+  // Holds the training lead, or takes it when no daemon holds it: true when
+  // this daemon leads. A lead ends with its daemon (or its connection to the
+  // store), and then another daemon's next call takes it. Errors: kUnavailable.
+  virtual Result<bool> HoldLead() { return true; }
+  // Queues a job with the request the leader will run. Errors: kUnavailable.
+  virtual Result<std::uint64_t> AddSharedJob(const std::string& status_json, const std::string& request_json) {
+    (void)status_json, (void)request_json;
+    return Status::Internal("not a shared store");
+  }
+  // The oldest queued job nobody claimed or cancelled, claimed now for the
+  // caller (the leader); nullopt when there is none. Errors: kUnavailable.
+  virtual Result<std::optional<ClaimedJob>> ClaimNextJob() { return Status::Internal("not a shared store"); }
+  // Jobs claimed by a leader that are not over by their status: after a
+  // new leader takes over, those its predecessor left running. Errors: kUnavailable.
+  virtual Result<std::vector<StoredJob>> ClaimedJobs() { return Status::Internal("not a shared store"); }
+  // Asks the leader to cancel job `id` (a job nobody claimed yet is never
+  // claimed). Errors: kFailedPrecondition for an unknown id, kUnavailable.
+  virtual Status RequestJobCancel(std::uint64_t id) {
+    (void)id;
+    return Status::Internal("not a shared store");
+  }
+  virtual Result<bool> JobCancelRequested(std::uint64_t id) {
+    (void)id;
+    return Status::Internal("not a shared store");
+  }
+
   // Visits the graph's reports in increasing user id.
   virtual Status ForEachReport(std::uint64_t graph_id,
                                const std::function<void(const ReportRecord&)>& visit) = 0;
