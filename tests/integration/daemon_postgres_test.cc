@@ -1,8 +1,10 @@
-// Two real ldpgraphd processes on one real PostgreSQL server: a graph
-// created through one is served by the other, devices upload through
-// either and each user's report is stored once (a retry through the other
-// daemon is a duplicate, another report a conflict), both count the same
-// reports, and a daemon killed with SIGKILL loses nothing it acknowledged.
+// Real ldpgraphd processes on one real PostgreSQL server: a graph created
+// through one is served by the others, devices upload through any and each
+// user's report is stored once (a retry through another daemon is a
+// duplicate, another report a conflict), all count the same reports, and a
+// daemon killed with SIGKILL loses nothing it acknowledged. Then the crash
+// test of issue 53: three daemons, devices uploading through all three, ten
+// SIGKILLs (the training leader every other time) while a job trains.
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
@@ -11,7 +13,15 @@
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/wire_format.h"
 #include "net/token_authority.h"
+#include <atomic>
+#include <chrono>
+#include <random>
+#include <set>
+#include <sstream>
+#include <thread>
+
 #include "support/admin_daemon.h"
+#include "support/held_graph_upload.h"
 #include "store/scratch_postgres.h"
 
 using namespace ldpgraph;
@@ -26,7 +36,7 @@ constexpr std::uint32_t kUsers = 200;
 const char kGraphJson[] =
     R"({"graph_id": 7, "num_users": 200, "edges": {"mechanism": "dprr", "epsilon": 1.0}})";
 
-std::string Report(std::uint32_t user, std::uint64_t seed) {
+std::string EncodedReport(std::uint32_t user, std::uint64_t seed) {
   GraphConfig config;
   config.graph_id = 7;
   config.num_users = kUsers;
@@ -52,7 +62,7 @@ std::string Token(std::uint32_t user) {
 }
 
 transport::HttpAnswer Upload(AdminDaemon& d, std::uint32_t user, std::uint64_t seed) {
-  auto answer = d.client->Request("POST", "/v1/reports", "application/octet-stream", Report(user, seed), Token(user));
+  auto answer = d.client->Request("POST", "/v1/reports", "application/octet-stream", EncodedReport(user, seed), Token(user));
   REQUIRE_MESSAGE(answer.ok(), answer.status().message());
   return *answer;
 }
@@ -123,4 +133,168 @@ TEST_CASE("DaemonPostgres.AWrongPasswordStopsTheDaemonAndNeverShowsIt") {
   CHECK_FALSE(d.Start());
   CHECK(d.log().find("password authentication failed") != std::string::npos);
   CHECK(d.log().find("wrong-password-8812") == std::string::npos);
+}
+
+namespace {
+
+// Whether this run of the daemon leads training (its log since it started says so last).
+bool Leads(const AdminDaemon& d) {
+  const std::string log = d.process.run_log();
+  const std::size_t taken = log.rfind("training_lead_taken"), lost = log.rfind("training_lead_lost");
+  return taken != std::string::npos && (lost == std::string::npos || lost < taken);
+}
+
+json JobOn(AdminDaemon& d, std::uint64_t id) {
+  return json::parse(d.Admin("GET", "/v1/admin/jobs/" + std::to_string(id)).body);
+}
+
+}  // namespace
+
+TEST_CASE("DaemonPostgres.ThreeDaemonsTenSigkillsNothingLostNothingTwiceEveryJobAccountedFor") {
+  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
+  if (!server.ok()) {
+    MESSAGE("skipped: " << server.status().ToString());
+    return;
+  }
+  REQUIRE((*server)->CreateDatabase("crash").ok());
+  std::vector<std::unique_ptr<AdminDaemon>> daemons;
+  for (int i = 0; i < 3; ++i) daemons.push_back(std::make_unique<AdminDaemon>(SharedStore(**server, "crash")));
+  REQUIRE(daemons[0]->Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
+  REQUIRE(daemons[1]->Admin("PUT", "/v1/admin/held-graphs/1", ldpgraph::testing::CommunitiesUpload(300).dump())
+              .status == 201);
+  std::vector<transport::ServerEndpoint> endpoints;
+  for (auto& d : daemons) endpoints.push_back(d->process.endpoint());
+
+  // Devices: one thread per daemon, each user's report sent until some
+  // daemon acknowledges it, to the next daemon when one does not answer
+  // (a load balancer's retry). Reports are built once: a retry sends the same bytes.
+  std::vector<std::string> reports(kUsers);
+  for (std::uint32_t u = 0; u < kUsers; ++u) reports[u] = EncodedReport(u, u);
+  const std::atomic<bool> stop{false};  // the devices stop when every user is acknowledged
+  std::vector<std::atomic<int>> acknowledged(kUsers);
+  std::atomic<std::uint64_t> retries{0}, conflicts{0};
+  std::vector<std::thread> devices;
+  for (unsigned t = 0; t < 3; ++t) {
+    devices.emplace_back([&, t] {
+      for (std::uint32_t u = t; u < kUsers && !stop; u += 3) {
+        for (unsigned attempt = 0; !stop; ++attempt) {
+          auto client = transport::HttpsClient::Create(endpoints[(t + attempt) % 3]);
+          auto answer = client.ok() ? (*client)->Request("POST", "/v1/reports", "application/octet-stream",
+                                                        reports[u], Token(u))
+                                    : Result<transport::HttpAnswer>(client.status());
+          if (answer.ok() && answer->status == 200) {
+            ++acknowledged[u];
+            break;
+          }
+          if (answer.ok() && answer->status == 409) {
+            ++conflicts;
+            break;
+          }
+          ++retries;
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));  // spread the uploads over the kills
+      }
+    });
+  }
+
+  std::mt19937 draw(53);
+  std::vector<std::uint64_t> jobs;
+  std::vector<double> takeovers;
+  int leader_kills = 0;
+  const json long_job = {{"task", "gap"}, {"held_graph", 1}, {"epsilon", 8}, {"epochs", 100000}};
+  const json short_job = {{"task", "gap"}, {"held_graph", 1}, {"epsilon", 8}, {"epochs", 3}};
+  for (int k = 0; k < 10; ++k) {
+    AdminDaemon& via = *daemons[std::uniform_int_distribution<int>(0, 2)(draw)];
+    const auto queued = via.Admin("POST", "/v1/admin/jobs", long_job.dump());
+    REQUIRE_MESSAGE(queued.status == 202, queued.body);
+    const std::uint64_t job = json::parse(queued.body)["job_id"];
+    for (std::uint64_t earlier : jobs) CHECK(job != earlier);
+    jobs.push_back(job);
+    for (int waited = 0; JobOn(via, job)["state"] != "training"; ++waited) {
+      REQUIRE_MESSAGE(waited < 3000, "job " << job << " never started training");
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    int leader = -1;
+    for (int i = 0; i < 3; ++i) {
+      if (Leads(*daemons[i])) leader = i;
+    }
+    REQUIRE(leader >= 0);
+    // Every other kill is the leader's, mid-training.
+    const int victim = k % 2 == 0 ? leader : (leader + 1 + std::uniform_int_distribution<int>(0, 1)(draw)) % 3;
+    AdminDaemon& survivor = *daemons[(victim + 1) % 3];
+    daemons[victim]->process.Kill();
+    const auto killed = std::chrono::steady_clock::now();
+    const std::string what = "kill " + std::to_string(k) + " of daemon " + std::to_string(victim) +
+                             (victim == leader ? " (the leader)" : "");
+    INFO(what);
+    if (victim == leader) {
+      ++leader_kills;
+      // A new leader reports the job interrupted and runs the next one.
+      const auto next = survivor.Admin("POST", "/v1/admin/jobs", short_job.dump());
+      REQUIRE(next.status == 202);
+      const std::uint64_t next_id = json::parse(next.body)["job_id"];
+      jobs.push_back(next_id);
+      for (int waited = 0;; ++waited) {
+        REQUIRE_MESSAGE(waited < 3000, "no daemon ran job " << next_id << " after the leader died");
+        if (JobOn(survivor, next_id)["state"] != "queued") break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      takeovers.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count());
+      const json hit = JobOn(survivor, job);
+      CHECK(hit["state"] == "failed");
+      CHECK(hit["error"].get<std::string>().rfind("interrupted: the daemon running it stopped", 0) == 0);
+      CHECK(survivor.Wait(next_id)["state"] == "succeeded");
+    } else {
+      // The leader lives: the job trains on, until an admin cancels it through any daemon.
+      CHECK(JobOn(survivor, job)["state"] == "training");
+      CHECK(survivor.Admin("DELETE", "/v1/admin/jobs/" + std::to_string(job)).status == 202);
+      CHECK(survivor.Wait(job)["state"] == "cancelled");
+    }
+    daemons[victim]->Start();
+    endpoints[victim] = daemons[victim]->process.endpoint();
+  }
+  std::size_t during_kills = 0;  // acknowledged while daemons were being killed
+  for (std::uint32_t u = 0; u < kUsers; ++u) during_kills += acknowledged[u] > 0;
+  for (auto& t : devices) t.join();  // every daemon is up again: the last uploads go through
+
+  // Every acknowledged report is stored, each user once.
+  std::set<std::uint32_t> stored;
+  const std::string users = (*server)->Scalar("crash", "SELECT string_agg(user_id::text, ',') FROM reports").value();
+  std::stringstream list(users);
+  for (std::string u; std::getline(list, u, ',');) stored.insert(static_cast<std::uint32_t>(std::stoul(u)));
+  const std::string rows = (*server)->Scalar("crash", "SELECT count(*) FROM reports").value();
+  std::size_t acked = 0, missing = 0;
+  for (std::uint32_t u = 0; u < kUsers; ++u) {
+    if (acknowledged[u] == 0) continue;
+    ++acked;
+    missing += stored.count(u) == 0;
+  }
+  MESSAGE("acknowledged=" << acked << " acknowledged_during_kills=" << during_kills << " stored_rows=" << rows << " distinct_users=" << stored.size()
+                          << " missing=" << missing << " retries=" << retries.load() << " conflicts="
+                          << conflicts.load() << " leader_kills=" << leader_kills);
+  CHECK(missing == 0);
+  CHECK(rows == std::to_string(stored.size()));  // nobody twice
+  CHECK(conflicts.load() == 0);
+  CHECK(acked == kUsers);
+  CHECK(during_kills > kUsers / 2);  // the uploads did overlap the kills
+  CHECK(leader_kills == 5);
+  double worst = 0;
+  for (double t : takeovers) worst = std::max(worst, t);
+  MESSAGE("leader_failover_seconds_max=" << worst);
+  CHECK(worst < 10);
+
+  // Every job is over and accounted for, the same through every daemon; every daemon serves the same models.
+  const json reference = json::parse(daemons[0]->Admin("GET", "/v1/admin/jobs").body)["jobs"];
+  CHECK(reference.size() == jobs.size());
+  for (const json& j : reference) {
+    const std::string state = j["state"];
+    CHECK((state == "succeeded" || state == "failed" || state == "cancelled"));
+  }
+  const std::string models = json::parse(daemons[0]->Admin("GET", "/v1/admin/models").body)["models"].dump();
+  for (auto& d : daemons) {
+    CHECK(json::parse(d->Admin("GET", "/v1/admin/jobs").body)["jobs"] == reference);
+    CHECK(json::parse(d->Admin("GET", "/v1/admin/models").body)["models"].dump() == models);
+  }
+  CHECK(json::parse(models).size() == static_cast<std::size_t>(leader_kills));  // one per short job
 }

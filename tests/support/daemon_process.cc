@@ -44,6 +44,11 @@ std::string DaemonProcess::log() const {
   return ss.str();
 }
 
+std::string DaemonProcess::run_log() const {
+  const std::string all = log();
+  return all.size() >= log_offset_ ? all.substr(log_offset_) : all;
+}
+
 bool DaemonProcess::Start() {
   WriteConfig();
   log_offset_ = log().size();

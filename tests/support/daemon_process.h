@@ -58,6 +58,7 @@ class DaemonProcess {
   const PkiFiles& pki() const { return pki_; }
   std::string store_path() const { return dir_ + "/store.db"; }
   std::string log() const;  // everything the daemon wrote to stderr
+  std::string run_log() const;  // what this run (since the last Start) wrote
 
  private:
   void WriteConfig();
