@@ -22,7 +22,7 @@
 
 #include "support/admin_daemon.h"
 #include "support/held_graph_upload.h"
-#include "store/scratch_postgres.h"
+#include "bench/scratch_postgres.h"
 
 using namespace ldpgraph;
 using ldpgraph::testing::AdminDaemon;

@@ -1,19 +1,23 @@
-// The PostgreSQL store on a real PostgreSQL server (support/postgres_server.h):
+// The PostgreSQL store on a real PostgreSQL server (bench/scratch_postgres.h):
 // the contract every backend keeps (support/store_contract.h), then what only
 // a shared store meets: several stores (daemons) inserting the same users at
 // once, stores opening together on an empty database, a connection the
-// server drops, a schema newer than this build, and a wrong password (which
-// never appears in the error).
+// server drops, a schema newer than this build, a wrong password (which
+// never appears in the error), and TLS to the database with its
+// certificate checked.
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <set>
 #include <thread>
 #include <vector>
 
+#include "net/test_pki.h"
+#include "store/pg_db.h"
 #include "store/postgres_documents.h"
 #include "store/postgres_report_store.h"
-#include "store/scratch_postgres.h"
+#include "bench/scratch_postgres.h"
 #include "support/store_contract.h"
 
 using namespace ldpgraph;
@@ -211,4 +215,38 @@ TEST_CASE("PostgresStore.RefusesANewerSchemaAndAWrongPassword") {
   o.conninfo = conninfo;
   o.pool_size = 0;
   CHECK(OpenPostgresReportStore(o).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("PostgresStore.SpeaksTlsToTheDatabaseAndChecksItsCertificate") {
+  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start(/*tls=*/true);
+  if (!server.ok()) {
+    MESSAGE("skipped: " << server.status().ToString());
+    return;
+  }
+  REQUIRE((*server)->CreateDatabase("tls").ok());
+  PostgresStoreOptions o;
+  o.conninfo = (*server)->Conninfo("tls") + " sslmode=verify-full sslrootcert=" + (*server)->ca_file();
+  o.password = (*server)->password();
+  Result<std::unique_ptr<ReportStore>> store = OpenPostgresReportStore(o);
+  REQUIRE_MESSAGE(store.ok(), store.status().ToString());
+  CHECK(*ldpgraph::testing::InsertSync(**store, ldpgraph::testing::ContractRecord(1, 1)) == InsertOutcome::kStored);
+  // The session really is encrypted.
+  Result<pg::Connection> c = pg::Connection::Open(o.conninfo, o.password);
+  REQUIRE(c.ok());
+  Result<pg::QueryResult> ssl =
+      c->Query("SELECT ssl::text FROM pg_stat_ssl WHERE pid = pg_backend_pid()", pg::Params(), pg::Format::kText);
+  REQUIRE(ssl.ok());
+  CHECK(ssl->Text(0, 0) == "true");
+  // A server whose certificate another CA signed is refused.
+  char pattern[] = "/tmp/ldpgraph_other_ca_XXXXXX";
+  REQUIRE(::mkdtemp(pattern) != nullptr);
+  Result<PkiFiles> other = WriteTestPki(pattern, "another CA");
+  REQUIRE(other.ok());
+  PostgresStoreOptions wrong = o;
+  wrong.conninfo = (*server)->Conninfo("tls") + " sslmode=verify-full sslrootcert=" + other->ca_certificate;
+  Result<std::unique_ptr<ReportStore>> refused = OpenPostgresReportStore(wrong);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().code() == StatusCode::kUnavailable);
+  CHECK(refused.status().message().find("certificate verify failed") != std::string::npos);
+  std::system((std::string("rm -rf '") + pattern + "'").c_str());
 }

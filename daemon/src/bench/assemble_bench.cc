@@ -17,7 +17,7 @@
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/wire_format.h"
 #include "store/postgres_report_store.h"
-#include "store/scratch_postgres.h"
+#include "bench/scratch_postgres.h"
 #include "store/sqlite_report_store.h"
 #include "util/flags.h"
 

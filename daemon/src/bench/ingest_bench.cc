@@ -21,7 +21,7 @@
 #include "net/test_pki.h"
 #include "service/daemon.h"
 #include "store/postgres_report_store.h"
-#include "store/scratch_postgres.h"
+#include "bench/scratch_postgres.h"
 #include "store/sqlite_report_store.h"
 #include "util/flags.h"
 

@@ -4,8 +4,8 @@
 // port as an unprivileged user (the `postgres` account under root: the
 // server refuses root), and stopped and removed at the end. Each test or
 // run takes its own database from it. Never for production data.
-#ifndef LDPGRAPH_DAEMON_STORE_SCRATCH_POSTGRES_H_
-#define LDPGRAPH_DAEMON_STORE_SCRATCH_POSTGRES_H_
+#ifndef LDPGRAPH_DAEMON_BENCH_SCRATCH_POSTGRES_H_
+#define LDPGRAPH_DAEMON_BENCH_SCRATCH_POSTGRES_H_
 
 #include <memory>
 #include <string>
@@ -20,7 +20,9 @@ class ScratchPostgres {
   // Errors: kUnavailable when no server binaries are installed (a test
   // then skips, saying so: CI installs Debian's postgresql) or the server
   // does not come up within 60 s (its log is in the message).
-  static Result<std::unique_ptr<ScratchPostgres>> Start();
+  // `tls`: the server also speaks TLS, with a throwaway CA (net/test_pki.h)
+  // whose certificate names localhost and 127.0.0.1 (ca_file()).
+  static Result<std::unique_ptr<ScratchPostgres>> Start(bool tls = false);
   ~ScratchPostgres();
   ScratchPostgres(const ScratchPostgres&) = delete;
   ScratchPostgres& operator=(const ScratchPostgres&) = delete;
@@ -32,6 +34,7 @@ class ScratchPostgres {
   std::string Conninfo(const std::string& database) const;
   const std::string& password() const { return password_; }
   std::uint16_t port() const { return port_; }
+  const std::string& ca_file() const { return ca_file_; }  // tls: the CA that signed the server's certificate
   // Runs SQL as the superuser in `database` (setup and inspection).
   Status Exec(const std::string& database, const std::string& sql);
   // A query's single value as text (e.g. SELECT count(*) ...).
@@ -40,6 +43,7 @@ class ScratchPostgres {
  private:
   ScratchPostgres() = default;
   std::string dir_;
+  std::string ca_file_;
   std::string password_ = "test-pg-password-7f3a9c";
   std::uint16_t port_ = 0;
   pid_t pid_ = -1;
@@ -47,4 +51,4 @@ class ScratchPostgres {
 
 }  // namespace ldpgraph
 
-#endif  // LDPGRAPH_DAEMON_STORE_SCRATCH_POSTGRES_H_
+#endif  // LDPGRAPH_DAEMON_BENCH_SCRATCH_POSTGRES_H_

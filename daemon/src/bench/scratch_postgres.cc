@@ -1,4 +1,4 @@
-#include "store/scratch_postgres.h"
+#include "bench/scratch_postgres.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "net/test_pki.h"
 #include "store/pg_db.h"
 
 namespace ldpgraph {
@@ -98,7 +99,7 @@ std::string ReadAll(const std::string& path) {
 
 }  // namespace
 
-Result<std::unique_ptr<ScratchPostgres>> ScratchPostgres::Start() {
+Result<std::unique_ptr<ScratchPostgres>> ScratchPostgres::Start(bool tls) {
   const std::string bin = ServerBin();
   if (bin.empty()) {
     return Status::Unavailable("no PostgreSQL server installed (/usr/lib/postgresql/*/bin; apt-get install postgresql)");
@@ -120,9 +121,24 @@ Result<std::unique_ptr<ScratchPostgres>> ScratchPostgres::Start() {
     return Status::Unavailable("initdb failed: " + ReadAll(log));
   }
   s->port_ = FreePort();
-  s->pid_ = Spawn({bin + "/postgres", "-D", s->dir_ + "/data", "-p", std::to_string(s->port_), "-k", s->dir_, "-c",
-                   "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "shared_buffers=128MB"},
-                  account, log);
+  std::vector<std::string> argv = {bin + "/postgres", "-D", s->dir_ + "/data", "-p", std::to_string(s->port_),
+                                   "-k", s->dir_, "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200",
+                                   "-c", "shared_buffers=128MB"};
+  if (tls) {
+    Result<PkiFiles> pki = WriteTestPki(s->dir_ + "/data");
+    if (!pki.ok()) return pki.status();
+    for (const std::string& f : {pki->server_certificate, pki->server_key, pki->ca_certificate}) {
+      if (::chown(f.c_str(), account.uid, account.gid) != 0) return Status::Unavailable("chown " + f);
+    }
+    ::chmod(pki->server_key.c_str(), 0600);  // the server refuses a key others can read
+    s->ca_file_ = pki->ca_certificate;
+    for (const std::string& c : {std::string("ssl=on"), "ssl_cert_file=" + pki->server_certificate,
+                                 "ssl_key_file=" + pki->server_key}) {
+      argv.push_back("-c");
+      argv.push_back(c);
+    }
+  }
+  s->pid_ = Spawn(argv, account, log);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   for (;;) {
     if (pg::Connection::Open(s->Conninfo("postgres"), s->password_).ok()) return s;
