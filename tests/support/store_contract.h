@@ -218,10 +218,17 @@ inline void CheckDocumentContract(const DocumentsOpener& open) {
   REQUIRE(data.ok());
   CHECK(*data == big);
   CHECK((*docs)->Summary(first).value() == "{\"n\":1}");
+  CHECK((*docs)->SetSummary(first, "{\"n\":11}").ok());  // a status that moves on
+  CHECK((*docs)->SetSummary(77, "{}").code() == StatusCode::kFailedPrecondition);
   auto listed = (*docs)->List();
   REQUIRE(listed.ok());
   CHECK(listed->size() == 3);
   CHECK(listed->count(1000) == 1);
+  {
+    auto again = open();  // the new summary is durable
+    REQUIRE(again.ok());
+    CHECK((*again)->Summary(first).value() == "{\"n\":11}");
+  }
   CHECK((*docs)->Remove(first).ok());
   CHECK((*docs)->Data(first).status().code() == StatusCode::kFailedPrecondition);
   CHECK((*docs)->List()->size() == 2);

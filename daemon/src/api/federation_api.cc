@@ -120,7 +120,9 @@ std::optional<HttpResponse> HandleFederation(ServiceContext& ctx, const HttpRequ
     }
     if (request.method != "GET") return MethodNotAllowed(request, path, "GET, POST");
     json list = json::array();
-    for (const auto& [id, status] : coordinator.Runs()) list.push_back(json::parse(status, nullptr, false));
+    Result<std::map<std::uint64_t, std::string>> runs = coordinator.Runs();
+    if (!runs.ok()) return StorageFailureResponse(ctx.logger, "federation runs", runs.status());
+    for (const auto& [id, status] : *runs) list.push_back(json::parse(status, nullptr, false));
     return JsonResponse(200, json{{"runs", list}}.dump());
   }
   if (std::optional<std::string> id_text = PathParameter(path, "/v1/admin/federation/runs/", "")) {
@@ -132,9 +134,10 @@ std::optional<HttpResponse> HandleFederation(ServiceContext& ctx, const HttpRequ
       return JsonResponse(202, json{{"run", *id}, {"cancelling", true}}.dump());
     }
     if (request.method != "GET") return MethodNotAllowed(request, path, "GET, DELETE");
-    std::optional<std::string> status = coordinator.RunStatus(*id);
-    if (!status) return ErrorResponse(404, "unknown_run", "this daemon coordinated no run " + *id_text);
-    return JsonResponse(200, *status);
+    Result<std::optional<std::string>> status = coordinator.RunStatus(*id);
+    if (!status.ok()) return StorageFailureResponse(ctx.logger, "federation runs", status.status());
+    if (!*status) return ErrorResponse(404, "unknown_run", "no run " + *id_text + " was coordinated here");
+    return JsonResponse(200, **status);
   }
   if (path == "/v1/admin/federation/models") {
     if (request.method != "GET") return MethodNotAllowed(request, path, "GET");

@@ -9,11 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "federation/federation_wire.h"
-#include "internal/durable_file.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/transport/https_client.h"
 #include "net/base64url.h"
-#include "store/numbered_files.h"
 #include "train/graph_trainer.h"
 
 namespace ldpgraph {
@@ -76,26 +74,29 @@ struct Coordinator::RunState {
   json status;  // guarded by mu
 };
 
-Coordinator::Coordinator(const FederationConfig& config, std::uint16_t self_port, std::string runs_dir,
-                         Logger* logger)
-    : config_(config), self_port_(self_port), runs_dir_(std::move(runs_dir)), logger_(logger) {}
+Coordinator::Coordinator(const FederationConfig& config, std::uint16_t self_port,
+                         std::unique_ptr<DocumentStore> runs, std::string instance, Logger* logger)
+    : config_(config),
+      self_port_(self_port),
+      stored_(std::move(runs)),
+      instance_(std::move(instance)),
+      logger_(logger) {}
 
 Result<std::unique_ptr<Coordinator>> Coordinator::Create(const FederationConfig& config, std::uint16_t self_port,
-                                                         std::string runs_dir, Logger* logger) {
-  Result<std::map<std::uint64_t, std::string>> stored = ReadNumberedFiles(runs_dir, ".json", "federation runs");
+                                                         std::unique_ptr<DocumentStore> runs, std::string instance,
+                                                         Logger* logger) {
+  Result<std::map<std::uint64_t, std::string>> stored = runs->List();
   if (!stored.ok()) return stored.status();
-  std::unique_ptr<Coordinator> c(new Coordinator(config, self_port, runs_dir, logger));
+  std::unique_ptr<Coordinator> c(new Coordinator(config, self_port, std::move(runs), std::move(instance), logger));
   for (auto& [id, text] : *stored) {
     json status = json::parse(text, nullptr, false);
-    if (!status.is_object()) continue;
-    if (status.value("state", "") == "running") {  // this process died during it
-      status["state"] = "failed";
-      status["error"] = "the coordinator stopped during the run";
-      const std::string fixed = status.dump();
-      (void)internal::WriteFileDurably(runs_dir + "/" + std::to_string(id) + ".json",
-                                       std::vector<std::uint8_t>(fixed.begin(), fixed.end()));
-    }
-    c->finished_[id] = status.dump();
+    if (!status.is_object() || status.value("state", "") != "running") continue;
+    // This daemon died during the run (a run of a daemon sharing the store
+    // is that daemon's to report; older statuses name no instance: ours).
+    if (status.value("instance", c->instance_) != c->instance_) continue;
+    status["state"] = "failed";
+    status["error"] = "the coordinator stopped during the run";
+    (void)c->stored_->SetSummary(id, status.dump());
   }
   return c;
 }
@@ -144,6 +145,7 @@ Result<std::uint64_t> Coordinator::Start(const FedCogRunRequest& r) {
                  {"state", "running"},
                  {"phase", "opening"},
                  {"coordinator", config_.party},
+                 {"instance", instance_},
                  {"parties", run->parties},
                  {"held_graph", r.held_graph},
                  {"steps", r.steps},
@@ -166,7 +168,19 @@ Result<std::uint64_t> Coordinator::Start(const FedCogRunRequest& r) {
     }
     runs_[run->id] = run;
   }
-  Persist(*run);
+  {
+    std::string text;
+    {
+      std::lock_guard<std::mutex> run_lock(run->mu);
+      text = run->status.dump();
+    }
+    Status recorded = stored_->AddAt(run->id, {}, text);
+    if (!recorded.ok()) {
+      std::lock_guard<std::mutex> lock(mu_);
+      runs_.erase(run->id);
+      return recorded;
+    }
+  }
   run->thread = std::thread([this, run] { Execute(run); });
   logger_->Info("federation_run_started", {{"run", std::to_string(run->id)},
                                            {"parties", std::to_string(run->parties.size())},
@@ -174,25 +188,28 @@ Result<std::uint64_t> Coordinator::Start(const FedCogRunRequest& r) {
   return run->id;
 }
 
-std::optional<std::string> Coordinator::RunStatus(std::uint64_t id) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = runs_.find(id);
-  if (it != runs_.end()) {
-    std::lock_guard<std::mutex> run_lock(it->second->mu);
-    return it->second->status.dump();
+Result<std::optional<std::string>> Coordinator::RunStatus(std::uint64_t id) const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = runs_.find(id);
+    if (it != runs_.end()) {  // this daemon's: the freshest
+      std::lock_guard<std::mutex> run_lock(it->second->mu);
+      return std::optional<std::string>(it->second->status.dump());
+    }
   }
-  auto old = finished_.find(id);
-  if (old != finished_.end()) return old->second;
-  return std::nullopt;
+  Result<std::string> stored = stored_->Summary(id);
+  if (stored.status().code() == StatusCode::kFailedPrecondition) return std::optional<std::string>();
+  if (!stored.ok()) return stored.status();
+  return std::optional<std::string>(std::move(stored).value());
 }
 
-std::map<std::uint64_t, std::string> Coordinator::Runs() const {
-  std::map<std::uint64_t, std::string> out;
+Result<std::map<std::uint64_t, std::string>> Coordinator::Runs() const {
+  Result<std::map<std::uint64_t, std::string>> out = stored_->List();
+  if (!out.ok()) return out.status();
   std::lock_guard<std::mutex> lock(mu_);
-  out = finished_;
   for (auto& [id, run] : runs_) {
     std::lock_guard<std::mutex> run_lock(run->mu);
-    out[id] = run->status.dump();
+    (*out)[id] = run->status.dump();
   }
   return out;
 }
@@ -217,8 +234,7 @@ void Coordinator::Persist(RunState& run) {
     std::lock_guard<std::mutex> lock(run.mu);
     text = run.status.dump();
   }
-  Status written = internal::WriteFileDurably(runs_dir_ + "/" + std::to_string(run.id) + ".json",
-                                              std::vector<std::uint8_t>(text.begin(), text.end()));
+  Status written = stored_->SetSummary(run.id, text);
   if (!written.ok()) logger_->Warning("federation_run_not_persisted", {{"error", written.message()}});
 }
 

@@ -31,6 +31,7 @@
 #include <optional>
 #include <string>
 
+#include "store/document_store.h"
 #include "federation/federated_sgc.h"
 #include "federation/federation_config.h"
 #include "net/logger.h"
@@ -48,33 +49,40 @@ struct FedCogRunRequest {
 class Coordinator {
  public:
   // `self_port`: the port this daemon's federation listener bound.
-  // Errors: kUnavailable when `runs_dir` cannot be made or read.
+  // `runs`: where every run's status is kept (document_store.h: files of
+  // one daemon, or rows of a store several daemons share, so that any of
+  // them answers for a run); `instance` names this daemon among those
+  // sharing it. A run this instance was coordinating when it stopped is
+  // reported failed when it starts again. Errors: the store's.
   static Result<std::unique_ptr<Coordinator>> Create(const FederationConfig& config, std::uint16_t self_port,
-                                                     std::string runs_dir, Logger* logger);
+                                                     std::unique_ptr<DocumentStore> runs, std::string instance,
+                                                     Logger* logger);
   // Stops the runs in flight (they fail: "the coordinator stopped").
   ~Coordinator();
 
   // Errors: kInvalidArgument for a bad request.
   Result<std::uint64_t> Start(const FedCogRunRequest& request);
-  // The run's status JSON; nullopt for an unknown run.
-  std::optional<std::string> RunStatus(std::uint64_t run) const;
-  std::map<std::uint64_t, std::string> Runs() const;
+  // The run's status JSON, this daemon's or another's; nullopt for an
+  // unknown run. Errors: the store's.
+  Result<std::optional<std::string>> RunStatus(std::uint64_t run) const;
+  Result<std::map<std::uint64_t, std::string>> Runs() const;
   // Errors: kFailedPrecondition for an unknown or finished run.
   Status Cancel(std::uint64_t run);
 
  private:
   struct RunState;
-  Coordinator(const FederationConfig& config, std::uint16_t self_port, std::string runs_dir, Logger* logger);
+  Coordinator(const FederationConfig& config, std::uint16_t self_port, std::unique_ptr<DocumentStore> runs,
+              std::string instance, Logger* logger);
   void Execute(std::shared_ptr<RunState> run);
   void Persist(RunState& run);
 
   FederationConfig config_;
   std::uint16_t self_port_;
-  std::string runs_dir_;
+  std::unique_ptr<DocumentStore> stored_;  // every run's status
+  std::string instance_;
   Logger* logger_;
   mutable std::mutex mu_;
-  std::map<std::uint64_t, std::shared_ptr<RunState>> runs_;
-  std::map<std::uint64_t, std::string> finished_;  // earlier runs' status, from runs_dir
+  std::map<std::uint64_t, std::shared_ptr<RunState>> runs_;  // this daemon's, since it started
 };
 
 }  // namespace ldpgraph

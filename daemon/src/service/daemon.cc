@@ -4,6 +4,7 @@
 #include <csignal>
 #include <ctime>
 #include <pthread.h>
+#include <unistd.h>
 #include <systemd/sd-daemon.h>
 
 #include "api/api.h"
@@ -67,6 +68,13 @@ std::string StoreDir(const DaemonConfig& c) {
   if (!c.state_dir.empty()) return c.state_dir;
   const std::size_t slash = c.store_path.rfind('/');
   return slash == std::string::npos ? std::string(".") : c.store_path.substr(0, slash);
+}
+
+// This daemon among those sharing a store: its host and its own folder.
+std::string InstanceName(const DaemonConfig& c) {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  return std::string(host) + ":" + StoreDir(c);
 }
 
 // Model versions or held graphs: files in `dir` beside a SQLite store, rows
@@ -152,8 +160,12 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
     auto listener = HttpsServer::Start(FederationOptions(config, d->federation_party_.get()), shared);
     if (!listener.ok()) return Status(listener.status().code(), "federation listener: " + listener.status().message());
     d->federation_server_ = std::move(*listener);
-    auto coordinator = Coordinator::Create(config.federation, d->federation_server_->port(),
-                                           StoreDir(config) + "/federation-runs", logger);
+    // Run statuses: files beside SQLite, rows of a shared store (any daemon answers for a run).
+    auto runs = OpenDocuments(config, StoreDir(config) + "/federation-runs", ".run", "federation_run",
+                              "federation run");
+    if (!runs.ok()) return runs.status();
+    auto coordinator = Coordinator::Create(config.federation, d->federation_server_->port(), std::move(*runs),
+                                           InstanceName(config), logger);
     if (!coordinator.ok()) return coordinator.status();
     d->coordinator_ = std::move(*coordinator);
     d->ctx_->federation_party = d->federation_party_.get();

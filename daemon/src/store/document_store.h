@@ -38,6 +38,9 @@ class DocumentStore {
   virtual Result<std::map<std::uint64_t, std::string>> List() const = 0;
   // nullopt-like: kFailedPrecondition for an unknown id.
   virtual Result<std::string> Summary(std::uint64_t id) const = 0;
+  // Replaces a document's summary (a status that changes as work goes on),
+  // durably. Errors: kFailedPrecondition for an unknown id, kUnavailable on I/O.
+  virtual Status SetSummary(std::uint64_t id, const std::string& summary) = 0;
   // Errors: kFailedPrecondition for an unknown id, kUnavailable on I/O.
   virtual Status Remove(std::uint64_t id) = 0;
 };

@@ -51,6 +51,15 @@ class FileDocuments final : public DocumentStore {
     return it->second;
   }
 
+  Status SetSummary(std::uint64_t id, const std::string& summary) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (summaries_.count(id) == 0) return Unknown(id);
+    LDPGRAPH_RETURN_IF_ERROR(
+        internal::WriteFileDurably(PathOf(id, ".json"), std::vector<std::uint8_t>(summary.begin(), summary.end())));
+    summaries_[id] = summary;
+    return Status::Ok();
+  }
+
   Status Remove(std::uint64_t id) override {
     std::lock_guard<std::mutex> lock(mu_);
     if (summaries_.count(id) == 0) return Unknown(id);

@@ -87,6 +87,15 @@ class PostgresDocuments final : public DocumentStore {
     return summary;
   }
 
+  Status SetSummary(std::uint64_t id, const std::string& summary) override {
+    return pool_->Run([&](pg::Connection& c) -> Status {
+      Result<pg::QueryResult> r = c.Query("UPDATE documents SET summary = $3 WHERE kind = $1 AND id = $2",
+                                          pg::Params().Text(kind_).Int8(static_cast<std::int64_t>(id)).Text(summary));
+      if (!r.ok()) return r.status();
+      return r->Affected() == 0 ? Unknown(id) : Status::Ok();
+    });
+  }
+
   Status Remove(std::uint64_t id) override {
     return pool_->Run([&](pg::Connection& c) -> Status {
       Result<pg::QueryResult> r = c.Query("DELETE FROM documents WHERE kind = $1 AND id = $2",
