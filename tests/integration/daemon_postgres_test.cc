@@ -62,7 +62,8 @@ std::string Token(std::uint32_t user) {
 }
 
 transport::HttpAnswer Upload(AdminDaemon& d, std::uint32_t user, std::uint64_t seed) {
-  auto answer = d.client->Request("POST", "/v1/reports", "application/octet-stream", EncodedReport(user, seed), Token(user));
+  auto answer =
+      d.client->Request("POST", "/v1/reports", "application/octet-stream", EncodedReport(user, seed), Token(user));
   REQUIRE_MESSAGE(answer.ok(), answer.status().message());
   return *answer;
 }
@@ -270,7 +271,8 @@ TEST_CASE("DaemonPostgres.ThreeDaemonsTenSigkillsNothingLostNothingTwiceEveryJob
     ++acked;
     missing += stored.count(u) == 0;
   }
-  MESSAGE("acknowledged=" << acked << " acknowledged_during_kills=" << during_kills << " stored_rows=" << rows << " distinct_users=" << stored.size()
+  MESSAGE("acknowledged=" << acked << " acknowledged_during_kills=" << during_kills << " stored_rows=" << rows
+                          << " distinct_users=" << stored.size()
                           << " missing=" << missing << " retries=" << retries.load() << " conflicts="
                           << conflicts.load() << " leader_kills=" << leader_kills);
   CHECK(missing == 0);

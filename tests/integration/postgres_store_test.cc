@@ -55,6 +55,12 @@ ldpgraph::testing::StoreOpener FreshStore(ScratchPostgres& server, std::string* 
   };
 }
 
+// The dbname of a connection string.
+std::string DatabaseOf(const std::string& conninfo) {
+  const std::size_t from = conninfo.find("dbname=") + 7;
+  return conninfo.substr(from, conninfo.find(' ', from) - from);
+}
+
 }  // namespace
 
 TEST_CASE("PostgresStore.OneReportPerUserAcrossRestarts") {
@@ -172,7 +178,7 @@ TEST_CASE("PostgresStore.ADroppedConnectionCostsOneBatchNotTheStore") {
   REQUIRE(*ldpgraph::testing::InsertSync(**store, ldpgraph::testing::ContractRecord(1, 1)) == InsertOutcome::kStored);
   // The server ends every session of the database (as a restart or a
   // network failure would).
-  const std::string db = conninfo.substr(conninfo.find("dbname=") + 7, conninfo.find(" user=") - conninfo.find("dbname=") - 7);
+  const std::string db = DatabaseOf(conninfo);
   REQUIRE(Server()->Exec("postgres", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + db +
                                          "' AND pid <> pg_backend_pid()").ok());
   Result<InsertOutcome> lost = ldpgraph::testing::InsertSync(**store, ldpgraph::testing::ContractRecord(2, 2));
@@ -193,7 +199,7 @@ TEST_CASE("PostgresStore.RefusesANewerSchemaAndAWrongPassword") {
   std::string conninfo;
   const ldpgraph::testing::StoreOpener open = FreshStore(*Server(), &conninfo);
   { REQUIRE(open(nullptr).ok()); }
-  const std::string db = conninfo.substr(conninfo.find("dbname=") + 7, conninfo.find(" user=") - conninfo.find("dbname=") - 7);
+  const std::string db = DatabaseOf(conninfo);
   CHECK(Server()->Scalar(db, "SELECT version FROM ldpgraph_schema").value() ==
         std::to_string(kPostgresSchemaVersion));
   REQUIRE(Server()->Exec(db, "UPDATE ldpgraph_schema SET version = 99").ok());

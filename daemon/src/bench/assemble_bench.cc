@@ -108,7 +108,9 @@ Status FillStore(const AssembleBenchOptions& o, const BenchStore& where) {
 
 Status RunAssembleBench(const AssembleBenchOptions& o, std::ostream& out) {
   if (o.users < 2) return Status::InvalidArgument("need --users >= 2");
-  if (o.store != "sqlite" && o.store != "postgresql") return Status::InvalidArgument("--store must be sqlite or postgresql");
+  if (o.store != "sqlite" && o.store != "postgresql") {
+    return Status::InvalidArgument("--store must be sqlite or postgresql");
+  }
   if (o.degree >= o.users) return Status::InvalidArgument("--degree must be below --users");
   std::string dir = o.dir;
   const bool own_dir = dir.empty();

@@ -80,7 +80,9 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out, IngestBenc
   if (o.connections == 0 || o.reports < 2 || o.reports > 0xFFFFFFFFull) {
     return Status::InvalidArgument("need --connections >= 1 and 2 <= --reports < 2^32");
   }
-  if (o.store != "sqlite" && o.store != "postgresql") return Status::InvalidArgument("--store must be sqlite or postgresql");
+  if (o.store != "sqlite" && o.store != "postgresql") {
+    return Status::InvalidArgument("--store must be sqlite or postgresql");
+  }
   if (o.daemons < 1 || o.daemons > 16 || (o.store == "sqlite" && o.daemons != 1)) {
     return Status::InvalidArgument("--daemons must be 1 on sqlite (one file, one daemon) and 1-16 on postgresql");
   }
@@ -256,7 +258,8 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out, IngestBenc
   for (auto& v : latencies) all.insert(all.end(), v.begin(), v.end());
   for (auto& v : window_latencies) windows.insert(windows.end(), v.begin(), v.end());
   const std::uint64_t lost = acknowledged.load() > stored ? acknowledged.load() - stored : 0;
-  out << "store=" << o.store << "\ndaemons=" << o.daemons << "\nconnections=" << o.connections << "\npipeline=" << window << "\nreports=" << o.reports
+  out << "store=" << o.store << "\ndaemons=" << o.daemons << "\nconnections=" << o.connections
+      << "\npipeline=" << window << "\nreports=" << o.reports
       << "\nacknowledged=" << acknowledged.load()
       << "\nrefused=" << refused.load() << "\ngave_up=" << gave_up.load() << "\nstored=" << stored
       << "\nlost=" << lost << "\nseconds=" << seconds << "\nreports_per_s=" << std::fixed << std::setprecision(0)

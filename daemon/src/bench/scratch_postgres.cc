@@ -102,7 +102,8 @@ std::string ReadAll(const std::string& path) {
 Result<std::unique_ptr<ScratchPostgres>> ScratchPostgres::Start(bool tls) {
   const std::string bin = ServerBin();
   if (bin.empty()) {
-    return Status::Unavailable("no PostgreSQL server installed (/usr/lib/postgresql/*/bin; apt-get install postgresql)");
+    return Status::Unavailable(
+        "no PostgreSQL server installed (/usr/lib/postgresql/*/bin; apt-get install postgresql)");
   }
   std::unique_ptr<ScratchPostgres> s(new ScratchPostgres());
   char pattern[] = "/tmp/ldpgraph_pg_XXXXXX";

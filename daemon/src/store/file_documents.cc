@@ -78,7 +78,9 @@ class FileDocuments final : public DocumentStore {
   }
 
  private:
-  Status Unknown(std::uint64_t id) const { return Status::FailedPrecondition("no " + what_ + " " + std::to_string(id)); }
+  Status Unknown(std::uint64_t id) const {
+    return Status::FailedPrecondition("no " + what_ + " " + std::to_string(id));
+  }
 
   std::string PathOf(std::uint64_t id, const std::string& extension) const {
     return dir_ + "/" + std::to_string(id) + extension;

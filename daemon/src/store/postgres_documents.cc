@@ -106,7 +106,9 @@ class PostgresDocuments final : public DocumentStore {
   }
 
  private:
-  Status Unknown(std::uint64_t id) const { return Status::FailedPrecondition("no " + what_ + " " + std::to_string(id)); }
+  Status Unknown(std::uint64_t id) const {
+    return Status::FailedPrecondition("no " + what_ + " " + std::to_string(id));
+  }
 
   Status Insert(pg::Connection& c, std::uint64_t id, const std::vector<std::uint8_t>& data,
                 const std::string& summary) const {
