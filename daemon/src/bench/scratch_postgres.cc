@@ -1,12 +1,9 @@
 #include "bench/scratch_postgres.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
 #include <glob.h>
-#include <netinet/in.h>
 #include <pwd.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,10 +11,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <thread>
 #include <vector>
 
+#include "internal/durable_file.h"
+#include "net/loopback_port.h"
 #include "net/test_pki.h"
 #include "store/pg_db.h"
 
@@ -36,22 +34,6 @@ std::string ServerBin() {
   }
   ::globfree(&g);
   return best.empty() ? "" : best.substr(0, best.size() - std::string("/initdb").size());
-}
-
-std::uint16_t FreePort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = 0;
-  socklen_t len = sizeof(a);
-  std::uint16_t port = 0;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
-    port = ntohs(a.sin_port);
-  }
-  ::close(fd);
-  return port;
 }
 
 // Who the server runs as: the postgres account under root, else ourselves.
@@ -91,10 +73,10 @@ int Wait(pid_t pid) {
 }
 
 std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  std::vector<std::uint8_t> bytes;
+  bool exists = false;
+  (void)internal::ReadWholeFile(path, &bytes, &exists);
+  return std::string(bytes.begin(), bytes.end());
 }
 
 }  // namespace
@@ -121,7 +103,7 @@ Result<std::unique_ptr<ScratchPostgres>> ScratchPostgres::Start(bool tls) {
                  account, log)) != 0) {
     return Status::Unavailable("initdb failed: " + ReadAll(log));
   }
-  s->port_ = FreePort();
+  s->port_ = FreeLoopbackPort();
   std::vector<std::string> argv = {bin + "/postgres", "-D", s->dir_ + "/data", "-p", std::to_string(s->port_),
                                    "-k", s->dir_, "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200",
                                    "-c", "shared_buffers=128MB"};

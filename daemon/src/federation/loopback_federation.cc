@@ -33,21 +33,6 @@ std::string ReadAll(const std::string& path) {
 
 }  // namespace
 
-std::uint16_t FreeLoopbackPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t size = sizeof a;
-  std::uint16_t port = 0;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &size) == 0) {
-    port = ntohs(a.sin_port);
-  }
-  ::close(fd);
-  return port;
-}
-
 std::string LoopbackFederationToml(const std::vector<std::string>& names, const std::vector<std::uint16_t>& ports,
                                    std::size_t self, const FederationPkiFiles& pki, std::uint32_t party_timeout_ms) {
   std::string peers;

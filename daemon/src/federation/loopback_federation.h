@@ -16,14 +16,10 @@
 
 #include "gap/held_graph.h"
 #include "ldpgraph/transport/https_client.h"
+#include "net/loopback_port.h"  // FreeLoopbackPort: the ports every party's config names
 #include "net/test_pki.h"
 
 namespace ldpgraph {
-
-// A loopback port nothing listens on now (the kernel's pick for a socket
-// closed at once): the federation ports every party's config names before
-// any party starts. 0 when no socket could be bound.
-std::uint16_t FreeLoopbackPort();
 
 // The [federation] section of party `self` (an index into `names`) when the
 // parties listen on 127.0.0.1 at `ports`, with certificates from `pki`.

@@ -10,6 +10,7 @@
 #include <thread>
 #include <utility>
 
+#include "store/commit_queue.h"
 #include "store/pg_db.h"
 #include "store/pg_pool.h"
 
@@ -128,17 +129,7 @@ class PostgresReportStore final : public ReportStore {
 
   ~PostgresReportStore() override { Close(); }
 
-  void Insert(ReportRecord record, InsertDone done) override {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!closing_) {
-        queue_.push_back({std::move(record), std::move(done)});
-        if (queue_.size() == 1) cv_.notify_one();
-        return;
-      }
-    }
-    done(Status::Unavailable("store is closed"));
-  }
+  void Insert(ReportRecord record, InsertDone done) override { queue_.Push(std::move(record), std::move(done)); }
 
   Status CreateGraph(const StoredGraph& graph) override {
     return pool_->Run([&](pg::Connection& c) -> Status {
@@ -320,11 +311,7 @@ class PostgresReportStore final : public ReportStore {
   }
 
   void Close() override {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      closing_ = true;
-      cv_.notify_one();
-    }
+    queue_.Close();
     std::lock_guard<std::mutex> lock(join_mu_);
     if (writer_.joinable()) writer_.join();
   }
@@ -381,25 +368,13 @@ class PostgresReportStore final : public ReportStore {
     });
   }
 
-  struct Pending {
-    ReportRecord record;
-    InsertDone done;
-  };
+  using Pending = CommitQueue::Pending;
 
   void WriterLoop() {
-    std::vector<Pending> batch;
     for (;;) {
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [this] { return !queue_.empty() || closing_; });
-        if (queue_.empty()) return;  // closing, nothing left
-        while (!queue_.empty() && batch.size() < options_.max_reports_per_commit) {
-          batch.push_back(std::move(queue_.front()));
-          queue_.pop_front();
-        }
-      }
+      std::vector<Pending> batch = queue_.TakeBatch(options_.max_reports_per_commit);
+      if (batch.empty()) return;  // closed, nothing left
       CommitBatch(batch);
-      batch.clear();
     }
   }
 
@@ -490,10 +465,9 @@ class PostgresReportStore final : public ReportStore {
   bool leading_ = false;
   std::unique_ptr<pg::Pool> pool_;
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Pending> queue_;
-  bool closing_ = false;
+  // Never waits for company: one round trip already carries every report
+  // queued during the last, a few hundred under load.
+  CommitQueue queue_{0, 0, std::chrono::microseconds(0)};
   std::mutex join_mu_;
   std::thread writer_;
 };
