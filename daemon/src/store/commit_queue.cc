@@ -32,6 +32,23 @@ std::vector<CommitQueue::Pending> CommitQueue::TakeBatch(std::size_t max) {
   return batch;
 }
 
+void CommitQueue::Serve(std::size_t max, const Commit& commit, const CommitObserver& on_commit) {
+  for (;;) {
+    std::vector<Pending> batch = TakeBatch(max);
+    if (batch.empty()) return;  // closed, nothing left
+    const auto start = std::chrono::steady_clock::now();
+    Result<std::vector<InsertOutcome>> outcomes = commit(batch);
+    if (!outcomes.ok()) {
+      for (Pending& p : batch) p.done(Status::Unavailable("store commit failed: " + outcomes.status().message()));
+      continue;
+    }
+    std::size_t stored = 0;
+    for (InsertOutcome o : *outcomes) stored += o == InsertOutcome::kStored;
+    if (on_commit) on_commit(stored, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done((*outcomes)[i]);
+  }
+}
+
 void CommitQueue::Close() {
   std::lock_guard<std::mutex> lock(mu_);
   closing_ = true;

@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -37,6 +38,14 @@ class CommitQueue {
   std::vector<Pending> TakeBatch(std::size_t max);
   // Wakes the writer; what is queued is still taken.
   void Close();
+
+  // The writer thread's whole life: until Close() and drained, each batch
+  // (at most `max`) goes to `commit`, which makes it durable and returns
+  // one outcome per insert; only then are the inserts answered, after
+  // `on_commit` (optional) hears how many were new and how long it took.
+  // A failed commit answers the whole batch kUnavailable.
+  using Commit = std::function<Result<std::vector<InsertOutcome>>(const std::vector<Pending>&)>;
+  void Serve(std::size_t max, const Commit& commit, const CommitObserver& on_commit);
 
  private:
   const std::size_t busy_, company_;

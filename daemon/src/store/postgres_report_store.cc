@@ -371,31 +371,14 @@ class PostgresReportStore final : public ReportStore {
   using Pending = CommitQueue::Pending;
 
   void WriterLoop() {
-    for (;;) {
-      std::vector<Pending> batch = queue_.TakeBatch(options_.max_reports_per_commit);
-      if (batch.empty()) return;  // closed, nothing left
-      CommitBatch(batch);
-    }
+    queue_.Serve(options_.max_reports_per_commit, [this](const std::vector<Pending>& b) { return Write(b); },
+                 options_.on_commit);
   }
 
-  // One INSERT for the whole batch, committed before any callback runs.
-  // The rows it returns are the new ones; every other record met an
-  // existing row (another daemon's, an earlier batch's, or its own twin
-  // earlier in this batch), which is read to tell a duplicate from a conflict.
-  void CommitBatch(std::vector<Pending>& batch) {
-    const auto start = std::chrono::steady_clock::now();
-    Result<std::vector<InsertOutcome>> outcomes = Write(batch);
-    if (!outcomes.ok()) {
-      for (Pending& p : batch) p.done(Status::Unavailable("store commit failed: " + outcomes.status().message()));
-      return;
-    }
-    std::size_t stored = 0;
-    for (InsertOutcome o : *outcomes) stored += o == InsertOutcome::kStored;
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (options_.on_commit) options_.on_commit(stored, seconds);
-    for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done((*outcomes)[i]);
-  }
-
+  // One INSERT for the whole batch, committed when it returns. The rows it
+  // returns are the new ones; every other record met an existing row
+  // (another daemon's, an earlier batch's, or its own twin earlier in this
+  // batch), which is read to tell a duplicate from a conflict.
   Result<std::vector<InsertOutcome>> Write(const std::vector<Pending>& batch) {
     if (!writer_db_.ok()) {  // lost: reconnect before this batch
       Result<pg::Connection> fresh = pg::Connection::Open(options_.conninfo, options_.password);

@@ -319,19 +319,14 @@ class SqliteReportStore final : public ReportStore {
   using Pending = CommitQueue::Pending;
 
   void WriterLoop() {
-    for (;;) {
-      std::vector<Pending> batch = queue_.TakeBatch(options_.max_reports_per_commit);
-      if (batch.empty()) return;  // closed, nothing left
-      CommitBatch(batch);
-    }
+    queue_.Serve(options_.max_reports_per_commit, [this](const std::vector<Pending>& b) { return Commit(b); },
+                 options_.on_commit);
   }
 
-  // One transaction for the whole batch; callbacks only after COMMIT.
-  void CommitBatch(std::vector<Pending>& batch) {
-    const auto start = std::chrono::steady_clock::now();
+  // One transaction for the whole batch.
+  Result<std::vector<InsertOutcome>> Commit(const std::vector<Pending>& batch) {
     std::vector<InsertOutcome> outcomes;
     outcomes.reserve(batch.size());
-    std::size_t stored = 0;
     Status s = write_db_.Exec("BEGIN IMMEDIATE");
     const std::int64_t now = NowUnix();
     for (std::size_t i = 0; s.ok() && i < batch.size(); ++i) {
@@ -340,18 +335,14 @@ class SqliteReportStore final : public ReportStore {
         s = outcome.status();
         break;
       }
-      stored += *outcome == InsertOutcome::kStored;
       outcomes.push_back(*outcome);
     }
     if (s.ok()) s = write_db_.Exec("COMMIT");
     if (!s.ok()) {
       (void)write_db_.Exec("ROLLBACK");
-      for (Pending& p : batch) p.done(Status::Unavailable("store commit failed: " + s.message()));
-      return;
+      return s;
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (options_.on_commit) options_.on_commit(stored, seconds);
-    for (std::size_t i = 0; i < batch.size(); ++i) batch[i].done(outcomes[i]);
+    return outcomes;
   }
 
   // The common case, a new report, is one statement: INSERT OR IGNORE; only
