@@ -120,6 +120,39 @@ TEST_CASE("DaemonPostgres.TwoDaemonsShareGraphsAndReportsAndLoseNothingToSigkill
   CHECK((*server)->Scalar("shared", "SELECT count(*) FROM reports").value() == std::to_string(kUsers));
 }
 
+TEST_CASE("DaemonPostgres.ADroppedDatabaseConnectionCostsAtMostARetry") {
+  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
+  if (!server.ok()) {
+    MESSAGE("skipped: " << server.status().ToString());
+    return;
+  }
+  REQUIRE((*server)->CreateDatabase("outage").ok());
+  AdminDaemon d(SharedStore(**server, "outage"));
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
+  REQUIRE(Upload(d, 1, 1).status == 200);
+  // The database ends every session of the daemon (a restart, a failover).
+  REQUIRE((*server)->Exec("postgres", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                      "WHERE datname = 'outage' AND pid <> pg_backend_pid()").ok());
+  // A read meets the dropped connection and runs again on a fresh one: no
+  // refusal. A write is not repeated (its answer may have been lost after
+  // the commit): 503 with Retry-After, and the device's retry succeeds.
+  int refused = 0;
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    const transport::HttpAnswer jobs = d.Admin("GET", "/v1/admin/jobs");
+    if (jobs.status == 200) break;
+    CHECK(jobs.status == 503);
+    ++refused;
+  }
+  CHECK(refused == 0);
+  for (std::uint32_t user = 2; user < 6; ++user) {
+    transport::HttpAnswer r = Upload(d, user, user);
+    for (int retry = 0; r.status == 503 && retry < 5; ++retry) r = Upload(d, user, user);
+    CHECK(r.status == 200);
+  }
+  CHECK(StoredReports(d) == 5);
+  CHECK(d.Admin("GET", "/v1/admin/models").status == 200);
+}
+
 TEST_CASE("DaemonPostgres.AWrongPasswordStopsTheDaemonAndNeverShowsIt") {
   Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
   if (!server.ok()) {

@@ -272,17 +272,15 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
 HttpResponse Job(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text, const std::string& path) {
   const std::optional<std::uint64_t> id = ParseGraphId(id_text);
   if (!id) return ErrorResponse(400, "invalid_request", "job id '" + id_text + "' is not an unsigned integer");
-  if (request.method == "GET") {
-    auto status = ctx.jobs->Get(*id);
-    if (!status) return ErrorResponse(404, "unknown_job", "no job " + id_text);
-    return JsonResponse(200, JobStatusJson(*status));
-  }
-  if (request.method == "DELETE") {
-    if (!ctx.jobs->Get(*id)) return ErrorResponse(404, "unknown_job", "no job " + id_text);
-    if (!ctx.jobs->Cancel(*id)) return ErrorResponse(409, "job_over", "job " + id_text + " has already finished");
-    return JsonResponse(202, JobStatusJson(*ctx.jobs->Get(*id)));
-  }
-  return MethodNotAllowed(request, path, "GET, DELETE");
+  if (request.method != "GET" && request.method != "DELETE") return MethodNotAllowed(request, path, "GET, DELETE");
+  Result<std::optional<JobStatus>> status = ctx.jobs->Get(*id);
+  if (!status.ok()) return StorageFailureResponse(ctx.logger, "jobs", status.status());
+  if (!*status) return ErrorResponse(404, "unknown_job", "no job " + id_text);
+  if (request.method == "GET") return JsonResponse(200, JobStatusJson(**status));
+  if (!ctx.jobs->Cancel(*id)) return ErrorResponse(409, "job_over", "job " + id_text + " has already finished");
+  status = ctx.jobs->Get(*id);
+  if (!status.ok()) return StorageFailureResponse(ctx.logger, "jobs", status.status());
+  return JsonResponse(202, *status ? JobStatusJson(**status) : json{{"job_id", *id}, {"state", "cancelled"}}.dump());
 }
 
 HttpResponse ListModels(ServiceContext& ctx) {
@@ -381,7 +379,9 @@ HttpResponse QueueJob(ServiceContext& ctx, GraphJobRequest job) {
   Result<std::uint64_t> id = ctx.jobs->Start(std::move(job));
   if (id.status().code() == StatusCode::kUnavailable) return ErrorResponse(503, "unavailable", id.status().message());
   if (!id.ok()) return ErrorResponse(422, "cannot_train", id.status().message());
-  HttpResponse r = JsonResponse(202, JobStatusJson(*ctx.jobs->Get(*id)));
+  Result<std::optional<JobStatus>> status = ctx.jobs->Get(*id);
+  HttpResponse r = status.ok() && *status ? JsonResponse(202, JobStatusJson(**status))
+                                          : JsonResponse(202, json{{"job_id", *id}, {"state", "queued"}}.dump());
   r.headers.emplace_back("Location", "/v1/admin/jobs/" + std::to_string(*id));
   return r;
 }
@@ -407,7 +407,9 @@ std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpReques
     if (request.method == "POST") return StartJob(ctx, request);
     if (request.method != "GET") return MethodNotAllowed(request, path, "GET, POST");
     std::string list;
-    for (const JobStatus& s : ctx.jobs->All()) list += (list.empty() ? "" : ",") + JobStatusJson(s);
+    Result<std::vector<JobStatus>> all = ctx.jobs->All();
+    if (!all.ok()) return StorageFailureResponse(ctx.logger, "jobs", all.status());
+    for (const JobStatus& s : *all) list += (list.empty() ? "" : ",") + JobStatusJson(s);
     return JsonResponse(200, "{\"jobs\":[" + list + "]}");
   }
   if (StartsWith(path, kJobs + "/")) return Job(ctx, request, path.substr(kJobs.size() + 1), path);

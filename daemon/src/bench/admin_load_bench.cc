@@ -163,7 +163,8 @@ Status ReportEmbeddingGraph(const GraphConfig& config, const TokenAuthority& tok
 // Waits for a job to end; its last status.
 JobStatus AwaitJob(TrainingJobs& jobs, std::uint64_t id) {
   for (;;) {
-    const std::optional<JobStatus> s = jobs.Get(id);
+    const Result<std::optional<JobStatus>> found = jobs.Get(id);
+    const std::optional<JobStatus> s = found.ok() ? *found : std::nullopt;
     if (!s || s->state == JobState::kSucceeded || s->state == JobState::kFailed || s->state == JobState::kCancelled) {
       return s.value_or(JobStatus{});
     }
@@ -348,8 +349,8 @@ Status RunAdminLoadBench(const AdminLoadBenchOptions& o, std::ostream& out) {
   phase = 2;
   prober.join();
   while (gap_job == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  const std::optional<JobStatus> gap = d.context().jobs->Get(gap_job);
-  const bool gap_trained_throughout = gap && gap->state == JobState::kTraining;
+  const Result<std::optional<JobStatus>> gap = d.context().jobs->Get(gap_job);
+  const bool gap_trained_throughout = gap.ok() && *gap && (*gap)->state == JobState::kTraining;
   d.context().jobs->Cancel(gap_job);
   for (std::size_t i = 0; i < work.size(); ++i) {
     if (work[i].name == "gap") clients[i].join();

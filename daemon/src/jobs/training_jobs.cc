@@ -209,17 +209,14 @@ void TrainingJobs::Sync(Job* job) {
   if (!lead.ok() || !*lead) job->cancel = true;
 }
 
-std::optional<JobStatus> TrainingJobs::StoredStatus(std::uint64_t id) const {
-  Result<std::vector<StoredJob>> stored = store_->ListJobs();
-  if (!stored.ok()) return std::nullopt;
-  for (const StoredJob& row : *stored) {
-    if (row.job_id != id) continue;
-    Result<JobStatus> status = JobStatusFromJson(row.status_json);
-    JobStatus s = status.ok() ? *status : JobStatus{};
-    s.id = row.job_id;
-    return s;
-  }
-  return std::nullopt;
+Result<std::optional<JobStatus>> TrainingJobs::StoredStatus(std::uint64_t id) const {
+  Result<std::optional<StoredJob>> stored = store_->GetJob(id);
+  if (!stored.ok()) return stored.status();
+  if (!*stored) return std::optional<JobStatus>();
+  Result<JobStatus> status = JobStatusFromJson((*stored)->status_json);
+  JobStatus s = status.ok() ? *status : JobStatus{};
+  s.id = id;
+  return std::optional<JobStatus>(s);
 }
 
 void TrainingJobs::RecoverInterrupted() {
@@ -324,21 +321,22 @@ Result<std::uint64_t> TrainingJobs::Start(GraphJobRequest request) {
   return *id;
 }
 
-std::optional<JobStatus> TrainingJobs::Get(std::uint64_t id) const {
+Result<std::optional<JobStatus>> TrainingJobs::Get(std::uint64_t id) const {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = jobs_.find(id);
-    if (it != jobs_.end()) return it->second->status;  // this daemon runs or ran it: the freshest
+    if (it != jobs_.end()) return std::optional<JobStatus>(it->second->status);  // run here: the freshest
   }
-  if (!shared_) return std::nullopt;
+  if (!shared_) return std::optional<JobStatus>();
   return StoredStatus(id);
 }
 
-std::vector<JobStatus> TrainingJobs::All() const {
+Result<std::vector<JobStatus>> TrainingJobs::All() const {
   std::vector<JobStatus> all;
   if (shared_) {
     Result<std::vector<StoredJob>> stored = store_->ListJobs();
-    if (stored.ok()) {
+    if (!stored.ok()) return stored.status();
+    {
       std::lock_guard<std::mutex> lock(mu_);
       for (const StoredJob& row : *stored) {
         auto local = jobs_.find(row.job_id);
@@ -366,8 +364,9 @@ bool TrainingJobs::Cancel(std::uint64_t id) {
       auto it = jobs_.find(id);
       if (it != jobs_.end() && !Over(it->second->status.state)) it->second->cancel = true;  // running here
     }
-    std::optional<JobStatus> s = Get(id);
-    if (!s || Over(s->state)) return false;
+    Result<std::optional<JobStatus>> found = Get(id);
+    if (!found.ok() || !*found || Over((*found)->state)) return false;
+    std::optional<JobStatus>& s = *found;
     if (!store_->RequestJobCancel(id).ok()) return false;
     if (s->state == JobState::kQueued) {  // never claimed now: say so at once
       s->state = JobState::kCancelled;

@@ -137,8 +137,9 @@ class TrainingJobs {
   // than 2 graphs or 2 classes (graph task), a graph without features or
   // labels (node task); kUnavailable when the store cannot record it.
   Result<std::uint64_t> Start(GraphJobRequest request);
-  std::optional<JobStatus> Get(std::uint64_t id) const;
-  std::vector<JobStatus> All() const;
+  // nullopt for an unknown job. Errors: the shared store's (kUnavailable).
+  Result<std::optional<JobStatus>> Get(std::uint64_t id) const;
+  Result<std::vector<JobStatus>> All() const;
   // false when the job is unknown or already over.
   bool Cancel(std::uint64_t id);
 
@@ -156,7 +157,7 @@ class TrainingJobs {
   // A new leader: jobs its predecessor claimed and left unfinished fail, interrupted.
   void TakeOver();
   void RunClaimed(const ClaimedJob& claimed);
-  std::optional<JobStatus> StoredStatus(std::uint64_t id) const;
+  Result<std::optional<JobStatus>> StoredStatus(std::uint64_t id) const;
   // Shared store, while training: progress to the store and a cancel from it, once a second.
   void Sync(Job* job);
   void Run(Job* job);

@@ -52,5 +52,16 @@ Status Pool::Run(const std::function<Status(Connection&)>& work) {
   return s;
 }
 
+Status Pool::Read(const std::function<Status(Connection&)>& work) {
+  for (int attempt = 0;; ++attempt) {
+    Result<Connection*> c = Lease();
+    if (!c.ok()) return c.status();
+    Status s = work(**c);
+    const bool dropped = !(*c)->ok();
+    Return(*c);
+    if (s.ok() || s.code() != StatusCode::kUnavailable || !dropped || attempt == 1) return s;
+  }
+}
+
 }  // namespace pg
 }  // namespace ldpgraph

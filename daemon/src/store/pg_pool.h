@@ -28,6 +28,9 @@ class Pool {
   // (a statement whose answer was lost may have committed): the caller
   // gets the error, and the next lease reopens a broken connection.
   Status Run(const std::function<Status(Connection&)>& work);
+  // The same for work that only reads: when it fails on a connection the
+  // server dropped (a restart, a failover), it runs once more on a fresh one.
+  Status Read(const std::function<Status(Connection&)>& work);
 
  private:
   Pool(std::string conninfo, std::string password) : conninfo_(std::move(conninfo)), password_(std::move(password)) {}

@@ -48,7 +48,7 @@ class PostgresDocuments final : public DocumentStore {
 
   Result<std::vector<std::uint8_t>> Data(std::uint64_t id) const override {
     std::vector<std::uint8_t> data;
-    Status s = pool_->Run([&](pg::Connection& c) -> Status {
+    Status s = pool_->Read([&](pg::Connection& c) -> Status {
       Result<pg::QueryResult> r = c.Query("SELECT data FROM documents WHERE kind = $1 AND id = $2",
                                           pg::Params().Text(kind_).Int8(static_cast<std::int64_t>(id)));
       if (!r.ok()) return r.status();
@@ -62,7 +62,7 @@ class PostgresDocuments final : public DocumentStore {
 
   Result<std::map<std::uint64_t, std::string>> List() const override {
     std::map<std::uint64_t, std::string> all;
-    Status s = pool_->Run([&](pg::Connection& c) -> Status {
+    Status s = pool_->Read([&](pg::Connection& c) -> Status {
       Result<pg::QueryResult> r = c.Query("SELECT id, summary FROM documents WHERE kind = $1 ORDER BY id",
                                           pg::Params().Text(kind_));
       if (!r.ok()) return r.status();
@@ -75,7 +75,7 @@ class PostgresDocuments final : public DocumentStore {
 
   Result<std::string> Summary(std::uint64_t id) const override {
     std::string summary;
-    Status s = pool_->Run([&](pg::Connection& c) -> Status {
+    Status s = pool_->Read([&](pg::Connection& c) -> Status {
       Result<pg::QueryResult> r = c.Query("SELECT summary FROM documents WHERE kind = $1 AND id = $2",
                                           pg::Params().Text(kind_).Int8(static_cast<std::int64_t>(id)));
       if (!r.ok()) return r.status();

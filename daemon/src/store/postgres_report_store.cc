@@ -227,9 +227,14 @@ class PostgresReportStore final : public ReportStore {
   // A cursor in one read-only transaction: a consistent snapshot, fetched
   // in chunks so that a graph of millions of users streams in bounded memory.
   Status ForEachReport(std::uint64_t graph_id, const std::function<void(const ReportRecord&)>& visit) override {
-    return pool_->Run([&](pg::Connection& c) -> Status {
+    std::size_t visited = 0;
+    return pool_->Read([&](pg::Connection& c) -> Status {
+      if (visited > 0) return Status::Unavailable("postgresql: the connection dropped while reading reports");
       LDPGRAPH_RETURN_IF_ERROR(c.Exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
-      Status s = Stream(c, graph_id, visit);
+      Status s = Stream(c, graph_id, [&](const ReportRecord& r) {
+        ++visited;
+        visit(r);
+      });
       (void)c.Exec(s.ok() ? "COMMIT" : "ROLLBACK");
       return s;
     });
@@ -283,6 +288,14 @@ class PostgresReportStore final : public ReportStore {
     });
     if (!s.ok()) return s;
     return claimed;
+  }
+
+  Result<std::optional<StoredJob>> GetJob(std::uint64_t job_id) override {
+    std::optional<StoredJob> job;
+    Status s = Select("SELECT job_id, status_json FROM jobs WHERE job_id = $1", pg::Params().Int8(ToSql(job_id)),
+                      [&](const pg::QueryResult& r, int i) { job = StoredJob{FromSql(r.Int8(i, 0)), r.Text(i, 1)}; });
+    if (!s.ok()) return s;
+    return job;
   }
 
   Result<std::vector<StoredJob>> ClaimedJobs() override {
@@ -342,9 +355,10 @@ class PostgresReportStore final : public ReportStore {
     }
   }
 
+  // One read (repeated on a fresh connection if the server dropped the first).
   Status Select(const std::string& sql, const pg::Params& params,
                 const std::function<void(const pg::QueryResult&, int)>& visit) {
-    return pool_->Run([&](pg::Connection& c) -> Status {
+    return pool_->Read([&](pg::Connection& c) -> Status {
       Result<pg::QueryResult> r = c.Query(sql, params);
       if (!r.ok()) return r.status();
       for (int i = 0; i < r->rows(); ++i) visit(*r, i);

@@ -97,6 +97,15 @@ class ReportStore {
   virtual Result<std::uint64_t> AddJob(const std::string& status_json) = 0;
   virtual Status UpdateJob(std::uint64_t job_id, const std::string& status_json) = 0;
   virtual Result<std::vector<StoredJob>> ListJobs() = 0;
+  // One job; nullopt for an unknown id. Errors: kUnavailable.
+  virtual Result<std::optional<StoredJob>> GetJob(std::uint64_t job_id) {
+    Result<std::vector<StoredJob>> all = ListJobs();
+    if (!all.ok()) return all.status();
+    for (StoredJob& j : *all) {
+      if (j.job_id == job_id) return std::optional<StoredJob>(std::move(j));
+    }
+    return std::optional<StoredJob>();
+  }
   // Several daemons sharing one store (PostgreSQL) queue training jobs in
   // it, and one daemon at a time, the leader, runs them: any daemon may
   // queue, list or cancel a job, and the jobs outlive the daemon that
