@@ -11,6 +11,7 @@
 #include "bench/admin_load_bench.h"
 #include "bench/ingest_bench.h"
 #include "bench/linkldp_bench.h"
+#include "bench/lpgnn_bench.h"
 #include "bench/node_bench.h"
 #include "bench/perturb_bench.h"
 #include "cli/commands.h"
@@ -92,6 +93,45 @@ int RunNode(const std::vector<std::string>& args) {
   if (!s.ok()) {
     std::fprintf(stderr, "ldpgraph bench node: %s\n", s.ToString().c_str());
     return 1;  // the dataset's error: flags were checked above
+  }
+  return 0;
+}
+
+int RunLpgnn(const std::vector<std::string>& args) {
+  auto usage = [](const std::string& message) {
+    std::fprintf(stderr, "ldpgraph bench lpgnn: %s\n", message.c_str());
+    return 2;
+  };
+  Result<Flags> flags = Flags::Parse(
+      args, {"dataset", "model", "feature-epsilon", "label-epsilon", "kx", "epochs", "paths", "threads"});
+  if (!flags.ok()) return usage(flags.status().message());
+  LpgnnBenchOptions o;
+  Result<std::string> dataset = flags->String("dataset");
+  Result<double> feature_epsilon = flags->Double("feature-epsilon", o.feature_epsilon);
+  Result<double> label_epsilon = flags->Double("label-epsilon", o.label_epsilon);
+  Result<std::uint64_t> kx = flags->Unsigned("kx", static_cast<std::uint64_t>(o.kx));
+  Result<std::uint64_t> epochs = flags->Unsigned("epochs", static_cast<std::uint64_t>(o.epochs));
+  Result<std::uint64_t> threads = flags->Unsigned("threads", 0);
+  Result<std::vector<std::string>> paths = flags->StringList("paths", o.paths);
+  for (const Status* s : {&dataset.status(), &feature_epsilon.status(), &label_epsilon.status(), &kx.status(),
+                          &epochs.status(), &threads.status(), &paths.status()}) {
+    if (!s->ok()) return usage(s->message());
+  }
+  if (*kx > 64 || *epochs < 1 || *epochs > 100000 || *threads > 1024) {
+    return usage("need --kx <= 64, 1 <= --epochs <= 100000, --threads <= 1024");
+  }
+  o.dataset = *dataset;
+  o.model = flags->StringOr("model", o.model);
+  o.feature_epsilon = *feature_epsilon;
+  o.label_epsilon = *label_epsilon;
+  o.kx = static_cast<int>(*kx);
+  o.epochs = static_cast<int>(*epochs);
+  o.threads = static_cast<int>(*threads);
+  o.paths = *paths;
+  Status s = RunLpgnnBench(o, std::cout);
+  if (!s.ok()) {
+    std::fprintf(stderr, "ldpgraph bench lpgnn: %s\n", s.ToString().c_str());
+    return s.code() == StatusCode::kInvalidArgument ? 2 : 1;
   }
   return 0;
 }
@@ -345,6 +385,7 @@ int RunLinkLdp(const std::vector<std::string>& args) {
 int RunBenchCommand(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "gin") return RunGin({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "node") return RunNode({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "lpgnn") return RunLpgnn({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "gemm") return RunGemm({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "ingest") return RunIngest({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "admin") return RunAdmin({args.begin() + 1, args.end()});
@@ -358,6 +399,8 @@ int RunBenchCommand(const std::vector<std::string>& args) {
                          "                          [--colour-classes on|off] [--gathers auto|float|bf16]\n"
                          "       ldpgraph bench node --dataset PATH [--model gcn|sage] [--epochs E] [--hidden H] "
                          "[--threads T] [--gathers auto|float|bf16]\n"
+                         "       ldpgraph bench lpgnn --dataset PATH [--model gcn|sage] [--feature-epsilon E] "
+                         "[--label-epsilon E] [--kx K] [--epochs E] [--paths factored,dense] [--threads T]\n"
                          "       ldpgraph bench gemm [--rows N] [--seconds S]\n"
                          "       ldpgraph bench gw --dataset PATH [--pairs 2000] [--threads 2] [--seed S]\n"
                          "       ldpgraph bench ingest [--connections C] [--reports R] [--degree D] "

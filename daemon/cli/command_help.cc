@@ -57,6 +57,11 @@ std::vector<CommandHelp> MakeEntries() {
        "  [--model gcn|sage] [--epochs E] [--hidden H] [--threads T] (gcn, 20, 16, every core)\n"
        "  [--gathers auto|float|bf16]                  (auto)\n",
        "ldpgraph bench node --dataset pages --model gcn --epochs 20"},
+      {"bench lpgnn", "one LPGNN training with multi-bit features: the reports kept sparse against the dense path",
+       "  --dataset PATH\n"
+       "  [--model gcn|sage] [--feature-epsilon E] [--label-epsilon E] [--kx K]   (gcn, 1, 1, 4)\n"
+       "  [--epochs E] [--paths factored,dense] [--threads T]                    (500, factored, every core)\n",
+       "ldpgraph bench lpgnn --dataset /tmp/social --paths factored,dense"},
       {"bench gemm", "the Linear layers' products against one core's multiply-add peak",
        "  [--rows N] [--seconds S]                     (20000, 1)\n", "ldpgraph bench gemm"},
       {"bench gw", "predicts how long GW between every pair of a dataset's graphs takes, from a sample",

@@ -104,8 +104,7 @@ Result<MultiBitRectifier> MultiBitRectifier::Create(MultiBitParams params) {
   return r;
 }
 
-Status MultiBitRectifier::Rectify(Span<const EncodedFeature> encoded,
-                                  std::vector<double>* out) const {
+Status MultiBitRectifier::Check(Span<const EncodedFeature> encoded) const {
   if (encoded.size() != m_) {
     return Status::InvalidArgument("expected " + std::to_string(m_) + " encoded features, got " +
                                    std::to_string(encoded.size()));
@@ -124,6 +123,28 @@ Status MultiBitRectifier::Rectify(Span<const EncodedFeature> encoded,
                                      std::to_string(f.sign));
     }
   }
+  return Status::Ok();
+}
+
+double MultiBitRectifier::Midpoint(std::uint32_t i) const {
+  const FeatureRange& r = params_.RangeOf(i);
+  return (r.lo + r.hi) / 2.0;
+}
+
+Status MultiBitRectifier::RectifyDeviations(Span<const EncodedFeature> encoded,
+                                            std::vector<double>* out) const {
+  LDPGRAPH_RETURN_IF_ERROR(Check(encoded));
+  out->resize(encoded.size());
+  for (std::size_t k = 0; k < encoded.size(); ++k) {
+    const FeatureRange& r = params_.RangeOf(encoded[k].index);
+    (*out)[k] = scale_ * (r.hi - r.lo) * encoded[k].sign;
+  }
+  return Status::Ok();
+}
+
+Status MultiBitRectifier::Rectify(Span<const EncodedFeature> encoded,
+                                  std::vector<double>* out) const {
+  LDPGRAPH_RETURN_IF_ERROR(Check(encoded));
   out->resize(params_.dims);
   for (std::uint32_t i = 0; i < params_.dims; ++i) {
     const FeatureRange& r = params_.RangeOf(i);

@@ -204,17 +204,20 @@ TEST_CASE("FeatureMechanisms.OneBitAndLaplaceAreUnbiasedWithTheirVariance") {
   // against the formulas.
   const int n = 4000, d = 4;
   const double x = 0.25, eps = 2.0;
-  Matrix features = Matrix::Constant(n, d, static_cast<float>(x));
-  auto one_bit = PerturbFeatures(features, FeatureMechanism::kOneBit, eps, 11);
-  REQUIRE(one_bit.ok());
+  const NodeFeatures features = NodeFeatures::Dense(Matrix::Constant(n, d, static_cast<float>(x)));
+  auto one_bit_features = PerturbFeatures(features, FeatureMechanism::kOneBit, eps, 11);
+  REQUIRE(one_bit_features.ok());
+  REQUIRE_FALSE(one_bit_features->is_factored());
+  const Matrix one_bit = one_bit_features->ToDense();
   const double e = std::exp(eps / d);
   const double p = 1 / (e + 1) + x * (e - 1) / (e + 1);
   // x' takes (e / (e - 1)) w.p. p and (-1 / (e - 1)) otherwise; its variance is p (1 - p) ((e + 1) / (e - 1))^2.
   const double one_bit_var = p * (1 - p) * std::pow((e + 1) / (e - 1), 2);
-  auto laplace = PerturbFeatures(features, FeatureMechanism::kLaplace, eps, 12);
-  REQUIRE(laplace.ok());
+  auto laplace_features = PerturbFeatures(features, FeatureMechanism::kLaplace, eps, 12);
+  REQUIRE(laplace_features.ok());
+  const Matrix laplace = laplace_features->ToDense();
   const double laplace_var = 2 * std::pow(d / eps, 2);
-  for (const auto& [m, var] : {std::make_pair(&*one_bit, one_bit_var), std::make_pair(&*laplace, laplace_var)}) {
+  for (const auto& [m, var] : {std::make_pair(&one_bit, one_bit_var), std::make_pair(&laplace, laplace_var)}) {
     const double mean = m->mean();
     const double sample_var = (m->array() - static_cast<float>(mean)).square().sum() / (m->size() - 1);
     // Mean within 5 standard errors, variance within 10%.

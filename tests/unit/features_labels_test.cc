@@ -98,6 +98,30 @@ TEST_CASE("MultiBitRectifier.RejectsMalformedEncodings") {
   CHECK(out[4] < 0.5);
 }
 
+TEST_CASE("MultiBitRectifier.DeviationsAreTheEstimateLessItsMidpoints") {
+  MultiBitParams params = Params(6, 4.5);  // m = 2
+  params.ranges = {{0, 1}, {-2, 2}, {0, 1}, {0, 1}, {10, 30}, {0, 1}};
+  auto rect = MultiBitRectifier::Create(params);
+  REQUIRE(rect.ok());
+  const std::vector<EncodedFeature> encoded = {{1, -1}, {4, 1}};
+  std::vector<double> dense, deviations;
+  REQUIRE(rect->Rectify(encoded, &dense).ok());
+  REQUIRE(rect->RectifyDeviations(encoded, &deviations).ok());
+  REQUIRE(deviations.size() == 2u);
+  CHECK(rect->Midpoint(1) == 0.0);
+  CHECK(rect->Midpoint(4) == 20.0);
+  for (std::uint32_t i : {0u, 2u, 3u, 5u}) CHECK(dense[i] == rect->Midpoint(i));
+  CHECK(dense[1] == doctest::Approx(rect->Midpoint(1) + deviations[0]));
+  CHECK(dense[4] == doctest::Approx(rect->Midpoint(4) + deviations[1]));
+  CHECK(deviations[1] == doctest::Approx(-5 * deviations[0]));  // range 20 against 4, opposite signs
+  // The same checks as Rectify's, and nothing written on error.
+  CHECK(rect->RectifyDeviations(std::vector<EncodedFeature>{{4, 1}, {1, 1}}, &deviations).code() ==
+        StatusCode::kInvalidArgument);
+  CHECK(rect->RectifyDeviations(std::vector<EncodedFeature>{{1, 1}}, &deviations).code() ==
+        StatusCode::kInvalidArgument);
+  CHECK(deviations.size() == 2u);
+}
+
 TEST_CASE("LabelRr.FailsClassesBelowTwo") {
   CHECK(LabelRandomizer::Create(1, 1.0).status().code() == StatusCode::kInvalidArgument);
 }

@@ -154,17 +154,20 @@ TEST_CASE("Assembly.RowsAsReportedMissingUsersIsolated") {
   CHECK(Row(g->adjacency, 0) == std::vector<std::uint32_t>{1, 3});
   CHECK(Row(g->adjacency, 3) == std::vector<std::uint32_t>{5});
   CHECK(g->adjacency.degree(5) == 0);  // listed by 3, but reports are rows
+  REQUIRE(g->features.is_factored());
+  const Matrix features = g->features.ToDense();
   for (std::uint32_t u : {2u, 4u, 5u}) {
     CHECK(g->adjacency.degree(u) == 0);
     CHECK(g->labels[u] == -1);
-    CHECK(g->features(u, 0) == doctest::Approx(0.5));  // the midpoint of [0, 1]
+    CHECK(features(u, 0) == doctest::Approx(0.5));  // the midpoint of [0, 1]
   }
   for (std::uint32_t u : {0u, 1u, 3u}) CHECK((g->labels[u] >= 0 && g->labels[u] < 3));
   // The multi-bit rectifier: sampled dimensions are far outside [0, 1], the
   // others sit at the midpoint; at epsilon 2 one dimension is sampled.
-  REQUIRE(g->features.cols() == 3);
+  REQUIRE(features.cols() == 3);
+  CHECK(g->features.factored().sparse.nnz() == 3);  // one dimension from each of the 3 reporters
   int off_midpoint = 0;
-  for (int j = 0; j < 3; ++j) off_midpoint += std::abs(g->features(0, j) - 0.5f) > 1.0f;
+  for (int j = 0; j < 3; ++j) off_midpoint += std::abs(features(0, j) - 0.5f) > 1.0f;
   CHECK(off_midpoint == 1);
 
   Result<AssembledGraph> any = AssembleGraph(f.config, f.store.get(), Symmetrisation::kOr, rng);

@@ -49,7 +49,7 @@ Result<Matrix> NodeModelProbabilities(ServiceContext& ctx, const nlohmann::json&
   DatasetAssemblyStats stats;
   stats.Add(*assembled);
   CountAssembly(ctx.metrics, stats);
-  const NodeFeatures x = NodeModelInputs(assembled->adjacency, NodeFeatures::Dense(std::move(assembled->features)),
+  const NodeFeatures x = NodeModelInputs(assembled->adjacency, assembled->features,
                                          about.value("kx", 0), about.value("standardised", false));
   const PreparedGraph prepared = PrepareGraph(assembled->adjacency, AggregationFor(model.node->config().kind));
   return EvaluateNodes(model.node.get(), prepared, x, assembled->labels, {}).probs;

@@ -51,17 +51,22 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
   out.graph_id = config.graph_id;
   out.labels.assign(n, -1);
 
+  // Features: every user's m reported dimensions as deviations from the
+  // midpoints (a user who sent nothing: none, the midpoint being what knowing
+  // nothing estimates), rows appended in user order.
   MultiBitRectifier rectifier;
+  SparseMatrix reported;
   if (config.features.enabled) {
     Result<MultiBitRectifier> created = MultiBitRectifier::Create(config.features.params);
     if (!created.ok()) return created.status();
     rectifier = *created;
-    const auto& p = config.features.params;
-    out.features.resize(n, p.dims);
-    for (std::uint32_t j = 0; j < p.dims; ++j) {  // no report: the midpoint, what knowing nothing estimates
-      out.features.col(j).setConstant(static_cast<float>((p.RangeOf(j).lo + p.RangeOf(j).hi) / 2));
-    }
+    reported.rows = n;
+    reported.cols = config.features.params.dims;
+    reported.offsets.reserve(static_cast<std::size_t>(n) + 1);
   }
+  auto close_feature_rows = [&](std::uint32_t until) {
+    while (config.features.enabled && reported.offsets.size() <= until) reported.offsets.push_back(reported.nnz());
+  };
 
   std::vector<NoisyEdges> lap_reports(local_lap ? n : 0);  // LocalLap: every user's values at once
   std::uint32_t next_row = 0;  // rows before it are appended
@@ -98,11 +103,15 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
       }
     }
     if (config.features.enabled && report->has_features) {
-      if (Status s = rectifier.Rectify(report->features.encoded, &rectified); !s.ok()) {
+      if (Status s = rectifier.RectifyDeviations(report->features.encoded, &rectified); !s.ok()) {
         failure = Corrupt(u, s.message());
         return;
       }
-      for (std::size_t j = 0; j < rectified.size(); ++j) out.features(u, static_cast<Eigen::Index>(j)) = static_cast<float>(rectified[j]);
+      close_feature_rows(u);  // the rows of users before u
+      for (std::size_t k = 0; k < rectified.size(); ++k) {
+        reported.indices.push_back(static_cast<std::int32_t>(report->features.encoded[k].index));
+        reported.values.push_back(static_cast<float>(rectified[k]));
+      }
     }
     if (config.label.enabled && report->has_label) {
       if (report->label.value >= config.label.classes) {
@@ -128,6 +137,14 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
   } else {
     for (; next_row < n; ++next_row) out.adjacency.AppendRow({});
     if (rule != Symmetrisation::kNone) out.adjacency = Symmetrise(out.adjacency, rule);
+  }
+  if (config.features.enabled) {
+    close_feature_rows(n);
+    std::vector<float> midpoints(reported.cols);
+    for (std::size_t j = 0; j < midpoints.size(); ++j) {
+      midpoints[j] = static_cast<float>(rectifier.Midpoint(static_cast<std::uint32_t>(j)));
+    }
+    out.features = NodeFeatures::Factored(SparsePlusOffset(std::move(reported), midpoints));
   }
   if (links) *link_reports = links->Finish();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

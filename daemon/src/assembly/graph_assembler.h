@@ -1,7 +1,7 @@
 // Graph assembly: the daemon's view of one graph, built from the reports it
 // has stored. Rows are the noisy lists as the users reported them (then
 // symmetrised by the graph's rule), features are the multi-bit rectifier's
-// unbiased estimates, labels the randomized ones. A user who sent nothing is
+// unbiased estimates (held as the m dimensions each user sent), labels the randomized ones. A user who sent nothing is
 // an isolated node with no label and the features' midpoint. The server
 // never sees anything but reports, so nothing here touches a true edge.
 //
@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/matrix.h"
+#include "engine/node_features.h"
 #include "graph/csr_graph.h"
 #include "graph/symmetrise.h"
 #include "ldpgraph/graph_config.h"
@@ -27,7 +27,9 @@ namespace ldpgraph {
 struct AssembledGraph {
   std::uint64_t graph_id = 0;
   CsrGraph adjacency;             // num_users rows
-  Matrix features;                // num_users x dims; 0 columns without a feature policy
+  // num_users x dims, factored (engine/factored_features.h: the reported
+  // dimensions plus the midpoints); empty without a feature policy.
+  NodeFeatures features;
   std::vector<int> labels;        // one per user; -1: no report or no label
   std::uint32_t reporters = 0;    // users with a stored report
   std::uint64_t reported_entries = 0;  // neighbour entries as reported, before symmetrising

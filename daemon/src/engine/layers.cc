@@ -11,6 +11,16 @@ LinearLayer::LinearLayer(const std::string& name, int in, int out, RandomSource&
   b_.InitUniform(rng, bound);
 }
 
+Tape::Var LinearLayer::FactoredProduct(Tape& tape, Tape::InputVar s, const FactoredFeatures& x) {
+  const Tape::Var w = tape.Param(&w_);
+  Tape::Var y = tape.InputProduct(s, w);
+  for (int k = 0; k < x.steps; ++k) y = tape.Aggregate(x.propagation.get(), x.propagation_t.get(), y);
+  if (x.left.cols() == 0) return y;
+  const Tape::Var low_rank = tape.Linear(tape.ConstantView(&x.left), tape.Linear(tape.ConstantView(&x.right), w, Tape::kNone),
+                                         Tape::kNone);
+  return tape.Add(y, low_rank);
+}
+
 Tape::Var LinearLayer::Forward(Tape& tape, Tape::Var x) {
   return tape.Linear(x, tape.Param(&w_), tape.Param(&b_));
 }

@@ -31,6 +31,28 @@ NodeFeatures NodeFeatures::Sparse(SparseMatrix x) {
   return f;
 }
 
+NodeFeatures NodeFeatures::Factored(FactoredFeatures x) {
+  NodeFeatures f;
+  f.is_factored_ = true;
+  f.factored_ = std::move(x);
+  return f;
+}
+
+Eigen::Index NodeFeatures::rows() const {
+  if (is_factored_) return static_cast<Eigen::Index>(factored_.rows());
+  return is_sparse_ ? sparse_.rows : is_view() ? view_rows_ : dense_.rows();
+}
+
+Eigen::Index NodeFeatures::cols() const {
+  if (is_factored_) return static_cast<Eigen::Index>(factored_.cols());
+  return is_sparse_ ? sparse_.cols : is_view() ? view_cols_ : dense_.cols();
+}
+
+Matrix NodeFeatures::ToDense() const {
+  if (is_factored_) return factored_.ToDense();
+  return is_sparse_ ? ldpgraph::ToDense(sparse_) : Matrix(dense());
+}
+
 NodeFeatures NodeFeatures::Choose(SparseMatrix x, double max_density) {
   const double cells = static_cast<double>(x.rows) * static_cast<double>(x.cols);
   if (cells > 0 && static_cast<double>(x.nnz()) <= max_density * cells) return Sparse(std::move(x));
@@ -38,6 +60,7 @@ NodeFeatures NodeFeatures::Choose(SparseMatrix x, double max_density) {
 }
 
 NodeFeatures NodeFeatures::Rows(const std::vector<std::uint32_t>& rows) const {
+  if (is_factored_) return Dense(ToDense()).Rows(rows);
   if (!is_sparse_) {
     const MatrixView x = dense();
     Matrix out(static_cast<Eigen::Index>(rows.size()), x.cols());
@@ -59,6 +82,7 @@ NodeFeatures NodeFeatures::Rows(const std::vector<std::uint32_t>& rows) const {
 }
 
 std::int64_t NodeFeatures::bytes() const {
+  if (is_factored_) return factored_.bytes();
   if (!is_sparse_) return static_cast<std::int64_t>(rows() * cols() * static_cast<Eigen::Index>(sizeof(float)));
   return static_cast<std::int64_t>(sparse_.offsets.size() * sizeof(std::int64_t) +
                                    sparse_.indices.size() * sizeof(std::int32_t) +

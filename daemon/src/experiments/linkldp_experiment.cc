@@ -116,11 +116,11 @@ class LinkLdpRunner {
     in->features = &data_.features;
     if (s.features == "true") return Status::Ok();
     // The same noisy features and labels as experiment lpgnn's for this split.
-    Result<Matrix> noisy = PerturbFeatures(data_.features.ToDense(), FeatureMechanism::kMultiBit,
+    Result<NodeFeatures> noisy = PerturbFeatures(data_.features, FeatureMechanism::kMultiBit,
                                            options_.feature_epsilon,
                                            SettingSeed("features mbm " + FormatNumber(options_.feature_epsilon) + at_split));
     if (!noisy.ok()) return noisy.status();
-    in->private_features = NodeFeatures::Dense(std::move(noisy).value());
+    in->private_features = std::move(noisy).value();
     in->features = &in->private_features;
     Result<LabelRandomizer> rr = LabelRandomizer::Create(static_cast<std::uint32_t>(data_.classes), options_.label_epsilon);
     if (!rr.ok()) return rr.status();

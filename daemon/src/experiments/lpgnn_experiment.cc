@@ -95,15 +95,15 @@ class LpgnnRunner {
       if (!noisy.ok()) return noisy.status();
       graph = std::move(noisy->graphs[0]);
     }
-    // Features: each node's vector through the mechanism (dense estimates).
+    // Features: each node's vector through the mechanism (mbm's factored, the others dense).
     const NodeFeatures* features = &data_.features;
     NodeFeatures noisy_features;
     if (std::isfinite(s.feature_epsilon)) {
       Result<FeatureMechanism> m = ParseFeatureMechanism(s.feature_mechanism);
       if (!m.ok()) return m.status();
-      Result<Matrix> noisy = PerturbFeatures(data_.features.ToDense(), *m, s.feature_epsilon, feature_seed);
+      Result<NodeFeatures> noisy = PerturbFeatures(data_.features, *m, s.feature_epsilon, feature_seed);
       if (!noisy.ok()) return noisy.status();
-      noisy_features = NodeFeatures::Dense(std::move(noisy).value());
+      noisy_features = std::move(noisy).value();
       features = &noisy_features;
     }
 

@@ -552,7 +552,7 @@ void TrainingJobs::RunNodeJob(Job* job) {
   });
   if (job->cancel) return finish(JobState::kCancelled, "");
 
-  const NodeFeatures features = NodeFeatures::Dense(std::move(graph->features));  // rectified: dense
+  const NodeFeatures features = std::move(graph->features);  // rectified: factored
   LpgnnInputs in;
   in.graph = &graph->adjacency;
   in.features = &features;

@@ -50,6 +50,7 @@ Result<NodeGnnModel> NodeGnnModel::Create(const NodeGnnConfig& c, std::uint64_t 
 Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, const NodeFeatures& x,
                                 const PreparedGraph* kprop_graph) {
   if (config_.kprop_steps > 0) {
+    if (x.is_factored()) return Forward(tape, graph, tape.Constant(x.ToDense()), kprop_graph);
     if (!x.is_sparse()) return Forward(tape, graph, DenseConstant(tape, x), kprop_graph);
     // In-model KProp of sparse features: dense from the first step on (the
     // pipelines propagate features once, before training, instead).
@@ -60,7 +61,7 @@ Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, const No
     return Convolutions(tape, graph, h, nullptr);
   }
   // A dense input narrower than the first layer's output is aggregated before its product.
-  if (!x.is_sparse() && root_[0].out() >= root_[0].in()) {
+  if (!x.is_sparse() && !x.is_factored() && root_[0].out() >= root_[0].in()) {
     return Convolutions(tape, graph, DenseConstant(tape, x), nullptr);
   }
   return Convolutions(tape, graph, Tape::kNone, &x);
@@ -79,12 +80,17 @@ Tape::Var NodeGnnModel::Convolutions(Tape& tape, const PreparedGraph& graph, Tap
     const bool from_input = k == 0 && input != nullptr;
     Tape::InputVar x = Tape::kNone;
     if (from_input) {
-      x = input->is_sparse() ? tape.Input(&input->sparse(), config_.dropout) : tape.Input(input->dense(), config_.dropout);
+      x = input->is_factored() ? tape.Input(&input->factored().sparse, config_.dropout)
+          : input->is_sparse() ? tape.Input(&input->sparse(), config_.dropout)
+                               : tape.Input(input->dense(), config_.dropout);
     } else {
       if (k > 0) h = config_.selu ? tape.Selu(h) : tape.Relu(h);
       h = tape.Dropout(h, config_.dropout);
     }
-    auto product = [&](LinearLayer& layer) { return from_input ? layer.InputProduct(tape, x) : layer.Product(tape, h); };
+    auto product = [&](LinearLayer& layer) {
+      if (!from_input) return layer.Product(tape, h);
+      return input->is_factored() ? layer.FactoredProduct(tape, x, input->factored()) : layer.InputProduct(tape, x);
+    };
     // A h W = A (h W): aggregate the narrower of h and h W.
     const bool aggregate_after = from_input || root_[k].out() < root_[k].in();
     if (config_.kind == NodeGnnKind::kGcn) {

@@ -6,7 +6,9 @@
 //   GraphSAGE: h' = h W_root + mean_{u in N(v)} h_u W_neigh + b  (mean aggregator, root weight)
 // Each layer aggregates on its narrower side: A (h W) when W narrows h, as
 // always for sparse inputs (a 4,714-wide input aggregated before its
-// product costs 4714/16 times as much as after).
+// product costs 4714/16 times as much as after). Factored features
+// (engine/factored_features.h) go through the first layer's products in
+// their factors; their dropout falls on the reported entries alone.
 #ifndef LDPGRAPH_DAEMON_MODELS_NODE_GNN_H_
 #define LDPGRAPH_DAEMON_MODELS_NODE_GNN_H_
 

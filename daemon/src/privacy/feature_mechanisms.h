@@ -30,11 +30,14 @@ void ScaleColumnsToUnit(Matrix* features);
 // then they become dense.
 void ScaleColumnsToUnit(NodeFeatures* features);
 
-// The server's estimate of every row of `features` (values in [0, 1]) after
-// each node perturbed hers with `mechanism` at `epsilon`; one random stream
-// per node from `seed`. Errors: the mechanism's, for a bad epsilon.
-Result<Matrix> PerturbFeatures(const Matrix& features, FeatureMechanism mechanism, double epsilon,
-                               std::uint64_t seed);
+// The server's estimate of every row of `features` (values in [0, 1], dense
+// or sparse) after each node perturbed hers with `mechanism` at `epsilon`;
+// one random stream per node from `seed`. mbm's estimates come factored (the
+// m reported dimensions a user, sparse, plus every dimension's midpoint:
+// engine/factored_features.h), 1bm's and laplace's dense. Errors: the
+// mechanism's, for a bad epsilon; kInvalidArgument for factored features.
+Result<NodeFeatures> PerturbFeatures(const NodeFeatures& features, FeatureMechanism mechanism, double epsilon,
+                                     std::uint64_t seed);
 
 }  // namespace ldpgraph
 

@@ -86,8 +86,42 @@ void StandardiseColumns(Matrix* x) {
   }
 }
 
+PropagatedInputs::PropagatedInputs(const NodeFeatures& features, const PreparedGraph& mean, bool rectified,
+                                   std::vector<int> planned_steps)
+    : features_(features), mean_(mean), rectified_(rectified), planned_steps_(Increasing(std::move(planned_steps))) {
+  // Borrowed: the caller keeps `mean` alive (NodeModelInputs copies them out).
+  p_ = std::shared_ptr<const SparseMatrix>(&mean_.agg, [](const SparseMatrix*) {});
+  p_t_ = std::shared_ptr<const SparseMatrix>(&mean_.agg_t, [](const SparseMatrix*) {});
+}
+
+const NodeFeatures& PropagatedInputs::AtFactored(int steps) {
+  if (!rectified_) {
+    current_ = NodeFeatures::Factored(PropagateFactored(features_.factored(), p_, p_t_, steps, nullptr));
+    return current_;
+  }
+  auto found = [&] {
+    return std::find_if(standardisations_.begin(), standardisations_.end(),
+                        [steps](const auto& s) { return s.first == steps; });
+  };
+  if (found() == standardisations_.end()) {
+    // This step and every later planned one, in one pass over the columns.
+    std::vector<int> todo = {steps};
+    for (int k : planned_steps_) {
+      if (k > steps) todo.push_back(k);
+    }
+    std::vector<ColumnStandardisation> made = PropagatedStandardisations(features_.factored(), mean_.agg, todo);
+    standardisations_.clear();
+    for (std::size_t i = 0; i < todo.size(); ++i) standardisations_.emplace_back(todo[i], std::move(made[i]));
+  }
+  const auto it = found();
+  current_ = NodeFeatures::Factored(PropagateFactored(features_.factored(), p_, p_t_, steps, &it->second));
+  standardisations_.erase(standardisations_.begin(), it + 1);  // steps only increase
+  return current_;
+}
+
 const NodeFeatures& PropagatedInputs::At(int steps) {
   if (steps == 0 && !rectified_) return features_;
+  if (features_.is_factored() && features_.factored().steps == 0) return AtFactored(steps);
   // The last propagated state: handed out as it is for true features, so it
   // may be in current_.
   Matrix state = state_in_current_ ? std::move(*current_.mutable_dense()) : std::move(propagated_);
@@ -118,7 +152,13 @@ const NodeFeatures& PropagatedInputs::At(int steps) {
 NodeFeatures NodeModelInputs(const CsrGraph& graph, const NodeFeatures& features, int steps, bool rectified) {
   const PreparedGraph mean = PrepareGraph(graph, Aggregation::kMean);
   PropagatedInputs inputs(features, mean, rectified);
-  return inputs.At(steps);
+  NodeFeatures x = inputs.At(steps);
+  if (!x.is_factored() || x.factored().steps == 0) return x;
+  // Its propagation is `mean`'s, which ends here: copied to live on.
+  FactoredFeatures f = x.factored();
+  f.propagation = std::make_shared<const SparseMatrix>(mean.agg);
+  f.propagation_t = std::make_shared<const SparseMatrix>(mean.agg_t);
+  return NodeFeatures::Factored(std::move(f));
 }
 
 int LpgnnTrainings(const LpgnnOptions& o) {
@@ -234,17 +274,21 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   // Without edges KProp zeroes everything it touches: only no steps at all.
   const bool edge_free = in.graph->num_entries() == 0;
   const std::vector<int> label_steps = drop && !edge_free ? Increasing(o.ky_choices) : std::vector<int>{0};
+  NodeFeatures kept;  // factored inputs of the best kx so far: small, so kept rather than made again
   {
-    PropagatedInputs inputs(*in.features, prop_graph, in.rectified_features);
-    for (int kx : edge_free ? std::vector<int>{0} : Increasing(o.kx_choices)) {
-      LDPGRAPH_RETURN_IF_ERROR(train(inputs.At(kx), kx, label_steps.front()));
+    const std::vector<int> kx_steps = edge_free ? std::vector<int>{0} : Increasing(o.kx_choices);
+    PropagatedInputs inputs(*in.features, prop_graph, in.rectified_features, kx_steps);
+    for (int kx : kx_steps) {
+      const NodeFeatures& x = inputs.At(kx);
+      LDPGRAPH_RETURN_IF_ERROR(train(x, kx, label_steps.front()));
+      if (x.is_factored() && best.kx == kx) kept = x;
     }
   }
   if (label_steps.size() > 1) {
-    // The chosen kx's inputs made again rather than kept: an n x F copy.
+    // Dense inputs of the chosen kx made again rather than kept: an n x F copy.
     PropagatedInputs chosen(*in.features, prop_graph, in.rectified_features);
     const int kx = best.kx;
-    const NodeFeatures& x = chosen.At(kx);
+    const NodeFeatures& x = kept.is_factored() ? kept : chosen.At(kx);
     for (std::size_t i = 1; i < label_steps.size(); ++i) LDPGRAPH_RETURN_IF_ERROR(train(x, kx, label_steps[i]));
   }
   return best;

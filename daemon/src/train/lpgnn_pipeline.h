@@ -20,6 +20,7 @@
 
 #include "graph/csr_graph.h"
 #include "models/node_gnn.h"
+#include "train/factored_kprop.h"
 #include "train/node_trainer.h"
 #include "train/splits.h"
 
@@ -94,28 +95,38 @@ struct LpgnnRun {
 // true features are used as they are. It uses no labels and is
 // post-processing of what the server holds.
 // Sparse features stay sparse when nothing is done to them (steps 0, not
-// rectified); everything else is dense.
+// rectified), factored ones (multi-bit, before any step) stay factored
+// (train/factored_kprop.h); everything else is dense.
 NodeFeatures NodeModelInputs(const CsrGraph& graph, const NodeFeatures& features, int steps, bool rectified);
 
 // NodeModelInputs for increasing step counts, each built from the last
 // (KProp is a fixed linear map: done once per setting, not per epoch).
 class PropagatedInputs {
  public:
-  // `features` and `mean` (the graph prepared with Aggregation::kMean) must outlive this.
-  PropagatedInputs(const NodeFeatures& features, const PreparedGraph& mean, bool rectified)
-      : features_(features), mean_(mean), rectified_(rectified) {}
+  // `features` and `mean` (the graph prepared with Aggregation::kMean) must
+  // outlive this and what At() returns. Factored features are standardised
+  // for every step of `planned_steps` in one pass when the first is asked for.
+  PropagatedInputs(const NodeFeatures& features, const PreparedGraph& mean, bool rectified,
+                   std::vector<int> planned_steps = {});
   // The inputs after `steps` steps; valid until the next call. `steps` must
   // not be fewer than the last call's.
   const NodeFeatures& At(int steps);
 
  private:
+  const NodeFeatures& AtFactored(int steps);
+
   const NodeFeatures& features_;
   const PreparedGraph& mean_;
   bool rectified_;
+  std::vector<int> planned_steps_;
   int steps_ = 0;  // aggregations done
   Matrix propagated_;  // their result, unless state_in_current_
   NodeFeatures current_;
   bool state_in_current_ = false;
+  // Factored features: mean_'s matrices (not owned), and the planned steps'
+  // standardisations not yet used, by step.
+  std::shared_ptr<const SparseMatrix> p_, p_t_;
+  std::vector<std::pair<int, ColumnStandardisation>> standardisations_;
 };
 
 // Standardises every column of `x` in place, as NodeModelInputs does.

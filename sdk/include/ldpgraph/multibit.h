@@ -86,8 +86,17 @@ class MultiBitRectifier {
   // dims). Errors: kInvalidArgument if the pairs are not exactly m, strictly
   // increasing by index, each < dims with sign +1 or -1.
   Status Rectify(Span<const EncodedFeature> encoded, std::vector<double>* out) const;
+  // The same estimate in its sparse form: Midpoint(i) for every dimension,
+  // plus out[k] (resized to m) at dimension encoded[k].index. A server
+  // holding many users' features keeps m values a user, not dims. Errors:
+  // Rectify's.
+  Status RectifyDeviations(Span<const EncodedFeature> encoded, std::vector<double>* out) const;
+  double Midpoint(std::uint32_t i) const;  // (lo + hi) / 2 of dimension i
 
  private:
+  Status Check(Span<const EncodedFeature> encoded) const;
+
+
   MultiBitParams params_;
   std::uint32_t m_ = 1;
   double scale_ = 1.0;  // d / (2m) * (e + 1)/(e - 1); times (hi - lo) per dimension

@@ -149,9 +149,13 @@ py::array_t<float> PerturbFeatureMatrix(const py::array& x, const std::string& m
   if (features.minCoeff() < 0 || features.maxCoeff() > 1) {
     throw py::value_error("features must lie in [0, 1] (scale every column first, e.g. min-max)");
   }
-  ldpgraph::Result<ldpgraph::Matrix> out = [&] {
+  ldpgraph::Result<ldpgraph::Matrix> out = [&]() -> ldpgraph::Result<ldpgraph::Matrix> {
     py::gil_scoped_release unlocked;
-    return ldpgraph::PerturbFeatures(features, m, epsilon, seed);
+    ldpgraph::Result<ldpgraph::NodeFeatures> noisy =
+        ldpgraph::PerturbFeatures(ldpgraph::NodeFeatures::DenseView(features.data(), features.rows(), features.cols()),
+                                  m, epsilon, seed);
+    if (!noisy.ok()) return noisy.status();
+    return noisy->ToDense();  // the estimates as numpy holds them: every value
   }();
   return ToNumpy(Take(std::move(out)));
 }

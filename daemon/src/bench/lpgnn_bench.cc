@@ -1,0 +1,101 @@
+#include "bench/lpgnn_bench.h"
+
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "dataset/graph_dataset.h"
+#include "engine/parallel.h"
+#include "ldpgraph/label_rr.h"
+#include "privacy/feature_mechanisms.h"
+#include "train/lpgnn_pipeline.h"
+#include "train/task_data.h"
+#include "util/flags.h"
+
+namespace ldpgraph {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+}  // namespace
+
+Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
+  if (o.model != "gcn" && o.model != "sage") return Status::InvalidArgument("--model must be gcn or sage");
+  if (!(o.feature_epsilon > 0) || !std::isfinite(o.feature_epsilon) || !(o.label_epsilon > 0)) {
+    return Status::InvalidArgument("--feature-epsilon must be positive and finite, --label-epsilon positive");
+  }
+  if (o.kx < 0 || o.kx > 64 || o.epochs < 1) return Status::InvalidArgument("need 0 <= --kx <= 64 and --epochs >= 1");
+  if (o.paths.empty()) return Status::InvalidArgument("--paths names none");
+  for (const std::string& p : o.paths) {
+    if (p != "factored" && p != "dense") return Status::InvalidArgument("unknown path '" + p + "' (factored or dense)");
+  }
+  const int threads = SetEngineThreads(o.threads);
+  Result<GraphDataset> ds = ReadDataset(o.dataset);
+  if (!ds.ok()) return ds.status();
+  if (ds->feature_dims == 0) return Status::InvalidArgument("the dataset has no node features");
+  Result<NodeTaskData> data = MakeNodeTaskData(*ds, Aggregation::kMean);
+  if (!data.ok()) return data.status();
+  ScaleColumnsToUnit(&data->features);
+
+  const auto perturb_start = Clock::now();
+  Result<NodeFeatures> reports = PerturbFeatures(data->features, FeatureMechanism::kMultiBit, o.feature_epsilon, 1);
+  if (!reports.ok()) return reports.status();
+  std::vector<int> labels = data->labels;
+  if (std::isfinite(o.label_epsilon)) {
+    Result<LabelRandomizer> rr = LabelRandomizer::Create(static_cast<std::uint32_t>(data->classes), o.label_epsilon);
+    if (!rr.ok()) return rr.status();
+    SeededRandomSource rng(2);
+    for (int& y : labels) {
+      if (y < 0) continue;
+      Result<std::uint32_t> noisy = rr->Perturb(static_cast<std::uint32_t>(y), rng);
+      if (!noisy.ok()) return noisy.status();
+      y = static_cast<int>(*noisy);
+    }
+  }
+  const double perturb_seconds = Since(perturb_start);
+  out << "dataset=" << ds->name << "\nmodel=" << o.model << "\nthreads=" << threads
+      << "\nnodes=" << data->graph.num_nodes() << "\nedges=" << ds->graphs[0].num_entries() / 2
+      << "\nfeatures=" << data->features.cols() << "\nfeature_epsilon=" << o.feature_epsilon
+      << "\nlabel_epsilon=" << o.label_epsilon << "\nkx=" << o.kx << "\nperturb_seconds=" << perturb_seconds
+      << "\nreported_entries=" << reports->factored().sparse.nnz() << "\n";
+  out.flush();
+
+  LpgnnInputs in;
+  in.graph = &ds->graphs[0];
+  in.labels = &labels;
+  in.classes = data->classes;
+  in.label_epsilon = o.label_epsilon;
+  in.split = StratifiedSplit(data->labels, 0.50, 0.25, 0);
+  in.test_labels = &data->labels;
+  LpgnnOptions lo;
+  lo.kind = o.model == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
+  lo.label_method = LabelMethod::kCrossEntropy;
+  lo.kx_choices = {o.kx};
+  lo.ky_choices = {0};
+  lo.train.max_epochs = o.epochs;
+  std::map<std::string, double> seconds;
+  for (const std::string& path : o.paths) {
+    const auto start = Clock::now();
+    const NodeFeatures features = path == "dense" ? NodeFeatures::Dense(reports->ToDense()) : *reports;
+    in.features = &features;
+    int epochs = 0;
+    lo.on_progress = [&](const std::string&) { ++epochs; };
+    Result<LpgnnRun> run = TrainLpgnn(in, lo);
+    if (!run.ok()) return run.status();
+    seconds[path] = Since(start);
+    out << path << "_feature_mb=" << static_cast<double>(features.bytes()) / 1e6 << "\n"
+        << path << "_train_seconds=" << seconds[path] << "\n"
+        << path << "_epochs=" << epochs << "\n"
+        << path << "_accuracy=" << run->test_accuracy << "\n"
+        << path << "_peak_rss_mb=" << PeakRssMb() << "\n";
+    out.flush();
+  }
+  if (seconds.count("dense") != 0 && seconds.count("factored") != 0) {
+    out << "dense_over_factored_seconds=" << seconds["dense"] / seconds["factored"] << "\n";
+  }
+  return Status::Ok();
+}
+
+}  // namespace ldpgraph
