@@ -100,10 +100,11 @@ TEST_CASE("FactoredFeatures.ScoreAndLearnAsTheSameFeaturesDense") {
   }
 }
 
-TEST_CASE("FactoredFeatures.DropoutFallsOnTheReportedEntriesOnly") {
-  // With W the identity the first product reads the input back: every
-  // unreported entry is its midpoint, every reported one is kept (scaled) or
-  // dropped to its midpoint.
+TEST_CASE("FactoredFeatures.ADroppedInputDropsReportedEntriesOnly") {
+  // The product takes whatever input it is given (node models give it the
+  // reports undropped and drop its units). With W the identity it reads the
+  // input back: every unreported entry is its midpoint, every reported one is
+  // kept (scaled) or dropped to its midpoint.
   SeededRandomSource rng(22);
   const FactoredFeatures f = Reports(2000, 20, 3, 10.0f, rng);
   LinearLayer layer("w", 20, 20, rng);

@@ -22,8 +22,7 @@ class LinearLayer {
   Tape::Var Product(Tape& tape, Tape::Var x) { return tape.Linear(x, tape.Param(&w_), Tape::kNone); }
   Tape::Var InputProduct(Tape& tape, Tape::InputVar x) { return tape.InputProduct(x, tape.Param(&w_)); }
   // x W for factored features: (P^k S + L R) W = P^k (S W) + L (R W), each
-  // product on its narrow side. `s` is tape.Input(&x.sparse, dropout): only
-  // the reported entries drop, since L R is shared by every row.
+  // product on its narrow side; `s` is tape.Input(&x.sparse, ...).
   Tape::Var FactoredProduct(Tape& tape, Tape::InputVar s, const FactoredFeatures& x);
   Tape::Var AddBias(Tape& tape, Tape::Var y) { return tape.AddBias(y, tape.Param(&b_)); }
   void Collect(std::vector<Parameter*>* params) { params->push_back(&w_); params->push_back(&b_); }

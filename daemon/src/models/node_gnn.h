@@ -8,8 +8,7 @@
 // always for sparse inputs (a 4,714-wide input aggregated before its
 // product costs 4714/16 times as much as after). Factored features
 // (engine/factored_features.h) go through the first layer's products in
-// their factors; their dropout falls on the reported entries and on the
-// first products' units.
+// their factors; their dropout falls on the first products' units.
 #ifndef LDPGRAPH_DAEMON_MODELS_NODE_GNN_H_
 #define LDPGRAPH_DAEMON_MODELS_NODE_GNN_H_
 
