@@ -35,6 +35,15 @@ Result<LinkPairs> SampleLinkPairs(const CsrGraph& graph, std::uint64_t max_edges
 
 bool Adjacent(const CsrGraph& graph, std::uint32_t u, std::uint32_t v);
 
+// score(u, v) of every pair, in order.
+template <typename Score>
+std::vector<double> ScorePairs(const std::vector<UserPair>& pairs, Score&& score) {
+  std::vector<double> scores;
+  scores.reserve(pairs.size());
+  for (const UserPair& p : pairs) scores.push_back(score(p.first, p.second));
+  return scores;
+}
+
 // The AUC of `positive` scores over `negative` ones (ties count half).
 double ScoreAuc(const std::vector<double>& positive, const std::vector<double>& negative);
 

@@ -26,11 +26,8 @@ struct LinkAttackResult {
 // Scores the pairs with `score` and measures its AUC.
 template <typename Score>
 LinkAttackResult ScoreLinkPairs(const LinkPairs& pairs, Score&& score) {
-  std::vector<double> positive, negative;
-  for (const UserPair& p : pairs.edges) positive.push_back(score(p.first, p.second));
-  for (const UserPair& p : pairs.non_edges) negative.push_back(score(p.first, p.second));
   LinkAttackResult r;
-  r.auc = ScoreAuc(positive, negative);
+  r.auc = ScoreAuc(ScorePairs(pairs.edges, score), ScorePairs(pairs.non_edges, score));
   r.edges = pairs.edges.size();
   r.non_edges = pairs.non_edges.size();
   return r;

@@ -62,10 +62,7 @@ struct AttackRow {
 
 // Scores every target of `game` by `score(u, v)`.
 Scores ScoreTargets(const EdgeGame& game, const std::function<double(std::uint32_t, std::uint32_t)>& score) {
-  Scores s;
-  for (const UserPair& p : game.kept) s.positive.push_back(score(p.first, p.second));
-  for (const UserPair& p : game.removed) s.negative.push_back(score(p.first, p.second));
-  return s;
+  return {ScorePairs(game.kept, score), ScorePairs(game.removed, score)};
 }
 
 // The weight a (weighted) graph gives the pair; 0 when it is not an entry.

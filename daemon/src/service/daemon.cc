@@ -65,9 +65,7 @@ HttpsServerOptions FederationOptions(const DaemonConfig& c, PartyService* party)
 }
 
 std::string StoreDir(const DaemonConfig& c) {
-  if (!c.state_dir.empty()) return c.state_dir;
-  const std::size_t slash = c.store_path.rfind('/');
-  return slash == std::string::npos ? std::string(".") : c.store_path.substr(0, slash);
+  return c.state_dir.empty() ? StoreDirectory(c.store_path) : c.state_dir;
 }
 
 // This daemon among those sharing a store: its host and its own folder.

@@ -78,6 +78,10 @@ Result<DaemonConfig> LoadDaemonConfig(const std::string& path);
 // The same from text; `base_dir` resolves relative paths.
 Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::string& base_dir);
 
+// The folder of a SQLite store's file ("." for a bare name): its state
+// folder unless one is configured.
+std::string StoreDirectory(const std::string& store_path);
+
 
 }  // namespace ldpgraph
 
