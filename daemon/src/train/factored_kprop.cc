@@ -4,11 +4,8 @@
 #include <cmath>
 
 namespace ldpgraph {
-namespace {
 
-// Adds the standardisation of every column of `block` to `out` at column
-// `first`: the same sums, in the same order, as StandardiseColumns.
-void StandardiseBlock(const Matrix& block, std::size_t first, ColumnStandardisation* out) {
+void StandardiseBlockColumns(const Matrix& block, std::size_t first, ColumnStandardisation* out) {
   const double n = static_cast<double>(block.rows());
   const auto width = static_cast<std::size_t>(block.cols());
   double* mean = out->mean.data() + first;
@@ -27,8 +24,6 @@ void StandardiseBlock(const Matrix& block, std::size_t first, ColumnStandardisat
     scale[c] = sd > 1e-12 ? 1.0 / sd : 1.0;
   }
 }
-
-}  // namespace
 
 std::vector<ColumnStandardisation> PropagatedStandardisations(const FactoredFeatures& x, const SparseMatrix& p,
                                                               const std::vector<int>& steps,
@@ -60,7 +55,7 @@ std::vector<ColumnStandardisation> PropagatedStandardisations(const FactoredFeat
         SpMM(p, block, &next);
         block.swap(next);
       }
-      StandardiseBlock(block, static_cast<std::size_t>(first), &out[i]);
+      StandardiseBlockColumns(block, static_cast<std::size_t>(first), &out[i]);
     }
   }
   return out;

@@ -21,6 +21,12 @@ struct ColumnStandardisation {
   std::vector<double> mean, scale;
 };
 
+// Adds the standardisation of every column of `block` to `out` (sized to
+// the whole width, zero where not yet found) from column `first` on: each
+// column's sums over its rows in order, read row by row. StandardiseColumns
+// uses it for a whole dense matrix.
+void StandardiseBlockColumns(const Matrix& block, std::size_t first, ColumnStandardisation* out);
+
 // The standardisation of every column of P^k (S + L R), for each k of
 // `steps` (increasing, >= 0), in that order. Holds n x `block_columns`
 // values twice at most (0: as many columns as 32 M values allow). Requires

@@ -64,25 +64,14 @@ Result<LabelMethod> ParseLabelMethod(const std::string& name) {
 // the bit as a column at a time.
 void StandardiseColumns(Matrix* x) {
   if (x->rows() == 0) return;
-  const double n = static_cast<double>(x->rows());
   const auto d = static_cast<std::size_t>(x->cols());
-  std::vector<double> mean(d, 0), scale(d, 0);
-  for (Eigen::Index r = 0; r < x->rows(); ++r) {
-    const float* row = x->row(r).data();
-    for (std::size_t c = 0; c < d; ++c) mean[c] += row[c];
-  }
-  for (double& m : mean) m /= n;
-  for (Eigen::Index r = 0; r < x->rows(); ++r) {
-    const float* row = x->row(r).data();
-    for (std::size_t c = 0; c < d; ++c) scale[c] += (row[c] - mean[c]) * (row[c] - mean[c]);
-  }
-  for (double& s : scale) {
-    const double sd = std::sqrt(s / n);
-    s = sd > 1e-12 ? 1.0 / sd : 1.0;
-  }
+  ColumnStandardisation s;
+  s.mean.assign(d, 0.0);
+  s.scale.assign(d, 0.0);
+  StandardiseBlockColumns(*x, 0, &s);
   for (Eigen::Index r = 0; r < x->rows(); ++r) {
     float* row = x->row(r).data();
-    for (std::size_t c = 0; c < d; ++c) row[c] = static_cast<float>((row[c] - mean[c]) * scale[c]);
+    for (std::size_t c = 0; c < d; ++c) row[c] = static_cast<float>((row[c] - s.mean[c]) * s.scale[c]);
   }
 }
 
