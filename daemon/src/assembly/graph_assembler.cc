@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ldpgraph/wire_format.h"
+#include "privacy/feature_mechanisms.h"
 #include "privacy/local_lap_server.h"
 
 namespace ldpgraph {
@@ -64,8 +65,8 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
     reported.cols = config.features.params.dims;
     reported.offsets.reserve(static_cast<std::size_t>(n) + 1);
   }
-  auto close_feature_rows = [&](std::uint32_t until) {
-    while (config.features.enabled && reported.offsets.size() <= until) reported.offsets.push_back(reported.nnz());
+  auto close_feature_rows = [&](std::uint32_t until) {  // ends the rows of users before `until`
+    while (reported.offsets.size() <= until) reported.offsets.push_back(reported.nnz());
   };
 
   std::vector<NoisyEdges> lap_reports(local_lap ? n : 0);  // LocalLap: every user's values at once
@@ -140,11 +141,7 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
   }
   if (config.features.enabled) {
     close_feature_rows(n);
-    std::vector<float> midpoints(reported.cols);
-    for (std::size_t j = 0; j < midpoints.size(); ++j) {
-      midpoints[j] = static_cast<float>(rectifier.Midpoint(static_cast<std::uint32_t>(j)));
-    }
-    out.features = NodeFeatures::Factored(SparsePlusOffset(std::move(reported), midpoints));
+    out.features = NodeFeatures::Factored(MultiBitEstimates(std::move(reported), rectifier));
   }
   if (links) *link_reports = links->Finish();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -13,9 +13,7 @@ Matrix FactoredFeatures::ToDense() const {
 }
 
 std::int64_t FactoredFeatures::bytes() const {
-  return static_cast<std::int64_t>(sparse.offsets.size() * sizeof(std::int64_t) +
-                                   sparse.indices.size() * sizeof(std::int32_t) +
-                                   sparse.values.size() * sizeof(float)) +
+  return sparse.bytes() +
          static_cast<std::int64_t>((left.size() + right.size()) * static_cast<Eigen::Index>(sizeof(float)));
 }
 

@@ -84,9 +84,7 @@ NodeFeatures NodeFeatures::Rows(const std::vector<std::uint32_t>& rows) const {
 std::int64_t NodeFeatures::bytes() const {
   if (is_factored_) return factored_.bytes();
   if (!is_sparse_) return static_cast<std::int64_t>(rows() * cols() * static_cast<Eigen::Index>(sizeof(float)));
-  return static_cast<std::int64_t>(sparse_.offsets.size() * sizeof(std::int64_t) +
-                                   sparse_.indices.size() * sizeof(std::int32_t) +
-                                   sparse_.values.size() * sizeof(float));
+  return sparse_.bytes();
 }
 
 }  // namespace ldpgraph

@@ -89,6 +89,11 @@ const char* GatherPrecisionName(GatherPrecision p) {
   return "auto";
 }
 
+std::int64_t SparseMatrix::bytes() const {
+  return static_cast<std::int64_t>(offsets.size() * sizeof(std::int64_t) + indices.size() * sizeof(std::int32_t) +
+                                   values.size() * sizeof(float));
+}
+
 SparseMatrix SparseMatrix::Transposed() const {
   SparseMatrix t;
   t.rows = cols;

@@ -22,6 +22,7 @@ struct SparseMatrix {
 
   std::int64_t nnz() const { return static_cast<std::int64_t>(indices.size()); }
   bool unit_weights() const { return values.empty(); }
+  std::int64_t bytes() const;  // offsets, indices and values
   SparseMatrix Transposed() const;
 };
 

@@ -65,11 +65,7 @@ Result<NodeFeatures> MultiBit(const NodeFeatures& x, double epsilon, std::uint64
     }
     reports.offsets.push_back(reports.nnz());
   }
-  std::vector<float> midpoints(static_cast<std::size_t>(x.cols()));
-  for (std::size_t j = 0; j < midpoints.size(); ++j) {
-    midpoints[j] = static_cast<float>(rectifier->Midpoint(static_cast<std::uint32_t>(j)));
-  }
-  return NodeFeatures::Factored(SparsePlusOffset(std::move(reports), midpoints));
+  return NodeFeatures::Factored(MultiBitEstimates(std::move(reports), *rectifier));
 }
 
 // One bit per dimension at eps / d; unbiased: E[x'] = x.
@@ -166,6 +162,14 @@ void ScaleColumnsToUnit(NodeFeatures* features) {
     unit = unit && v == 1.0f;
   }
   if (unit) x.values.clear();
+}
+
+FactoredFeatures MultiBitEstimates(SparseMatrix deviations, const MultiBitRectifier& rectifier) {
+  std::vector<float> midpoints(static_cast<std::size_t>(deviations.cols));
+  for (std::size_t j = 0; j < midpoints.size(); ++j) {
+    midpoints[j] = static_cast<float>(rectifier.Midpoint(static_cast<std::uint32_t>(j)));
+  }
+  return SparsePlusOffset(std::move(deviations), midpoints);
 }
 
 Result<NodeFeatures> PerturbFeatures(const NodeFeatures& features, FeatureMechanism mechanism, double epsilon,

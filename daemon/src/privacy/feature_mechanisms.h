@@ -13,6 +13,7 @@
 
 #include "engine/matrix.h"
 #include "engine/node_features.h"
+#include "ldpgraph/multibit.h"
 #include "ldpgraph/status.h"
 
 namespace ldpgraph {
@@ -29,6 +30,11 @@ void ScaleColumnsToUnit(Matrix* features);
 // unstored zeros has a negative value (its zeros would no longer map to 0):
 // then they become dense.
 void ScaleColumnsToUnit(NodeFeatures* features);
+
+// Multi-bit estimates as factored features: `deviations` (a row a user, as
+// MultiBitRectifier::RectifyDeviations gives them) plus every dimension's
+// midpoint, for the rectifier's dimensions.
+FactoredFeatures MultiBitEstimates(SparseMatrix deviations, const MultiBitRectifier& rectifier);
 
 // The server's estimate of every row of `features` (values in [0, 1], dense
 // or sparse) after each node perturbed hers with `mechanism` at `epsilon`;

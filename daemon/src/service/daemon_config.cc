@@ -164,10 +164,6 @@ Result<std::string> SecretFromFile(const std::string& path, const char* key, std
 
 }  // namespace
 
-namespace {
-
-}  // namespace
-
 std::string StoreDirectory(const std::string& store_path) {
   const std::size_t slash = store_path.rfind('/');
   return slash == std::string::npos ? std::string(".") : store_path.substr(0, slash);
