@@ -6,7 +6,7 @@
 
 #include "dataset/graph_dataset.h"
 #include "engine/parallel.h"
-#include "ldpgraph/label_rr.h"
+#include "privacy/label_randomization.h"
 #include "privacy/feature_mechanisms.h"
 #include "train/lpgnn_pipeline.h"
 #include "train/task_data.h"
@@ -44,15 +44,7 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
   if (!reports.ok()) return reports.status();
   std::vector<int> labels = data->labels;
   if (std::isfinite(o.label_epsilon)) {
-    Result<LabelRandomizer> rr = LabelRandomizer::Create(static_cast<std::uint32_t>(data->classes), o.label_epsilon);
-    if (!rr.ok()) return rr.status();
-    SeededRandomSource rng(2);
-    for (int& y : labels) {
-      if (y < 0) continue;
-      Result<std::uint32_t> noisy = rr->Perturb(static_cast<std::uint32_t>(y), rng);
-      if (!noisy.ok()) return noisy.status();
-      y = static_cast<int>(*noisy);
-    }
+    LDPGRAPH_RETURN_IF_ERROR(RandomizeLabels(data->classes, o.label_epsilon, 2, &labels));
   }
   const double perturb_seconds = Since(perturb_start);
   out << "dataset=" << ds->name << "\nmodel=" << o.model << "\nthreads=" << threads

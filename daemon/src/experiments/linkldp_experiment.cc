@@ -9,7 +9,7 @@
 #include "experiments/setting_seed.h"
 #include "experiments/summary.h"
 #include "experiments/summary_charts.h"
-#include "ldpgraph/label_rr.h"
+#include "privacy/label_randomization.h"
 #include "linkldp/denoised_training.h"
 #include "linkldp/simulated_reports.h"
 #include "privacy/feature_mechanisms.h"
@@ -122,15 +122,9 @@ class LinkLdpRunner {
     if (!noisy.ok()) return noisy.status();
     in->private_features = std::move(noisy).value();
     in->features = &in->private_features;
-    Result<LabelRandomizer> rr = LabelRandomizer::Create(static_cast<std::uint32_t>(data_.classes), options_.label_epsilon);
-    if (!rr.ok()) return rr.status();
-    SeededRandomSource rng(SettingSeed("labels " + FormatNumber(options_.label_epsilon) + at_split));
-    for (int& y : in->labels) {
-      if (y < 0) continue;
-      Result<std::uint32_t> out = rr->Perturb(static_cast<std::uint32_t>(y), rng);
-      if (!out.ok()) return out.status();
-      y = static_cast<int>(*out);
-    }
+    LDPGRAPH_RETURN_IF_ERROR(RandomizeLabels(data_.classes, options_.label_epsilon,
+                                             SettingSeed("labels " + FormatNumber(options_.label_epsilon) + at_split),
+                                             &in->labels));
     in->label_epsilon = options_.label_epsilon;
     return Status::Ok();
   }

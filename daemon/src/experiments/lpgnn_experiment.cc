@@ -10,7 +10,7 @@
 #include "experiments/summary.h"
 #include "experiments/summary_charts.h"
 #include "experiments/setting_seed.h"
-#include "ldpgraph/label_rr.h"
+#include "privacy/label_randomization.h"
 #include "models/node_gnn.h"
 #include "privacy/feature_mechanisms.h"
 #include "privacy/perturb_dataset.h"
@@ -110,15 +110,7 @@ class LpgnnRunner {
     // Labels: k-ary randomized response on every labelled node.
     std::vector<int> noisy_labels = data_.labels;
     if (std::isfinite(s.label_epsilon)) {
-      Result<LabelRandomizer> rr = LabelRandomizer::Create(static_cast<std::uint32_t>(data_.classes), s.label_epsilon);
-      if (!rr.ok()) return rr.status();
-      SeededRandomSource rng(label_seed);
-      for (int& y : noisy_labels) {
-        if (y < 0) continue;
-        Result<std::uint32_t> out = rr->Perturb(static_cast<std::uint32_t>(y), rng);
-        if (!out.ok()) return out.status();
-        y = static_cast<int>(*out);
-      }
+      LDPGRAPH_RETURN_IF_ERROR(RandomizeLabels(data_.classes, s.label_epsilon, label_seed, &noisy_labels));
     }
 
     // What the server holds, through the one LPGNN pipeline.
