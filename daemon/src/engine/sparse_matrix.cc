@@ -15,14 +15,11 @@ namespace {
 // that one huge graph still splits over both cores.
 constexpr std::int64_t kRowsPerTask = 1024;
 
-// The size of x (as floats) above which a product prefetches its rows and,
-// under kAuto, reads them as bfloat16: the rows then come from memory, not
-// cache. A standalone gather of 64-wide rows over Barabasi-Albert graphs
-// with 30% random edges (2 threads) took as long with prefetching as without
-// up to 10^5 rows (25.6 MB), and 15% less from 3 x 10^5 rows (77 MB) to 10^6.
-// (Engine figures measured before 2026-11-27 are not evidence: GCC had
-// dropped the 32- and 64-wide prefetches. A GIN epoch at 10^6 users with
-// them, and then with bfloat16 rows: 4.0-4.3 -> 3.2-3.9 -> 3.0-3.4 s.)
+// The size of x (as floats) above which, under kAuto, a product reads its
+// rows as bfloat16: the rows then come from memory, not cache. (Engine
+// figures measured before 2026-11-27 are not evidence: GCC had dropped the
+// 32- and 64-wide prefetches. A GIN epoch at 10^6 users with them, and then
+// with bfloat16 rows: 4.0-4.3 -> 3.2-3.9 -> 3.0-3.4 s.)
 constexpr double kPastTheCachesBytes = 32 << 20;
 
 bool PastTheCaches(std::int64_t rows, std::int64_t width) {
@@ -51,7 +48,13 @@ class GatherSource {
   // and y points at the block's first row; `w` are A's weights (null: all 1).
   void ProductRows(const SparseMatrix& a, const float* w, std::int64_t row, Eigen::Index width, std::int64_t begin,
                    std::int64_t end, float* y) const {
-    const bool prefetch = PastTheCaches(a.cols, width);
+    // Always prefetched: rows named kPrefetchAhead indices later cost nothing
+    // when x is in cache and save most of a product when it is not, at any
+    // size past a core's L2. Random 16-entry rows, 2 threads, before (only
+    // past 32 MB) and after: 10^6 rows of 4 floats (16 MB) 88 -> 54 ms, of 8
+    // 122-142 -> 72-75 ms; 2 x 10^5 of 4 9 -> 3.4 ms; 2 x 10^4 of 8 (640 KB)
+    // 1.0 -> 0.2 ms; 10^5 of 64 20 -> 13.7 ms; 16 and 32 wide unchanged.
+    constexpr bool prefetch = true;
     const std::int64_t first = row * width;
     if (rounded_) {
       Kernels().sparse_rows_bf16(a.offsets.data(), a.indices.data(), w, rounded_.get() + first, width, begin, end,
