@@ -3,6 +3,7 @@
 // standardisation in factors equal the dense path's, and the multi-bit
 // mechanism's factored estimates are the rectifier's dense ones.
 #include "engine/factored_features.h"
+#include "engine/propagated_product_cache.h"
 
 #include <doctest/doctest.h>
 
@@ -97,6 +98,56 @@ TEST_CASE("FactoredFeatures.ScoreAndLearnAsTheSameFeaturesDense") {
       CHECK(MaxRelativeGap(scores[0], scores[1]) < 1e-5f);
       for (std::size_t i = 0; i < grads[0].size(); ++i) CHECK(MaxRelativeGap(grads[0][i], grads[1][i]) < 1e-4f);
     }
+  }
+}
+
+TEST_CASE("FactoredFeatures.AKeptPropagatedProductServesOnlyTheSameWeights") {
+  // A training pass that takes the validation pass's P^k (S W) scores and
+  // learns exactly as one that makes it; once W has changed, the kept one is
+  // not used.
+  SeededRandomSource rng(23);
+  const std::uint32_t n = 300;
+  const CsrGraph graph = RandomGraph(n, rng);
+  const NodeFeatures x = NodeModelInputs(graph, NodeFeatures::Factored(Reports(n, 40, 2, 30.0f, rng)), 3, true);
+  for (NodeGnnKind kind : {NodeGnnKind::kGcn, NodeGnnKind::kSage}) {
+    CAPTURE(static_cast<int>(kind));
+    NodeGnnConfig c;
+    c.kind = kind;
+    c.input_dim = 40;
+    c.classes = 3;
+    Result<NodeGnnModel> model = NodeGnnModel::Create(c, 6);
+    REQUIRE(model.ok());
+    const PreparedGraph prepared = PrepareGraph(graph, AggregationFor(kind));
+    auto train_pass = [&](PropagatedProductCache* cache, std::vector<Matrix>* grads) {
+      for (Parameter* p : model->Parameters()) p->ZeroGrad();
+      SeededRandomSource dropout(8);
+      Tape tape(true, &dropout);
+      const Tape::Var out = model->Forward(tape, prepared, x, nullptr, cache);
+      const Matrix g = Matrix::Constant(n, 3, 0.01f);
+      tape.Backward(tape.Dot(out, &g));
+      grads->clear();
+      for (Parameter* p : model->Parameters()) grads->push_back(p->grad);
+      return Matrix(tape.value(out));
+    };
+    auto evaluate = [&](PropagatedProductCache* cache) {
+      Tape tape(false, nullptr);
+      return Matrix(tape.value(model->Forward(tape, prepared, x, nullptr, cache)));
+    };
+    PropagatedProductCache cache;
+    const Matrix evaluated = evaluate(&cache);
+    REQUIRE(cache.slot(0).input == &x.factored());
+    CHECK(evaluate(nullptr) == evaluated);
+    std::vector<Matrix> made, taken;
+    const Matrix made_scores = train_pass(nullptr, &made);
+    const Matrix taken_scores = train_pass(&cache, &taken);
+    CHECK(cache.slot(0).input == nullptr);  // taken
+    CHECK(taken_scores == made_scores);
+    REQUIRE(taken.size() == made.size());
+    for (std::size_t i = 0; i < made.size(); ++i) CHECK(taken[i] == made[i]);
+
+    evaluate(&cache);
+    model->Parameters()[0]->value(0, 0) += 0.5f;  // a step changed W
+    CHECK(train_pass(&cache, &taken) == train_pass(nullptr, &made));
   }
 }
 

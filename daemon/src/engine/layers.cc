@@ -11,10 +11,22 @@ LinearLayer::LinearLayer(const std::string& name, int in, int out, RandomSource&
   b_.InitUniform(rng, bound);
 }
 
-Tape::Var LinearLayer::FactoredProduct(Tape& tape, Tape::InputVar s, const FactoredFeatures& x) {
+Tape::Var LinearLayer::FactoredProduct(Tape& tape, Tape::InputVar s, const FactoredFeatures& x,
+                                       PropagatedProductCache::Entry* cache) {
   const Tape::Var w = tape.Param(&w_);
   Tape::Var y = tape.InputProduct(s, w);
-  for (int k = 0; k < x.steps; ++k) y = tape.Aggregate(x.propagation.get(), x.propagation_t.get(), y);
+  if (x.steps > 0) {
+    const bool hit = cache != nullptr && cache->Holds(x, w_.value);
+    y = tape.AggregateSteps(x.propagation.get(), x.propagation_t.get(), y, x.steps, hit ? &cache->value : nullptr);
+    if (hit) {
+      cache->input = nullptr;  // its value was taken
+    } else if (cache != nullptr && !tape.training()) {
+      // Training changes W right after this pass; evaluation leaves it as it is.
+      cache->input = &x;
+      cache->weight = w_.value;
+      cache->value = tape.value(y);
+    }
+  }
   if (x.left.cols() == 0) return y;
   const Tape::Var low_rank = tape.Linear(tape.ConstantView(&x.left), tape.Linear(tape.ConstantView(&x.right), w, Tape::kNone),
                                          Tape::kNone);

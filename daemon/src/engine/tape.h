@@ -137,6 +137,11 @@ class Tape {
   // a * x (a may be rectangular, a.cols = x's rows); `a_t` must be a's
   // transpose (used for the gradient). Both must outlive the tape.
   Var Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x);
+  // a^steps x as one node: the values and gradient of `steps` Aggregate
+  // calls. When `known` holds a matrix, it is taken (moved) as that result
+  // instead of making it: a caller that kept a^steps x from an earlier pass
+  // with the same x (engine/propagated_product_cache.h).
+  Var AggregateSteps(const SparseMatrix* a, const SparseMatrix* a_t, Var x, int steps, Matrix* known = nullptr);
   // The same for a batch of graphs; the views are copied, their blocks must
   // outlive the tape.
   Var Aggregate(const BlockDiagonal* a, const BlockDiagonal* a_t, Var x);

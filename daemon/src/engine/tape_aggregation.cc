@@ -14,6 +14,25 @@ Tape::Var Tape::Aggregate(const SparseMatrix* a, const SparseMatrix* a_t, Var x)
                      [a_t, p](const Matrix& g, Matrix* y) { SpMM(*a_t, g, y, p); }, x);
 }
 
+Tape::Var Tape::AggregateSteps(const SparseMatrix* a, const SparseMatrix* a_t, Var x, int steps, Matrix* known) {
+  if (steps == 0) return x;
+  const GatherPrecision p = gathers_;
+  auto repeated = [steps, p](const SparseMatrix* m) {
+    return [m, steps, p](const Matrix& v, Matrix* y) {
+      SpMM(*m, v, y, p);
+      Matrix next;
+      for (int k = 1; k < steps; ++k) {
+        SpMM(*m, *y, &next, p);
+        y->swap(next);
+      }
+    };
+  };
+  if (known != nullptr && known->size() > 0) {
+    return AggregateBy([known](const Matrix&, Matrix* y) { *y = std::move(*known); }, repeated(a_t), x);
+  }
+  return AggregateBy(repeated(a), repeated(a_t), x);
+}
+
 Tape::Var Tape::Aggregate(const BlockDiagonal* a, const BlockDiagonal* a_t, Var x) {
   // The views are copied into the closures: a batch's may not outlive the call.
   const GatherPrecision p = gathers_;

@@ -48,7 +48,7 @@ Result<NodeGnnModel> NodeGnnModel::Create(const NodeGnnConfig& c, std::uint64_t 
 }
 
 Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, const NodeFeatures& x,
-                                const PreparedGraph* kprop_graph) {
+                                const PreparedGraph* kprop_graph, PropagatedProductCache* cache) {
   if (config_.kprop_steps > 0) {
     if (x.is_factored()) return Forward(tape, graph, tape.Constant(x.ToDense()), kprop_graph);
     if (!x.is_sparse()) return Forward(tape, graph, DenseConstant(tape, x), kprop_graph);
@@ -58,22 +58,23 @@ Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, const No
     Matrix first;
     SpMM(prop.agg, x.sparse(), &first);
     Tape::Var h = KProp(tape, prop, tape.Constant(std::move(first)), config_.kprop_steps - 1);
-    return Convolutions(tape, graph, h, nullptr);
+    return Convolutions(tape, graph, h, nullptr, nullptr);
   }
   // A dense input narrower than the first layer's output is aggregated before its product.
   if (!x.is_sparse() && !x.is_factored() && root_[0].out() >= root_[0].in()) {
-    return Convolutions(tape, graph, DenseConstant(tape, x), nullptr);
+    return Convolutions(tape, graph, DenseConstant(tape, x), nullptr, nullptr);
   }
-  return Convolutions(tape, graph, Tape::kNone, &x);
+  return Convolutions(tape, graph, Tape::kNone, &x, cache);
 }
 
 Tape::Var NodeGnnModel::Forward(Tape& tape, const PreparedGraph& graph, Tape::Var x,
                                 const PreparedGraph* kprop_graph) {
   Tape::Var h = KProp(tape, kprop_graph != nullptr ? *kprop_graph : graph, x, config_.kprop_steps);
-  return Convolutions(tape, graph, h, nullptr);
+  return Convolutions(tape, graph, h, nullptr, nullptr);
 }
 
-Tape::Var NodeGnnModel::Convolutions(Tape& tape, const PreparedGraph& graph, Tape::Var h, const NodeFeatures* input) {
+Tape::Var NodeGnnModel::Convolutions(Tape& tape, const PreparedGraph& graph, Tape::Var h, const NodeFeatures* input,
+                                     PropagatedProductCache* cache) {
   auto aggregate = [&](Tape::Var v) { return tape.Aggregate(&graph.agg, &graph.agg_t, v); };
   for (std::size_t k = 0; k < root_.size(); ++k) {
     // The features themselves: read only by the layer's products, never copied or made dense.
@@ -87,7 +88,7 @@ Tape::Var NodeGnnModel::Convolutions(Tape& tape, const PreparedGraph& graph, Tap
       if (k > 0) h = config_.selu ? tape.Selu(h) : tape.Relu(h);
       h = tape.Dropout(h, config_.dropout);
     }
-    auto product = [&](LinearLayer& layer) {
+    auto product = [&](LinearLayer& layer, int slot) {
       if (!from_input) return layer.Product(tape, h);
       if (!input->is_factored()) return layer.InputProduct(tape, x);
       // Dropout cannot fall on the n x d inputs, which are never made: it
@@ -97,17 +98,18 @@ Tape::Var NodeGnnModel::Convolutions(Tape& tape, const PreparedGraph& graph, Tap
       // large k (GraphSAGE, kx 16, a 22,470-user social graph: 0.26 against
       // the dense path's 0.82; units only: 0.82). Neither does Gaussian
       // noise of dense dropout's variance (0.39).
-      return tape.Dropout(layer.FactoredProduct(tape, x, input->factored()), config_.dropout);
+      PropagatedProductCache::Entry* kept = cache != nullptr ? &cache->slot(slot) : nullptr;
+      return tape.Dropout(layer.FactoredProduct(tape, x, input->factored(), kept), config_.dropout);
     };
     // A h W = A (h W): aggregate the narrower of h and h W.
     const bool aggregate_after = from_input || root_[k].out() < root_[k].in();
     if (config_.kind == NodeGnnKind::kGcn) {
-      h = aggregate_after ? root_[k].AddBias(tape, aggregate(product(root_[k])))
+      h = aggregate_after ? root_[k].AddBias(tape, aggregate(product(root_[k], 0)))
                           : root_[k].Forward(tape, aggregate(h));
       continue;
     }
-    Tape::Var self = from_input ? root_[k].AddBias(tape, product(root_[k])) : root_[k].Forward(tape, h);
-    Tape::Var neighbours = aggregate_after ? neigh_[k].AddBias(tape, aggregate(product(neigh_[k])))
+    Tape::Var self = from_input ? root_[k].AddBias(tape, product(root_[k], 0)) : root_[k].Forward(tape, h);
+    Tape::Var neighbours = aggregate_after ? neigh_[k].AddBias(tape, aggregate(product(neigh_[k], 1)))
                                            : neigh_[k].Forward(tape, aggregate(h));
     h = tape.Add(self, neighbours);
   }

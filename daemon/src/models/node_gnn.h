@@ -16,6 +16,7 @@
 
 #include "engine/layers.h"
 #include "engine/node_features.h"
+#include "engine/propagated_product_cache.h"
 #include "graph/graph_batch.h"
 
 namespace ldpgraph {
@@ -47,9 +48,11 @@ class NodeGnnModel {
 
   // Class scores for every node of `graph` (prepared with AggregationFor(kind)).
   // KProp steps aggregate over `kprop_graph` (LPGNN: Aggregation::kSymNoSelf),
-  // or over `graph` when it is null. `x` must outlive the tape.
+  // or over `graph` when it is null. `x` must outlive the tape. `cache`: the
+  // propagated products of factored features, kept between the passes of one
+  // training (engine/propagated_product_cache.h).
   Tape::Var Forward(Tape& tape, const PreparedGraph& graph, const NodeFeatures& x,
-                    const PreparedGraph* kprop_graph = nullptr);
+                    const PreparedGraph* kprop_graph = nullptr, PropagatedProductCache* cache = nullptr);
   // The same from a dense tape variable (gradient checks take it w.r.t. x).
   Tape::Var Forward(Tape& tape, const PreparedGraph& graph, Tape::Var x,
                     const PreparedGraph* kprop_graph = nullptr);
@@ -60,7 +63,8 @@ class NodeGnnModel {
  private:
   // The graph convolutions on `h`, or, when `input` is set, on those features
   // (read by the first layer's products only: wider than its output).
-  Tape::Var Convolutions(Tape& tape, const PreparedGraph& graph, Tape::Var h, const NodeFeatures* input);
+  Tape::Var Convolutions(Tape& tape, const PreparedGraph& graph, Tape::Var h, const NodeFeatures* input,
+                         PropagatedProductCache* cache);
 
   NodeGnnConfig config_;
   std::vector<LinearLayer> root_;   // GCN: the layer's weight; SAGE: W_root

@@ -25,9 +25,9 @@ Tape::Var NodeLoss(Tape& tape, Tape::Var logits, const std::vector<int>* targets
 // chooses an epoch by it, and its sort is a tenth of a small graph's epoch).
 Evaluation EvaluateValidation(NodeGnnModel* model, const PreparedGraph& graph, const NodeFeatures& features,
                               const NodeLabelSets& labels, const std::vector<std::uint32_t>& rows,
-                              const NodeTrainOptions& o, bool with_auc) {
+                              const NodeTrainOptions& o, bool with_auc, PropagatedProductCache* cache) {
   Tape tape(false, nullptr);
-  Tape::Var logits = model->Forward(tape, graph, features);
+  Tape::Var logits = model->Forward(tape, graph, features, nullptr, cache);
   const std::vector<int> masked = Masked(*labels.val, rows);
   Evaluation e;
   e.loss = tape.value(NodeLoss(tape, logits, &masked, o))(0, 0);
@@ -74,19 +74,22 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
   SeededRandomSource rng(o.seed ^ 0x5eedULL);
   const std::vector<int> train_targets = Masked(*labels.train, split.train);
 
+  // Each validation pass leaves its propagated products for the next
+  // epoch's training pass, which reads the same weights.
+  PropagatedProductCache propagated;
   NodeTrainResult result;
   EarlyStopping<NodeGnnModel> stopping(model, o.early_stop_from, o.patience, o.early_stopping);
   for (int epoch = 1; epoch <= o.max_epochs; ++epoch) {
     if (epoch > 1) memory.EpochEnded();  // the last epoch's tape is gone: its memory is free
     const auto epoch_start = Clock::now();
     Tape tape(true, &rng);
-    Tape::Var loss = NodeLoss(tape, model->Forward(tape, graph, features), &train_targets, o);
+    Tape::Var loss = NodeLoss(tape, model->Forward(tape, graph, features, nullptr, &propagated), &train_targets, o);
     adam.ZeroGrad();
     tape.Backward(loss);
     adam.Step();
     const double train_loss = tape.value(loss)(0, 0);
     const double seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
-    Evaluation val = EvaluateValidation(model, graph, features, labels, split.val, o, /*with_auc=*/false);
+    Evaluation val = EvaluateValidation(model, graph, features, labels, split.val, o, /*with_auc=*/false, &propagated);
     result.epochs = epoch;
     if (o.noisy_train_labels != nullptr &&
         Accuracy(val.probs, *o.noisy_train_labels, split.train) > o.noisy_accuracy_ceiling) {
@@ -99,7 +102,7 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
   }
   stopping.RestoreBest();
   result.best_epoch = stopping.best_epoch();
-  result.val = EvaluateValidation(model, graph, features, labels, split.val, o, /*with_auc=*/true);
+  result.val = EvaluateValidation(model, graph, features, labels, split.val, o, /*with_auc=*/true, nullptr);
   result.test = EvaluateNodes(model, graph, features, *labels.test, split.test);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
