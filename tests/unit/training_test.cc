@@ -385,6 +385,41 @@ TEST_CASE("Lpgnn.DropTriesOnlyTheLabelStepsOffered") {
   CHECK(TrainLpgnn(in, o).status().code() == StatusCode::kInvalidArgument);
 }
 
+TEST_CASE("Lpgnn.ValidationReferenceStopsBeforePropagationNamesOneClass") {
+  // Randomized labels on two blocks. Well separated, the longest label
+  // KProp offered is the reference; well mixed, 16 steps give every node
+  // one class, and a shorter one that keeps both is taken instead.
+  for (const bool mixed : {false, true}) {
+    CAPTURE(mixed);
+    SeededRandomSource rng(9);
+    const TwoBlocks b = mixed ? MakeTwoBlocks(300, 0.05, 0.03, 3, 0.4f, rng) : MakeTwoBlocks(300, 0.05, 0.001, 3, 0.4f, rng);
+    std::vector<int> noisy = b.blocks;
+    for (int& y : noisy) y = UniformUnit(rng) < 0.75 ? y : 1 - y;
+    const NodeFeatures features = NodeFeatures::Dense(b.features);
+    LpgnnInputs in;
+    in.graph = &b.graph;
+    in.features = &features;
+    in.labels = &noisy;
+    in.label_epsilon = std::log(3.0);
+    in.split = StratifiedSplit(noisy, 0.5, 0.25, 2);
+    in.rectified_features = false;
+    LpgnnOptions o;
+    o.label_method = LabelMethod::kCrossEntropy;
+    o.kx_choices = {0};
+    o.train.max_epochs = 2;
+    Result<LpgnnRun> run = TrainLpgnn(in, o);
+    REQUIRE_MESSAGE(run.ok(), run.status().ToString());
+    if (mixed) {
+      CHECK(run->reference_steps > 0);
+      CHECK(run->reference_steps < 16);
+    } else {
+      CHECK(run->reference_steps == 16);
+    }
+    o.validate_on_propagated_labels = false;
+    CHECK(TrainLpgnn(in, o)->reference_steps == 0);
+  }
+}
+
 TEST_CASE("Splits.StratifiedAndSeeded") {
   std::vector<int> labels;
   for (int i = 0; i < 100; ++i) labels.push_back(i < 80 ? 0 : 1);

@@ -67,6 +67,7 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
   lo.kx_choices = {o.kx};
   lo.ky_choices = {0};
   lo.train.max_epochs = o.epochs;
+  lo.dense_input_values = 0;  // --paths decides
   std::map<std::string, double> seconds;
   for (const std::string& path : o.paths) {
     const auto start = Clock::now();

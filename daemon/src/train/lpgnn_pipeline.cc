@@ -40,6 +40,48 @@ std::vector<int> Increasing(std::vector<int> values) {
   return values;
 }
 
+// Each class's share of the true labels, estimated from the randomized ones
+// of the nodes outside `test` (RR's inverse, clipped at 0).
+std::vector<double> EstimatedClassShares(const std::vector<int>& labels, const std::vector<std::uint32_t>& test,
+                                         int classes, double epsilon) {
+  std::vector<char> is_test(labels.size(), 0);
+  for (std::uint32_t t : test) is_test[t] = 1;
+  std::vector<double> share(static_cast<std::size_t>(classes), 0.0);
+  double known = 0;
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    if (is_test[i] || labels[i] < 0) continue;
+    share[static_cast<std::size_t>(labels[i])] += 1;
+    known += 1;
+  }
+  const double e = std::exp(epsilon), keep = e / (e + classes - 1), flip = (1 - keep) / (classes - 1);
+  for (double& s : share) s = known > 0 ? std::max(0.0, (s / known - flip) / (keep - flip)) : 0.0;
+  return share;
+}
+
+// Whether a propagated reference still names every class for at least
+// kLeastClassShare of the users its estimated share implies. Propagation
+// converges to the graph's top eigenvector, which gives every user the
+// same class: a reference that far gone rewards a constant model.
+constexpr double kLeastClassShare = 0.25;
+constexpr double kClassesTooRareToJudge = 0.02;  // estimated shares below this are not checked
+
+bool KeepsEveryClass(const std::vector<int>& reference, const std::vector<std::uint32_t>& test,
+                     const std::vector<double>& shares) {
+  std::vector<double> named(shares.size(), 0.0);
+  std::vector<char> is_test(reference.size(), 0);
+  for (std::uint32_t t : test) is_test[t] = 1;
+  double total = 0;
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    if (is_test[i] || reference[i] < 0) continue;
+    named[static_cast<std::size_t>(reference[i])] += 1;
+    total += 1;
+  }
+  for (std::size_t c = 0; c < shares.size(); ++c) {
+    if (shares[c] >= kClassesTooRareToJudge && named[c] < kLeastClassShare * shares[c] * total) return false;
+  }
+  return total > 0;
+}
+
 }  // namespace
 
 const char* LabelMethodName(LabelMethod method) {
@@ -199,22 +241,34 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   const std::vector<int>& labels = *in.labels;
   const std::vector<int>& test_labels = in.test_labels != nullptr ? *in.test_labels : labels;
   // Raw randomized-response labels (31% correct at epsilon 1 on Cora) rank
-  // the candidates almost at random; denoised ones are far cleaner.
-  int longest_ky = 0;
-  for (int ky : o.ky_choices) longest_ky = std::max(longest_ky, ky);
-  // Where nothing propagated (an isolated node, or no edges at all) the
-  // node's own label stands: without it an edge-free model would be judged
-  // against no label and kept at its first epoch.
+  // the candidates almost at random; denoised ones are far cleaner. The
+  // longest label KProp of the choices that still keeps every class: on a
+  // well-mixed graph longer ones collapse to one class (a 22,470-user SBM,
+  // 4 classes, label epsilon 1: argmax right for 0.69, 0.86, 0.40, 0.25 of
+  // users after 2, 4, 8, 16 steps, the last all one class; GraphSAGE then
+  // chose kx 0 and scored 0.25-0.29). On Cora every class keeps at least
+  // 0.45 of its share at 16 steps (label epsilon 0.5-2), so 16 stands.
+  LpgnnRun best;
+  best.val_accuracy = -1;
   std::vector<int> val_reference = labels;
   if (private_labels && o.validate_on_propagated_labels) {
-    val_reference = PropagatedTargets(labels, in.split.test, label_graph, longest_ky, in.classes);
+    const std::vector<double> shares = EstimatedClassShares(labels, in.split.test, in.classes, in.label_epsilon);
+    const std::vector<int> steps = Increasing(o.ky_choices);
+    for (auto k = steps.rbegin(); k != steps.rend() && *k > 0; ++k) {
+      std::vector<int> reference = PropagatedTargets(labels, in.split.test, label_graph, *k, in.classes);
+      if (!KeepsEveryClass(reference, in.split.test, shares)) continue;
+      val_reference = std::move(reference);
+      best.reference_steps = *k;
+      break;
+    }
+    // Where nothing propagated (an isolated node, or no edges at all) the
+    // node's own label stands: without it an edge-free model would be
+    // judged against no label and kept at its first epoch.
     for (std::size_t i = 0; i < n; ++i) {
       if (val_reference[i] < 0) val_reference[i] = labels[i];
     }
   }
 
-  LpgnnRun best;
-  best.val_accuracy = -1;
   const std::string trainings = std::to_string(LpgnnTrainings(o));
   int started = 0;
   auto train = [&](const NodeFeatures& x, int kx, int ky) -> Status {
@@ -261,12 +315,18 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   // worse elsewhere (label epsilon 2: 0.760 vs 0.791, 0.5: 0.444 vs 0.454;
   // 3 splits): more candidates, more chances to fit that reference's noise.
   // Without edges KProp zeroes everything it touches: only no steps at all.
+  const NodeFeatures* features = in.features;
+  NodeFeatures made_dense;
+  if (features->is_factored() && features->rows() * features->cols() <= o.dense_input_values) {
+    made_dense = NodeFeatures::Dense(features->ToDense());
+    features = &made_dense;
+  }
   const bool edge_free = in.graph->num_entries() == 0;
   const std::vector<int> label_steps = drop && !edge_free ? Increasing(o.ky_choices) : std::vector<int>{0};
   NodeFeatures kept;  // factored inputs of the best kx so far: small, so kept rather than made again
   {
     const std::vector<int> kx_steps = edge_free ? std::vector<int>{0} : Increasing(o.kx_choices);
-    PropagatedInputs inputs(*in.features, prop_graph, in.rectified_features, kx_steps);
+    PropagatedInputs inputs(*features, prop_graph, in.rectified_features, kx_steps);
     for (int kx : kx_steps) {
       const NodeFeatures& x = inputs.At(kx);
       LDPGRAPH_RETURN_IF_ERROR(train(x, kx, label_steps.front()));
@@ -275,7 +335,7 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   }
   if (label_steps.size() > 1) {
     // Dense inputs of the chosen kx made again rather than kept: an n x F copy.
-    PropagatedInputs chosen(*in.features, prop_graph, in.rectified_features);
+    PropagatedInputs chosen(*features, prop_graph, in.rectified_features);
     const int kx = best.kx;
     const NodeFeatures& x = kept.is_factored() ? kept : chosen.At(kx);
     for (std::size_t i = 1; i < label_steps.size(); ++i) LDPGRAPH_RETURN_IF_ERROR(train(x, kx, label_steps[i]));
