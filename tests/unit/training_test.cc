@@ -101,6 +101,33 @@ TwoBlocks MakeTwoBlocks(std::uint32_t size, double inside, double across, int di
   return b;
 }
 
+// Two blocks whose labels are kept 75% of the time (randomized response at
+// epsilon ln 3 with 2 classes), with LPGNN's inputs over their true features.
+struct NoisyTwoBlocks {
+  TwoBlocks b;
+  std::vector<int> noisy;
+  NodeFeatures features;
+
+  LpgnnInputs Inputs() const {  // points into this
+    LpgnnInputs in;
+    in.graph = &b.graph;
+    in.features = &features;
+    in.labels = &noisy;
+    in.label_epsilon = std::log(3.0);
+    in.split = StratifiedSplit(noisy, 0.5, 0.25, 2);
+    in.rectified_features = false;
+    return in;
+  }
+};
+
+NoisyTwoBlocks MakeNoisyTwoBlocks(std::uint32_t size, double inside, double across, SeededRandomSource& rng) {
+  NoisyTwoBlocks n{MakeTwoBlocks(size, inside, across, 3, 0.4f, rng), {}, {}};
+  n.noisy = n.b.blocks;
+  for (int& y : n.noisy) y = UniformUnit(rng) < 0.75 ? y : 1 - y;
+  n.features = NodeFeatures::Dense(n.b.features);
+  return n;
+}
+
 // A GraphSAGE model (the default kind) of the given shape.
 NodeGnnModel SageModel(int input_dim, int classes, std::uint64_t seed) {
   NodeGnnConfig c;
@@ -358,17 +385,8 @@ TEST_CASE("Lpgnn.DropTriesOnlyTheLabelStepsOffered") {
   // offered, then the other label steps: never a ky it was not offered (a
   // fixed --ky 4 means 4), and an empty choice is refused.
   SeededRandomSource rng(8);
-  const TwoBlocks b = MakeTwoBlocks(60, 0.1, 0.01, 3, 0.4f, rng);
-  std::vector<int> noisy = b.blocks;
-  for (int& y : noisy) y = UniformUnit(rng) < 0.75 ? y : 1 - y;
-  const NodeFeatures features = NodeFeatures::Dense(b.features);
-  LpgnnInputs in;
-  in.graph = &b.graph;
-  in.features = &features;
-  in.labels = &noisy;
-  in.label_epsilon = std::log(3.0);  // keeps the label 75% of the time with 2 classes
-  in.split = StratifiedSplit(noisy, 0.5, 0.25, 2);
-  in.rectified_features = false;
+  const NoisyTwoBlocks b = MakeNoisyTwoBlocks(60, 0.1, 0.01, rng);
+  const LpgnnInputs in = b.Inputs();
   LpgnnOptions o;
   o.label_method = LabelMethod::kDrop;
   o.kx_choices = {0, 2};
@@ -392,17 +410,8 @@ TEST_CASE("Lpgnn.ValidationReferenceStopsBeforePropagationNamesOneClass") {
   for (const bool mixed : {false, true}) {
     CAPTURE(mixed);
     SeededRandomSource rng(9);
-    const TwoBlocks b = mixed ? MakeTwoBlocks(300, 0.05, 0.03, 3, 0.4f, rng) : MakeTwoBlocks(300, 0.05, 0.001, 3, 0.4f, rng);
-    std::vector<int> noisy = b.blocks;
-    for (int& y : noisy) y = UniformUnit(rng) < 0.75 ? y : 1 - y;
-    const NodeFeatures features = NodeFeatures::Dense(b.features);
-    LpgnnInputs in;
-    in.graph = &b.graph;
-    in.features = &features;
-    in.labels = &noisy;
-    in.label_epsilon = std::log(3.0);
-    in.split = StratifiedSplit(noisy, 0.5, 0.25, 2);
-    in.rectified_features = false;
+    const NoisyTwoBlocks b = MakeNoisyTwoBlocks(300, 0.05, mixed ? 0.03 : 0.001, rng);
+    const LpgnnInputs in = b.Inputs();
     LpgnnOptions o;
     o.label_method = LabelMethod::kCrossEntropy;
     o.kx_choices = {0};
