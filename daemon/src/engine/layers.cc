@@ -28,8 +28,8 @@ Tape::Var LinearLayer::FactoredProduct(Tape& tape, Tape::InputVar s, const Facto
     }
   }
   if (x.left.cols() == 0) return y;
-  const Tape::Var low_rank = tape.Linear(tape.ConstantView(&x.left), tape.Linear(tape.ConstantView(&x.right), w, Tape::kNone),
-                                         Tape::kNone);
+  const Tape::Var right_w = tape.Linear(tape.ConstantView(&x.right), w, Tape::kNone);
+  const Tape::Var low_rank = tape.Linear(tape.ConstantView(&x.left), right_w, Tape::kNone);
   return tape.Add(y, low_rank);
 }
 
