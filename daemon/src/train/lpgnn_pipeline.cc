@@ -12,26 +12,37 @@ namespace {
 
 // Drop's training targets: the argmax of KProp_ky of the one-hot labels, the
 // rows of test nodes zeroed first (their labels are not used); -1 where
-// nothing propagated.
-std::vector<int> PropagatedTargets(const std::vector<int>& labels, const std::vector<std::uint32_t>& test,
-                                   const PreparedGraph& graph, int steps, int classes) {
-  if (steps == 0) return labels;
+// nothing propagated. One list per step count of `steps` (increasing, > 0),
+// all from one propagation.
+std::vector<std::vector<int>> PropagatedTargetsAt(const std::vector<int>& labels,
+                                                  const std::vector<std::uint32_t>& test, const PreparedGraph& graph,
+                                                  const std::vector<int>& steps, int classes) {
   Matrix y = Matrix::Zero(static_cast<Eigen::Index>(labels.size()), classes);
   for (std::size_t i = 0; i < labels.size(); ++i) {
     if (labels[i] >= 0) y(static_cast<Eigen::Index>(i), labels[i]) = 1.0f;
   }
   for (std::uint32_t t : test) y.row(t).setZero();
+  std::vector<std::vector<int>> out;
   Matrix next;
-  for (int k = 0; k < steps; ++k) {
-    SpMM(graph.agg, y, &next);
-    y.swap(next);
+  int done = 0;
+  for (int wanted : steps) {
+    for (; done < wanted; ++done) {
+      SpMM(graph.agg, y, &next);
+      y.swap(next);
+    }
+    std::vector<int>& targets = out.emplace_back(labels.size(), -1);
+    for (Eigen::Index i = 0; i < y.rows(); ++i) {
+      Eigen::Index best = 0;
+      if (y.row(i).maxCoeff(&best) > 0) targets[static_cast<std::size_t>(i)] = static_cast<int>(best);
+    }
   }
-  std::vector<int> targets(labels.size(), -1);
-  for (Eigen::Index i = 0; i < y.rows(); ++i) {
-    Eigen::Index best = 0;
-    if (y.row(i).maxCoeff(&best) > 0) targets[static_cast<std::size_t>(i)] = static_cast<int>(best);
-  }
-  return targets;
+  return out;
+}
+
+std::vector<int> PropagatedTargets(const std::vector<int>& labels, const std::vector<std::uint32_t>& test,
+                                   const PreparedGraph& graph, int steps, int classes) {
+  if (steps == 0) return labels;
+  return std::move(PropagatedTargetsAt(labels, test, graph, {steps}, classes).front());
 }
 
 std::vector<int> Increasing(std::vector<int> values) {
@@ -40,20 +51,27 @@ std::vector<int> Increasing(std::vector<int> values) {
   return values;
 }
 
-// Each class's share of the true labels, estimated from the randomized ones
-// of the nodes outside `test` (RR's inverse, clipped at 0).
-std::vector<double> EstimatedClassShares(const std::vector<int>& labels, const std::vector<std::uint32_t>& test,
-                                         int classes, double epsilon) {
-  std::vector<char> is_test(labels.size(), 0);
-  for (std::uint32_t t : test) is_test[t] = 1;
-  std::vector<double> share(static_cast<std::size_t>(classes), 0.0);
-  double known = 0;
+// How many users outside the test split each list names per class (-1:
+// none), and how many it names at all.
+std::vector<double> ClassCounts(const std::vector<int>& labels, const std::vector<char>& is_test, int classes,
+                                double* total) {
+  std::vector<double> counts(static_cast<std::size_t>(classes), 0.0);
+  *total = 0;
   for (std::size_t i = 0; i < labels.size(); ++i) {
     if (is_test[i] || labels[i] < 0) continue;
-    share[static_cast<std::size_t>(labels[i])] += 1;
-    known += 1;
+    counts[static_cast<std::size_t>(labels[i])] += 1;
+    *total += 1;
   }
-  const double e = std::exp(epsilon), keep = e / (e + classes - 1), flip = (1 - keep) / (classes - 1);
+  return counts;
+}
+
+// Each class's share of the true labels, estimated from the randomized ones
+// outside the test split by inverting RR (`keep`: P(label kept), `flip`:
+// P(one given other label)), clipped at 0.
+std::vector<double> EstimatedClassShares(const std::vector<int>& labels, const std::vector<char>& is_test,
+                                         int classes, double keep, double flip) {
+  double known = 0;
+  std::vector<double> share = ClassCounts(labels, is_test, classes, &known);
   for (double& s : share) s = known > 0 ? std::max(0.0, (s / known - flip) / (keep - flip)) : 0.0;
   return share;
 }
@@ -65,17 +83,10 @@ std::vector<double> EstimatedClassShares(const std::vector<int>& labels, const s
 constexpr double kLeastClassShare = 0.25;
 constexpr double kClassesTooRareToJudge = 0.02;  // estimated shares below this are not checked
 
-bool KeepsEveryClass(const std::vector<int>& reference, const std::vector<std::uint32_t>& test,
+bool KeepsEveryClass(const std::vector<int>& reference, const std::vector<char>& is_test,
                      const std::vector<double>& shares) {
-  std::vector<double> named(shares.size(), 0.0);
-  std::vector<char> is_test(reference.size(), 0);
-  for (std::uint32_t t : test) is_test[t] = 1;
   double total = 0;
-  for (std::size_t i = 0; i < reference.size(); ++i) {
-    if (is_test[i] || reference[i] < 0) continue;
-    named[static_cast<std::size_t>(reference[i])] += 1;
-    total += 1;
-  }
+  const std::vector<double> named = ClassCounts(reference, is_test, static_cast<int>(shares.size()), &total);
   for (std::size_t c = 0; c < shares.size(); ++c) {
     if (shares[c] >= kClassesTooRareToJudge && named[c] < kLeastClassShare * shares[c] * total) return false;
   }
@@ -225,9 +236,12 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
 
   const bool private_labels = std::isfinite(in.label_epsilon);
   Matrix transition;
+  double keep = 1, flip = 0;  // RR's P(label kept) and P(one given other label)
   if (private_labels) {
     Result<LabelRandomizer> rr = LabelRandomizer::Create(static_cast<std::uint32_t>(in.classes), in.label_epsilon);
     if (!rr.ok()) return rr.status();
+    keep = rr->TransitionProbability(0, 0);
+    flip = rr->TransitionProbability(0, 1);
     transition.resize(in.classes, in.classes);
     for (int a = 0; a < in.classes; ++a) {
       for (int b = 0; b < in.classes; ++b) {
@@ -252,13 +266,17 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   best.val_accuracy = -1;
   std::vector<int> val_reference = labels;
   if (private_labels && o.validate_on_propagated_labels) {
-    const std::vector<double> shares = EstimatedClassShares(labels, in.split.test, in.classes, in.label_epsilon);
-    const std::vector<int> steps = Increasing(o.ky_choices);
-    for (auto k = steps.rbegin(); k != steps.rend() && *k > 0; ++k) {
-      std::vector<int> reference = PropagatedTargets(labels, in.split.test, label_graph, *k, in.classes);
-      if (!KeepsEveryClass(reference, in.split.test, shares)) continue;
-      val_reference = std::move(reference);
-      best.reference_steps = *k;
+    std::vector<char> is_test(n, 0);
+    for (std::uint32_t t : in.split.test) is_test[t] = 1;
+    const std::vector<double> shares = EstimatedClassShares(labels, is_test, in.classes, keep, flip);
+    std::vector<int> steps = Increasing(o.ky_choices);
+    steps.erase(std::remove_if(steps.begin(), steps.end(), [](int k) { return k <= 0; }), steps.end());
+    std::vector<std::vector<int>> references =
+        PropagatedTargetsAt(labels, in.split.test, label_graph, steps, in.classes);
+    for (std::size_t k = steps.size(); k-- > 0;) {
+      if (!KeepsEveryClass(references[k], is_test, shares)) continue;
+      val_reference = std::move(references[k]);
+      best.reference_steps = steps[k];
       break;
     }
     // Where nothing propagated (an isolated node, or no edges at all) the
