@@ -5,12 +5,15 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "dataset/generators.h"
 #include "graph/graph_batch.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/rr_with_degree.h"
+#include "ldpgraph/samplers.h"
 #include "linkldp/degree_prior.h"
 #include "linkldp/edge_posterior.h"
 #include "linkldp/link_denoiser.h"
@@ -103,31 +106,72 @@ TEST_CASE("EdgePosterior.CandidatesHoldBothEndsBits") {
   REQUIRE(b.Add(2, RrReport({3}, 2)).ok());
   REQUIRE(b.Add(3, RrReport({}, 2)).ok());
   const LinkReports r = b.Finish();
-  const CandidatePairs c = CollectCandidates(r);
+  const CandidatePairs c(r);
   // Pairs: {0,1} both ends, {0,2} from 0, {2,3} from 2.
-  REQUIRE(c.pairs.num_entries() == 6);
-  auto bits = [&](std::uint32_t i, std::uint32_t j) {
-    auto row = c.pairs.neighbours(i);
-    const auto at = std::lower_bound(row.begin(), row.end(), j) - row.begin();
-    REQUIRE(row[at] == j);
-    const std::uint64_t e = c.pairs.offsets()[i] + static_cast<std::uint64_t>(at);
-    CHECK(c.pairs.targets()[c.mirror[e]] == i);  // the mirror is the same pair from j's row
-    return c.bits[e];
-  };
-  CHECK(bits(0, 1) == 3);
-  CHECK(bits(1, 0) == 3);
-  CHECK(bits(0, 2) == 1);
-  CHECK(bits(2, 0) == 2);
-  CHECK(bits(2, 3) == 1);
-  CHECK(bits(3, 2) == 2);
+  std::set<std::tuple<std::uint32_t, std::uint32_t, int>> seen;
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    c.ForEach(i, 0, [&](std::uint32_t j, std::uint8_t bits) { seen.insert({i, j, bits}); });
+  }
+  const std::set<std::tuple<std::uint32_t, std::uint32_t, int>> expected = {
+      {0, 1, 3}, {1, 0, 3}, {0, 2, 1}, {2, 0, 2}, {2, 3, 1}, {3, 2, 2}};
+  CHECK(seen == expected);
+  CHECK(c.Bits(0, 2) == 1);
+  CHECK(c.Bits(1, 3) == 0);
   // log LR: both ends reported at epsilon 2 -> 2 * 2; one end -> 2 + log((1-p)/p) = 0.
   CHECK(LogLikelihoodRatio(r, 0, 1, 3) == doctest::Approx(4.0));
   CHECK(LogLikelihoodRatio(r, 0, 2, 1) == doctest::Approx(0.0).epsilon(1e-12));
-  const std::vector<float> post =
-      EdgePosterior(r, c, [](std::uint32_t, std::uint32_t, std::uint64_t) { return std::log(0.1 / 0.9); });
+  const LikelihoodRatios table(r);
+  for (const auto& [i, j, bits] : expected) {
+    CHECK(table.Log(i, j, static_cast<std::uint8_t>(bits)) ==
+          doctest::Approx(LogLikelihoodRatio(r, i, j, static_cast<std::uint8_t>(bits))).epsilon(1e-12));
+  }
   const double odds = 0.1 / 0.9 * std::exp(4.0);
-  CHECK(post[0] == doctest::Approx(odds / (1 + odds)).epsilon(1e-6));
-  CHECK(post[1] == doctest::Approx(0.1).epsilon(1e-6));
+  CHECK(PosteriorOf(std::log(0.1 / 0.9) + table.Log(0, 1, 3)) == doctest::Approx(odds / (1 + odds)).epsilon(1e-6));
+}
+
+TEST_CASE("ReportRows.BitRowsAndIdListsHoldTheSameReports") {
+  // 300 users: some report a tenth of everyone (bit rows), some a few ids
+  // (lists), some nobody; the transpose and the candidates of every row,
+  // from any start, must match a brute-force count whatever the forms.
+  const std::uint32_t n = 300;
+  SeededRandomSource rng(5);
+  std::vector<std::vector<std::uint32_t>> rows(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const double share = i % 3 == 0 ? 0.1 : i % 3 == 1 ? 0.01 : 0.0;
+    for (std::uint32_t j = 0; j < n; ++j) {
+      if (j != i && Bernoulli(rng, share)) rows[i].push_back(j);
+    }
+  }
+  const ReportRows r = ReportRows::FromRows(rows);
+  int bit_rows = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    bit_rows += r.bit_row(i) != nullptr ? 1 : 0;
+    CHECK((r.bit_row(i) != nullptr) == (rows[i].size() * 32 >= n));  // whichever form is smaller
+  }
+  CHECK(bit_rows >= 90);
+  CHECK(r.ToCsr().targets() == CsrGraph::FromRows(rows).targets());
+  const ReportRows t = r.Transposed();
+  const CsrGraph expected_t = CsrGraph::FromRows(rows).Transposed();
+  CHECK(t.ToCsr().targets() == expected_t.targets());
+  CHECK(t.ToCsr().offsets() == expected_t.offsets());
+  CHECK(t.num_entries() == r.num_entries());
+  CHECK(r.bytes() < CsrGraph::FromRows(rows).num_entries() * 4);
+
+  LinkReportsBuilder b(n);
+  for (std::uint32_t i = 0; i < n; ++i) REQUIRE(b.Add(i, RrReport(rows[i], 2)).ok());
+  const LinkReports reports = b.Finish();
+  const CandidatePairs c(reports);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::uint32_t from : {0u, i, 63u, 64u, 65u, 200u}) {
+      std::vector<std::pair<std::uint32_t, int>> got, want;
+      c.ForEach(i, from, [&](std::uint32_t j, std::uint8_t bits) { got.emplace_back(j, bits); });
+      for (std::uint32_t j = from; j < n; ++j) {
+        const int bits = (r.Contains(i, j) ? 1 : 0) | (r.Contains(j, i) ? 2 : 0);
+        if (bits != 0) want.emplace_back(j, bits);
+      }
+      REQUIRE(got == want);
+    }
+  }
 }
 
 TEST_CASE("DegreePrior.ExpectedDegreesMatchTheTargets") {
@@ -158,21 +202,19 @@ TEST_CASE("EdgePosterior.IsCalibratedWhenThePriorIsRight") {
   policy.allocation = BudgetAllocation::kFixed;
   Result<LinkReports> r = SimulateLinkReports(g, policy, 23);
   REQUIRE(r.ok());
-  const CandidatePairs c = CollectCandidates(*r);
-  const DegreePrior prior = DegreePrior::Fit(r->degree);
-  const std::vector<float> post = EdgePosterior(
-      *r, c, [&](std::uint32_t i, std::uint32_t j, std::uint64_t) { return prior.LogOdds(i, j); });
+  const CandidatePairs c(*r);
+  Result<LinkDenoiser> d = LinkDenoiser::Fit(*r, DenoiseOptions{});
+  REQUIRE(d.ok());
   constexpr int kBins = 10;
   std::vector<double> count(kBins, 0), truth(kBins, 0), mass(kBins, 0);
   for (std::uint32_t i = 0; i < g.num_nodes(); ++i) {
-    for (std::uint64_t e = c.pairs.offsets()[i]; e < c.pairs.offsets()[i + 1]; ++e) {
-      const std::uint32_t j = c.pairs.targets()[e];
-      if (j < i) continue;
-      const int bin = std::min(kBins - 1, static_cast<int>(post[e] * kBins));
+    c.ForEach(i, i + 1, [&](std::uint32_t j, std::uint8_t) {
+      const double post = d->Posterior(i, j);
+      const int bin = std::min(kBins - 1, static_cast<int>(post * kBins));
       count[bin] += 1;
-      mass[bin] += post[e];
+      mass[bin] += post;
       truth[bin] += HasEdge(g, i, j) ? 1 : 0;
-    }
+    });
   }
   int checked = 0;
   for (int b = 0; b < kBins; ++b) {
@@ -238,6 +280,79 @@ TEST_CASE("LinkDenoiser.OutputsAndTheLearnedPrior") {
   bad.side.class_probabilities = &wrong;
   CHECK(DenoiseLinks(*r, bad).status().code() == StatusCode::kInvalidArgument);
   CHECK(ParseDenoisedOutput("medium").status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("LinkDenoiser.GraphsAreTheChoicesABruteForceMakes") {
+  // The graphs are chosen in passes that never hold the candidates'
+  // posteriors; here every posterior is held and the choice made directly.
+  SeededRandomSource rng(41);
+  const CsrGraph g = StochasticBlockModel({300, 300}, {{12.0 / 300, 2.0 / 300}, {2.0 / 300, 12.0 / 300}}, rng);
+  EdgePolicy policy;
+  policy.mechanism = EdgeMechanism::kRrDegree;
+  policy.epsilon = 2;
+  policy.allocation = BudgetAllocation::kFixed;
+  Result<LinkReports> r = SimulateLinkReports(g, policy, 43);
+  REQUIRE(r.ok());
+  Matrix community = Matrix::Zero(g.num_nodes(), 2);
+  for (std::uint32_t v = 0; v < g.num_nodes(); ++v) community(v, v < 300 ? 0 : 1) = 0.8f, community(v, v < 300 ? 1 : 0) = 0.2f;
+  DenoiseOptions o;
+  o.side.class_probabilities = &community;
+  o.soft_degree_multiple = 2;
+  Result<LinkDenoiser> d = LinkDenoiser::Fit(*r, o);
+  REQUIRE(d.ok());
+  const CandidatePairs c(*r);
+  using Pairs = std::map<std::pair<std::uint32_t, std::uint32_t>, float>;
+  auto pairs_of = [](const DenoisedGraph& out) {
+    Pairs p;
+    for (std::uint32_t i = 0; i < out.graph.num_nodes(); ++i) {
+      for (std::uint64_t e = out.graph.offsets()[i]; e < out.graph.offsets()[i + 1]; ++e) {
+        const std::uint32_t j = out.graph.targets()[e];
+        if (j > i) p[{i, j}] = out.weights[e];
+      }
+    }
+    return p;
+  };
+  std::vector<float> all;
+  std::uint64_t candidates = 0;
+  Pairs hard, soft;
+  for (std::uint32_t i = 0; i < g.num_nodes(); ++i) {
+    std::vector<std::pair<float, std::uint32_t>> row;
+    c.ForEach(i, 0, [&](std::uint32_t j, std::uint8_t) {
+      const float p = d->Posterior(i, j);
+      if (j > i) {
+        all.push_back(p);
+        ++candidates;
+        if (p > 0.5f) hard[{i, j}] = 1.0f;
+      }
+      if (p >= o.min_weight) row.emplace_back(p, j);
+    });
+    std::sort(row.begin(), row.end(), std::greater<>());
+    const auto k = static_cast<std::size_t>(std::ceil(o.soft_degree_multiple * std::max(1.0, r->degree[i])));
+    for (std::size_t e = 0; e < std::min(k, row.size()); ++e) {
+      soft[{std::min(i, row[e].second), std::max(i, row[e].second)}] = row[e].first;
+    }
+  }
+  std::vector<float> sorted = all;
+  std::sort(sorted.begin(), sorted.end(), std::greater<>());
+  const auto k = static_cast<std::size_t>(std::llround(d->expected_edges()));
+  REQUIRE((k > 0 && k < sorted.size()));
+  Pairs hybrid;
+  for (std::uint32_t i = 0; i < g.num_nodes(); ++i) {
+    c.ForEach(i, i + 1, [&](std::uint32_t j, std::uint8_t) {
+      const float p = d->Posterior(i, j);
+      if (p >= sorted[k - 1]) hybrid[{i, j}] = p;
+    });
+  }
+  const DenoisedGraph got_hybrid = d->Graph(DenoisedOutput::kHybrid);
+  CHECK(got_hybrid.candidate_pairs == candidates);
+  CHECK(pairs_of(got_hybrid) == hybrid);
+  CHECK(pairs_of(d->Graph(DenoisedOutput::kHard)) == hard);
+  const DenoisedGraph got_soft = d->Graph(DenoisedOutput::kSoft);
+  CHECK(got_soft.candidate_pairs == candidates);
+  CHECK(pairs_of(got_soft) == soft);
+  MESSAGE("kept pairs: hybrid " << hybrid.size() << ", hard " << hard.size() << ", soft " << soft.size() << " of "
+                                << candidates << " candidates");
+  CHECK(hard.size() > 10);
 }
 
 TEST_CASE("WeightedAggregation.UnitWeightsMatchTheUnweightedGraph") {

@@ -65,15 +65,6 @@ Scores ScoreTargets(const EdgeGame& game, const std::function<double(std::uint32
   return {ScorePairs(game.kept, score), ScorePairs(game.removed, score)};
 }
 
-// The weight a (weighted) graph gives the pair; 0 when it is not an entry.
-double EntryWeight(const WeightedGraph& g, std::uint32_t u, std::uint32_t v) {
-  const Span<const std::uint32_t> row = g.graph.neighbours(u);
-  const auto it = std::lower_bound(row.begin(), row.end(), v);
-  if (it == row.end() || *it != v) return 0;
-  if (g.weights.empty()) return 1;
-  return g.weights[g.graph.offsets()[u] + static_cast<std::size_t>(it - row.begin())];
-}
-
 class AuditRunner {
  public:
   AuditRunner(const GraphDataset& dataset, NodeTaskData data, std::vector<EdgeGame> games,
@@ -188,9 +179,9 @@ class AuditRunner {
   Status AttackReports(EdgeMechanism mechanism, double epsilon, int split, std::vector<AttackRow>* rows) const {
     Result<LinkReports> reports = Reports(mechanism, epsilon, split);
     if (!reports.ok()) return reports.status();
-    const CsrGraph& r = reports->rows;
+    const ReportRows& r = reports->rows;
     const auto reported = [&](std::uint32_t u, std::uint32_t v) {
-      return static_cast<double>(Adjacent(r, u, v)) + static_cast<double>(Adjacent(r, v, u));
+      return static_cast<double>(r.Contains(u, v)) + static_cast<double>(r.Contains(v, u));
     };
     rows->push_back({"report", ScoreTargets(games_[static_cast<std::size_t>(split)], reported), {2 * epsilon, 0}});
     return Status::Ok();
@@ -226,9 +217,12 @@ class AuditRunner {
       side.class_probabilities = &probabilities;
       side.features = &scaled_features_;
     }
-    Result<WeightedGraph> g = DenoisedTrainingGraph(*reports, DenoisedOutput::kSoft, side, seed);
-    if (!g.ok()) return g.status();
-    const auto posterior = [&](std::uint32_t u, std::uint32_t v) { return EntryWeight(*g, u, v); };
+    DenoiseOptions o;
+    o.side = side;
+    o.seed = seed;
+    Result<LinkDenoiser> denoiser = LinkDenoiser::Fit(*reports, o);
+    if (!denoiser.ok()) return denoiser.status();
+    const auto posterior = [&](std::uint32_t u, std::uint32_t v) { return double{denoiser->Posterior(u, v)}; };
     rows->push_back({"posterior", ScoreTargets(games_[static_cast<std::size_t>(split)], posterior), {2 * epsilon, 0}});
     return Status::Ok();
   }

@@ -155,7 +155,7 @@ class LinkLdpRunner {
     if (s.method == "dprr" || s.method == "rr") {
       Result<LinkReports> r = Reports(s.method == "rr" ? EdgeMechanism::kRr : EdgeMechanism::kDprr, s.edge_epsilon, split);
       if (!r.ok()) return r.status();
-      out->graph = std::move(r->rows);
+      out->graph = r->rows.ToCsr();
       return Status::Ok();
     }
     Result<LinkReports> reports = Reports(EdgeMechanism::kRrDegree, s.edge_epsilon, split);

@@ -27,6 +27,7 @@ class DegreePrior {
   double Probability(std::uint32_t i, std::uint32_t j) const;
   // The same as a log-odds: beta_i + beta_j.
   double LogOdds(std::uint32_t i, std::uint32_t j) const { return beta_[i] + beta_[j]; }
+  double Beta(std::uint32_t i) const { return beta_[i]; }
   // Largest relative gap between a group's expected and target degree.
   double residual() const { return residual_; }
 

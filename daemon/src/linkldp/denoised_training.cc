@@ -105,10 +105,18 @@ Result<DenoisedRun> TrainOnLinkReports(const LinkReports& reports, const LpgnnIn
   PairSideInformation side;
   side.class_probabilities = &probs;
   if (d.feature_similarity) side.features = inputs.features;
+  // One fit of the learned prior serves both of its graphs.
+  DenoiseOptions learned;
+  learned.side = side;
+  learned.seed = d.seed;
+  Result<LinkDenoiser> denoiser = LinkDenoiser::Fit(reports, learned);
+  if (!denoiser.ok()) return denoiser.status();
   for (DenoisedOutput output : {DenoisedOutput::kSoft, DenoisedOutput::kHybrid}) {
-    Result<WeightedGraph> g = DenoisedTrainingGraph(reports, output, side, d.seed);
-    if (!g.ok()) return g.status();
-    LDPGRAPH_RETURN_IF_ERROR(consider(std::move(g).value(), std::string("ours-") + DenoisedOutputName(output)));
+    DenoisedGraph g = denoiser->Graph(output);
+    WeightedGraph w;
+    w.graph = std::move(g.graph);
+    w.weights = std::move(g.weights);
+    LDPGRAPH_RETURN_IF_ERROR(consider(std::move(w), std::string("ours-") + DenoisedOutputName(output)));
   }
   WeightedGraph edge_free;
   edge_free.graph = CsrGraph::FromRows(std::vector<std::vector<std::uint32_t>>(n));

@@ -1,6 +1,5 @@
 #include "linkldp/edge_posterior.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace ldpgraph {
@@ -19,45 +18,20 @@ double LogLikelihoodRatio(const LinkReports& r, std::uint32_t i, std::uint32_t j
          LogBitRatio(bits & 2, r.keep_edge[j], r.keep_non_edge[j]);
 }
 
-CandidatePairs CollectCandidates(const LinkReports& reports) {
-  const CsrGraph& rows = reports.rows;
-  const CsrGraph cols = rows.Transposed();  // row i: the users who reported i
-  const std::uint32_t n = rows.num_nodes();
-  CandidatePairs c;
-  // Row i: the sorted union of the ids i reported and the ids that reported i.
-  std::vector<std::uint64_t> offsets(static_cast<std::size_t>(n) + 1, 0);
-  std::vector<std::uint32_t> targets;
-  targets.reserve(2 * rows.num_entries());
-  c.bits.reserve(2 * rows.num_entries());
-  for (std::uint32_t i = 0; i < n; ++i) {
-    auto a = rows.neighbours(i), b = cols.neighbours(i);
-    std::size_t x = 0, y = 0;
-    while (x < a.size() || y < b.size()) {
-      if (y == b.size() || (x < a.size() && a[x] < b[y])) {
-        targets.push_back(a[x++]);
-        c.bits.push_back(1);
-      } else if (x == a.size() || b[y] < a[x]) {
-        targets.push_back(b[y++]);
-        c.bits.push_back(2);
-      } else {
-        targets.push_back(a[x]);
-        c.bits.push_back(3);
-        ++x, ++y;
-      }
-    }
-    offsets[i + 1] = targets.size();
+LikelihoodRatios::LikelihoodRatios(const LinkReports& r) : reported_(r.num_users()), silent_(r.num_users()) {
+  for (std::uint32_t i = 0; i < r.num_users(); ++i) {
+    reported_[i] = LogBitRatio(true, r.keep_edge[i], r.keep_non_edge[i]);
+    silent_[i] = LogBitRatio(false, r.keep_edge[i], r.keep_non_edge[i]);
   }
-  // Mirrors: walking rows in order, the entries (j, i) of row j are met in
-  // increasing i, so a cursor per row finds each one in O(1).
-  c.mirror.resize(offsets[n]);
-  std::vector<std::uint64_t> cursor(offsets.begin(), offsets.end() - 1);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    for (std::uint64_t e = offsets[i]; e < offsets[i + 1]; ++e) {
-      c.mirror[e] = cursor[targets[e]]++;
-    }
-  }
-  c.pairs = CsrGraph::FromCsr(std::move(offsets), std::move(targets));
-  return c;
+}
+
+CandidatePairs::CandidatePairs(const LinkReports& reports)
+    : reported_(&reports.rows), reported_by_(reports.rows.Transposed()) {}
+
+std::uint64_t* ScratchBitRow(std::size_t words) {
+  thread_local std::vector<std::uint64_t> scratch;
+  if (scratch.size() < words) scratch.assign(words, 0);
+  return scratch.data();
 }
 
 }  // namespace ldpgraph

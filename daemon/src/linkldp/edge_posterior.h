@@ -1,5 +1,5 @@
-// The posterior probability that two users are friends, given both users'
-// reports and a prior (Blink's Bayesian estimation, made near-linear).
+// The evidence two users' reports give about their pair (Blink's Bayesian
+// estimation, made near-linear).
 //
 // For a pair (i, j) the evidence is two bits: whether i reported j, and
 // whether j reported i. Each device reports a friend with probability t1
@@ -11,45 +11,112 @@
 // Only pairs that at least one end reported are candidates. A pair neither
 // end reported has LR = f(0) f(0) < 1: its posterior is below its prior
 // (under 1e-3 on every graph we run), and the n^2 of them would make the
-// estimate quadratic. So the work and memory are linear in the reported
-// entries, whatever n is.
+// estimate quadratic. Candidates are visited row by row from the reports
+// themselves and never stored, so memory stays that of the reports.
 #ifndef LDPGRAPH_DAEMON_LINKLDP_EDGE_POSTERIOR_H_
 #define LDPGRAPH_DAEMON_LINKLDP_EDGE_POSTERIOR_H_
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
-#include "graph/csr_graph.h"
 #include "linkldp/link_reports.h"
 
 namespace ldpgraph {
 
-// The candidate pairs, symmetric: row i lists every j such that i reported
-// j or j reported i; the pair appears in both rows.
-struct CandidatePairs {
-  CsrGraph pairs;
-  // Per entry of `pairs`: bit 0 set when the row's user reported the
-  // column's, bit 1 when the column's reported the row's.
-  std::vector<std::uint8_t> bits;
-  // Per entry: the index of the same pair's entry in the other row.
-  std::vector<std::uint64_t> mirror;
+// Row i's candidates: every j that i reported or that reported i.
+// Thread-safety: const access is safe from many threads.
+class CandidatePairs {
+ public:
+  // Holds `reports` (which must outlive it) and their transpose.
+  explicit CandidatePairs(const LinkReports& reports);
+
+  std::uint32_t num_users() const { return reported_by_.num_users(); }
+  // Calls f(j, bits) for every candidate j >= from of row i, in increasing
+  // j; bit 0 of `bits` is set when i reported j, bit 1 when j reported i.
+  template <typename F>
+  void ForEach(std::uint32_t i, std::uint32_t from, F&& f) const;
+  // The two bits of any pair (0 when it is no candidate).
+  std::uint8_t Bits(std::uint32_t i, std::uint32_t j) const {
+    return static_cast<std::uint8_t>((reported_->Contains(i, j) ? 1 : 0) | (reported_by_.Contains(i, j) ? 2 : 0));
+  }
+
+ private:
+  const ReportRows* reported_;
+  ReportRows reported_by_;  // row i: who reported i
 };
 
-// O(n + entries) time and memory.
-CandidatePairs CollectCandidates(const LinkReports& reports);
+// log f of every user's bit, tabled once (a pair then costs two lookups).
+class LikelihoodRatios {
+ public:
+  LikelihoodRatios() = default;
+  explicit LikelihoodRatios(const LinkReports& reports);
+  // log LR of the pair (i, j) with bits as CandidatePairs gives them.
+  double Log(std::uint32_t i, std::uint32_t j, std::uint8_t bits) const {
+    return ((bits & 1) ? reported_[i] : silent_[i]) + ((bits & 2) ? reported_[j] : silent_[j]);
+  }
 
-// log LR of the entry `e` of row i (the pair's bits as the entry holds them).
+ private:
+  std::vector<double> reported_;  // log f(1)
+  std::vector<double> silent_;    // log f(0)
+};
+
+// The same for one pair, straight from the reports.
 double LogLikelihoodRatio(const LinkReports& reports, std::uint32_t i, std::uint32_t j, std::uint8_t bits);
 
-// Posterior probability of every candidate entry, from the prior log-odds
-// `prior_log_odds(i, j, entry)` and the reports. Both entries of a pair get
-// the same value.
-template <typename PriorLogOdds>
-std::vector<float> EdgePosterior(const LinkReports& reports, const CandidatePairs& candidates,
-                                 const PriorLogOdds& prior_log_odds);
+inline float PosteriorOf(double log_odds) { return static_cast<float>(1.0 / (1.0 + std::exp(-log_odds))); }
+
+// A zeroed bit row of `words` words for this thread's use; callers clear
+// the bits they set before they return.
+std::uint64_t* ScratchBitRow(std::size_t words);
+
+template <typename F>
+void CandidatePairs::ForEach(std::uint32_t i, std::uint32_t from, F&& f) const {
+  const std::uint32_t n = num_users();
+  if (from >= n) return;
+  const std::uint64_t* out = reported_->bit_row(i);
+  const std::uint64_t* in = reported_by_.bit_row(i);
+  if (out == nullptr && in == nullptr) {
+    // Both lists: merge them.
+    const auto a = reported_->ids(i), b = reported_by_.ids(i);
+    const std::uint32_t* x = std::lower_bound(a.begin(), a.end(), from);
+    const std::uint32_t* y = std::lower_bound(b.begin(), b.end(), from);
+    while (x != a.end() || y != b.end()) {
+      if (y == b.end() || (x != a.end() && *x < *y)) {
+        f(*x++, std::uint8_t{1});
+      } else if (x == a.end() || *y < *x) {
+        f(*y++, std::uint8_t{2});
+      } else {
+        f(*x, std::uint8_t{3});
+        ++x, ++y;
+      }
+    }
+    return;
+  }
+  // At least one bit row: the list side, if any, goes into a scratch row.
+  const std::size_t words = reported_by_.words_per_row();
+  const Span<const std::uint32_t> list = out == nullptr ? reported_->ids(i) : reported_by_.ids(i);
+  std::uint64_t* scratch = nullptr;
+  if (out == nullptr || in == nullptr) {
+    scratch = ScratchBitRow(words);
+    for (std::uint32_t j : list) scratch[j / 64] |= std::uint64_t{1} << (j % 64);
+    (out == nullptr ? out : in) = scratch;
+  }
+  for (std::size_t w = from / 64; w < words; ++w) {
+    std::uint64_t any = out[w] | in[w];
+    if (w == from / 64) any &= ~std::uint64_t{0} << (from % 64);
+    for (; any != 0; any &= any - 1) {
+      const int b = __builtin_ctzll(any);
+      const auto bits = static_cast<std::uint8_t>(((out[w] >> b) & 1) | (((in[w] >> b) & 1) << 1));
+      f(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b)), bits);
+    }
+  }
+  if (scratch != nullptr) {
+    for (std::uint32_t j : list) scratch[j / 64] = 0;
+  }
+}
 
 }  // namespace ldpgraph
-
-#include "linkldp/edge_posterior_inl.h"
 
 #endif  // LDPGRAPH_DAEMON_LINKLDP_EDGE_POSTERIOR_H_

@@ -21,11 +21,11 @@
 #define LDPGRAPH_DAEMON_LINKLDP_LEARNED_PRIOR_H_
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "engine/matrix.h"
 #include "engine/node_features.h"
-#include "linkldp/edge_posterior.h"
 
 namespace ldpgraph {
 
@@ -36,20 +36,44 @@ struct PairSideInformation {
 
 class LearnedPrior {
  public:
-  // Bins the candidates' similarities against `background_pairs` uniform
-  // random pairs drawn with `seed` (the sample is not private data).
-  // Requires at least one kind of side information.
-  LearnedPrior(const CandidatePairs& candidates, const PairSideInformation& side, std::uint32_t num_users,
-               std::size_t background_pairs, std::uint64_t seed);
+  // Bins the pairs' similarities at the quantiles of `background_pairs`
+  // uniform random pairs drawn with `seed` (the sample is not private
+  // data). Requires at least one kind of side information, which must
+  // outlive the prior. R starts at 1 (the degree prior).
+  LearnedPrior(const PairSideInformation& side, std::uint32_t num_users, std::size_t background_pairs,
+               std::uint64_t seed);
 
-  // Refits R from the candidates' current posteriors (one M step).
-  void Fit(const std::vector<float>& posterior);
-  // log R of candidate entry e.
-  double LogFactor(std::uint64_t e) const { return log_ratio_[cell_[e]]; }
+  int cells() const { return static_cast<int>(background_.size()); }
+  // The cell of any pair, on its own.
+  int Cell(std::uint32_t i, std::uint32_t j) const;
+  // The cells of one row's pairs: Reset(i) once (it spreads i's side
+  // information into a dense scratch row), then Cell(j) per pair. Not
+  // thread-safe: one per thread.
+  class Row {
+   public:
+    explicit Row(const LearnedPrior& prior);
+    void Reset(std::uint32_t i);
+    int Cell(std::uint32_t j) const;
+
+   private:
+    const LearnedPrior& prior_;
+    std::uint32_t i_ = 0;
+    bool spread_ = false;
+    std::vector<float> x_;  // row i's normalised features, dense (sparse features only)
+  };
+
+  // One M step: `mass[c]` is the posterior mass of the candidate pairs in
+  // cell c, each pair counted once.
+  void Fit(const std::vector<double>& mass);
+  double LogFactor(int cell) const { return log_ratio_[static_cast<std::size_t>(cell)]; }
 
  private:
-  std::vector<std::uint16_t> cell_;  // per candidate entry
-  std::vector<double> background_;   // share of random pairs per cell
+  struct Similarity;
+  int CellOf(double agreement, double cosine) const;
+
+  std::shared_ptr<const Similarity> similarity_;
+  std::vector<double> agreement_edges_, cosine_edges_;
+  std::vector<double> background_;  // share of random pairs per cell
   std::vector<double> log_ratio_;
 };
 

@@ -3,18 +3,26 @@
 // (edge_posterior.h) under a prior from the degrees (Blink) or learned from
 // side information as well (learned_prior.h), then one of three outputs:
 //   hard:   the pairs more likely friends than not, unweighted;
-//   soft:   every candidate weighted by its posterior (below min_weight dropped);
+//   soft:   each user's most probable pairs, as many as soft_degree_multiple
+//           times her estimated degree (and none below min_weight), weighted
+//           by their posterior; a pair either end keeps is kept;
 //   hybrid: the k most probable pairs weighted by their posterior, k the
 //           number of edges the degree estimates imply (sum / 2).
-// Time and memory linear in the reported entries (plus the prior's fit).
+// Time linear in the candidate pairs, a few passes over them; memory that
+// of the reports and of the graph kept, never of the candidates: a
+// candidate's posterior is made when a pass needs it and then dropped (at
+// edge epsilon 1 half of all pairs are candidates).
 #ifndef LDPGRAPH_DAEMON_LINKLDP_LINK_DENOISER_H_
 #define LDPGRAPH_DAEMON_LINKLDP_LINK_DENOISER_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "graph/csr_graph.h"
+#include "linkldp/degree_prior.h"
+#include "linkldp/edge_posterior.h"
 #include "linkldp/learned_prior.h"
 #include "linkldp/link_reports.h"
 
@@ -34,6 +42,11 @@ struct DenoiseOptions {
   std::size_t background_pairs = 200000;
   std::uint64_t seed = 0;  // the background sample only
   float min_weight = 1e-3f;
+  // Soft: pairs kept per user, as a multiple of her estimated degree (at
+  // least 1). Beyond a few times the degree the posteriors are those of
+  // strangers: together they weigh little, and they would make the graph
+  // as large as the reports.
+  double soft_degree_multiple = 4.0;
 };
 
 struct DenoisedGraph {
@@ -45,7 +58,43 @@ struct DenoisedGraph {
   double seconds = 0;
 };
 
-// Errors: kInvalidArgument for options out of range.
+// The posterior of every pair under a prior fitted once: the degree prior,
+// times the learned prior's factor after `em_iterations` EM steps when the
+// options give side information. The reports and side information must
+// outlive it. Thread-safety: const access is safe from many threads.
+class LinkDenoiser {
+ public:
+  LinkDenoiser() = default;  // empty: for Result; use Fit
+  // Errors: kInvalidArgument for options out of range or side information
+  // without one row per user.
+  static Result<LinkDenoiser> Fit(const LinkReports& reports, const DenoiseOptions& options);
+
+  // Any pair i != j, candidate or not.
+  float Posterior(std::uint32_t i, std::uint32_t j) const;
+  // The graph the output asks for (options.output is Fit's default only).
+  DenoisedGraph Graph(DenoisedOutput output) const;
+  double expected_edges() const { return expected_edges_; }
+
+ private:
+  LinkDenoiser(const LinkReports& reports, const DenoiseOptions& options);
+  // Calls f(thread, i, j, cell, posterior) for the candidates of every row
+  // i with j > i (pairs: each once) or every j (rows: each pair from both
+  // ends), then f(thread, i, i, -1, 0) when row i is done; rows are spread
+  // over the threads, and f runs on many at once. `cell` is the learned
+  // prior's (0 without one). Returns the number of candidates visited.
+  template <typename F>
+  std::uint64_t ForEachPosterior(bool whole_rows, F&& f) const;
+
+  const LinkReports* reports_ = nullptr;
+  DenoiseOptions options_;
+  std::shared_ptr<const CandidatePairs> candidates_;
+  LikelihoodRatios ratios_;
+  std::shared_ptr<const DegreePrior> degree_;
+  std::shared_ptr<LearnedPrior> learned_;  // null: the degree prior alone
+  double expected_edges_ = 0;
+};
+
+// LinkDenoiser::Fit, then Graph(options.output).
 Result<DenoisedGraph> DenoiseLinks(const LinkReports& reports, const DenoiseOptions& options);
 
 }  // namespace ldpgraph

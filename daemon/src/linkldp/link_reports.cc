@@ -106,7 +106,7 @@ Status LinkReportsBuilder::Add(std::uint32_t user, const NoisyEdges& r) {
     if (wl + wd > 0) degree = (wl * length.value + wd * laplace.value) / (wl + wd);
   }
   seen_[user] = true;
-  rows_[user] = r.neighbours;
+  rows_.SetRow(user, r.neighbours);
   out_.keep_edge[user] = t1;
   out_.keep_non_edge[user] = t0;
   out_.degree[user] = degree;  // shrunk and clamped in Finish()
@@ -151,9 +151,7 @@ LinkReports LinkReportsBuilder::Finish() {
     const double keep = std::isfinite(v) ? signal / (signal + v) : 0.0;  // no evidence: the mean
     out_.degree[u] = std::clamp(mean + keep * (out_.degree[u] - mean), 0.0, static_cast<double>(n_) - 1);
   }
-  out_.rows = CsrGraph::FromRows(rows_);
-  rows_.clear();
-  rows_.shrink_to_fit();
+  out_.rows = rows_.Finish();
   return std::move(out_);
 }
 

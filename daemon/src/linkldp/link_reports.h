@@ -15,14 +15,14 @@
 #include <cstdint>
 #include <vector>
 
-#include "graph/csr_graph.h"
 #include "ldpgraph/edge_mechanism.h"
 #include "ldpgraph/status.h"
+#include "linkldp/report_rows.h"
 
 namespace ldpgraph {
 
 struct LinkReports {
-  CsrGraph rows;                  // row i: the ids user i reported (directed)
+  ReportRows rows;                // row i: the ids user i reported (directed)
   std::vector<double> keep_edge;  // P(i reports j | i and j are friends)
   std::vector<double> keep_non_edge;  // P(i reports j | they are not)
   // Estimate of d_i: the report's evidence, shrunk toward the mean degree
@@ -30,7 +30,7 @@ struct LinkReports {
   std::vector<double> degree;
   std::vector<double> degree_variance;  // of the unshrunk estimate (0: exact)
 
-  std::uint32_t num_users() const { return rows.num_nodes(); }
+  std::uint32_t num_users() const { return rows.num_users(); }
 };
 
 // Collects at most one report per user, in any order.
@@ -50,7 +50,7 @@ class LinkReportsBuilder {
 
  private:
   std::uint32_t n_;
-  std::vector<std::vector<std::uint32_t>> rows_;
+  ReportRowsBuilder rows_;
   std::vector<bool> seen_;
   LinkReports out_;
 };

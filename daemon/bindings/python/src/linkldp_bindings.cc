@@ -148,7 +148,7 @@ py::tuple TrainOnReports(const ldpgraph::LinkReports& reports, const Dataset& ds
 void BindLinkLdp(py::module_& m) {
   py::class_<ldpgraph::LinkReports>(m, "LinkReports")
       .def_property_readonly("num_users", &ldpgraph::LinkReports::num_users)
-      .def("rows_csr", [](const ldpgraph::LinkReports& r) { return CsrArrays(r.rows); })
+      .def("rows_csr", [](const ldpgraph::LinkReports& r) { return CsrArrays(r.rows.ToCsr()); })
       .def("degree_estimates", [](const ldpgraph::LinkReports& r) {
         return py::array_t<double>(static_cast<py::ssize_t>(r.degree.size()), r.degree.data());
       });
