@@ -355,7 +355,8 @@ int RunLinkLdp(const std::vector<std::string>& args) {
     std::fprintf(stderr, "ldpgraph bench linkldp: %s\n", message.c_str());
     return 2;
   };
-  Result<Flags> flags = Flags::Parse(args, {"users", "degree", "mechanism", "epsilon", "output", "threads"});
+  Result<Flags> flags = Flags::Parse(
+      args, {"users", "degree", "mechanism", "epsilon", "output", "threads", "dataset", "train", "model"});
   if (!flags.ok()) return fail(flags.status().message());
   LinkLdpBenchOptions o;
   Result<std::uint64_t> users = flags->Unsigned("users", o.users);
@@ -372,6 +373,9 @@ int RunLinkLdp(const std::vector<std::string>& args) {
   o.mechanism = flags->StringOr("mechanism", o.mechanism);
   o.output = flags->StringOr("output", o.output);
   o.threads = static_cast<int>(*threads);
+  o.dataset = flags->StringOr("dataset", "");
+  o.train = flags->StringOr("train", o.train);
+  o.model = flags->StringOr("model", o.model);
   Status s = RunLinkLdpBench(o, std::cout);
   if (!s.ok()) {
     std::fprintf(stderr, "ldpgraph bench linkldp: %s\n", s.ToString().c_str());
@@ -410,7 +414,8 @@ int RunBenchCommand(const std::vector<std::string>& args) {
                          "       ldpgraph bench assemble [--users N] [--degree D] [--epsilon E] "
                          "[--symmetrise none|or|and] [--dir DIR] [--store sqlite|postgresql]\n"
                          "       ldpgraph bench linkldp [--users N] [--degree D] [--mechanism dprr|rr-degree] "
-                         "[--epsilon E] [--output hard|soft|hybrid] [--threads T]\n");
+                         "[--epsilon E] [--output hard|soft|hybrid] [--threads T] [--dataset PATH] "
+                         "[--train ours|blink|none] [--model gcn|sage]\n");
     return 2;
   }
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},

@@ -92,7 +92,9 @@ std::vector<CommandHelp> MakeEntries() {
       {"bench linkldp", "link-LDP denoising at scale",
        "  [--users N] [--degree D]                     (1000000, 10)\n"
        "  [--mechanism dprr|rr-degree] [--epsilon E]   (dprr, 1)\n"
-       "  [--output hard|soft|hybrid] [--threads T]    (hybrid, every core)\n",
+       "  [--output hard|soft|hybrid] [--threads T]    (hybrid, every core)\n"
+       "  [--dataset PATH]     a node dataset's graph instead, then training on its reports\n"
+       "  [--train ours|blink|none] [--model gcn|sage]  (ours, gcn; true features and labels)\n",
        "ldpgraph bench linkldp --users 1000000 --degree 10"},
       {"experiment dprr", "GIN-0 accuracy on graphs perturbed by each edge mechanism",
        "  --dataset PATH --out DIR\n"

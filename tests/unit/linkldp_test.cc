@@ -312,24 +312,25 @@ TEST_CASE("LinkDenoiser.GraphsAreTheChoicesABruteForceMakes") {
     }
     return p;
   };
+  // Pairs are ranked by the posterior's log-odds; weights are posteriors.
   std::vector<float> all;
   std::uint64_t candidates = 0;
   Pairs hard, soft;
   for (std::uint32_t i = 0; i < g.num_nodes(); ++i) {
     std::vector<std::pair<float, std::uint32_t>> row;
     c.ForEach(i, 0, [&](std::uint32_t j, std::uint8_t) {
-      const float p = d->Posterior(i, j);
+      const float log_odds = d->LogOdds(i, j);
       if (j > i) {
-        all.push_back(p);
+        all.push_back(log_odds);
         ++candidates;
-        if (p > 0.5f) hard[{i, j}] = 1.0f;
+        if (log_odds > 0) hard[{i, j}] = 1.0f;
       }
-      if (p >= o.min_weight) row.emplace_back(p, j);
+      if (PosteriorOf(log_odds) >= o.min_weight) row.emplace_back(log_odds, j);
     });
     std::sort(row.begin(), row.end(), std::greater<>());
     const auto k = static_cast<std::size_t>(std::ceil(o.soft_degree_multiple * std::max(1.0, r->degree[i])));
     for (std::size_t e = 0; e < std::min(k, row.size()); ++e) {
-      soft[{std::min(i, row[e].second), std::max(i, row[e].second)}] = row[e].first;
+      soft[{std::min(i, row[e].second), std::max(i, row[e].second)}] = PosteriorOf(row[e].first);
     }
   }
   std::vector<float> sorted = all;
@@ -339,13 +340,19 @@ TEST_CASE("LinkDenoiser.GraphsAreTheChoicesABruteForceMakes") {
   Pairs hybrid;
   for (std::uint32_t i = 0; i < g.num_nodes(); ++i) {
     c.ForEach(i, i + 1, [&](std::uint32_t j, std::uint8_t) {
-      const float p = d->Posterior(i, j);
-      if (p >= sorted[k - 1]) hybrid[{i, j}] = p;
+      const float log_odds = d->LogOdds(i, j);
+      if (log_odds >= sorted[k - 1]) hybrid[{i, j}] = d->Posterior(i, j);
     });
   }
   const DenoisedGraph got_hybrid = d->Graph(DenoisedOutput::kHybrid);
   CHECK(got_hybrid.candidate_pairs == candidates);
   CHECK(pairs_of(got_hybrid) == hybrid);
+  // Without room to hold the pairs at the bar, a third pass keeps them.
+  DenoiseOptions no_room = o;
+  no_room.hybrid_held_pairs = 0;
+  Result<LinkDenoiser> three_passes = LinkDenoiser::Fit(*r, no_room);
+  REQUIRE(three_passes.ok());
+  CHECK(pairs_of(three_passes->Graph(DenoisedOutput::kHybrid)) == hybrid);
   CHECK(pairs_of(d->Graph(DenoisedOutput::kHard)) == hard);
   const DenoisedGraph got_soft = d->Graph(DenoisedOutput::kSoft);
   CHECK(got_soft.candidate_pairs == candidates);

@@ -164,9 +164,10 @@ class LinkLdpRunner {
     if (!output.ok()) return output.status();
     PairSideInformation side;
     Matrix probs;
+    const auto candidates = std::make_shared<const CandidatePairs>(*reports);
     if (s.method.rfind("ours", 0) == 0) {
       // The learned prior from a first model trained on Blink's hybrid graph.
-      Result<WeightedGraph> blink = DenoisedTrainingGraph(*reports, DenoisedOutput::kHybrid, {}, in.seed);
+      Result<WeightedGraph> blink = DenoisedTrainingGraph(*reports, DenoisedOutput::kHybrid, {}, in.seed, candidates);
       if (!blink.ok()) return blink.status();
       Result<GraphRun> first = TrainOnGraph(li, lo, *blink);
       if (!first.ok()) return first.status();
@@ -175,7 +176,7 @@ class LinkLdpRunner {
       // Rectified private features are noise pair by pair: only true ones help.
       if (s.features == "true") side.features = in.features;
     }
-    Result<WeightedGraph> g = DenoisedTrainingGraph(*reports, *output, side, in.seed);
+    Result<WeightedGraph> g = DenoisedTrainingGraph(*reports, *output, side, in.seed, candidates);
     if (!g.ok()) return g.status();
     *out = std::move(g).value();
     return Status::Ok();

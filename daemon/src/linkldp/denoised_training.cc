@@ -22,18 +22,26 @@ Result<LinkDenoising> ParseLinkDenoising(const std::string& name) {
   return Status::InvalidArgument("unknown link denoising '" + name + "' (blink or ours)");
 }
 
+namespace {
+
+WeightedGraph ToWeighted(DenoisedGraph d, DenoisedOutput output) {
+  WeightedGraph out;
+  out.graph = std::move(d.graph);
+  if (output != DenoisedOutput::kHard) out.weights = std::move(d.weights);
+  return out;
+}
+
+}  // namespace
+
 Result<WeightedGraph> DenoisedTrainingGraph(const LinkReports& reports, DenoisedOutput output,
-                                            const PairSideInformation& side, std::uint64_t seed) {
+                                            const PairSideInformation& side, std::uint64_t seed,
+                                            std::shared_ptr<const CandidatePairs> candidates) {
   DenoiseOptions o;
-  o.output = output;
   o.seed = seed;
   o.side = side;
-  Result<DenoisedGraph> d = DenoiseLinks(reports, o);
+  Result<LinkDenoiser> d = LinkDenoiser::Fit(reports, o, std::move(candidates));
   if (!d.ok()) return d.status();
-  WeightedGraph out;
-  out.graph = std::move(d->graph);
-  if (output != DenoisedOutput::kHard) out.weights = std::move(d->weights);
-  return out;
+  return ToWeighted(d->Graph(output), output);
 }
 
 Result<GraphRun> TrainOnGraph(const LpgnnInputs& inputs, const LpgnnOptions& options, const WeightedGraph& g) {
@@ -92,7 +100,9 @@ Result<DenoisedRun> TrainOnLinkReports(const LinkReports& reports, const LpgnnIn
     }
     return Status::Ok();
   };
-  Result<WeightedGraph> blink = DenoisedTrainingGraph(reports, DenoisedOutput::kHybrid, {}, d.seed);
+  // The candidates are a transpose of the reports: made once for every graph.
+  const auto candidates = std::make_shared<const CandidatePairs>(reports);
+  Result<WeightedGraph> blink = DenoisedTrainingGraph(reports, DenoisedOutput::kHybrid, {}, d.seed, candidates);
   if (!blink.ok()) return blink.status();
   if (d.denoising == LinkDenoising::kBlink) {
     LDPGRAPH_RETURN_IF_ERROR(consider(std::move(blink).value(), "blink-hybrid"));
@@ -109,14 +119,11 @@ Result<DenoisedRun> TrainOnLinkReports(const LinkReports& reports, const LpgnnIn
   DenoiseOptions learned;
   learned.side = side;
   learned.seed = d.seed;
-  Result<LinkDenoiser> denoiser = LinkDenoiser::Fit(reports, learned);
+  Result<LinkDenoiser> denoiser = LinkDenoiser::Fit(reports, learned, candidates);
   if (!denoiser.ok()) return denoiser.status();
   for (DenoisedOutput output : {DenoisedOutput::kSoft, DenoisedOutput::kHybrid}) {
-    DenoisedGraph g = denoiser->Graph(output);
-    WeightedGraph w;
-    w.graph = std::move(g.graph);
-    w.weights = std::move(g.weights);
-    LDPGRAPH_RETURN_IF_ERROR(consider(std::move(w), std::string("ours-") + DenoisedOutputName(output)));
+    LDPGRAPH_RETURN_IF_ERROR(
+        consider(ToWeighted(denoiser->Graph(output), output), std::string("ours-") + DenoisedOutputName(output)));
   }
   WeightedGraph edge_free;
   edge_free.graph = CsrGraph::FromRows(std::vector<std::vector<std::uint32_t>>(n));

@@ -21,6 +21,7 @@
 #define LDPGRAPH_DAEMON_LINKLDP_DENOISED_TRAINING_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,10 @@ struct WeightedGraph {
 
 // The denoiser's graph: under the degree prior when `side` is empty (Blink),
 // else under the learned prior. kHard graphs come unweighted.
+// `candidates`, when given, must come from `reports` (LinkDenoiser::Fit).
 Result<WeightedGraph> DenoisedTrainingGraph(const LinkReports& reports, DenoisedOutput output,
-                                            const PairSideInformation& side, std::uint64_t seed);
+                                            const PairSideInformation& side, std::uint64_t seed,
+                                            std::shared_ptr<const CandidatePairs> candidates = nullptr);
 
 struct GraphRun {
   LpgnnRun run;

@@ -65,7 +65,8 @@ class LikelihoodRatios {
 // The same for one pair, straight from the reports.
 double LogLikelihoodRatio(const LinkReports& reports, std::uint32_t i, std::uint32_t j, std::uint8_t bits);
 
-inline float PosteriorOf(double log_odds) { return static_cast<float>(1.0 / (1.0 + std::exp(-log_odds))); }
+// In float: what the graphs keep, and twice as fast as in double.
+inline float PosteriorOf(double log_odds) { return 1.0f / (1.0f + std::exp(static_cast<float>(-log_odds))); }
 
 // A zeroed bit row of `words` words for this thread's use; callers clear
 // the bits they set before they return.

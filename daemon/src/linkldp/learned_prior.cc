@@ -98,8 +98,11 @@ std::vector<double> QuantileEdges(std::vector<double> sample) {
   return edges;
 }
 
+// The number of edges at or below x (at most kBins - 1 of them: a scan).
 int Bin(const std::vector<double>& edges, double x) {
-  return static_cast<int>(std::upper_bound(edges.begin(), edges.end(), x) - edges.begin());
+  int b = 0;
+  for (double e : edges) b += e <= x ? 1 : 0;
+  return b;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // trains on (issue 25). The posterior of every candidate pair
 // (edge_posterior.h) under a prior from the degrees (Blink) or learned from
 // side information as well (learned_prior.h), then one of three outputs:
+// Pairs are ranked by their posterior (its log-odds, in float):
 //   hard:   the pairs more likely friends than not, unweighted;
 //   soft:   each user's most probable pairs, as many as soft_degree_multiple
 //           times her estimated degree (and none below min_weight), weighted
@@ -47,6 +48,9 @@ struct DenoiseOptions {
   // strangers: together they weigh little, and they would make the graph
   // as large as the reports.
   double soft_degree_multiple = 4.0;
+  // Hybrid: pairs its second pass may hold at the bar before it falls back
+  // to a third pass (12 bytes each).
+  std::uint64_t hybrid_held_pairs = std::uint64_t{1} << 24;
 };
 
 struct DenoisedGraph {
@@ -68,22 +72,32 @@ class LinkDenoiser {
   // Errors: kInvalidArgument for options out of range or side information
   // without one row per user.
   static Result<LinkDenoiser> Fit(const LinkReports& reports, const DenoiseOptions& options);
+  // The same over candidates already made from `reports` (they cost a
+  // transpose of the reports: denoisers of the same reports share them).
+  static Result<LinkDenoiser> Fit(const LinkReports& reports, const DenoiseOptions& options,
+                                  std::shared_ptr<const CandidatePairs> candidates);
 
-  // Any pair i != j, candidate or not.
-  float Posterior(std::uint32_t i, std::uint32_t j) const;
+  // Any pair i != j, candidate or not: the posterior's log-odds (what the
+  // graphs rank pairs by), and the posterior.
+  float LogOdds(std::uint32_t i, std::uint32_t j) const;
+  float Posterior(std::uint32_t i, std::uint32_t j) const { return PosteriorOf(LogOdds(i, j)); }
   // The graph the output asks for (options.output is Fit's default only).
   DenoisedGraph Graph(DenoisedOutput output) const;
   double expected_edges() const { return expected_edges_; }
 
  private:
-  LinkDenoiser(const LinkReports& reports, const DenoiseOptions& options);
-  // Calls f(thread, i, j, cell, posterior) for the candidates of every row
+  LinkDenoiser(const LinkReports& reports, const DenoiseOptions& options,
+               std::shared_ptr<const CandidatePairs> candidates);
+  // Calls f(thread, i, j, cell, log_odds) for the candidates of every row
   // i with j > i (pairs: each once) or every j (rows: each pair from both
   // ends), then f(thread, i, i, -1, 0) when row i is done; rows are spread
   // over the threads, and f runs on many at once. `cell` is the learned
   // prior's (0 without one). Returns the number of candidates visited.
   template <typename F>
-  std::uint64_t ForEachPosterior(bool whole_rows, F&& f) const;
+  std::uint64_t ForEachLogOdds(bool whole_rows, F&& f) const;
+  // Every pair's cell, made once (a byte a pair: the passes over pairs
+  // would otherwise spend a third of their time remaking them).
+  void CacheCells();
 
   const LinkReports* reports_ = nullptr;
   DenoiseOptions options_;
@@ -91,6 +105,8 @@ class LinkDenoiser {
   LikelihoodRatios ratios_;
   std::shared_ptr<const DegreePrior> degree_;
   std::shared_ptr<LearnedPrior> learned_;  // null: the degree prior alone
+  std::vector<std::uint64_t> cell_offsets_;  // per row, into cells_
+  std::vector<std::uint8_t> cells_;          // per pair (j > i), in ForEach order
   double expected_edges_ = 0;
 };
 

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace ldpgraph {
 
 ReportRowsBuilder::ReportRowsBuilder(std::uint32_t num_users)
@@ -61,33 +65,66 @@ bool ReportRows::Contains(std::uint32_t i, std::uint32_t j) const {
   return std::binary_search(row.begin(), row.end(), j);
 }
 
+template <typename F>
+void ReportRows::ForEachIn(std::uint32_t i, std::uint32_t lo, std::uint32_t hi, F&& f) const {
+  if (const std::uint64_t* row = bit_row(i)) {
+    for (std::size_t w = lo / 64; w < (static_cast<std::size_t>(hi) + 63) / 64; ++w) {
+      for (std::uint64_t bits = row[w]; bits != 0; bits &= bits - 1) {
+        f(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
+      }
+    }
+    return;
+  }
+  const auto row = ids(i);
+  for (const std::uint32_t* j = std::lower_bound(row.begin(), row.end(), lo); j != row.end() && *j < hi; ++j) f(*j);
+}
+
 ReportRows ReportRows::Transposed() const {
   ReportRows t;
   t.n_ = n_;
   t.words_ = words_;
   t.entries_ = entries_;
   t.counts_.assign(n_, 0);
-  for (std::uint32_t i = 0; i < n_; ++i) ForEach(i, [&](std::uint32_t j) { ++t.counts_[j]; });
   t.slot_.assign(n_, kList);
-  std::uint32_t bit_rows = 0;
   std::vector<std::uint64_t> offsets(static_cast<std::size_t>(n_) + 1, 0);
-  for (std::uint32_t j = 0; j < n_; ++j) {
-    const bool dense = ReportRowsBuilder::IsBitRow(t.counts_[j], n_);
-    if (dense) t.slot_[j] = bit_rows++;
-    offsets[j + 1] = offsets[j] + (dense ? 0 : t.counts_[j]);
-  }
-  t.bits_.assign(static_cast<std::size_t>(bit_rows) * words_, 0);
-  std::vector<std::uint32_t> targets(offsets[n_]);
-  std::vector<std::uint64_t> cursor(offsets.begin(), offsets.end() - 1);
-  // Rows are visited in increasing i, so every list row comes out sorted.
-  for (std::uint32_t i = 0; i < n_; ++i) {
-    ForEach(i, [&](std::uint32_t j) {
-      if (t.slot_[j] == kList) {
-        targets[cursor[j]++] = i;
-      } else {
-        t.bits_[static_cast<std::size_t>(t.slot_[j]) * words_ + i / 64] |= std::uint64_t{1} << (i % 64);
+  std::vector<std::uint32_t> targets;
+  // Each thread owns a range of the transpose's rows (whole 64-bit words of
+  // the bit rows) and reads every row's part in it: no two threads write
+  // the same word, and the rows come out sorted because i increases.
+#pragma omp parallel
+  {
+#ifdef _OPENMP
+    const auto threads = static_cast<std::uint32_t>(omp_get_num_threads());
+    const auto me = static_cast<std::uint32_t>(omp_get_thread_num());
+#else
+    const std::uint32_t threads = 1, me = 0;
+#endif
+    const std::size_t per = (words_ + threads - 1) / threads * 64;
+    const auto lo = static_cast<std::uint32_t>(std::min<std::size_t>(n_, me * per));
+    const auto hi = static_cast<std::uint32_t>(std::min<std::size_t>(n_, (me + 1) * per));
+    for (std::uint32_t i = 0; i < n_; ++i) ForEachIn(i, lo, hi, [&](std::uint32_t j) { ++t.counts_[j]; });
+#pragma omp barrier
+#pragma omp single
+    {
+      std::uint32_t bit_rows = 0;
+      for (std::uint32_t j = 0; j < n_; ++j) {
+        const bool dense = ReportRowsBuilder::IsBitRow(t.counts_[j], n_);
+        if (dense) t.slot_[j] = bit_rows++;
+        offsets[j + 1] = offsets[j] + (dense ? 0 : t.counts_[j]);
       }
-    });
+      t.bits_.assign(static_cast<std::size_t>(bit_rows) * words_, 0);
+      targets.resize(offsets[n_]);
+    }
+    std::vector<std::uint64_t> cursor(offsets.begin() + lo, offsets.begin() + hi);
+    for (std::uint32_t i = 0; i < n_; ++i) {
+      ForEachIn(i, lo, hi, [&](std::uint32_t j) {
+        if (t.slot_[j] == kList) {
+          targets[cursor[j - lo]++] = i;
+        } else {
+          t.bits_[static_cast<std::size_t>(t.slot_[j]) * words_ + i / 64] |= std::uint64_t{1} << (i % 64);
+        }
+      });
+    }
   }
   t.lists_ = CsrGraph::FromCsr(std::move(offsets), std::move(targets));
   return t;

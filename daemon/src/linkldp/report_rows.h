@@ -52,6 +52,9 @@ class ReportRows {
  private:
   friend class ReportRowsBuilder;
   static constexpr std::uint32_t kList = 0xffffffffu;
+  // f(j) for the ids of row i in [lo, hi), lo a multiple of 64.
+  template <typename F>
+  void ForEachIn(std::uint32_t i, std::uint32_t lo, std::uint32_t hi, F&& f) const;
 
   std::uint32_t n_ = 0;
   std::uint64_t entries_ = 0;
