@@ -131,7 +131,9 @@ std::vector<CommandHelp> MakeEntries() {
        "                               ours-soft,ours-hybrid,ours (all)\n"
        "  [--epsilons 1,2,4,5,8]       edge epsilons\n"
        "  [--features true,private]    the features as they are, or multi-bit LDP with RR labels\n"
-       "  [--feature-epsilon 1] [--label-epsilon 1] [--splits 10] [--jobs 2]\n",
+       "  [--feature-epsilon 1] [--label-epsilon 1] [--splits 10] [--jobs 2]\n"
+       "  [--soft-degree-multiple M]   soft graphs: pairs kept per user, times her degree estimate\n"
+       "                               (default: 4 to 64, as a budget of 2^21 pairs allows)\n",
        "ldpgraph experiment linkldp --dataset ../shared/data/nodes/cora --out /tmp/linkldp --epsilons 4 --splits 2"},
       {"experiment gap", "GAP (edge- and node-level DP) against the MLP without edges and non-private GCN/SAGE",
        "  --dataset PATH --out DIR\n"

@@ -247,13 +247,17 @@ int RunGap(const std::vector<std::string>& args) {
 
 int RunLinkLdp(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "out", "models", "methods", "epsilons", "features",
-                                            "feature-epsilon", "label-epsilon", "splits", "jobs"});
+                                            "feature-epsilon", "label-epsilon", "splits", "jobs",
+                                            "soft-degree-multiple"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   Result<std::string> out = flags->String("out");
   if (!path.ok()) return Usage(path.status().message());
   if (!out.ok()) return Usage(out.status().message());
   LinkLdpExperimentOptions o;
+  Result<double> soft_multiple = flags->Double("soft-degree-multiple", o.soft_degree_multiple);
+  if (!soft_multiple.ok()) return Usage(soft_multiple.status().message());
+  o.soft_degree_multiple = *soft_multiple;
   Result<std::vector<std::string>> models = flags->StringList("models", o.models);
   Result<std::vector<std::string>> methods = flags->StringList("methods", o.methods);
   Result<std::vector<std::string>> features = flags->StringList("features", o.feature_settings);

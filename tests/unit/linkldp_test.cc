@@ -297,7 +297,7 @@ TEST_CASE("LinkDenoiser.GraphsAreTheChoicesABruteForceMakes") {
   for (std::uint32_t v = 0; v < g.num_nodes(); ++v) community(v, v < 300 ? 0 : 1) = 0.8f, community(v, v < 300 ? 1 : 0) = 0.2f;
   DenoiseOptions o;
   o.side.class_probabilities = &community;
-  o.soft_degree_multiple = 2;
+  o.soft_degree_multiple = o.soft_max_multiple = 2;
   Result<LinkDenoiser> d = LinkDenoiser::Fit(*r, o);
   REQUIRE(d.ok());
   const CandidatePairs c(*r);
@@ -357,6 +357,17 @@ TEST_CASE("LinkDenoiser.GraphsAreTheChoicesABruteForceMakes") {
   const DenoisedGraph got_soft = d->Graph(DenoisedOutput::kSoft);
   CHECK(got_soft.candidate_pairs == candidates);
   CHECK(pairs_of(got_soft) == soft);
+  CHECK(d->soft_multiple() == 2);
+  // By default the multiple grows to what the budget allows.
+  DenoiseOptions budgeted;
+  budgeted.soft_entry_budget = static_cast<std::uint64_t>(10 * 2 * d->expected_edges());
+  CHECK(LinkDenoiser::Fit(*r, budgeted)->soft_multiple() == doctest::Approx(10));
+  budgeted.soft_entry_budget = 1;
+  CHECK(LinkDenoiser::Fit(*r, budgeted)->soft_multiple() == budgeted.soft_degree_multiple);
+  budgeted.soft_entry_budget = std::uint64_t{1} << 40;
+  CHECK(LinkDenoiser::Fit(*r, budgeted)->soft_multiple() == budgeted.soft_max_multiple);
+  budgeted.soft_max_multiple = 2;
+  CHECK(LinkDenoiser::Fit(*r, budgeted).status().code() == StatusCode::kInvalidArgument);
   MESSAGE("kept pairs: hybrid " << hybrid.size() << ", hard " << hard.size() << ", soft " << soft.size() << " of "
                                 << candidates << " candidates");
   CHECK(hard.size() > 10);

@@ -209,7 +209,9 @@ class AuditRunner {
       lo.kx_choices = {0};
       lo.validate_on_propagated_labels = false;
       lo.seed = seed;
-      Result<WeightedGraph> blink = DenoisedTrainingGraph(*reports, DenoisedOutput::kHybrid, {}, seed);
+      DenoisedTrainingOptions blink_options;
+      blink_options.seed = seed;
+      Result<WeightedGraph> blink = DenoisedTrainingGraph(*reports, DenoisedOutput::kHybrid, {}, blink_options);
       if (!blink.ok()) return blink.status();
       Result<GraphRun> first = TrainOnGraph(li, lo, *blink);
       if (!first.ok()) return first.status();

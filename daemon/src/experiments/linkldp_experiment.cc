@@ -74,6 +74,7 @@ class LinkLdpRunner {
       DenoisedTrainingOptions d;
       d.feature_similarity = s.features == "true";
       d.seed = in.seed;
+      d.soft_degree_multiple = options_.soft_degree_multiple;
       Result<DenoisedRun> run = TrainOnLinkReports(*reports, li, lo, d);
       if (!run.ok()) return run.status();
       test = run->chosen.run.test_accuracy;
@@ -165,9 +166,12 @@ class LinkLdpRunner {
     PairSideInformation side;
     Matrix probs;
     const auto candidates = std::make_shared<const CandidatePairs>(*reports);
+    DenoisedTrainingOptions d;
+    d.seed = in.seed;
+    d.soft_degree_multiple = options_.soft_degree_multiple;
     if (s.method.rfind("ours", 0) == 0) {
       // The learned prior from a first model trained on Blink's hybrid graph.
-      Result<WeightedGraph> blink = DenoisedTrainingGraph(*reports, DenoisedOutput::kHybrid, {}, in.seed, candidates);
+      Result<WeightedGraph> blink = DenoisedTrainingGraph(*reports, DenoisedOutput::kHybrid, {}, d, candidates);
       if (!blink.ok()) return blink.status();
       Result<GraphRun> first = TrainOnGraph(li, lo, *blink);
       if (!first.ok()) return first.status();
@@ -176,7 +180,7 @@ class LinkLdpRunner {
       // Rectified private features are noise pair by pair: only true ones help.
       if (s.features == "true") side.features = in.features;
     }
-    Result<WeightedGraph> g = DenoisedTrainingGraph(*reports, *output, side, in.seed, candidates);
+    Result<WeightedGraph> g = DenoisedTrainingGraph(*reports, *output, side, d, candidates);
     if (!g.ok()) return g.status();
     *out = std::move(g).value();
     return Status::Ok();
@@ -241,6 +245,10 @@ Status RunLinkLdpExperiment(const GraphDataset& dataset, const LinkLdpExperiment
     if (!(e > 0) || !std::isfinite(e)) return Status::InvalidArgument("feature and label epsilon must be positive and finite");
   }
   if (o.splits < 1) return Status::InvalidArgument("at least one split is needed");
+  if (o.soft_degree_multiple != 0 && !(o.soft_degree_multiple >= 1 && o.soft_degree_multiple <= 1e6)) {
+    return Status::InvalidArgument("the soft degree multiple must be 0 (budgeted) or in [1, 1e6], got " +
+                                   FormatNumber(o.soft_degree_multiple));
+  }
   if (dataset.graphs.size() != 1 || dataset.feature_dims == 0) {
     return Status::InvalidArgument("experiment linkldp needs one node-classification graph with features.csv");
   }

@@ -35,6 +35,9 @@ struct LinkLdpExperimentOptions {
   std::vector<std::string> feature_settings = {"true", "private"};
   double feature_epsilon = 1;  // "private": multi-bit features
   double label_epsilon = 1;    // "private": RR labels, Drop
+  // Soft graphs: pairs kept per user / her degree estimate; 0: as the
+  // denoiser's budget allows (linkldp/link_denoiser.h).
+  double soft_degree_multiple = 0;
   int splits = 10;
   std::string out_dir;
   int jobs = 1;

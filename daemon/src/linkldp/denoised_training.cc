@@ -33,12 +33,18 @@ WeightedGraph ToWeighted(DenoisedGraph d, DenoisedOutput output) {
 
 }  // namespace
 
-Result<WeightedGraph> DenoisedTrainingGraph(const LinkReports& reports, DenoisedOutput output,
-                                            const PairSideInformation& side, std::uint64_t seed,
-                                            std::shared_ptr<const CandidatePairs> candidates) {
+DenoiseOptions DenoiseOptionsFor(const DenoisedTrainingOptions& options, const PairSideInformation& side) {
   DenoiseOptions o;
-  o.seed = seed;
+  o.seed = options.seed;
   o.side = side;
+  if (options.soft_degree_multiple > 0) o.soft_degree_multiple = o.soft_max_multiple = options.soft_degree_multiple;
+  return o;
+}
+
+Result<WeightedGraph> DenoisedTrainingGraph(const LinkReports& reports, DenoisedOutput output,
+                                            const PairSideInformation& side, const DenoisedTrainingOptions& options,
+                                            std::shared_ptr<const CandidatePairs> candidates) {
+  const DenoiseOptions o = DenoiseOptionsFor(options, side);
   Result<LinkDenoiser> d = LinkDenoiser::Fit(reports, o, std::move(candidates));
   if (!d.ok()) return d.status();
   return ToWeighted(d->Graph(output), output);
@@ -102,7 +108,7 @@ Result<DenoisedRun> TrainOnLinkReports(const LinkReports& reports, const LpgnnIn
   };
   // The candidates are a transpose of the reports: made once for every graph.
   const auto candidates = std::make_shared<const CandidatePairs>(reports);
-  Result<WeightedGraph> blink = DenoisedTrainingGraph(reports, DenoisedOutput::kHybrid, {}, d.seed, candidates);
+  Result<WeightedGraph> blink = DenoisedTrainingGraph(reports, DenoisedOutput::kHybrid, {}, d, candidates);
   if (!blink.ok()) return blink.status();
   if (d.denoising == LinkDenoising::kBlink) {
     LDPGRAPH_RETURN_IF_ERROR(consider(std::move(blink).value(), "blink-hybrid"));
@@ -116,9 +122,7 @@ Result<DenoisedRun> TrainOnLinkReports(const LinkReports& reports, const LpgnnIn
   side.class_probabilities = &probs;
   if (d.feature_similarity) side.features = inputs.features;
   // One fit of the learned prior serves both of its graphs.
-  DenoiseOptions learned;
-  learned.side = side;
-  learned.seed = d.seed;
+  const DenoiseOptions learned = DenoiseOptionsFor(d, side);
   Result<LinkDenoiser> denoiser = LinkDenoiser::Fit(reports, learned, candidates);
   if (!denoiser.ok()) return denoiser.status();
   for (DenoisedOutput output : {DenoisedOutput::kSoft, DenoisedOutput::kHybrid}) {

@@ -41,11 +41,25 @@ struct WeightedGraph {
   std::vector<float> weights;
 };
 
+struct DenoisedTrainingOptions {
+  LinkDenoising denoising = LinkDenoising::kOurs;
+  // Feature cosine in the learned prior: for true features only; rectified
+  // private ones are noise pair by pair.
+  bool feature_similarity = false;
+  std::uint64_t seed = 0;  // the learned prior's background sample
+  // The soft graphs' pairs per user as a fixed multiple of her degree
+  // estimate; 0: as DenoiseOptions' budget allows.
+  double soft_degree_multiple = 0;
+};
+
 // The denoiser's graph: under the degree prior when `side` is empty (Blink),
 // else under the learned prior. kHard graphs come unweighted.
 // `candidates`, when given, must come from `reports` (LinkDenoiser::Fit).
+// Only `seed` and `soft_degree_multiple` of `options` count here.
+// Options for the denoiser from those of training.
+DenoiseOptions DenoiseOptionsFor(const DenoisedTrainingOptions& options, const PairSideInformation& side);
 Result<WeightedGraph> DenoisedTrainingGraph(const LinkReports& reports, DenoisedOutput output,
-                                            const PairSideInformation& side, std::uint64_t seed,
+                                            const PairSideInformation& side, const DenoisedTrainingOptions& options,
                                             std::shared_ptr<const CandidatePairs> candidates = nullptr);
 
 struct GraphRun {
@@ -62,13 +76,6 @@ Result<GraphRun> TrainOnGraph(const LpgnnInputs& inputs, const LpgnnOptions& opt
 // users when the labels are true (inputs.label_epsilon infinite).
 Matrix FirstModelProbabilities(const LpgnnInputs& inputs, const GraphRun& run);
 
-struct DenoisedTrainingOptions {
-  LinkDenoising denoising = LinkDenoising::kOurs;
-  // Feature cosine in the learned prior: for true features only; rectified
-  // private ones are noise pair by pair.
-  bool feature_similarity = false;
-  std::uint64_t seed = 0;  // the learned prior's background sample
-};
 
 struct DenoisedRun {
   GraphRun chosen;

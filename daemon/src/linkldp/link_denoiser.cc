@@ -174,8 +174,8 @@ Result<LinkDenoiser> LinkDenoiser::Fit(const LinkReports& reports, const Denoise
     return Status::InvalidArgument("em_iterations must be in [0, 100]");
   }
   if (!(o.min_weight >= 0 && o.min_weight < 1)) return Status::InvalidArgument("min_weight must be in [0, 1)");
-  if (!(o.soft_degree_multiple >= 1 && o.soft_degree_multiple <= 1e6)) {
-    return Status::InvalidArgument("soft_degree_multiple must be in [1, 1e6]");
+  if (!(o.soft_degree_multiple >= 1 && o.soft_degree_multiple <= o.soft_max_multiple && o.soft_max_multiple <= 1e6)) {
+    return Status::InvalidArgument("need 1 <= soft_degree_multiple <= soft_max_multiple <= 1e6");
   }
   const std::uint32_t n = reports.num_users();
   const auto* probs = o.side.class_probabilities;
@@ -206,6 +206,11 @@ Result<LinkDenoiser> LinkDenoiser::Fit(const LinkReports& reports, const Denoise
     learned->Fit(mass[0]);
   }
   return d;
+}
+
+double LinkDenoiser::soft_multiple() const {
+  const double by_budget = static_cast<double>(options_.soft_entry_budget) / std::max(1.0, 2 * expected_edges_);
+  return std::clamp(by_budget, options_.soft_degree_multiple, options_.soft_max_multiple);
 }
 
 float LinkDenoiser::LogOdds(std::uint32_t i, std::uint32_t j) const {
@@ -239,13 +244,14 @@ DenoisedGraph LinkDenoiser::Graph(DenoisedOutput output) const {
                               ? static_cast<float>(std::log(options_.min_weight / (1.0 - options_.min_weight))) - 1e-3f
                               : -INFINITY;
       std::vector<std::vector<std::pair<float, std::uint32_t>>> row(threads);
+      const double multiple = soft_multiple();
       candidates = ForEachLogOdds(true, [&](int t, std::uint32_t i, std::uint32_t j, int, float log_odds) {
         auto& r = row[static_cast<std::size_t>(t)];
         if (j != i) {
           if (log_odds >= floor) r.emplace_back(log_odds, j);
           return;
         }
-        const double limit = std::ceil(options_.soft_degree_multiple * std::max(1.0, reports_->degree[i]));
+        const double limit = std::ceil(multiple * std::max(1.0, reports_->degree[i]));
         const auto k = static_cast<std::size_t>(std::min<double>(limit, static_cast<double>(r.size())));
         std::nth_element(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(k), r.end(), std::greater<>());
         for (std::size_t e = 0; e < k; ++e) {

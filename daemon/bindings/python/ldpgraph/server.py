@@ -155,7 +155,7 @@ def load_model(path):
 # ---- link LDP ---------------------------------------------------------------
 
 def denoise_links(reports, *, prior="degree", output="hybrid", class_probabilities=None, features_of=None,
-                  em_iterations=3, seed=0):
+                  em_iterations=3, soft_degree_multiple=None, seed=0):
     """The posterior graph of link-LDP reports, as a symmetric scipy CSR of edge probabilities.
 
     reports: ldpgraph.device.link_reports(...).
@@ -163,7 +163,10 @@ def denoise_links(reports, *, prior="degree", output="hybrid", class_probabiliti
         (ours: also from class_probabilities, users x classes, and/or the
         features of features_of, a node dataset).
     output: hybrid (the expected number of most probable pairs, weighted),
-        soft (every candidate weighted) or hard (pairs more likely than not).
+        soft (each user's most probable pairs, weighted: soft_degree_multiple
+        times her estimated degree, or by default 4 to 64 times as a budget
+        of 2^21 pairs allows; a pair either end keeps is kept) or hard
+        (pairs more likely than not).
     """
     _arrays.choice("prior", prior, ("degree", "learned"))
     _arrays.choice("output", output, ("hybrid", "soft", "hard"))
@@ -173,7 +176,8 @@ def denoise_links(reports, *, prior="degree", output="hybrid", class_probabiliti
         raise ValueError("class_probabilities and features_of are for prior='learned'")
     indptr, indices, weights = _ldpgraph.denoise_links(
         reports.native, output, None if class_probabilities is None else np.asarray(class_probabilities),
-        features_of, int(em_iterations), _arrays.non_negative_int("seed", seed))
+        features_of, int(em_iterations), 0.0 if soft_degree_multiple is None else float(soft_degree_multiple),
+        _arrays.non_negative_int("seed", seed))
     return _arrays.csr_matrix(indptr, indices, reports.num_users, weights)
 
 

@@ -78,10 +78,16 @@ void SetSide(const py::object& class_probabilities, const py::object& features_o
 
 py::tuple Denoise(const ldpgraph::LinkReports& reports, const std::string& output,
                   const py::object& class_probabilities, const py::object& features_of, int em_iterations,
-                  std::uint64_t seed) {
+                  double soft_degree_multiple, std::uint64_t seed) {
   ldpgraph::DenoiseOptions o;
   o.output = Take(ldpgraph::ParseDenoisedOutput(output));
   o.em_iterations = InRange("em_iterations", em_iterations, 0, 100);
+  if (soft_degree_multiple != 0) {  // 0: the denoiser's budget decides
+    if (!(soft_degree_multiple >= 1 && soft_degree_multiple <= 1e6)) {
+      throw py::value_error("soft_degree_multiple must be in [1, 1e6], got " + std::to_string(soft_degree_multiple));
+    }
+    o.soft_degree_multiple = o.soft_max_multiple = soft_degree_multiple;
+  }
   o.seed = seed;
   Side side;
   SetSide(class_probabilities, features_of, reports.num_users(), &side);
@@ -155,7 +161,7 @@ void BindLinkLdp(py::module_& m) {
   m.def("simulate_link_reports", &Simulate, py::arg("indptr"), py::arg("indices"), py::arg("mechanism"),
         py::arg("epsilon"), py::arg("allocation"), py::arg("n_max"), py::arg("seed"));
   m.def("denoise_links", &Denoise, py::arg("reports"), py::arg("output"), py::arg("class_probabilities"),
-        py::arg("features_of"), py::arg("em_iterations"), py::arg("seed"));
+        py::arg("features_of"), py::arg("em_iterations"), py::arg("soft_degree_multiple"), py::arg("seed"));
   m.def("train_on_link_reports", &TrainOnReports, py::arg("reports"), py::arg("dataset"), py::arg("denoising"),
         py::arg("model"), py::arg("label_method"), py::arg("label_epsilon"), py::arg("rectified"), py::arg("hidden"),
         py::arg("epochs"), py::arg("seed"));

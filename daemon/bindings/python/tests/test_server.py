@@ -178,6 +178,12 @@ def test_link_ldp_reports_denoise_into_a_posterior_graph(small):
     assert graph.shape == a.shape and model.predict(ds)[0].shape == (400, 2)
     with pytest.raises(ValueError, match="class_probabilities or features_of"):
         server.denoise_links(reports, prior="learned")
+    # The soft graph keeps each user's most probable pairs, a multiple of her degree.
+    soft = server.denoise_links(reports, output="soft", soft_degree_multiple=1.0)
+    wider = server.denoise_links(reports, output="soft", soft_degree_multiple=8.0)
+    assert 0 < soft.nnz < wider.nnz
+    with pytest.raises(ValueError, match="soft_degree_multiple must be in"):
+        server.denoise_links(reports, output="soft", soft_degree_multiple=0.5)
 
 
 def test_gw_is_zero_on_a_graph_and_itself_and_fgw_weighs_features():
