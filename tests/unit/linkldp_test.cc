@@ -32,6 +32,27 @@ NoisyEdges RrReport(std::vector<std::uint32_t> ids, double eps) {
   return r;
 }
 
+// Two communities of `size` users, mean degree `inside` + `across`, and
+// every user's RR-with-degree report of her row at `epsilon`.
+struct Communities {
+  CsrGraph graph;
+  LinkReports reports;
+};
+Communities TwoCommunities(std::uint32_t size, double inside, double across, double epsilon, std::uint64_t seed) {
+  SeededRandomSource rng(seed);
+  const double n = size;
+  Communities out;
+  out.graph = StochasticBlockModel({size, size}, {{inside / n, across / n}, {across / n, inside / n}}, rng);
+  EdgePolicy policy;
+  policy.mechanism = EdgeMechanism::kRrDegree;
+  policy.epsilon = epsilon;
+  policy.allocation = BudgetAllocation::kFixed;
+  Result<LinkReports> r = SimulateLinkReports(out.graph, policy, seed + 2);
+  REQUIRE(r.ok());
+  out.reports = std::move(r).value();
+  return out;
+}
+
 bool HasEdge(const CsrGraph& g, std::uint32_t i, std::uint32_t j) {
   auto row = g.neighbours(i);
   return std::binary_search(row.begin(), row.end(), j);
@@ -232,14 +253,9 @@ TEST_CASE("LinkDenoiser.OutputsAndTheLearnedPrior") {
   // Two communities of 1000 with 90% of edges inside; the learned prior,
   // told each node's community, must recover true edges better than the
   // degree prior at the same number of kept pairs.
-  SeededRandomSource rng(31);
-  const CsrGraph g = StochasticBlockModel({1000, 1000}, {{9.0 / 1000, 1.0 / 1000}, {1.0 / 1000, 9.0 / 1000}}, rng);
-  EdgePolicy policy;
-  policy.mechanism = EdgeMechanism::kRrDegree;
-  policy.epsilon = 3;
-  policy.allocation = BudgetAllocation::kFixed;
-  Result<LinkReports> r = SimulateLinkReports(g, policy, 33);
-  REQUIRE(r.ok());
+  const Communities two = TwoCommunities(1000, 9, 1, 3, 31);
+  const CsrGraph& g = two.graph;
+  const LinkReports* r = &two.reports;
   auto precision = [&](const DenoisedGraph& d) {
     double right = 0;
     for (std::uint32_t i = 0; i < g.num_nodes(); ++i) {
@@ -285,14 +301,9 @@ TEST_CASE("LinkDenoiser.OutputsAndTheLearnedPrior") {
 TEST_CASE("LinkDenoiser.GraphsAreTheChoicesABruteForceMakes") {
   // The graphs are chosen in passes that never hold the candidates'
   // posteriors; here every posterior is held and the choice made directly.
-  SeededRandomSource rng(41);
-  const CsrGraph g = StochasticBlockModel({300, 300}, {{12.0 / 300, 2.0 / 300}, {2.0 / 300, 12.0 / 300}}, rng);
-  EdgePolicy policy;
-  policy.mechanism = EdgeMechanism::kRrDegree;
-  policy.epsilon = 2;
-  policy.allocation = BudgetAllocation::kFixed;
-  Result<LinkReports> r = SimulateLinkReports(g, policy, 43);
-  REQUIRE(r.ok());
+  const Communities two = TwoCommunities(300, 12, 2, 2, 41);
+  const CsrGraph& g = two.graph;
+  const LinkReports* r = &two.reports;
   Matrix community = Matrix::Zero(g.num_nodes(), 2);
   for (std::uint32_t v = 0; v < g.num_nodes(); ++v) community(v, v < 300 ? 0 : 1) = 0.8f, community(v, v < 300 ? 1 : 0) = 0.2f;
   DenoiseOptions o;
