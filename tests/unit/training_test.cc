@@ -429,6 +429,35 @@ TEST_CASE("Lpgnn.ValidationReferenceStopsBeforePropagationNamesOneClass") {
   }
 }
 
+TEST_CASE("Lpgnn.DropCanLeaveTheValidationLabelsOutOfItsTargets") {
+  // The validation users' labels flipped: with propagate_validation_labels
+  // false Drop's label KProp never reads them, so the model and its test
+  // accuracy stay the same to the bit; with it true (LPGNN's protocol) they
+  // reach the training targets and the model changes.
+  SeededRandomSource rng(10);
+  const NoisyTwoBlocks b = MakeNoisyTwoBlocks(150, 0.08, 0.01, rng);
+  NoisyTwoBlocks flipped = b;
+  const LpgnnInputs in = b.Inputs();
+  for (std::uint32_t v : in.split.val) flipped.noisy[v] = 1 - flipped.noisy[v];
+  LpgnnInputs in_flipped = flipped.Inputs();
+  in_flipped.split = in.split;
+  LpgnnOptions o;
+  o.label_method = LabelMethod::kDrop;
+  o.kx_choices = {0};
+  o.ky_choices = {2};
+  o.validate_on_propagated_labels = false;
+  o.train.max_epochs = 1;  // one step, kept: validation cannot choose another epoch
+  for (const bool spread : {false, true}) {
+    CAPTURE(spread);
+    o.propagate_validation_labels = spread;
+    Result<LpgnnRun> a = TrainLpgnn(in, o);
+    Result<LpgnnRun> c = TrainLpgnn(in_flipped, o);
+    REQUIRE((a.ok() && c.ok()));
+    const Matrix wa = a->model->Parameters().front()->value, wc = c->model->Parameters().front()->value;
+    CHECK((wa == wc) == !spread);
+  }
+}
+
 TEST_CASE("Splits.StratifiedAndSeeded") {
   std::vector<int> labels;
   for (int i = 0; i < 100; ++i) labels.push_back(i < 80 ? 0 : 1);

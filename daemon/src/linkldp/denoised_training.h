@@ -14,7 +14,10 @@
 // against the labels the server holds as they are, never against labels
 // propagated over one of the graphs (which would favour that graph), and so
 // does LPGNN's own choice of KProp steps on each graph
-// (validate_on_propagated_labels is set false). With randomized labels that
+// (validate_on_propagated_labels is set false), and Drop's label KProp
+// leaves the validation users' labels out (propagate_validation_labels
+// false: spread over the graph, they would come back in the predictions they
+// judge, favouring the graphs that join users most). With randomized labels that
 // is still a fair ranking: the expected accuracy against them is
 // q + (p - q) accuracy, increasing in the true accuracy.
 #ifndef LDPGRAPH_DAEMON_LINKLDP_DENOISED_TRAINING_H_

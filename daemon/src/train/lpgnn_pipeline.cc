@@ -287,6 +287,11 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
     }
   }
 
+  // The users whose labels Drop's label KProp leaves out.
+  std::vector<std::uint32_t> hidden_labels = in.split.test;
+  if (!o.propagate_validation_labels) {
+    hidden_labels.insert(hidden_labels.end(), in.split.val.begin(), in.split.val.end());
+  }
   const std::string trainings = std::to_string(LpgnnTrainings(o));
   int started = 0;
   auto train = [&](const NodeFeatures& x, int kx, int ky) -> Status {
@@ -312,7 +317,7 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
       const double e = std::exp(in.label_epsilon);
       t.noisy_accuracy_ceiling = e / (e + in.classes - 1);
     }
-    const std::vector<int> targets = PropagatedTargets(labels, in.split.test, label_graph, ky, in.classes);
+    const std::vector<int> targets = PropagatedTargets(labels, hidden_labels, label_graph, ky, in.classes);
     NodeLabelSets sets{&targets, &targets, &val_reference, &test_labels};
     NodeTrainResult r = TrainNodeClassifier(&*model, model_graph, x, sets, in.split, t, on_epoch);
     if (r.val.accuracy > best.val_accuracy) {

@@ -68,6 +68,15 @@ struct LpgnnOptions {
   // that predict that class win (Cora, GCN, Blink's graph at edge epsilon
   // 4, features and labels at 1, 3 splits: 0.27 against 0.46).
   bool validate_on_propagated_labels = true;
+  // Whether Drop's label KProp spreads the validation users' labels too
+  // (LPGNN's protocol: every label outside the test split). Comparing
+  // models trained on different graphs against the labels as they are
+  // needs false: a validation user's own label, spread to her neighbours'
+  // targets, comes back in her prediction, and more so the more the graph
+  // joins her to them (the 22,470-user social graph, edge epsilon 2,
+  // features and labels at 1: the soft graph validated 0.035 above the
+  // edge-free model and tested 0.010 below it).
+  bool propagate_validation_labels = true;
   int hidden = 16;
   float dropout = 0.5f;
   // Factored features (the multi-bit estimates) of at most this many values
