@@ -107,11 +107,11 @@ void CandidatePairs::ForEach(std::uint32_t i, std::uint32_t from, F&& f) const {
   for (std::size_t w = from / 64; w < words; ++w) {
     std::uint64_t any = out[w] | in[w];
     if (w == from / 64) any &= ~std::uint64_t{0} << (from % 64);
-    for (; any != 0; any &= any - 1) {
-      const int b = __builtin_ctzll(any);
+    ForEachSetBit(any, w * 64, [&](std::size_t j) {
+      const std::size_t b = j - w * 64;
       const auto bits = static_cast<std::uint8_t>(((out[w] >> b) & 1) | (((in[w] >> b) & 1) << 1));
-      f(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(b)), bits);
-    }
+      f(static_cast<std::uint32_t>(j), bits);
+    });
   }
   if (scratch != nullptr) {
     for (std::uint32_t j : list) scratch[j / 64] = 0;

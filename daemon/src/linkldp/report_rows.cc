@@ -69,9 +69,7 @@ template <typename F>
 void ReportRows::ForEachIn(std::uint32_t i, std::uint32_t lo, std::uint32_t hi, F&& f) const {
   if (const std::uint64_t* row = bit_row(i)) {
     for (std::size_t w = lo / 64; w < (static_cast<std::size_t>(hi) + 63) / 64; ++w) {
-      for (std::uint64_t bits = row[w]; bits != 0; bits &= bits - 1) {
-        f(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
-      }
+      ForEachSetBit(row[w], w * 64, [&](std::size_t j) { f(static_cast<std::uint32_t>(j)); });
     }
     return;
   }

@@ -19,6 +19,28 @@
 
 namespace ldpgraph {
 
+// Calls f(base + b) for every set bit b of `word`, in increasing order. A
+// byte at a time through a table: __builtin_ctzll (and the de Bruijn idiom,
+// which GCC recognises) compile to tzcnt, which the portable build may not
+// use (tests/integration/portable_binary_check.sh).
+template <typename F>
+inline void ForEachSetBit(std::uint64_t word, std::size_t base, F&& f) {
+  struct LowestBits {
+    unsigned char index[256] = {};
+    constexpr LowestBits() {
+      for (int v = 1; v < 256; ++v) {
+        int b = 0;
+        while (((v >> b) & 1) == 0) ++b;
+        index[v] = static_cast<unsigned char>(b);
+      }
+    }
+  };
+  static constexpr LowestBits kLowest{};
+  for (std::size_t byte = 0; word != 0; ++byte, word >>= 8) {
+    for (unsigned v = static_cast<unsigned>(word & 0xff); v != 0; v &= v - 1) f(base + byte * 8 + kLowest.index[v]);
+  }
+}
+
 class ReportRows {
  public:
   ReportRows() = default;
@@ -87,9 +109,7 @@ template <typename F>
 void ReportRows::ForEach(std::uint32_t i, F&& f) const {
   if (const std::uint64_t* row = bit_row(i)) {
     for (std::size_t w = 0; w < words_; ++w) {
-      for (std::uint64_t bits = row[w]; bits != 0; bits &= bits - 1) {
-        f(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
-      }
+      ForEachSetBit(row[w], w * 64, [&](std::size_t j) { f(static_cast<std::uint32_t>(j)); });
     }
     return;
   }
