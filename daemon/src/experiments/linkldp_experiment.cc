@@ -207,7 +207,6 @@ class LinkLdpRunner {
     // Every method judged as ours is (denoised_training.h): against the
     // labels as the server holds them.
     o.validate_on_propagated_labels = false;
-    o.propagate_validation_labels = false;
     o.seed = in.seed;
     o.on_progress = progress;
     return o;

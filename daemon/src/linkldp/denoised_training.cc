@@ -92,7 +92,6 @@ Result<DenoisedRun> TrainOnLinkReports(const LinkReports& reports, const LpgnnIn
   }
   LpgnnOptions options = base_options;
   options.validate_on_propagated_labels = false;  // see the file comment
-  options.propagate_validation_labels = false;
   DenoisedRun out;
   bool have = false;
   auto consider = [&](WeightedGraph g, const std::string& name) -> Status {

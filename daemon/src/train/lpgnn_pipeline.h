@@ -69,13 +69,13 @@ struct LpgnnOptions {
   // 4, features and labels at 1, 3 splits: 0.27 against 0.46).
   bool validate_on_propagated_labels = true;
   // Whether Drop's label KProp spreads the validation users' labels too
-  // (LPGNN's protocol: every label outside the test split). Comparing
-  // models trained on different graphs against the labels as they are
-  // needs false: a validation user's own label, spread to her neighbours'
-  // targets, comes back in her prediction, and more so the more the graph
-  // joins her to them (the 22,470-user social graph, edge epsilon 2,
-  // features and labels at 1: the soft graph validated 0.035 above the
-  // edge-free model and tested 0.010 below it).
+  // (LPGNN's protocol: every label outside the test split). Spread, a
+  // validation user's own label reaches her neighbours' targets and comes
+  // back in her prediction, the more so the more the graph joins her to
+  // them: validation then favours such graphs (the 22,470-user social
+  // graph, edge epsilon 2, features and labels at 1: a soft graph validated
+  // 0.035 above the edge-free model and tested 0.010 below it). Left out,
+  // the labels teach less (linkldp/denoised_training.h has the cost).
   bool propagate_validation_labels = true;
   int hidden = 16;
   float dropout = 0.5f;
