@@ -138,7 +138,8 @@ std::vector<CommandHelp> MakeEntries() {
       {"experiment gap", "GAP (edge- and node-level DP) against the MLP without edges and non-private GCN/SAGE",
        "  --dataset PATH --out DIR\n"
        "  [--epsilons 0.5,1,2,4,8,inf] [--splits 5] [--hops 2] [--epochs 100] [--jobs J]\n"
-       "  [--levels edge,node] [--max-degree D] [--batch-size B]\n",
+       "  [--levels edge,node] [--max-degree D] [--batch-size B]\n"
+       "  [--models gap,progap]        GAP (the paper's classifier and the residual one), ProGAP (gap)\n",
        "ldpgraph experiment gap --dataset ../shared/data/nodes/cora --out /tmp/gap --epsilons 1,8 --splits 2"},
       {"experiment audit",
        "attacks on every system's release (edge-inclusion game, membership) next to the AUC epsilon allows",

@@ -198,7 +198,8 @@ int RunLpgnn(const std::vector<std::string>& args) {
 
 int RunGap(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(
-      args, {"dataset", "out", "epsilons", "splits", "hops", "epochs", "jobs", "levels", "max-degree", "batch-size"});
+      args, {"dataset", "out", "epsilons", "splits", "hops", "epochs", "jobs", "levels", "max-degree", "batch-size",
+             "models"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   Result<std::string> out = flags->String("out");
@@ -207,6 +208,9 @@ int RunGap(const std::vector<std::string>& args) {
   GapExperimentOptions o;
   Result<std::vector<std::string>> levels = flags->StringList("levels", {"edge", "node"});
   if (!levels.ok()) return Usage(levels.status().message());
+  Result<std::vector<std::string>> models = flags->StringList("models", o.models);
+  if (!models.ok()) return Usage(models.status().message());
+  o.models = *models;
   o.edge_level = o.node_level = false;
   for (const std::string& level : *levels) {
     if (level != "edge" && level != "node") return Usage("--levels lists edge and/or node, got " + level);

@@ -3,6 +3,7 @@
 // GAP-EDP and GAP-NDP train to the epsilon they were asked for and refuse
 // bad requests.
 #include "gap/gap_pipeline.h"
+#include "gap/progap_pipeline.h"
 
 #include <doctest/doctest.h>
 
@@ -208,6 +209,36 @@ TEST_CASE("Gap.NodeLevelTrainsToItsEpsilonAndRefusesBadRequests") {
   GapInputs one_way = c.in;
   one_way.graph = &directed;
   CHECK(TrainGap(one_way, o).status().code() == StatusCode::kInvalidArgument);
+}
+
+TEST_CASE("ProGap.StagesLearnTheGraphAndSpendExactlyTheirBudget") {
+  Communities c;
+  SeededRandomSource noise(9);
+  GapOptions o;
+  o.encoder_epochs = 60;
+  o.noise = &noise;
+  Result<ProGapRun> open = TrainProGap(c.in, o);
+  REQUIRE_MESSAGE(open.ok(), open.status().ToString());
+  CHECK(open->stages == 3);
+  CHECK(open->noise_stddev == 0);
+  // The words say little: the stages after the first learn the class from the aggregates.
+  INFO("ProGAP without noise: " << open->test_accuracy << ", its first stage alone " << open->mlp_test_accuracy);
+  CHECK(open->test_accuracy > 0.85);
+  CHECK(open->test_accuracy > open->mlp_test_accuracy + 0.2);
+  for (GapPrivacy level : {GapPrivacy::kEdge, GapPrivacy::kNode}) {
+    CAPTURE(static_cast<int>(level));
+    o.privacy = level;
+    o.epsilon = 4;
+    o.encoder_epochs = 5;
+    Result<ProGapRun> priv = TrainProGap(c.in, o);
+    REQUIRE_MESSAGE(priv.ok(), priv.status().ToString());
+    CHECK(priv->epsilon <= 4);
+    CHECK(priv->epsilon >= 0.99 * 4);
+    CHECK(priv->noise_stddev == doctest::Approx(priv->noise_multiplier * priv->sensitivity));
+    CHECK((priv->dp_sgd_steps > 0) == (level == GapPrivacy::kNode));
+    o.epsilon = 0;
+    CHECK(TrainProGap(c.in, o).status().code() == StatusCode::kInvalidArgument);
+  }
 }
 
 TEST_CASE("Gap.ResidualClassifierStartsFromItsEncoder") {

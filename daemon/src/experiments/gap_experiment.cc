@@ -9,6 +9,7 @@
 #include "experiments/summary.h"
 #include "experiments/summary_charts.h"
 #include "gap/gap_pipeline.h"
+#include "gap/progap_pipeline.h"
 #include "train/node_trainer.h"
 #include "train/task_data.h"
 
@@ -53,6 +54,18 @@ class GapRunner {
     }
     return Append(Name(level, ours), epsilon, split, run->test_accuracy, run->noise_multiplier, run->seconds);
   }
+
+  // ProGAP at `epsilon` and `level`, on the same noise seed as GAP's.
+  Status RunProGap(GapPrivacy level, double epsilon, int split) const {
+    GapOptions o = Options(level, epsilon, split);
+    SeededRandomSource noise(static_cast<std::uint64_t>(split) ^ 0x9a9ULL);
+    o.noise = &noise;
+    Result<ProGapRun> run = TrainProGap(Inputs(split), o);
+    if (!run.ok()) return run.status();
+    return Append(ProGapName(level), epsilon, split, run->test_accuracy, run->noise_multiplier, run->seconds);
+  }
+
+  static std::string ProGapName(GapPrivacy level) { return level == GapPrivacy::kEdge ? "progap-edp" : "progap-ndp"; }
 
   // The edge-free MLP trained by DP-SGD with the whole (finite) budget.
   Status RunPrivateMlp(double epsilon, int split) const {
@@ -136,6 +149,12 @@ Status RunGapExperiment(const GraphDataset& dataset, const GapExperimentOptions&
   if (o.splits < 1 || o.hops < 1 || o.epochs < 1) return Status::InvalidArgument("splits, hops and epochs must be >= 1");
   if (!o.edge_level && !o.node_level) return Status::InvalidArgument("no privacy level to run");
   if (o.max_degree < 1 || o.batch_size < 0) return Status::InvalidArgument("the degree bound must be >= 1, the batch >= 0");
+  if (o.models.empty()) return Status::InvalidArgument("no model to run (gap, progap)");
+  bool gap = false, progap = false;
+  for (const std::string& m : o.models) {
+    if (m != "gap" && m != "progap") return Status::InvalidArgument("unknown model '" + m + "' (gap or progap)");
+    (m == "gap" ? gap : progap) = true;
+  }
   if (dataset.feature_dims == 0) return Status::InvalidArgument("the dataset has no node features (features.csv)");
   Result<NodeTaskData> data = MakeNodeTaskData(dataset, Aggregation::kMean);
   if (!data.ok()) return data.status();
@@ -151,7 +170,17 @@ Status RunGapExperiment(const GraphDataset& dataset, const GapExperimentOptions&
     if (o.node_level) levels.push_back(GapPrivacy::kNode);
     for (double e : o.epsilons) {
       for (GapPrivacy level : levels) {
+        const std::string progap_name = GapRunner::ProGapName(level);
+        if (progap && !(*table)->Has(runner->Key(progap_name, e, split))) {
+          // One training per stage: K + 1.
+          jobs.push_back({progap_name + " eps=" + FormatNumber(e) + " split=" + std::to_string(split),
+                          [runner, level, e, split](const RunProgress&) { return runner->RunProGap(level, e, split); },
+                          o.hops + 1});
+        } else if (progap) {
+          ++skipped;
+        }
         for (bool ours : {false, true}) {
+          if (!gap) break;
           const std::string name = GapRunner::Name(level, ours);
           if ((*table)->Has(runner->Key(name, e, split))) {
             ++skipped;

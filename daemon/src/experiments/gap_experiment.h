@@ -27,6 +27,9 @@ struct GapExperimentOptions {
   int hops = 2;
   int epochs = 100;  // each of GAP's two trainings
   bool edge_level = true, node_level = true;
+  // The systems at each level: "gap" (the paper's classifier and ours, the
+  // residual one) and "progap" (gap/progap_pipeline.h).
+  std::vector<std::string> models = {"gap"};
   std::uint32_t max_degree = 10;  // node level: D, DP-SGD's expected batch (0: GapOptions' default)
   int batch_size = 0;
   std::string out_dir;

@@ -10,29 +10,6 @@
 namespace ldpgraph {
 namespace {
 
-// The options' noise source, or the OS CSPRNG (held in *os).
-Result<RandomSource*> NoiseSource(const GapOptions& o, std::unique_ptr<RandomSource>* os) {
-  if (o.noise != nullptr) return o.noise;
-  Result<std::unique_ptr<OsRandomSource>> source = OsRandomSource::Create();
-  if (!source.ok()) return source.status();
-  *os = std::move(source).value();
-  return os->get();
-}
-
-// The options' delta, or the default: 1 / (10 x the units protected:
-// edges at edge level, nodes at node level).
-double DeltaOf(const GapOptions& o, double units) { return o.delta > 0 ? o.delta : 1 / (10 * std::max(units, 1.0)); }
-
-// DP-SGD's sampling rate and step count for `epochs` (null at edge level
-// or without privacy: full batch).
-std::unique_ptr<ModuleSgd> DpSgdModule(const GapOptions& o, std::size_t training_nodes, int epochs) {
-  if (o.privacy != GapPrivacy::kNode || !std::isfinite(o.epsilon)) return nullptr;
-  auto m = std::make_unique<ModuleSgd>();
-  m->sampling_rate = static_cast<double>(o.batch_size) / static_cast<double>(training_nodes);
-  m->steps = DpSgdSteps(epochs, m->sampling_rate);
-  return m;
-}
-
 bool Cancelled(const GapOptions& o) { return o.cancel != nullptr && o.cancel->load(); }
 
 }  // namespace

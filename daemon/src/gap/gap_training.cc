@@ -86,6 +86,24 @@ Matrix Rows(const Matrix& m, const std::vector<std::uint32_t>& rows) {
 
 }  // namespace
 
+Result<RandomSource*> NoiseSource(const GapOptions& o, std::unique_ptr<RandomSource>* os) {
+  if (o.noise != nullptr) return o.noise;
+  Result<std::unique_ptr<OsRandomSource>> source = OsRandomSource::Create();
+  if (!source.ok()) return source.status();
+  *os = std::move(source).value();
+  return os->get();
+}
+
+double DeltaOf(const GapOptions& o, double units) { return o.delta > 0 ? o.delta : 1 / (10 * std::max(units, 1.0)); }
+
+std::unique_ptr<ModuleSgd> DpSgdModule(const GapOptions& o, std::size_t training_nodes, int epochs) {
+  if (o.privacy != GapPrivacy::kNode || !std::isfinite(o.epsilon)) return nullptr;
+  auto m = std::make_unique<ModuleSgd>();
+  m->sampling_rate = static_cast<double>(o.batch_size) / static_cast<double>(training_nodes);
+  m->steps = DpSgdSteps(epochs, m->sampling_rate);
+  return m;
+}
+
 Result<TrainedEncoder> TrainEncoder(const GapInputs& in, const GapOptions& o, int total_epochs, const ModuleSgd* sgd,
                                     RandomSource& noise) {
   SeededRandomSource init(o.seed);

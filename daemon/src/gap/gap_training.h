@@ -4,12 +4,22 @@
 #ifndef LDPGRAPH_DAEMON_GAP_GAP_TRAINING_H_
 #define LDPGRAPH_DAEMON_GAP_GAP_TRAINING_H_
 
+#include <memory>
 #include <vector>
 
 #include "gap/gap_pipeline.h"
 #include "train/dp_sgd.h"
 
 namespace ldpgraph {
+
+// The options' noise source, or the OS CSPRNG (held in *os).
+Result<RandomSource*> NoiseSource(const GapOptions& o, std::unique_ptr<RandomSource>* os);
+// The options' delta, or the default: 1 / (10 x the units protected:
+// edges at edge level, nodes at node level).
+double DeltaOf(const GapOptions& o, double units);
+// DP-SGD's sampling rate and step count for `epochs` (null at edge level
+// or without privacy: full batch).
+std::unique_ptr<ModuleSgd> DpSgdModule(const GapOptions& o, std::size_t training_nodes, int epochs);
 
 struct TrainedEncoder {
   Mlp mlp, head;  // the encoder and its linear softmax head

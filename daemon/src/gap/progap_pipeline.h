@@ -1,0 +1,43 @@
+// ProGAP (Sajadmanesh and Gatica-Perez, WSDM 2024): GAP trained in stages.
+// GAP aggregates one edge-free encoder's embedding K times; ProGAP lets
+// every aggregation read an embedding that has already seen the graph:
+//   stage 0: GAP's encoder on the features alone (an MLP with a softmax
+//            head); its embedding, rows normalised, is H^(0);
+//   stage k = 1..K: A^(k) = row-normalise(A^T H^(k-1) + noise), one noisy
+//            hop released once (gap/aggregation.h); an MLP with a head
+//            trains on [H^(0), A^(1), .., A^(k)] and gives H^(k);
+//   the last stage's head predicts.
+// The K releases have GAP's per-hop sensitivity (sqrt 2 for an edge, sqrt D
+// for a node of the degree-bounded graph). At edge level the stages train
+// normally as post-processing of the releases; at node level each of the
+// K + 1 stages trains by DP-SGD, and one noise multiplier serves every
+// release and every stage's steps in the RDP accountant, as GAP's does.
+#ifndef LDPGRAPH_DAEMON_GAP_PROGAP_PIPELINE_H_
+#define LDPGRAPH_DAEMON_GAP_PROGAP_PIPELINE_H_
+
+#include "gap/gap_pipeline.h"
+
+namespace ldpgraph {
+
+struct ProGapRun {
+  GapPrivacy privacy = GapPrivacy::kEdge;
+  std::uint32_t max_degree = 0;  // node level
+  int stages = 0;                // K + 1
+  double val_accuracy = 0, test_accuracy = 0;
+  double mlp_test_accuracy = 0;  // stage 0 alone: the MLP without edges
+  double sensitivity = 0, noise_multiplier = 0, noise_stddev = 0;
+  double epsilon = INFINITY, delta = 0;
+  std::int64_t dp_sgd_steps = 0;  // node level, all stages
+  Matrix probabilities;           // every node's, from the last stage
+  double seconds = 0;
+};
+
+// `options.model.hops` is K; each stage trains `options.encoder_epochs`
+// epochs with GAP's encoder shape. Errors: ValidateGap's; the accountant's
+// (kOutOfRange when no noise multiplier reaches epsilon); kFailedPrecondition
+// "cancelled" once options.cancel is set.
+Result<ProGapRun> TrainProGap(const GapInputs& inputs, const GapOptions& options);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_GAP_PROGAP_PIPELINE_H_
