@@ -81,16 +81,9 @@ std::uint64_t GapMemoryEstimate(const GapInputs& in, const GapOptions& options) 
 Result<GapCalibration> CalibrateGap(const GapInputs& in, const GapOptions& options) {
   LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, options));
   const GapOptions o = ResolveGapOptions(options, in.split.train.size());
-  const bool node_level = o.privacy == GapPrivacy::kNode;
   GapCalibration c;
-  const bool undirected = IsSymmetric(*in.graph);
-  const double edge_sensitivity = node_level  ? std::sqrt(static_cast<double>(o.max_degree))
-                                  : undirected ? std::sqrt(2.0)
-                                               : 1.0;
-  c.sensitivity = RoundedSensitivity(edge_sensitivity, o.model.hidden);
-  const double units = node_level ? static_cast<double>(in.graph->num_nodes())
-                                  : static_cast<double>(in.graph->num_entries()) / (undirected ? 2 : 1);
-  c.delta = DeltaOf(o, units);
+  c.sensitivity = PerHopSensitivity(in, o);
+  c.delta = ReleaseDelta(in, o);
 
   // One noise multiplier for every release, calibrated for them together:
   // the K aggregations and, at node level, both modules' DP-SGD steps.
@@ -105,15 +98,13 @@ Result<GapCalibration> CalibrateGap(const GapInputs& in, const GapOptions& optio
     return r;
   };
   if (std::isfinite(o.epsilon)) {
-    Result<double> multiplier = CalibrateNoiseMultiplier(releases, o.epsilon, c.delta);
-    if (!multiplier.ok()) return multiplier.status();
-    RdpAccountant accountant;
-    for (const GaussianRelease& r : releases(*multiplier)) LDPGRAPH_RETURN_IF_ERROR(accountant.Add(r));
-    c.noise_multiplier = *multiplier;
-    c.noise_stddev = *multiplier * c.sensitivity;
-    c.epsilon = *accountant.Epsilon(c.delta);
+    Result<CalibratedNoise> noise = CalibrateReleases(releases, o.epsilon, c.delta);
+    if (!noise.ok()) return noise.status();
+    c.noise_multiplier = noise->noise_multiplier;
+    c.noise_stddev = noise->noise_multiplier * c.sensitivity;
+    c.epsilon = noise->epsilon;
     for (ModuleSgd* m : {c.encoder_sgd.get(), c.classifier_sgd.get()}) {
-      if (m != nullptr) m->noise_multiplier = *multiplier;
+      if (m != nullptr) m->noise_multiplier = noise->noise_multiplier;
     }
   }
   return c;
@@ -143,13 +134,8 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& options) {
   const int hops = o.model.hops;
   // The graph the aggregations read: at node level, every degree bounded.
   CsrGraph bounded;
-  const CsrGraph* graph = in.graph;
-  if (node_level) {
-    SeededRandomSource sampler(o.seed ^ 0xde9ULL);
-    bounded = BoundDegree(*in.graph, o.max_degree, sampler);
-    graph = &bounded;
-    run.max_degree = o.max_degree;
-  }
+  const CsrGraph* graph = AggregatedGraph(in, o, &bounded);
+  if (node_level) run.max_degree = o.max_degree;
 
   // 1. The encoder, on features and labels alone.
   const int total_epochs = o.encoder_epochs + o.classifier_epochs;

@@ -3,6 +3,8 @@
 #include <functional>
 
 #include "engine/adam.h"
+#include "gap/aggregation.h"
+#include "privacy/discrete_gaussian.h"
 #include "train/early_stopping.h"
 
 namespace ldpgraph {
@@ -102,6 +104,36 @@ std::unique_ptr<ModuleSgd> DpSgdModule(const GapOptions& o, std::size_t training
   m->sampling_rate = static_cast<double>(o.batch_size) / static_cast<double>(training_nodes);
   m->steps = DpSgdSteps(epochs, m->sampling_rate);
   return m;
+}
+
+double PerHopSensitivity(const GapInputs& in, const GapOptions& o) {
+  const double per_edge = o.privacy == GapPrivacy::kNode ? std::sqrt(static_cast<double>(o.max_degree))
+                          : IsSymmetric(*in.graph)        ? std::sqrt(2.0)
+                                                          : 1.0;
+  return RoundedSensitivity(per_edge, o.model.hidden);
+}
+
+double ReleaseDelta(const GapInputs& in, const GapOptions& o) {
+  if (o.privacy == GapPrivacy::kNode) return DeltaOf(o, static_cast<double>(in.graph->num_nodes()));
+  return DeltaOf(o, static_cast<double>(in.graph->num_entries()) / (IsSymmetric(*in.graph) ? 2 : 1));
+}
+
+Result<CalibratedNoise> CalibrateReleases(const std::function<std::vector<GaussianRelease>(double)>& releases,
+                                          double epsilon, double delta) {
+  Result<double> multiplier = CalibrateNoiseMultiplier(releases, epsilon, delta);
+  if (!multiplier.ok()) return multiplier.status();
+  RdpAccountant accountant;
+  for (const GaussianRelease& r : releases(*multiplier)) LDPGRAPH_RETURN_IF_ERROR(accountant.Add(r));
+  Result<double> spent = accountant.Epsilon(delta);
+  if (!spent.ok()) return spent.status();
+  return CalibratedNoise{*multiplier, *spent};
+}
+
+const CsrGraph* AggregatedGraph(const GapInputs& in, const GapOptions& o, CsrGraph* bounded) {
+  if (o.privacy != GapPrivacy::kNode) return in.graph;
+  SeededRandomSource sampler(o.seed ^ 0xde9ULL);
+  *bounded = BoundDegree(*in.graph, o.max_degree, sampler);
+  return bounded;
 }
 
 Result<TrainedEncoder> TrainEncoder(const GapInputs& in, const GapOptions& o, int total_epochs, const ModuleSgd* sgd,

@@ -4,10 +4,13 @@
 #ifndef LDPGRAPH_DAEMON_GAP_GAP_TRAINING_H_
 #define LDPGRAPH_DAEMON_GAP_GAP_TRAINING_H_
 
+#include <cmath>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "gap/gap_pipeline.h"
+#include "privacy/rdp_accountant.h"
 #include "train/dp_sgd.h"
 
 namespace ldpgraph {
@@ -20,6 +23,22 @@ double DeltaOf(const GapOptions& o, double units);
 // DP-SGD's sampling rate and step count for `epochs` (null at edge level
 // or without privacy: full batch).
 std::unique_ptr<ModuleSgd> DpSgdModule(const GapOptions& o, std::size_t training_nodes, int epochs);
+
+// The aggregation's L2 sensitivity per hop, the grid's rounding included:
+// sqrt(D) at node level, sqrt 2 for an undirected edge, else 1.
+double PerHopSensitivity(const GapInputs& in, const GapOptions& o);
+// Delta for the units the level protects (DeltaOf).
+double ReleaseDelta(const GapInputs& in, const GapOptions& o);
+// The one noise multiplier that makes `releases` (epsilon, delta)-DP
+// together, and the epsilon the accountant gives them at it.
+struct CalibratedNoise {
+  double noise_multiplier = 0, epsilon = INFINITY;
+};
+Result<CalibratedNoise> CalibrateReleases(const std::function<std::vector<GaussianRelease>(double)>& releases,
+                                          double epsilon, double delta);
+// The graph the aggregations read: at node level a degree-bounded copy
+// (kept in *bounded), else the inputs' own.
+const CsrGraph* AggregatedGraph(const GapInputs& in, const GapOptions& o, CsrGraph* bounded);
 
 struct TrainedEncoder {
   Mlp mlp, head;  // the encoder and its linear softmax head

@@ -4,8 +4,6 @@
 
 #include "gap/aggregation.h"
 #include "gap/gap_training.h"
-#include "privacy/discrete_gaussian.h"
-#include "privacy/rdp_accountant.h"
 
 namespace ldpgraph {
 namespace {
@@ -46,13 +44,8 @@ Result<ProGapRun> TrainProGap(const GapInputs& in, const GapOptions& options) {
 
   // The release: K one-hop aggregations and, at node level, K + 1 stages of
   // DP-SGD, under one noise multiplier.
-  const bool undirected = IsSymmetric(*in.graph);
-  run.sensitivity = RoundedSensitivity(node_level    ? std::sqrt(static_cast<double>(o.max_degree))
-                                       : undirected ? std::sqrt(2.0)
-                                                    : 1.0,
-                                       o.model.hidden);
-  run.delta = DeltaOf(o, node_level ? static_cast<double>(in.graph->num_nodes())
-                                    : static_cast<double>(in.graph->num_entries()) / (undirected ? 2 : 1));
+  run.sensitivity = PerHopSensitivity(in, o);
+  run.delta = ReleaseDelta(in, o);
   std::unique_ptr<ModuleSgd> sgd = DpSgdModule(o, in.split.train.size(), o.encoder_epochs);
   if (std::isfinite(o.epsilon)) {
     auto releases = [&](double s) {
@@ -60,15 +53,13 @@ Result<ProGapRun> TrainProGap(const GapInputs& in, const GapOptions& options) {
       if (sgd) r.push_back({s, sgd->sampling_rate, sgd->steps * (hops + 1)});
       return r;
     };
-    Result<double> multiplier = CalibrateNoiseMultiplier(releases, o.epsilon, run.delta);
-    if (!multiplier.ok()) return multiplier.status();
-    RdpAccountant accountant;
-    for (const GaussianRelease& r : releases(*multiplier)) LDPGRAPH_RETURN_IF_ERROR(accountant.Add(r));
-    run.noise_multiplier = *multiplier;
-    run.noise_stddev = *multiplier * run.sensitivity;
-    run.epsilon = *accountant.Epsilon(run.delta);
+    Result<CalibratedNoise> calibrated = CalibrateReleases(releases, o.epsilon, run.delta);
+    if (!calibrated.ok()) return calibrated.status();
+    run.noise_multiplier = calibrated->noise_multiplier;
+    run.noise_stddev = calibrated->noise_multiplier * run.sensitivity;
+    run.epsilon = calibrated->epsilon;
     if (sgd) {
-      sgd->noise_multiplier = *multiplier;
+      sgd->noise_multiplier = calibrated->noise_multiplier;
       run.dp_sgd_steps = sgd->steps * (hops + 1);
     }
   }
@@ -77,13 +68,8 @@ Result<ProGapRun> TrainProGap(const GapInputs& in, const GapOptions& options) {
   if (!noise_source.ok()) return noise_source.status();
   RandomSource& noise = **noise_source;
   CsrGraph bounded;
-  const CsrGraph* graph = in.graph;
-  if (node_level) {
-    SeededRandomSource sampler(o.seed ^ 0xde9ULL);
-    bounded = BoundDegree(*in.graph, o.max_degree, sampler);
-    graph = &bounded;
-    run.max_degree = o.max_degree;
-  }
+  const CsrGraph* graph = AggregatedGraph(in, o, &bounded);
+  if (node_level) run.max_degree = o.max_degree;
 
   const int total_epochs = (hops + 1) * o.encoder_epochs;
   std::vector<Matrix> parts;  // H^(0), A^(1), ..
