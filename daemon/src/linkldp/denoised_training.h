@@ -60,12 +60,14 @@ struct DenoisedTrainingOptions {
   double soft_degree_multiple = 0;
 };
 
+// Options for the denoiser from those of training (their seed and soft
+// degree multiple) and the learned prior's side information.
+DenoiseOptions DenoiseOptionsFor(const DenoisedTrainingOptions& options, const PairSideInformation& side);
+
 // The denoiser's graph: under the degree prior when `side` is empty (Blink),
 // else under the learned prior. kHard graphs come unweighted.
 // `candidates`, when given, must come from `reports` (LinkDenoiser::Fit).
 // Only `seed` and `soft_degree_multiple` of `options` count here.
-// Options for the denoiser from those of training.
-DenoiseOptions DenoiseOptionsFor(const DenoisedTrainingOptions& options, const PairSideInformation& side);
 Result<WeightedGraph> DenoisedTrainingGraph(const LinkReports& reports, DenoisedOutput output,
                                             const PairSideInformation& side, const DenoisedTrainingOptions& options,
                                             std::shared_ptr<const CandidatePairs> candidates = nullptr);
@@ -83,7 +85,6 @@ Result<GraphRun> TrainOnGraph(const LpgnnInputs& inputs, const LpgnnOptions& opt
 // Ours' side information: `run`'s probabilities, one-hot on the training
 // users when the labels are true (inputs.label_epsilon infinite).
 Matrix FirstModelProbabilities(const LpgnnInputs& inputs, const GraphRun& run);
-
 
 struct DenoisedRun {
   GraphRun chosen;

@@ -166,9 +166,11 @@ int LearnedPrior::Row::Cell(std::uint32_t j) const {
   const double agreement = sim.probs != nullptr ? sim.Agreement(i_, j) : 0.0;
   double cosine = 0;
   if (sim.sparse) {
-    float dot = 0;
-    for (auto k = sim.offsets[j]; k < sim.offsets[j + 1]; ++k) dot += sim.values[k] * x_[sim.indices[k]];
-    cosine = dot;
+    // The same terms in the same order and precision as Similarity::Cosine,
+    // so that a pair's cell is the same whichever way it is asked for.
+    for (auto k = sim.offsets[j]; k < sim.offsets[j + 1]; ++k) {
+      cosine += static_cast<double>(sim.values[k]) * x_[sim.indices[k]];
+    }
   } else if (sim.has_features) {
     cosine = sim.Cosine(i_, j);
   }
