@@ -225,6 +225,10 @@ TEST_CASE("ProGap.StagesLearnTheGraphAndSpendExactlyTheirBudget") {
   INFO("ProGAP without noise: " << open->test_accuracy << ", its first stage alone " << open->mlp_test_accuracy);
   CHECK(open->test_accuracy > 0.85);
   CHECK(open->test_accuracy > open->mlp_test_accuracy + 0.2);
+  REQUIRE(open->stage_test_accuracy.size() == 3u);
+  CHECK(open->test_accuracy == open->stage_test_accuracy.back());
+  CHECK(open->mlp_test_accuracy == open->stage_test_accuracy.front());
+  CHECK(open->probabilities.rows() == static_cast<Eigen::Index>(c.in.graph->num_nodes()));
   for (GapPrivacy level : {GapPrivacy::kEdge, GapPrivacy::kNode}) {
     CAPTURE(static_cast<int>(level));
     o.privacy = level;
@@ -235,7 +239,10 @@ TEST_CASE("ProGap.StagesLearnTheGraphAndSpendExactlyTheirBudget") {
     CHECK(priv->epsilon <= 4);
     CHECK(priv->epsilon >= 0.99 * 4);
     CHECK(priv->noise_stddev == doctest::Approx(priv->noise_multiplier * priv->sensitivity));
-    CHECK((priv->dp_sgd_steps > 0) == (level == GapPrivacy::kNode));
+    // Node level: stage 0 trains as GAP's encoder, the two later stages as its classifier (5 epochs).
+    const double q = static_cast<double>(std::min<std::size_t>(512, c.in.split.train.size())) /
+                     static_cast<double>(c.in.split.train.size());
+    CHECK(priv->dp_sgd_steps == (level == GapPrivacy::kNode ? DpSgdSteps(5, q) + 2 * DpSgdSteps(5, q) : 0));
     o.epsilon = 0;
     CHECK(TrainProGap(c.in, o).status().code() == StatusCode::kInvalidArgument);
   }

@@ -371,6 +371,15 @@ TEST_CASE("Gradient.ConcatColumns") {
                  {&a, &b, &c});
 }
 
+TEST_CASE("Gradient.NormaliseRows") {
+  Parameter x = Random("x", 4, 3, 21);
+  Matrix r = Random("r", 4, 3, 22).value;
+  CheckGradients([&](Tape& t) { return t.Dot(t.NormaliseRows(t.Param(&x)), &r); }, {&x}, true, 1e-3);
+  Tape tape(false, nullptr);
+  const Matrix& y = tape.value(tape.NormaliseRows(tape.Constant(x.value)));
+  for (Eigen::Index i = 0; i < y.rows(); ++i) CHECK(y.row(i).norm() == doctest::Approx(1).epsilon(1e-5));
+}
+
 TEST_CASE("Gradient.SparseProductWithDropout") {
   // x W on a sparse input with half its entries dropped (the same mask in
   // every evaluation: the checker reseeds the tape's generator).

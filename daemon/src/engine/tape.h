@@ -101,6 +101,9 @@ class Tape {
   // [x_1 | x_2 | ...]: the columns of equally tall matrices side by side.
   Var ConcatColumns(const std::vector<Var>& parts);
   Var Scale(Var x, float s);
+  // Every row divided by its L2 norm (a zero row stays zero): ProGAP's
+  // stages join their embeddings on the unit sphere before the head.
+  Var NormaliseRows(Var x);
   Var Relu(Var x);
   Var Selu(Var x);
   Var Dropout(Var x, float p);      // identity in eval mode

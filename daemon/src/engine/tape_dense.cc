@@ -144,6 +144,30 @@ Tape::Var Tape::ConcatColumns(const std::vector<Var>& parts) {
   return out;
 }
 
+Tape::Var Tape::NormaliseRows(Var x) {
+  const Matrix& in = value(x);
+  Eigen::VectorXf inverse_norms(in.rows());
+  Matrix y(in.rows(), in.cols());
+  for (Eigen::Index r = 0; r < in.rows(); ++r) {
+    const float norm = in.row(r).norm();
+    inverse_norms[r] = norm > 0 ? 1 / norm : 0.0f;
+    y.row(r) = in.row(r) * inverse_norms[r];
+  }
+  Var out = Push(std::move(y), Needs(x));
+  nodes_[out].backward = [this, x, out, inverse_norms] {
+    if (!Needs(x)) return;
+    // d(x / |x|) = (g - y (y . g)) / |x|, y the unit row.
+    const Matrix& unit = value(out);
+    const Matrix& g = nodes_[out].grad;
+    Matrix& dx = GradOf(x);
+    for (Eigen::Index r = 0; r < unit.rows(); ++r) {
+      const float along = unit.row(r).dot(g.row(r));
+      dx.row(r) += (g.row(r) - along * unit.row(r)) * inverse_norms[r];
+    }
+  };
+  return out;
+}
+
 Tape::Var Tape::Add(Var a, Var b) {
   Var out = Push(value(a) + value(b), Needs(a) || Needs(b));
   nodes_[out].backward = [this, a, b, out] {

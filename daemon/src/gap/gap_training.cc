@@ -10,36 +10,24 @@
 namespace ldpgraph {
 namespace {
 
-// The encoder and its softmax head, trained (and snapshotted) as one model.
-struct EncoderWithHead {
-  Mlp* encoder;
-  Mlp* head;
-  std::vector<Parameter*> Parameters() {
-    std::vector<Parameter*> p = encoder->Parameters();
-    for (Parameter* q : head->Parameters()) p.push_back(q);
-    return p;
-  }
+// A list of parameters as EarlyStopping snapshots a model.
+struct ParameterList {
+  std::vector<Parameter*> parameters;
+  std::vector<Parameter*> Parameters() { return parameters; }
   std::vector<BatchNormStats*> Stats() { return {}; }
 };
 
-// GapOptions::on_progress for one module whose epochs follow `before`.
-std::function<void(int)> Progress(const GapOptions& o, int before, int total) {
-  if (!o.on_progress) return {};
-  return [&o, before, total](int epoch) { o.on_progress(before + epoch, total); };
-}
-
 // Full-batch Adam on the training rows' cross-entropy for `epochs` epochs,
 // keeping the epoch of best validation accuracy (the loss breaking ties).
-template <typename Model>
-void TrainFullBatch(Model* model, const std::function<Tape::Var(Tape&)>& forward, const GapInputs& in, int epochs,
-                    const GapOptions& o, std::uint64_t seed, const std::function<void(int)>& on_epoch) {
+void TrainFullBatch(ParameterList* model, const std::function<Tape::Var(Tape&)>& forward, const GapInputs& in,
+                    int epochs, const GapOptions& o, std::uint64_t seed, const std::function<void(int)>& on_epoch) {
   AdamOptions adam_options;
   adam_options.lr = o.lr;
   adam_options.weight_decay = o.weight_decay;
   Adam adam(model->Parameters(), adam_options);
   SeededRandomSource rng(seed);
   const std::vector<int> train = Masked(*in.labels, in.split.train), val = Masked(*in.labels, in.split.val);
-  EarlyStopping<Model> best(model, epochs + 1, 1, /*enabled=*/false);
+  EarlyStopping<ParameterList> best(model, epochs + 1, 1, /*enabled=*/false);
   for (int epoch = 1; epoch <= epochs && (o.cancel == nullptr || !o.cancel->load()); ++epoch) {
     {
       Tape tape(true, &rng);
@@ -79,14 +67,30 @@ DpSgdOptions SgdOptions(const GapOptions& o, const ModuleSgd& m, std::uint64_t s
   return s;
 }
 
-// The listed rows of `m`, in order.
+}  // namespace
+
 Matrix Rows(const Matrix& m, const std::vector<std::uint32_t>& rows) {
   Matrix out(static_cast<Eigen::Index>(rows.size()), m.cols());
   for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = m.row(rows[i]);
   return out;
 }
 
-}  // namespace
+std::function<void(int)> ModuleProgress(const GapOptions& o, int before, int total) {
+  if (!o.on_progress) return {};
+  return [&o, before, total](int epoch) { o.on_progress(before + epoch, total); };
+}
+
+Status TrainModule(const std::vector<Parameter*>& parameters, const ModuleForwards& forwards, const GapInputs& in,
+                   const GapOptions& o, int epochs, const ModuleSgd* sgd, std::uint64_t seed,
+                   const std::function<void(int)>& progress, RandomSource& noise) {
+  if (sgd != nullptr) {
+    RowModel model{parameters, forwards.rows};
+    return TrainDpSgd(model, *in.labels, in.split.train, SgdOptions(o, *sgd, seed, progress), noise);
+  }
+  ParameterList model{parameters};
+  TrainFullBatch(&model, forwards.all, in, epochs, o, seed, progress);
+  return Status::Ok();
+}
 
 Result<RandomSource*> NoiseSource(const GapOptions& o, std::unique_ptr<RandomSource>* os) {
   if (o.noise != nullptr) return o.noise;
@@ -146,18 +150,15 @@ Result<TrainedEncoder> TrainEncoder(const GapInputs& in, const GapOptions& o, in
   Result<Mlp> head = Mlp::Create({o.model.hidden, o.model.hidden, 1, in.classes, 0.0f, false}, "gap.encoder_head", init);
   if (!head.ok()) return head.status();
   TrainedEncoder e{std::move(mlp).value(), std::move(head).value()};
-  EncoderWithHead both{&e.mlp, &e.head};
-  const std::function<void(int)> progress = Progress(o, 0, total_epochs);
-  if (sgd != nullptr) {
-    RowModel model{both.Parameters(), [&](Tape& t, const std::vector<std::uint32_t>& rows) {
-                     return e.head.Forward(t, e.mlp.Forward(t, *t.Own(in.features->Rows(rows))));
-                   }};
-    LDPGRAPH_RETURN_IF_ERROR(
-        TrainDpSgd(model, *in.labels, in.split.train, SgdOptions(o, *sgd, o.seed ^ 0xe4c0ULL, progress), noise));
-  } else {
-    TrainFullBatch(&both, [&](Tape& t) { return e.head.Forward(t, e.mlp.Forward(t, *in.features)); }, in,
-                   o.encoder_epochs, o, o.seed ^ 0xe4c0ULL, progress);
-  }
+  std::vector<Parameter*> parameters = e.mlp.Parameters();
+  for (Parameter* p : e.head.Parameters()) parameters.push_back(p);
+  const ModuleForwards forwards{
+      [&](Tape& t) { return e.head.Forward(t, e.mlp.Forward(t, *in.features)); },
+      [&](Tape& t, const std::vector<std::uint32_t>& rows) {
+        return e.head.Forward(t, e.mlp.Forward(t, *t.Own(in.features->Rows(rows))));
+      }};
+  LDPGRAPH_RETURN_IF_ERROR(TrainModule(parameters, forwards, in, o, o.encoder_epochs, sgd, o.seed ^ 0xe4c0ULL,
+                                       ModuleProgress(o, 0, total_epochs), noise));
   return e;
 }
 
@@ -174,22 +175,19 @@ Result<TrainedClassifier> TrainClassifier(const GapInputs& in, const GapOptions&
     std::vector<Parameter*> params = classifier.Parameters();
     for (std::size_t k = params.size() - 2; k < params.size(); ++k) params[k]->value.setZero();  // the head's last layer
   }
-  const std::function<void(int)> progress = Progress(o, epochs_before, epochs_before + epochs);
-  if (sgd != nullptr) {
-    RowModel model{classifier.Parameters(), [&](Tape& t, const std::vector<std::uint32_t>& rows) {
-                     std::vector<Tape::Var> batch;
-                     for (const Matrix& a : aggregates) batch.push_back(t.Constant(Rows(a, rows)));
-                     const Tape::Var scores = classifier.Forward(t, batch);
-                     return base_logits == nullptr ? scores : t.Add(scores, t.Constant(Rows(*base_logits, rows)));
-                   }};
-    LDPGRAPH_RETURN_IF_ERROR(
-        TrainDpSgd(model, *in.labels, in.split.train, SgdOptions(o, *sgd, o.seed ^ 0xc1a5ULL, progress), noise));
-  }
   auto forward = [&](Tape& t) {
     const Tape::Var scores = classifier.Forward(t, aggregates);
     return base_logits == nullptr ? scores : t.Add(scores, t.ConstantView(base_logits));
   };
-  if (sgd == nullptr) TrainFullBatch(&classifier, forward, in, epochs, o, o.seed ^ 0xc1a5ULL, progress);
+  const ModuleForwards forwards{forward, [&](Tape& t, const std::vector<std::uint32_t>& rows) {
+                                  std::vector<Tape::Var> batch;
+                                  for (const Matrix& a : aggregates) batch.push_back(t.Constant(Rows(a, rows)));
+                                  const Tape::Var scores = classifier.Forward(t, batch);
+                                  return base_logits == nullptr ? scores
+                                                                : t.Add(scores, t.Constant(Rows(*base_logits, rows)));
+                                }};
+  LDPGRAPH_RETURN_IF_ERROR(TrainModule(classifier.Parameters(), forwards, in, o, epochs, sgd, o.seed ^ 0xc1a5ULL,
+                                       ModuleProgress(o, epochs_before, epochs_before + epochs), noise));
   Tape tape(false, nullptr);
   c.probs = Softmax(tape.value(forward(tape)));
   c.val_accuracy = Accuracy(c.probs, *in.labels, in.split.val);

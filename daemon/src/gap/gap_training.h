@@ -40,6 +40,26 @@ Result<CalibratedNoise> CalibrateReleases(const std::function<std::vector<Gaussi
 // (kept in *bounded), else the inputs' own.
 const CsrGraph* AggregatedGraph(const GapInputs& in, const GapOptions& o, CsrGraph* bounded);
 
+// A module's two forward passes: over every node (full-batch training and
+// evaluation) and over a DP-SGD batch's rows.
+struct ModuleForwards {
+  std::function<Tape::Var(Tape&)> all;
+  std::function<Tape::Var(Tape&, const std::vector<std::uint32_t>& rows)> rows;
+};
+
+// Trains `parameters` on the training nodes' cross-entropy for `epochs`:
+// full-batch Adam keeping the epoch of best validation accuracy (the loss
+// breaking ties) when `sgd` is null, else DP-SGD keeping the last step.
+// `progress` (may be empty) gets each epoch done; `seed` drives dropout.
+Status TrainModule(const std::vector<Parameter*>& parameters, const ModuleForwards& forwards, const GapInputs& in,
+                   const GapOptions& o, int epochs, const ModuleSgd* sgd, std::uint64_t seed,
+                   const std::function<void(int)>& progress, RandomSource& noise);
+// GapOptions::on_progress for one module whose epochs follow `before`
+// (empty when the options have no progress callback).
+std::function<void(int)> ModuleProgress(const GapOptions& o, int before, int total);
+// The listed rows of `m`, in order.
+Matrix Rows(const Matrix& m, const std::vector<std::uint32_t>& rows);
+
 struct TrainedEncoder {
   Mlp mlp, head;  // the encoder and its linear softmax head
 };

@@ -1,11 +1,13 @@
 // ProGAP (Sajadmanesh and Gatica-Perez, WSDM 2024): GAP trained in stages.
 // GAP aggregates one edge-free encoder's embedding K times; ProGAP lets
 // every aggregation read an embedding that has already seen the graph:
-//   stage 0: GAP's encoder on the features alone (an MLP with a softmax
-//            head); its embedding, rows normalised, is H^(0);
-//   stage k = 1..K: A^(k) = row-normalise(A^T H^(k-1) + noise), one noisy
-//            hop released once (gap/aggregation.h); an MLP with a head
-//            trains on [H^(0), A^(1), .., A^(k)] and gives H^(k);
+//   stage 0: an encoder of the features alone gives h_0, and a head
+//            classifies h_0's rows normalised (gap/progap_stage.h);
+//   stage k = 1..K: x_k = row-normalise(A^T unit(h_{k-1}) + noise), one
+//            noisy hop released once (gap/aggregation.h); stage k's encoder
+//            reads x_k alone and gives h_k, its head classifies
+//            [h_0 .. h_{k-1} (frozen), h_k] normalised. From stage 2 on the
+//            encoder starts from the stage before's, which read a like input;
 //   the last stage's head predicts.
 // The K releases have GAP's per-hop sensitivity (sqrt 2 for an edge, sqrt D
 // for a node of the degree-bounded graph). At edge level the stages train
@@ -28,6 +30,8 @@ struct ProGapRun {
   double sensitivity = 0, noise_multiplier = 0, noise_stddev = 0;
   double epsilon = INFINITY, delta = 0;
   std::int64_t dp_sgd_steps = 0;  // node level, all stages
+  // Each stage's own head, 0..K (stage 0: the MLP without edges).
+  std::vector<double> stage_val_accuracy, stage_test_accuracy;
   Matrix probabilities;           // every node's, from the last stage
   double seconds = 0;
 };
