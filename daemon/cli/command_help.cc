@@ -21,14 +21,15 @@ std::vector<CommandHelp> MakeEntries() {
        "ldpgraph perturb --input ../shared/data/graphs/MUTAG/MUTAG.txt --mechanism dprr --epsilon 1 "
        "--output /tmp/mutag-dprr.txt"},
       {"train", "train a classifier and print test_accuracy= and test_auc=",
-       "  --dataset PATH               a graph dataset (GIN) or a node dataset folder (GCN, SAGE, GAP)\n"
-       "  [--model gin|gcn|sage|gap]   (gin)\n"
+       "  --dataset PATH               a graph dataset (GIN) or a node dataset folder (GCN, SAGE, GAP, ProGAP)\n"
+       "  [--model gin|gcn|sage|gap|progap] (gin)\n"
        "  [--epochs N] [--seed S]      (the model's defaults; 0)\n"
        "  [--out model.bin]            save the model file\n"
        "  gin: [--products float|bf16] (float; bf16: bfloat16 Linear products on Intel AMX)\n"
        "       [--colour-classes on|off] (on: layers run once per Weisfeiler-Lehman class)\n"
        "  gin, gcn, sage: [--gathers auto|float|bf16] (auto: bfloat16 neighbour sums past 32 MB)\n"
-       "  gap: --privacy edge --epsilon E [--delta D] [--hops K]\n",
+       "  gap, progap: --privacy edge|node --epsilon E [--delta D] [--hops K] [--classifier-epochs N]\n"
+       "       node: [--max-degree D] [--batch-size B] [--clip C]; gap: [--residual auto|on|off]\n",
        "ldpgraph train --dataset ../shared/data/graphs/MUTAG/MUTAG.txt --model gin --epochs 50 --out /tmp/mutag.bin"},
       {"predict", "classes and probabilities from a model file",
        "  --model model.bin            a file written by train --out\n"

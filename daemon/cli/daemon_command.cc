@@ -52,7 +52,8 @@ const char kDaemonUsage[] =
     "  held-graphs | unhold --graph ID         the held graphs; delete one\n"
     "  train --held-graph ID --epsilon E [--privacy edge|node] [--delta D] [--hops K]\n"
     "        [--max-degree D] [--batch-size B] [--residual auto|on|off] [--epochs N] [--seed S] [--wait]\n"
-    "                                          GAP on a held graph, released under edge- or node-level DP\n"
+    "        [--model gap|progap]              GAP (or ProGAP) on a held graph, released under edge- or\n"
+    "                                          node-level DP\n"
     "  job --id N | cancel --id N              a job's state, or cancel it\n"
     "  models                                  every model version\n"
     "  predict --model V --graphs ID,ID,...    class and probabilities per graph\n"
@@ -292,6 +293,7 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
       body[key] = *v;
     }
     if (flags->Has("residual")) body["residual"] = flags->StringOr("residual", "");
+    if (flags->Has("model")) body["model"] = flags->StringOr("model", "");  // gap or progap: the daemon checks
     return StartJob(client, body, flags->Has("wait"));
   }
   if (action == "train") {

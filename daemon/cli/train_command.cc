@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "gap/gap_pipeline.h"
+#include "gap/progap_pipeline.h"
 #include "store/model_file.h"
 #include "train/gin_pipeline.h"
 #include "train/node_pipeline.h"
@@ -48,9 +49,27 @@ void PrintResult(const std::string& dataset, const std::string& model, std::uint
 }
 
 // GAP: edge- or node-level DP on a graph the server holds (gap/gap_pipeline.h).
-int RunGapTraining(const Flags& flags) {
+// The lines `train --model gap|progap` prints before and after its own.
+void PrintGapHead(const GraphDataset& ds, const char* model, const std::string& privacy, std::uint64_t seed,
+                  std::uint64_t hops, const GapInputs& in, double epsilon, double delta, double sensitivity,
+                  double noise_multiplier, double noise_stddev) {
+  std::cout << "dataset=" << ds.name << "\nmodel=" << model << "\nprivacy=" << privacy << "\nseed=" << seed
+            << "\nhops=" << hops << "\ntrain=" << in.split.train.size() << "\nval=" << in.split.val.size()
+            << "\ntest=" << in.split.test.size() << "\nepsilon=" << epsilon << "\ndelta=" << delta
+            << "\nsensitivity=" << sensitivity << "\nnoise_multiplier=" << noise_multiplier
+            << "\nnoise_stddev=" << noise_stddev;
+}
+
+void PrintGapTail(double mlp_test_accuracy, double val_accuracy, double test_accuracy, double seconds) {
+  std::cout << "\nmlp_test_accuracy=" << mlp_test_accuracy << "\nval_accuracy=" << val_accuracy
+            << "\ntest_accuracy=" << test_accuracy << "\ntrain_seconds=" << seconds << "\n";
+}
+
+// GAP, or ProGAP when `progressive` (the same flags but --residual).
+int RunGapTraining(const Flags& flags, bool progressive) {
   Result<std::string> path = flags.String("dataset");
   if (!path.ok()) return Usage(path.status().message());
+  if (progressive && flags.Has("residual")) return Usage("--residual is for --model gap");
   const std::string privacy = flags.StringOr("privacy", "edge");
   if (privacy != "edge" && privacy != "node") return Usage("--privacy must be edge or node");
   const bool node_level = privacy == "node";
@@ -114,20 +133,33 @@ int RunGapTraining(const Flags& flags) {
   o.batch_size = static_cast<int>(*batch);
   o.clip_norm = *clip;
   o.seed = *seed;
-  Result<GapRun> run = TrainGap(in, o);
-  if (!run.ok()) return Usage(run.status().message());
-  std::cout << "dataset=" << ds->name << "\nmodel=gap\nprivacy=" << privacy << "\nseed=" << *seed << "\nhops=" << *hops
-            << "\ntrain=" << in.split.train.size() << "\nval=" << in.split.val.size()
-            << "\ntest=" << in.split.test.size() << "\nepsilon=" << run->epsilon << "\ndelta=" << run->delta
-            << "\nsensitivity=" << run->sensitivity << "\nnoise_multiplier=" << run->noise_multiplier
-            << "\nnoise_stddev=" << run->noise_stddev << "\nresidual=" << (run->residual ? "on" : "off");
-  if (node_level) std::cout << "\nmax_degree=" << run->max_degree << "\ndp_sgd_steps=" << run->dp_sgd_steps;
-  std::cout << "\nmlp_test_accuracy=" << run->mlp_test_accuracy << "\nval_accuracy=" << run->val_accuracy
-            << "\ntest_accuracy=" << run->test_accuracy << "\ntrain_seconds=" << run->seconds << "\n";
+  std::unique_ptr<GapModel> model;
+  if (progressive) {
+    Result<ProGapRun> run = TrainProGap(in, o);
+    if (!run.ok()) return Usage(run.status().message());
+    PrintGapHead(*ds, "progap", privacy, *seed, *hops, in, run->epsilon, run->delta, run->sensitivity,
+                 run->noise_multiplier, run->noise_stddev);
+    std::cout << "\nstages=" << run->stages << "\nstage_test_accuracy=";
+    for (std::size_t k = 0; k < run->stage_test_accuracy.size(); ++k) {
+      std::cout << (k > 0 ? "," : "") << run->stage_test_accuracy[k];
+    }
+    if (node_level) std::cout << "\nmax_degree=" << run->max_degree << "\ndp_sgd_steps=" << run->dp_sgd_steps;
+    PrintGapTail(run->mlp_test_accuracy, run->val_accuracy, run->test_accuracy, run->seconds);
+    model = std::move(run->model);
+  } else {
+    Result<GapRun> run = TrainGap(in, o);
+    if (!run.ok()) return Usage(run.status().message());
+    PrintGapHead(*ds, "gap", privacy, *seed, *hops, in, run->epsilon, run->delta, run->sensitivity,
+                 run->noise_multiplier, run->noise_stddev);
+    std::cout << "\nresidual=" << (run->residual ? "on" : "off");
+    if (node_level) std::cout << "\nmax_degree=" << run->max_degree << "\ndp_sgd_steps=" << run->dp_sgd_steps;
+    PrintGapTail(run->mlp_test_accuracy, run->val_accuracy, run->test_accuracy, run->seconds);
+    model = std::move(run->model);
+  }
   if (flags.Has("out")) {
     AnyModel trained;
     trained.kind = ModelKind::kGap;
-    trained.gap = std::move(run->model);
+    trained.gap = std::move(model);
     const std::string out = flags.StringOr("out", "");
     if (Status saved = SaveModel(trained, out); !saved.ok()) return Failure(saved);
     std::cout << "model_file=" << out << "\n";
@@ -170,21 +202,22 @@ int RunTrainCommand(const std::vector<std::string>& args) {
   Result<std::string> path = flags->String("dataset");
   if (!path.ok()) return Usage(path.status().message());
   const std::string model_name = flags->StringOr("model", "gin");
-  if (model_name != "gin" && model_name != "gcn" && model_name != "sage" && model_name != "gap") {
-    return Usage("--model must be gin, gcn, sage or gap");
+  const bool gap_family = model_name == "gap" || model_name == "progap";
+  if (model_name != "gin" && model_name != "gcn" && model_name != "sage" && !gap_family) {
+    return Usage("--model must be gin, gcn, sage, gap or progap");
   }
   if (model_name != "gin" && flags->Has("products")) return Usage("--products is for --model gin");
   if (model_name != "gin" && flags->Has("colour-classes")) return Usage("--colour-classes is for --model gin");
-  if (model_name == "gap" && flags->Has("gathers")) {
-    return Usage("--gathers is not for --model gap: its neighbour sums are a privacy mechanism and read floats");
+  if (gap_family && flags->Has("gathers")) {
+    return Usage("--gathers is not for --model gap or progap: their neighbour sums are a privacy mechanism and read floats");
   }
   Result<GatherPrecision> gathers = GathersFlag(*flags);
   if (!gathers.ok()) return Usage(gathers.status().message());
   SetDefaultGatherPrecision(*gathers);
-  if (model_name == "gap") return RunGapTraining(*flags);
+  if (gap_family) return RunGapTraining(*flags, model_name == "progap");
   for (const char* gap_only : {"privacy", "epsilon", "delta", "hops", "max-degree", "clip", "residual",
                                "classifier-epochs"}) {
-    if (flags->Has(gap_only)) return Usage(std::string("--") + gap_only + " is for --model gap");
+    if (flags->Has(gap_only)) return Usage(std::string("--") + gap_only + " is for --model gap or progap");
   }
   const bool gin = model_name == "gin";
   Result<std::uint64_t> epochs = flags->Unsigned("epochs", 500);

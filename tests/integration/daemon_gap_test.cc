@@ -60,12 +60,17 @@ TEST_CASE("DaemonGap.HeldGraphTrainsAtBothLevelsAndServesItsRelease") {
                                          {"max_degree", 5}, {"batch_size", 100}, {"epochs", 20}}));
   REQUIRE_MESSAGE(node["state"] == "succeeded", node.dump());
   CHECK(node["test_accuracy"].get<double>() > 1.0 / 3 + 0.2);
+  const json progressive = d.Wait(StartJob(d, {{"task", "gap"}, {"model", "progap"}, {"held_graph", 7},
+                                                {"privacy", "edge"}, {"epsilon", 4}, {"epochs", 40}, {"seed", 1}}));
+  REQUIRE_MESSAGE(progressive["state"] == "succeeded", progressive.dump());
+  CHECK(progressive["test_accuracy"].get<double>() > 0.8);
+  CHECK(progressive["epoch"] == 120);  // three stages, 40 each
 
   const json models = json::parse(d.Admin("GET", "/v1/admin/models").body)["models"];
-  REQUIRE(models.size() == 2);
+  REQUIRE(models.size() == 3);
   for (const json& m : models) {
     INFO(m.dump());
-    CHECK(m["model"] == "gap");
+    CHECK(m["model"] == (m == models[2] ? "progap" : "gap"));
     CHECK(m["held_graph"] == 7);
     const double target = m["privacy"] == "edge" ? 4 : 8;
     CHECK(m["epsilon"].get<double>() <= target);
@@ -76,6 +81,12 @@ TEST_CASE("DaemonGap.HeldGraphTrainsAtBothLevelsAndServesItsRelease") {
   }
   CHECK(models[1]["privacy"] == "node");
   CHECK(models[1]["max_degree"] == 5);
+  CHECK(models[2]["stages"] == 3);
+  CHECK(models[2]["stage_test_accuracy"].size() == 3);
+  CHECK(models[2]["privacy"] == "edge");
+  const std::string progap_predict = "/v1/admin/models/" + std::to_string(models[2]["version"].get<int>()) + "/predict";
+  const auto progap_answer = d.Admin("POST", progap_predict, R"({"nodes": [0, 450, 899]})");
+  REQUIRE_MESSAGE(progap_answer.status == 200, progap_answer.body);
 
   const std::string predict = "/v1/admin/models/" + std::to_string(models[0]["version"].get<int>()) + "/predict";
   auto answer = d.Admin("POST", predict, R"({"nodes": [0, 450, 899]})");
@@ -95,6 +106,7 @@ TEST_CASE("DaemonGap.HeldGraphTrainsAtBothLevelsAndServesItsRelease") {
   d.Start();
   CHECK(json::parse(d.Admin("GET", "/v1/admin/held-graphs").body)["held_graphs"].size() == 1);
   CHECK(d.Admin("POST", predict, R"({"nodes": [0, 450, 899]})").body == answer.body);
+  CHECK(d.Admin("POST", progap_predict, R"({"nodes": [0, 450, 899]})").body == progap_answer.body);
 
   // The owner takes the graph back: the model keeps only its release.
   CHECK(d.Admin("DELETE", "/v1/admin/held-graphs/7").status == 200);
@@ -176,6 +188,12 @@ TEST_CASE("DaemonGap.BadUploadsAndJobsAreRefusedAndChangeNothing") {
       {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"graphs", {1}}}, 400},
       {{{"task", "gap"}, {"held_graph", 9}, {"epsilon", 1}}, 404},
       {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"privacy", "node"}, {"batch_size", 151}}, 422},
+      {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"model", "gin"}}, 400},
+      {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"model", 2}}, 400},
+      {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"model", "progap"}, {"residual", "on"}}, 400},
+      {{{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1}, {"model", "progap"}, {"privacy", "node"},
+        {"batch_size", 151}},
+       422},
   };
   for (const auto& job : jobs) {
     auto answer = d.Admin("POST", "/v1/admin/jobs", job.first.dump());

@@ -323,3 +323,49 @@ TEST_CASE("Gap.ModelFileKeepsTheReleaseItsGuaranteeAndPredictions") {
   }
   CHECK(LoadModel(path).status().code() == StatusCode::kDataLoss);
 }
+
+TEST_CASE("ProGap.ModelFileKeepsItsStagesGuaranteeAndPredictions") {
+  Communities c(0.5);
+  for (GapPrivacy level : {GapPrivacy::kEdge, GapPrivacy::kNode}) {
+    CAPTURE(static_cast<int>(level));
+    SeededRandomSource noise(3);
+    GapOptions o;
+    o.privacy = level;
+    o.epsilon = 4;
+    o.max_degree = 6;
+    o.batch_size = 100;
+    o.encoder_epochs = 3;
+    o.noise = &noise;
+    Result<ProGapRun> run = TrainProGap(c.in, o);
+    REQUIRE_MESSAGE(run.ok(), run.status().ToString());
+    AnyModel saved;
+    saved.kind = ModelKind::kGap;
+    saved.gap = std::move(run->model);
+    REQUIRE(saved.gap->progressive());
+    CHECK(saved.gap->residual == (level == GapPrivacy::kNode));  // DP-SGD's stages add to the stage before's
+    testing::TempDir dir;
+    const std::string path = dir.path() + "/progap.bin";
+    REQUIRE(SaveModel(saved, path).ok());
+    Result<AnyModel> loaded = LoadModel(path);
+    REQUIRE_MESSAGE(loaded.ok(), loaded.status().ToString());
+    GapModel& a = *saved.gap;
+    GapModel& b = *loaded->gap;
+    REQUIRE(b.stages.size() == 3u);
+    CHECK(b.residual == a.residual);
+    CHECK(b.privacy.level == level);
+    CHECK(b.privacy.epsilon == run->epsilon);
+    CHECK(b.privacy.noise_stddev == run->noise_stddev);
+    CHECK((a.node_probabilities.array() == b.node_probabilities.array()).all());
+    CHECK(Accuracy(b.node_probabilities, c.labels, c.in.split.test) == run->test_accuracy);
+    for (std::size_t k = 0; k < 3; ++k) {
+      const ProGapStageConfig &x = a.stages[k].config(), &y = b.stages[k].config();
+      CHECK(x.input_dim == y.input_dim);
+      CHECK(x.earlier_stages == y.earlier_stages);
+      CHECK(x.dropout == y.dropout);
+      CHECK(x.normalise == y.normalise);
+      auto pa = a.stages[k].Parameters(), pb = b.stages[k].Parameters();
+      REQUIRE(pa.size() == pb.size());
+      for (std::size_t i = 0; i < pa.size(); ++i) CHECK((pa[i]->value.array() == pb[i]->value.array()).all());
+    }
+  }
+}

@@ -73,9 +73,13 @@ HttpResponse List(ServiceContext& ctx) {
 
 Status GapOptionsFromJson(const json& body, GraphJobRequest* job) {
   GapOptions& o = job->gap;
-  for (const char* key : {"privacy", "residual"}) {
+  for (const char* key : {"privacy", "residual", "model"}) {
     if (body.contains(key) && !body[key].is_string()) return Status::InvalidArgument(std::string(key) + " must be a string");
   }
+  const std::string model = body.value("model", "gap");
+  if (model != "gap" && model != "progap") return Status::InvalidArgument("model must be \"gap\" or \"progap\"");
+  job->progap = model == "progap";
+  if (job->progap && body.contains("residual")) return Status::InvalidArgument("residual is for \"model\": \"gap\"");
   const std::string privacy = body.value("privacy", "edge");
   if (privacy != "edge" && privacy != "node") return Status::InvalidArgument("privacy must be \"edge\" or \"node\"");
   o.privacy = privacy == "node" ? GapPrivacy::kNode : GapPrivacy::kEdge;
@@ -159,7 +163,8 @@ std::optional<HttpResponse> HandleHeldGraphs(ServiceContext& ctx, const HttpRequ
 HttpResponse StartGapJob(ServiceContext& ctx, const json& body) {
   static const JsonKeys kGapFields = {"task",       "held_graph", "privacy", "epsilon",  "delta",
                                       "hops",       "hidden",     "epochs",  "lr",       "max_degree",
-                                      "batch_size", "clip",       "seed",    "residual", "classifier_epochs"};
+                                      "batch_size", "clip",       "seed",    "residual", "classifier_epochs",
+                                      "model"};
   if (auto unknown = CheckKnownFields(body, kGapFields, " for a GAP job")) {
     return *unknown;
   }
@@ -186,7 +191,7 @@ HttpResponse StartGapJob(ServiceContext& ctx, const json& body) {
   in.split = StratifiedSplit(held->labels, 0.50, 0.25, job.seed);
   // The noise too: an epsilon no noise multiplier reaches fails here, not
   // once the job has waited its turn.
-  if (Result<GapCalibration> c = CalibrateGap(in, job.gap); !c.ok()) {
+  if (Result<GapCalibration> c = job.progap ? CalibrateProGap(in, job.gap) : CalibrateGap(in, job.gap); !c.ok()) {
     return ErrorResponse(422, "cannot_train", c.status().message());
   }
   job.memory_bytes = GapMemoryEstimate(in, job.gap);

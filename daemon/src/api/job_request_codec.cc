@@ -56,7 +56,7 @@ Result<GraphJobRequest> DecodeJobRequest(const std::string& text, const HeldGrap
       if (!held.ok()) return held.status();
       r.held_graph = std::make_shared<const HeldGraph>(std::move(held).value());
       const GapOptions resolved = ResolveGapOptions(r.gap, 1);
-      r.max_epochs = resolved.encoder_epochs + resolved.classifier_epochs;
+      r.max_epochs = r.progap ? ProGapEpochs(r.gap) : resolved.encoder_epochs + resolved.classifier_epochs;
       return r;
     }
     r.task = task == "node" ? JobTask::kNode : JobTask::kGraph;

@@ -320,7 +320,7 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
                            [&](std::size_t i) { return static_cast<Eigen::Index>(rows[i]); });
 }
 
-// GAP models: the predictions they made from their release when trained
+// GAP and ProGAP models: the predictions they made from their release when trained
 // (aggregating again would draw new noise and spend more budget).
 HttpResponse PredictGap(ServiceContext& ctx, const json& about, std::uint64_t version, const json& body) {
   Result<AnyModel> model = ctx.models->Load(version);
@@ -343,7 +343,8 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
   const std::optional<std::string>& about_text = *found;
   if (!about_text) return ErrorResponse(404, "unknown_model", "no model version " + version_text);
   const json about = json::parse(*about_text, nullptr, false);
-  const bool gap = !about.is_discarded() && about.value("model", "") == "gap";
+  const std::string kind = about.is_discarded() ? "" : about.value("model", "");
+  const bool gap = kind == "gap" || kind == "progap";  // a held graph's release
   const bool node = !about.is_discarded() && about.value("task", "graph") == "node";
   json body;
   if (auto refused = ReadJsonBody(request.body, {gap || node ? "nodes" : "graphs"}, &body)) return *refused;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gap/progap_stage.h"
 #include "models/mlp.h"
 
 namespace ldpgraph {
@@ -64,8 +65,14 @@ class GapClassifier {
 // from the released aggregates. GAP is transductive: its predictions for the
 // graph it was trained on are post-processing of that release and cost no
 // more budget; aggregating again would draw new noise and spend more.
+//
+// ProGAP's release (gap/progap_pipeline.h) is kept in the same record: its
+// K + 1 stages instead of the encoder and classifier, `residual` meaning its
+// later stages add to the stage before's scores (DP-SGD).
 struct GapModel {
-  MlpConfig encoder_config;
+  std::vector<ProGapStage> stages;  // ProGAP's; empty for GAP
+  bool progressive() const { return !stages.empty(); }
+  MlpConfig encoder_config;         // GAP's encoder; ProGAP's stage 0 encoder
   Mlp encoder;
   Mlp encoder_head;       // the encoder's softmax head (its scores, under a residual classifier)
   bool residual = false;  // class scores: classifier's + encoder head's

@@ -46,39 +46,68 @@ void Evaluate(ProGapStage& stage, const StageInputs& s, Matrix* embedding, Matri
 
 }  // namespace
 
+namespace {
+
+// Each later stage's epochs (ProGapEpochs).
+int LaterStageEpochs(const GapOptions& options) {
+  const GapOptions o = ResolveGapOptions(options, 1);
+  const bool dp_sgd = o.privacy == GapPrivacy::kNode && std::isfinite(o.epsilon);
+  return dp_sgd || options.classifier_epochs > 0 ? o.classifier_epochs : o.encoder_epochs;
+}
+
+}  // namespace
+
+int ProGapEpochs(const GapOptions& options) {
+  return options.encoder_epochs + options.model.hops * LaterStageEpochs(options);
+}
+
+Result<GapCalibration> CalibrateProGap(const GapInputs& in, const GapOptions& options) {
+  LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, options));
+  const GapOptions o = ResolveGapOptions(options, in.split.train.size());
+  const int hops = o.model.hops;
+  GapCalibration c;
+  c.sensitivity = PerHopSensitivity(in, o);
+  c.delta = ReleaseDelta(in, o);
+  // K one-hop aggregations and, at node level, K + 1 stages of DP-SGD
+  // (stage 0 as GAP's encoder, the later ones as its classifier), under one
+  // noise multiplier.
+  c.encoder_sgd = DpSgdModule(o, in.split.train.size(), o.encoder_epochs);
+  c.classifier_sgd = DpSgdModule(o, in.split.train.size(), o.classifier_epochs);
+  if (!std::isfinite(o.epsilon)) return c;
+  auto releases = [&](double s) {
+    std::vector<GaussianRelease> r{{s, 1.0, hops}};
+    if (c.encoder_sgd) r.push_back({s, c.encoder_sgd->sampling_rate, c.encoder_sgd->steps});
+    if (c.classifier_sgd) r.push_back({s, c.classifier_sgd->sampling_rate, c.classifier_sgd->steps * hops});
+    return r;
+  };
+  Result<CalibratedNoise> calibrated = CalibrateReleases(releases, o.epsilon, c.delta);
+  if (!calibrated.ok()) return calibrated.status();
+  c.noise_multiplier = calibrated->noise_multiplier;
+  c.noise_stddev = calibrated->noise_multiplier * c.sensitivity;
+  c.epsilon = calibrated->epsilon;
+  for (ModuleSgd* m : {c.encoder_sgd.get(), c.classifier_sgd.get()}) {
+    if (m != nullptr) m->noise_multiplier = calibrated->noise_multiplier;
+  }
+  return c;
+}
+
 Result<ProGapRun> TrainProGap(const GapInputs& in, const GapOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, options));
+  Result<GapCalibration> calibration = CalibrateProGap(in, options);  // validates the inputs and options first
+  if (!calibration.ok()) return calibration.status();
   const GapOptions o = ResolveGapOptions(options, in.split.train.size());
   const int hops = o.model.hops;
   ProGapRun run;
   run.privacy = o.privacy;
   run.stages = hops + 1;
-
-  // The release: K one-hop aggregations and, at node level, K + 1 stages of
-  // DP-SGD (stage 0 as GAP's encoder, the later ones as its classifier),
-  // under one noise multiplier.
-  run.sensitivity = PerHopSensitivity(in, o);
-  run.delta = ReleaseDelta(in, o);
-  std::unique_ptr<ModuleSgd> first_sgd = DpSgdModule(o, in.split.train.size(), o.encoder_epochs);
-  std::unique_ptr<ModuleSgd> later_sgd = DpSgdModule(o, in.split.train.size(), o.classifier_epochs);
-  if (std::isfinite(o.epsilon)) {
-    auto releases = [&](double s) {
-      std::vector<GaussianRelease> r{{s, 1.0, hops}};
-      if (first_sgd) r.push_back({s, first_sgd->sampling_rate, first_sgd->steps});
-      if (later_sgd) r.push_back({s, later_sgd->sampling_rate, later_sgd->steps * hops});
-      return r;
-    };
-    Result<CalibratedNoise> calibrated = CalibrateReleases(releases, o.epsilon, run.delta);
-    if (!calibrated.ok()) return calibrated.status();
-    run.noise_multiplier = calibrated->noise_multiplier;
-    run.noise_stddev = calibrated->noise_multiplier * run.sensitivity;
-    run.epsilon = calibrated->epsilon;
-    if (first_sgd) {
-      first_sgd->noise_multiplier = later_sgd->noise_multiplier = calibrated->noise_multiplier;
-      run.dp_sgd_steps = first_sgd->steps + later_sgd->steps * hops;
-    }
-  }
+  run.sensitivity = calibration->sensitivity;
+  run.delta = calibration->delta;
+  run.noise_multiplier = calibration->noise_multiplier;
+  run.noise_stddev = calibration->noise_stddev;
+  run.epsilon = calibration->epsilon;
+  std::unique_ptr<ModuleSgd> first_sgd = std::move(calibration->encoder_sgd);
+  std::unique_ptr<ModuleSgd> later_sgd = std::move(calibration->classifier_sgd);
+  if (first_sgd) run.dp_sgd_steps = first_sgd->steps + later_sgd->steps * hops;
   std::unique_ptr<RandomSource> os_noise;
   Result<RandomSource*> noise_source = NoiseSource(o, &os_noise);
   if (!noise_source.ok()) return noise_source.status();
@@ -96,8 +125,8 @@ Result<ProGapRun> TrainProGap(const GapInputs& in, const GapOptions& options) {
   // dropping half cost 0.03 without noise on Cora and 0.035 at epsilon 8 on
   // a graph of degree 16.
   const bool dp_sgd = first_sgd != nullptr;
-  const int later_epochs = dp_sgd || options.classifier_epochs > 0 ? o.classifier_epochs : o.encoder_epochs;
-  const int total_epochs = o.encoder_epochs + hops * later_epochs;
+  const int later_epochs = LaterStageEpochs(options);
+  const int total_epochs = ProGapEpochs(options);
   std::vector<ProGapStage> stages;
   std::vector<Matrix> earlier;  // h_0 .. h_{k-1}, frozen
   NodeFeatures aggregate;       // stage k's input, k >= 1
@@ -147,6 +176,14 @@ Result<ProGapRun> TrainProGap(const GapInputs& in, const GapOptions& options) {
   run.mlp_test_accuracy = run.stage_test_accuracy.front();
   run.val_accuracy = run.stage_val_accuracy.back();
   run.test_accuracy = run.stage_test_accuracy.back();
+  run.model = std::make_unique<GapModel>();
+  run.model->encoder_config = {static_cast<int>(in.features->cols()), o.model.hidden, o.encoder_layers,
+                               o.model.hidden, o.encoder_dropout, /*activate_output=*/true};
+  run.model->stages = std::move(stages);
+  run.model->residual = dp_sgd;
+  run.model->privacy = {o.privacy, run.epsilon, run.delta, run.noise_multiplier, run.noise_stddev, run.sensitivity,
+                        run.max_degree};
+  run.model->node_probabilities = run.probabilities;
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return run;
 }

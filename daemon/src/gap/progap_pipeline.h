@@ -34,7 +34,19 @@ struct ProGapRun {
   std::vector<double> stage_val_accuracy, stage_test_accuracy;
   Matrix probabilities;           // every node's, from the last stage
   double seconds = 0;
+  std::unique_ptr<GapModel> model;  // what a model file keeps (GapModel::stages set)
 };
+
+// The noise a ProGAP run of these options draws, found before anything
+// trains (GapCalibration's fields; encoder_sgd is stage 0's schedule,
+// classifier_sgd each later stage's). Errors: as TrainProGap's, but for
+// "cancelled". The daemon refuses a job it cannot calibrate before queueing it.
+Result<GapCalibration> CalibrateProGap(const GapInputs& inputs, const GapOptions& options);
+
+// The epochs a run trains, its progress's total: stage 0 trains
+// encoder_epochs; each later stage the classifier's epochs under DP-SGD
+// (node level, finite epsilon) or when they are set, else as many as stage 0.
+int ProGapEpochs(const GapOptions& options);
 
 // `options.model.hops` is K; each stage trains `options.encoder_epochs`
 // epochs with GAP's encoder shape. Errors: ValidateGap's; the accountant's

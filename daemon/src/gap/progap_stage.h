@@ -41,6 +41,7 @@ class ProGapStage {
   Output Forward(Tape& tape, Tape::Var input, const std::vector<Tape::Var>& earlier);
   Output Forward(Tape& tape, const NodeFeatures& input, const std::vector<Tape::Var>& earlier);
   std::vector<Parameter*> Parameters();
+  std::vector<BatchNormStats*> Stats() { return {}; }
   // Starts this stage's encoder from `other`'s (the same shape): a stage
   // after the first reads an aggregate like the one before it did.
   Status CopyEncoder(ProGapStage& other);

@@ -1,4 +1,4 @@
-// TrainingJobs::RunGapJob: GAP on a held graph. The split (50/25/25,
+// TrainingJobs::RunGapJob: GAP or ProGAP on a held graph. The split (50/25/25,
 // stratified from the seed) is drawn among the labelled nodes; the noise
 // comes from the OS CSPRNG, as a model that is served must have. The model
 // version records the guarantee and keeps every node's prediction, which is
@@ -16,7 +16,7 @@ void TrainingJobs::RunGapJob(Job* job) {
   const HeldGraph& held = *r.held_graph;
   const std::string id = std::to_string(job->status.id);
   logger_->Info("job_started", {{"job_id", id}, {"task", "gap"}, {"held_graph", std::to_string(held.id)},
-                                {"privacy", GapPrivacyName(r.gap.privacy)}});
+                                {"privacy", GapPrivacyName(r.gap.privacy)}, {"model", r.progap ? "progap" : "gap"}});
   auto finish = [&](JobState state, const std::string& error) { Finish(job, start, state, error); };
   if (job->cancel) return finish(JobState::kCancelled, "");
   // Its estimate, once the heavy requests in flight have left room for it.
@@ -51,36 +51,60 @@ void TrainingJobs::RunGapJob(Job* job) {
     });
   };
   o.cancel = &job->cancel;
-  Result<GapRun> run = TrainGap(in, o);
-  if (job->cancel) return finish(JobState::kCancelled, "");
-  if (!run.ok()) return finish(JobState::kFailed, run.status().ToString());
+  // What either trainer reports that the model version records.
+  struct Release {
+    GapPrivacy privacy = GapPrivacy::kEdge;
+    double epsilon = INFINITY, delta = 0, noise_multiplier = 0, noise_stddev = 0, sensitivity = 0;
+    std::uint32_t max_degree = 0;
+    double val_accuracy = 0, test_accuracy = 0, mlp_test_accuracy = 0;
+    std::unique_ptr<GapModel> model;
+  } run;
+  nlohmann::json extra;
+  auto take = [&](auto& trained) {
+    run = {trained.privacy,     trained.epsilon,      trained.delta,         trained.noise_multiplier,
+           trained.noise_stddev, trained.sensitivity, trained.max_degree,    trained.val_accuracy,
+           trained.test_accuracy, trained.mlp_test_accuracy, std::move(trained.model)};
+  };
+  if (r.progap) {
+    Result<ProGapRun> trained = TrainProGap(in, o);
+    if (job->cancel) return finish(JobState::kCancelled, "");
+    if (!trained.ok()) return finish(JobState::kFailed, trained.status().ToString());
+    extra = {{"stages", trained->stages}, {"stage_test_accuracy", trained->stage_test_accuracy}};
+    take(*trained);
+  } else {
+    Result<GapRun> trained = TrainGap(in, o);
+    if (job->cancel) return finish(JobState::kCancelled, "");
+    if (!trained.ok()) return finish(JobState::kFailed, trained.status().ToString());
+    extra = {{"residual", trained->residual}};
+    take(*trained);
+  }
 
   nlohmann::json classes = nlohmann::json::array();
   for (int c = 0; c < held.classes; ++c) classes.push_back(c);
-  const nlohmann::json about = {{"job_id", job->status.id},
-                                {"task", "node"},
-                                {"model", "gap"},
-                                {"held_graph", held.id},
-                                {"classes", classes},
-                                {"seed", r.seed},
-                                {"privacy", GapPrivacyName(run->privacy)},
-                                {"epsilon", std::isinf(run->epsilon) ? nlohmann::json("inf") : nlohmann::json(run->epsilon)},
-                                {"delta", run->delta},
-                                {"noise_multiplier", run->noise_multiplier},
-                                {"noise_stddev", run->noise_stddev},
-                                {"sensitivity", run->sensitivity},
-                                {"max_degree", run->max_degree},
-                                {"hops", o.model.hops},
-                                {"residual", run->residual},
-                                {"val_accuracy", run->val_accuracy},
-                                {"test_accuracy", run->test_accuracy},
-                                {"mlp_test_accuracy", run->mlp_test_accuracy},
-                                {"users", held.graph.num_nodes()},
-                                {"edges", held.edges()}};
+  nlohmann::json about = {{"job_id", job->status.id},
+                          {"task", "node"},
+                          {"model", r.progap ? "progap" : "gap"},
+                          {"held_graph", held.id},
+                          {"classes", classes},
+                          {"seed", r.seed},
+                          {"privacy", GapPrivacyName(run.privacy)},
+                          {"epsilon", std::isinf(run.epsilon) ? nlohmann::json("inf") : nlohmann::json(run.epsilon)},
+                          {"delta", run.delta},
+                          {"noise_multiplier", run.noise_multiplier},
+                          {"noise_stddev", run.noise_stddev},
+                          {"sensitivity", run.sensitivity},
+                          {"max_degree", run.max_degree},
+                          {"hops", o.model.hops},
+                          {"val_accuracy", run.val_accuracy},
+                          {"test_accuracy", run.test_accuracy},
+                          {"mlp_test_accuracy", run.mlp_test_accuracy},
+                          {"users", held.graph.num_nodes()},
+                          {"edges", held.edges()}};
+  about.update(extra);
   AnyModel model;
   model.kind = ModelKind::kGap;
-  model.gap = std::move(run->model);
-  Publish(job, start, model, about.dump(), run->val_accuracy, run->test_accuracy);
+  model.gap = std::move(run.model);
+  Publish(job, start, model, about.dump(), run.val_accuracy, run.test_accuracy);
 }
 
 }  // namespace ldpgraph

@@ -265,7 +265,8 @@ Result<std::uint64_t> TrainingJobs::Start(GraphJobRequest request) {
   if (request.task == JobTask::kGap) {
     if (!request.held_graph) return Status::InvalidArgument("a GAP job needs a held graph");
     const GapOptions resolved = ResolveGapOptions(request.gap, 1);
-    request.max_epochs = resolved.encoder_epochs + resolved.classifier_epochs;
+    request.max_epochs =
+        request.progap ? ProGapEpochs(request.gap) : resolved.encoder_epochs + resolved.classifier_epochs;
   } else {
     if (request.task == JobTask::kNode) {
       if (request.graphs.size() != 1) return Status::InvalidArgument("a node job trains on exactly one graph");

@@ -42,6 +42,7 @@
 
 #include "assembly/dataset_assembly.h"
 #include "gap/gap_pipeline.h"
+#include "gap/progap_pipeline.h"
 #include "gap/held_graph.h"
 #include "graph/symmetrise.h"
 #include "jobs/memory_budget.h"
@@ -82,6 +83,7 @@ struct GraphJobRequest {
   // kGap: the held graph and how to train on it (its noise is the OS's).
   std::shared_ptr<const HeldGraph> held_graph;
   GapOptions gap;
+  bool progap = false;             // kGap: ProGAP (gap/progap_pipeline.h) rather than GAP
   std::uint64_t memory_bytes = 0;  // kGap: the estimate it leases while it trains
   std::string gap_request_json;    // kGap: the request's body, which a shared store's leader reads again
 };

@@ -17,6 +17,8 @@ constexpr std::uint8_t kSizeInputBit = 2;
 // GCN/SAGE's flag byte: bit 0 SELU, bit 1 the node probabilities follow the
 // weights (a model trained on a denoised graph; earlier files lack them).
 constexpr std::uint8_t kPredictionsBit = 2;
+// GAP's flag bit 2: ProGAP's stages instead of GAP's encoder and classifier.
+constexpr std::uint8_t kProgressiveBit = 4;
 
 void PutFloat(std::vector<std::uint8_t>* out, float v) {
   std::uint32_t bits;
@@ -115,18 +117,44 @@ void PutGap(GapModel& g, std::vector<std::uint8_t>* out) {  // non-const: Parame
   internal::PutFixed32(out, static_cast<std::uint32_t>(g.encoder_config.layers));
   PutFloat(out, g.encoder_config.dropout);
   const GapModelConfig& c = g.classifier.config();
-  internal::PutFixed32(out, static_cast<std::uint32_t>(c.base_layers));
-  internal::PutFixed32(out, static_cast<std::uint32_t>(c.head_layers));
+  internal::PutFixed32(out, static_cast<std::uint32_t>(g.progressive() ? 0 : c.base_layers));
+  internal::PutFixed32(out, static_cast<std::uint32_t>(g.progressive() ? g.stages[0].config().head_layers : c.head_layers));
   internal::PutU8(out, g.privacy.level == GapPrivacy::kNode ? 1 : 0);
   internal::PutFixed32(out, g.privacy.max_degree);
   for (double v : {g.privacy.epsilon, g.privacy.delta, g.privacy.noise_multiplier, g.privacy.noise_stddev,
                    g.privacy.sensitivity}) {
     internal::PutDouble(out, v);
   }
-  PutWeights(&g.encoder, out);
-  PutWeights(&g.encoder_head, out);
-  PutWeights(&g.classifier, out);
+  if (g.progressive()) {
+    for (ProGapStage& stage : g.stages) PutWeights(&stage, out);
+  } else {
+    PutWeights(&g.encoder, out);
+    PutWeights(&g.encoder_head, out);
+    PutWeights(&g.classifier, out);
+  }
   PutProbabilities(g.node_probabilities, out);
+}
+
+// ProGAP's K + 1 stages, shaped as TrainProGap makes them.
+Status ReadProGapStages(internal::ByteReader* in, const std::uint32_t fields[4], std::uint32_t encoder_layers,
+                        float encoder_dropout, std::uint32_t head_layers, bool residual, const std::string& path,
+                        GapModel* g) {
+  for (std::uint32_t k = 0; k <= fields[2]; ++k) {
+    ProGapStageConfig c;
+    c.input_dim = static_cast<int>(k == 0 ? fields[0] : fields[1]);
+    c.hidden = static_cast<int>(fields[1]);
+    c.encoder_layers = static_cast<int>(encoder_layers);
+    c.head_layers = static_cast<int>(head_layers);
+    c.earlier_stages = static_cast<int>(k);
+    c.classes = static_cast<int>(fields[3]);
+    c.dropout = k == 0 ? encoder_dropout : 0.0f;
+    c.normalise = k > 0 || !residual;
+    Result<ProGapStage> stage = ProGapStage::Create(c, 0);
+    if (!stage.ok()) return Status::DataLoss(path + ": " + stage.status().message());
+    g->stages.push_back(std::move(stage).value());
+    LDPGRAPH_RETURN_IF_ERROR(ReadWeights(in, &g->stages.back()));
+  }
+  return Status::Ok();
 }
 
 // GAP's part after the common fields {input width, hidden, hops, classes}.
@@ -143,7 +171,7 @@ Result<std::unique_ptr<GapModel>> ReadGap(internal::ByteReader* in, const std::u
       !in->ReadDouble(&p.noise_stddev) || !in->ReadDouble(&p.sensitivity)) {
     return Status::DataLoss(path + ": truncated GAP record");
   }
-  if (encoder_layers > 64 || base_layers > 64 || head_layers > 64 || level > 1 || !(p.epsilon > 0) ||
+  if (encoder_layers > 64 || base_layers > 64 || head_layers > 64 || fields[2] > 64 || level > 1 || !(p.epsilon > 0) ||
       !(p.delta >= 0 && p.delta < 1) || !(p.noise_multiplier >= 0) || !(p.noise_stddev >= 0)) {
     return Status::DataLoss(path + ": bad GAP record");
   }
@@ -151,6 +179,13 @@ Result<std::unique_ptr<GapModel>> ReadGap(internal::ByteReader* in, const std::u
   p.max_degree = max_degree;
   g->encoder_config = {static_cast<int>(fields[0]), static_cast<int>(fields[1]), static_cast<int>(encoder_layers),
                        static_cast<int>(fields[1]), encoder_dropout, /*activate_output=*/true};
+  g->residual = (flag & 2) != 0;
+  if ((flag & kProgressiveBit) != 0) {
+    LDPGRAPH_RETURN_IF_ERROR(
+        ReadProGapStages(in, fields, encoder_layers, encoder_dropout, head_layers, g->residual, path, g.get()));
+    LDPGRAPH_RETURN_IF_ERROR(ReadProbabilities(in, fields[3], path + ": ProGAP", &g->node_probabilities));
+    return g;
+  }
   SeededRandomSource unused(0);
   Result<Mlp> encoder = Mlp::Create(g->encoder_config, "gap.encoder", unused);
   if (!encoder.ok()) return Status::DataLoss(path + ": " + encoder.status().message());
@@ -159,7 +194,6 @@ Result<std::unique_ptr<GapModel>> ReadGap(internal::ByteReader* in, const std::u
                                  "gap.encoder_head", unused);
   if (!head.ok()) return Status::DataLoss(path + ": " + head.status().message());
   g->encoder_head = std::move(head).value();
-  g->residual = (flag & 2) != 0;
   GapModelConfig c;
   c.hops = static_cast<int>(fields[2]);
   c.hidden = static_cast<int>(fields[1]);
@@ -211,6 +245,9 @@ bool ModelIsFinite(const AnyModel& model) {
     case ModelKind::kGin: return WeightsFinite(model.gin.get());
     case ModelKind::kGap: {
       GapModel& g = *model.gap;
+      for (ProGapStage& stage : g.stages) {
+        if (!WeightsFinite(&stage)) return false;
+      }
       return WeightsFinite(&g.encoder) && WeightsFinite(&g.encoder_head) && WeightsFinite(&g.classifier) &&
              g.node_probabilities.allFinite();
     }
@@ -235,6 +272,15 @@ Result<std::vector<std::uint8_t>> EncodeModel(const AnyModel& model) {
     internal::PutU8(&out, (c.mean_readout ? 1 : 0) | (c.size_input ? kSizeInputBit : 0));
     internal::PutFixed32(&out, static_cast<std::uint32_t>(c.degree_cap));
     PutWeights(model.gin.get(), &out);
+  } else if (model.kind == ModelKind::kGap && model.gap->progressive()) {
+    GapModel& g = *model.gap;
+    const ProGapStageConfig& last = g.stages.back().config();
+    for (int v : {g.encoder_config.input_dim, last.hidden, last.earlier_stages, last.classes}) {
+      internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
+    }
+    PutFloat(&out, 0.0f);
+    internal::PutU8(&out, kProgressiveBit | (g.residual ? 2 : 0));
+    PutGap(g, &out);
   } else if (model.kind == ModelKind::kGap) {
     GapModel& g = *model.gap;
     const GapModelConfig& c = g.classifier.config();

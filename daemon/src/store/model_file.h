@@ -6,7 +6,7 @@
 // 2 GCN, 3 GraphSAGE, 4 GAP) | i32 config fields (GAP: input width, hidden,
 // hops, classes) | f32 dropout | u8 flags (GIN: bit 0 mean readout, bit 1
 // size input; GCN/SAGE: bit 0 SELU, bit 1 node probabilities; GAP: bit 0
-// concatenation, bit 1 residual) | then
+// concatenation, bit 1 residual, bit 2 ProGAP) | then
 //   GIN, GCN, SAGE: u32 GIN degree cap or node-model KProp steps | weights
 //        (GCN/SAGE with bit 1: u32 nodes, u32 classes, node probabilities)
 //   GAP: u32 encoder layers | f32 encoder dropout | u32 base layers |
@@ -15,6 +15,9 @@
 //        encoder weights | encoder head weights | classifier weights |
 //        u32 nodes, u32 classes,
 //        nodes*classes f32 node probabilities
+//   ProGAP (GAP with bit 2; hops = K, dropout 0, base layers 0, bit 1: its
+//        later stages are residual): as GAP, with the K + 1 stages' weights
+//        in place of the encoder's, its head's and the classifier's
 // where weights = u32 parameter count, each: u32 name length, name, u32
 // rows, u32 cols, rows*cols f32 | u32 stats count, each: u32 width, mean
 // f32s, var f32s; and last u32 CRC-32 of everything before.
