@@ -284,8 +284,10 @@ TEST_CASE("Cli.TrainRejectsBadInputs") {
     const char* message;
   } cases[] = {
       {"train --dataset " + one_class + " --model gin", 2, "at least 2 classes"},
-      {"train --dataset " + one_class + " --model transformer", 2, "--model must be gin, gcn, sage or gap"},
+      {"train --dataset " + one_class + " --model transformer", 2, "--model must be gin, gcn, sage, gap or progap"},
       {"train --dataset " + one_class + " --model sage", 2, "gcn and sage classify nodes"},
+      {"train --dataset " + one_class + " --model progap --residual on", 2, "--residual is for --model gap"},
+      {"train --dataset " + one_class + " --model progap --gathers bf16", 2, "--gathers is not for --model gap or progap"},
       {"train --dataset " + one_class + " --epochs 0", 2, "must be positive"},
       {"train --model gin", 2, "--dataset is required"},
       {"predict --model " + dir.Write("junk.bin", "not a model") + " --dataset " + one_class, 1,
