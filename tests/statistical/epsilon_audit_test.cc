@@ -11,6 +11,7 @@
 
 #include "ldpgraph/dprr.h"
 #include "ldpgraph/embedding_encoder.h"
+#include "ldpgraph/graph_summary.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/multibit.h"
 #include "ldpgraph/randomized_response.h"
@@ -189,6 +190,43 @@ TEST_CASE("EpsilonAudit.LabelRandomizedResponse") {
       [&] { return std::to_string(*rr->Perturb(1, rng_b)); }, kRuns, kDelta);
   Report("label RR, 3 classes, eps 1", 1.0, r);
   CHECK(r.max_lower_bound <= 1.0);
+}
+
+TEST_CASE("EpsilonAudit.GraphSummaryHidesTheWholeGraphItsSizeIncluded") {
+  // Two graphs that differ in everything: 3 nodes of embedding 0.1 and 40
+  // nodes of 0.9, in opposite cells of a 2 x 2 grid (a cell holds the size
+  // too, so the report's length cannot tell it). A client that spent eps on
+  // its value and eps again on its size (two cells sent) must be refuted.
+  GraphSummaryParams p;
+  p.value_bins = p.size_bins = 2;
+  p.min_nodes = 2;
+  p.max_nodes = 64;
+  p.epsilon = 1.0;
+  auto enc = GraphSummaryEncoder::Create(p);
+  REQUIRE(enc.ok());
+  const std::vector<double> small(3, 0.1), large(40, 0.9);
+  REQUIRE(*enc->Cell(small, 3) != *enc->Cell(large, 40));
+  SeededRandomSource rng_a(86), rng_b(87);
+  const AuditResult r = AuditEpsilon([&] { return std::to_string(*enc->Encode(small, 3, rng_a)); },
+                                     [&] { return std::to_string(*enc->Encode(large, 40, rng_b)); }, kRuns, kDelta);
+  Report("graph summary, 2 x 2 cells, eps 1", 1.0, r);
+  CHECK(r.max_lower_bound <= 1.0);
+  CHECK(r.max_estimate > 0.9);  // tight too
+
+  GraphSummaryParams half = p;
+  half.size_bins = 1;
+  auto value = GraphSummaryEncoder::Create(half);
+  REQUIRE(value.ok());
+  auto twice = [&](const std::vector<double>& h, std::uint32_t n, RandomSource& rng) {
+    // The size as its own report, by randomized response over 2 bins at eps 1.
+    const std::uint32_t size_bin = n >= 8 ? 1 : 0;
+    const bool keep = Bernoulli(rng, std::exp(1.0) / (std::exp(1.0) + 1));
+    return std::to_string(*value->Encode(h, n, rng)) + "|" + std::to_string(keep ? size_bin : 1 - size_bin);
+  };
+  const AuditResult broken = AuditEpsilon([&] { return twice(small, 3, rng_a); },
+                                          [&] { return twice(large, 40, rng_b); }, kRuns, kDelta);
+  Report("graph summary sending value and size apart, eps 1 each, claimed 1", 1.0, broken);
+  CHECK(broken.max_lower_bound > 1.0);
 }
 
 TEST_CASE("EpsilonAudit.DiscreteLaplaceOnADegree") {

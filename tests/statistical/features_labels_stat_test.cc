@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "ldpgraph/embedding_encoder.h"
+#include "ldpgraph/graph_summary.h"
 #include "ldpgraph/label_rr.h"
 #include "support/stats.h"
 
@@ -92,6 +93,34 @@ TEST_CASE("LabelRr.MatchesItsTransitionMatrix") {
     for (int r = 0; r < 200000; ++r) ++counts[*rr->Perturb(y, rng)];
     const double pv = ChiSquarePValue(counts, probs);
     INFO("true label " << y << " p-value " << pv);
+    CHECK(pv > kAlpha);
+  }
+}
+
+TEST_CASE("GraphSummary.ReportsFollowRandomizedResponseOverTheCells") {
+  // 2 columns x 3 bins x 2 size bins = 18 cells at epsilon 2.5: the true
+  // cell with e^eps / (e^eps + 17), each other with 1 / (e^eps + 17).
+  GraphSummaryParams p;
+  p.dims = 2;
+  p.value_bins = 3;
+  p.size_bins = 2;
+  p.min_nodes = 2;
+  p.max_nodes = 32;
+  p.epsilon = 2.5;
+  auto enc = GraphSummaryEncoder::Create(p);
+  REQUIRE(enc.ok());
+  SeededRandomSource rng(53);
+  const std::vector<std::pair<std::vector<double>, std::uint32_t>> graphs = {
+      {{0.1, 0.9, 0.2, 0.8}, 2}, {std::vector<double>(40, 0.5), 20}};
+  for (const auto& [h, nodes] : graphs) {
+    const std::uint32_t cell = *enc->Cell(h, nodes);
+    std::vector<std::uint64_t> counts(18, 0);
+    std::vector<double> probs(18);
+    for (std::uint32_t k = 0; k < 18; ++k) probs[k] = enc->TransitionProbability(cell, k);
+    CHECK(probs[cell] == doctest::Approx(std::exp(2.5) / (std::exp(2.5) + 17)));
+    for (int r = 0; r < 200000; ++r) ++counts[*enc->Encode(h, nodes, rng)];
+    const double pv = ChiSquarePValue(counts, probs);
+    INFO("cell " << cell << " p-value " << pv);
     CHECK(pv > kAlpha);
   }
 }
