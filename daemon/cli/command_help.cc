@@ -159,6 +159,7 @@ std::vector<CommandHelp> MakeEntries() {
       {"experiment gw", "GW-LDP: SVM and k-NN on GW of graphs and of their LDP node embeddings, against epsilon",
        "  --dataset PATH --out DIR\n"
        "  [--methods adjacency,gin,gcn,blind] [--epsilons 0.1,1,8,64,512,inf]\n"
+       "                               gin, gcn and blind also as gin-summary, ...: the summary encoder\n"
        "  and ldpgraph gw's solver and training flags (ldpgraph gw --help)\n",
        "ldpgraph experiment gw --dataset ../shared/data/graphs/MUTAG/MUTAG.txt --out /tmp/gw --methods gin "
        "--epsilons 8"},

@@ -26,7 +26,17 @@ GraphSummaryParams GraphSummaryParams::ForEpsilon(std::uint32_t dims, double eps
   p.epsilon = epsilon;
   p.min_nodes = min_nodes;
   p.max_nodes = max_nodes;
-  p.value_bins = p.size_bins = epsilon >= 6 ? 8 : epsilon >= 3 ? 4 : 2;
+  // The finest of 8 x 8, 4 x 4 and 2 x 2 (per column and size) whose cell
+  // survives randomized response with Pr >= 0.9: e^eps >= 9 (k - 1).
+  p.value_bins = p.size_bins = 2;
+  for (std::uint32_t bins : {8u, 4u}) {
+    double cells = bins;
+    for (std::uint32_t j = 0; j < dims; ++j) cells *= bins;
+    if (cells <= kMaxCells && epsilon >= std::log(9 * (cells - 1))) {
+      p.value_bins = p.size_bins = bins;
+      break;
+    }
+  }
   return p;
 }
 

@@ -86,10 +86,19 @@ TEST_CASE("GraphSummary.ReportsACellByRandomizedResponse") {
 }
 
 TEST_CASE("GraphSummary.GridsGrowWithEpsilon") {
+  // The finest grid whose cell survives with Pr >= 0.9.
   CHECK(GraphSummaryParams::ForEpsilon(1, 8, 2, 100).cells() == 64u);
-  CHECK(GraphSummaryParams::ForEpsilon(1, 4, 2, 100).cells() == 16u);
+  CHECK(GraphSummaryParams::ForEpsilon(1, 6.3, 2, 100).cells() == 16u);
+  CHECK(GraphSummaryParams::ForEpsilon(1, 5, 2, 100).cells() == 16u);
+  CHECK(GraphSummaryParams::ForEpsilon(1, 4.9, 2, 100).cells() == 4u);
   CHECK(GraphSummaryParams::ForEpsilon(1, 1, 2, 100).cells() == 4u);
-  CHECK(GraphSummaryParams::ForEpsilon(2, 8, 2, 100).cells() == 512u);
+  CHECK(GraphSummaryParams::ForEpsilon(2, 8, 2, 100).cells() == 64u);  // 4^2 x 4: 8^3 would keep less
+  for (double eps : {1.0, 5.0, 6.34, 8.0, 20.0}) {
+    const GraphSummaryParams p = GraphSummaryParams::ForEpsilon(1, eps, 2, 100);
+    auto enc = GraphSummaryEncoder::Create(p);
+    REQUIRE(enc.ok());
+    if (p.cells() > 4) CHECK(enc->keep_probability() >= 0.9);
+  }
   CHECK(GraphSummaryParams::ForEpsilon(1, 8, 2, 100).Validate().ok());
 }
 

@@ -19,6 +19,16 @@ struct GwRun {
   double epsilon;
 };
 
+// "gin-summary" -> "gin": the embeddings a method encodes (with the summary
+// encoder when it ends in -summary).
+std::string EmbeddingsOf(const std::string& method) {
+  const std::string suffix = "-summary";
+  if (method.size() > suffix.size() && method.compare(method.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    return method.substr(0, method.size() - suffix.size());
+  }
+  return method;
+}
+
 }  // namespace
 
 Status SummariseGwExperiment(const std::string& out_dir) {
@@ -31,9 +41,12 @@ Status SummariseGwExperiment(const std::string& out_dir) {
 
 Status RunGwExperiment(const std::string& path, const GraphDataset& ds, const GwExperimentOptions& o) {
   for (const std::string& m : o.methods) {
-    if (m != "adjacency" && m != "gin" && m != "gcn" && m != "blind") {
-      return Status::InvalidArgument("unknown method '" + m + "' (adjacency, gin, gcn or blind)");
+    const std::string base = EmbeddingsOf(m);
+    if (base != "adjacency" && base != "gin" && base != "gcn" && base != "blind") {
+      return Status::InvalidArgument("unknown method '" + m +
+                                     "' (adjacency; gin, gcn or blind, each also with -summary)");
     }
+    if (m == "adjacency-summary") return Status::InvalidArgument("adjacency has no embeddings to summarise");
   }
   for (double e : o.epsilons) {
     if (!(e > 0)) return Status::InvalidArgument("epsilon must be positive (inf: no LDP), got " + FormatNumber(e));
@@ -58,7 +71,7 @@ Status RunGwExperiment(const std::string& path, const GraphDataset& ds, const Gw
       continue;
     }
     for (double e : o.epsilons) {
-      if (m == "blind" && std::isinf(e)) continue;  // constant and unencoded: nothing to compare
+      if (EmbeddingsOf(m) == "blind" && std::isinf(e)) continue;  // constant and unencoded: nothing to compare
       runs.push_back({m, e});
     }
   }
@@ -87,7 +100,8 @@ Status RunGwExperiment(const std::string& path, const GraphDataset& ds, const Gw
                         progress("SVM grid " + std::to_string(points) + "/" + std::to_string(total) + " of fold " +
                                  std::to_string(fold + 1));
                       };
-                      c.embeddings = r.method;
+                      c.embeddings = EmbeddingsOf(r.method);
+                      c.encoder = EmbeddingsOf(r.method) == r.method ? "multibit" : "summary";
                       c.epsilon = std::isinf(r.epsilon) ? 0 : r.epsilon;
                       // Each fold is recorded as it ends, and a rerun skips the folds
                       // recorded: an hour-long run cut short loses one fold at most.

@@ -8,6 +8,10 @@
 //              finite: each graph's matrix LDP-encoded at epsilon (H*);
 //   blind      the control: constant embeddings LDP-encoded, which tell the
 //              server each graph's size and nothing else.
+//   gin-summary, gcn-summary, blind-summary: the same embeddings sent by the
+//              summary encoder (sdk graph_summary.h), one grid cell a graph,
+//              its size included in the epsilon; epsilon inf: the exact
+//              (pooled embedding, log size) point.
 // Rows in DIR/results.csv, one per fold:
 //   dataset,method,epsilon,fold,svm_accuracy,knn_accuracy,model_accuracy,spectral_nmi,kmedoids_nmi,c,gamma,gw_seconds
 // model_accuracy: the federated classifier's own test accuracy (empty

@@ -1,6 +1,8 @@
 #include "gw/gw_classification.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cmath>
 #include <sstream>
 
@@ -9,6 +11,7 @@
 #include "gw/gw_kmeans.h"
 #include "gw/kernel_svm.h"
 #include "gw/private_embedding.h"
+#include "gw/private_summary.h"
 
 namespace ldpgraph {
 namespace {
@@ -58,6 +61,55 @@ Status Score(const GraphDataset& ds, const std::vector<GraphSpace>& spaces, cons
   return Status::Ok();
 }
 
+// The summary encoder's grid for these embeddings (`dims` columns).
+GraphSummaryParams SummaryParams(const GraphDataset& ds, std::uint32_t dims, const GwClassificationOptions& o) {
+  std::uint32_t lo = o.summary_min_nodes, hi = o.summary_max_nodes;
+  if (lo == 0 || hi == 0) {
+    std::uint32_t smallest = UINT32_MAX, largest = 0;
+    for (const CsrGraph& g : ds.graphs) {
+      smallest = std::min(smallest, g.num_nodes());
+      largest = std::max(largest, g.num_nodes());
+    }
+    if (lo == 0) lo = std::max<std::uint32_t>(smallest, 1);
+    if (hi == 0) hi = std::max(largest, lo);
+  }
+  const bool priv = o.epsilon > 0 && std::isfinite(o.epsilon);
+  GraphSummaryParams p = GraphSummaryParams::ForEpsilon(dims, priv ? o.epsilon : 1.0, lo, hi);
+  if (o.summary_value_bins > 0) p.value_bins = o.summary_value_bins;
+  if (o.summary_size_bins > 0) p.size_bins = o.summary_size_bins;
+  return p;
+}
+
+// Every graph's summary as the server holds it: each client's one cell,
+// denoised together; without LDP the exact point.
+Result<std::vector<GraphSpace>> SummarySpaces(const GraphDataset& ds, const std::vector<Eigen::MatrixXd>& embeddings,
+                                              std::size_t f, const GwClassificationOptions& o) {
+  const GraphSummaryParams params = SummaryParams(ds, static_cast<std::uint32_t>(embeddings[0].cols()), o);
+  Result<GraphSummaryEncoder> encoder = GraphSummaryEncoder::Create(params);
+  if (!encoder.ok()) return encoder.status();
+  std::vector<GraphSpace> spaces;
+  spaces.reserve(embeddings.size());
+  if (!(o.epsilon > 0 && std::isfinite(o.epsilon))) {
+    for (const Eigen::MatrixXd& h : embeddings) spaces.push_back(SummarySpace(ExactSummary(params, h)));
+    return spaces;
+  }
+  std::vector<std::uint32_t> reports;
+  reports.reserve(embeddings.size());
+  for (std::size_t g = 0; g < embeddings.size(); ++g) {
+    // Each graph's client encodes with randomness of its own; rows one after another.
+    SeededRandomSource rng(o.seed * 1000003ULL + f * 7919ULL + g);
+    const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rows = embeddings[g];
+    Result<std::uint32_t> report = encoder->Encode(Span<const double>(rows.data(), static_cast<std::size_t>(rows.size())),
+                                                   static_cast<std::uint32_t>(rows.rows()), rng);
+    if (!report.ok()) return Status(report.status().code(), "graph " + std::to_string(g) + ": " + report.status().message());
+    reports.push_back(*report);
+  }
+  Result<Eigen::MatrixXd> points = DenoiseSummaries(*encoder, reports);
+  if (!points.ok()) return points.status();
+  for (Eigen::Index g = 0; g < points->rows(); ++g) spaces.push_back(SummarySpace(points->row(g)));
+  return spaces;
+}
+
 // The spaces of one fold's embeddings: trained on its training graphs (or
 // `blind`: constant), then encoded by every graph's own client when
 // epsilon is set.
@@ -85,6 +137,7 @@ Result<std::vector<GraphSpace>> EmbeddingSpaces(const GraphDataset& ds, const Gr
          << "), model test accuracy " << e->test_accuracy;
     o.log(line.str());
   }
+  if (o.encoder == "summary") return SummarySpaces(ds, e->embeddings, f, o);
   std::vector<GraphSpace> spaces;
   spaces.reserve(e->embeddings.size());
   for (std::size_t g = 0; g < e->embeddings.size(); ++g) {
@@ -113,8 +166,26 @@ Result<GwClassification> ClassifyByGw(const GraphDataset& ds, const std::vector<
     return Status::InvalidArgument("--epsilon encodes embeddings (gin, gcn, blind); " + o.embeddings +
                                    " has none to encode");
   }
+  if (o.encoder != "multibit" && o.encoder != "summary") {
+    return Status::InvalidArgument("the embedding encoder must be multibit or summary, got '" + o.encoder + "'");
+  }
+  if (!learned && o.encoder == "summary") {
+    return Status::InvalidArgument("the summary encoder encodes embeddings (gin, gcn, blind); " + o.embeddings +
+                                   " has none to encode");
+  }
+  const bool summary_settings =
+      o.summary_min_nodes != 0 || o.summary_max_nodes != 0 || o.summary_value_bins != 0 || o.summary_size_bins != 0;
+  if (summary_settings && o.encoder != "summary") {
+    return Status::InvalidArgument("the summary's size range and bins are for the summary encoder");
+  }
+  if (o.summary_min_nodes != 0 && o.summary_max_nodes != 0 && o.summary_min_nodes > o.summary_max_nodes) {
+    return Status::InvalidArgument("the summary's size range must have min <= max");
+  }
   if (blind && !(o.epsilon > 0 && std::isfinite(o.epsilon))) {
     return Status::InvalidArgument("blind embeddings are constant: only their LDP encoding (a finite epsilon) says anything");
+  }
+  if (o.encoder == "summary" && ds.num_classes >= 2) {  // refused now, not after the first fold's training
+    LDPGRAPH_RETURN_IF_ERROR(SummaryParams(ds, static_cast<std::uint32_t>(ds.num_classes - 1), o).Validate());
   }
   GwClassification out;
   out.folds.resize(folds.size());

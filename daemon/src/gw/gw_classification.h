@@ -32,6 +32,17 @@ struct GwClassificationOptions {
   // Embeddings only: the whole-matrix budget of each graph's encoder; 0 (or
   // infinity): the embeddings as they are, no LDP.
   double epsilon = 0;
+  // How each graph's embeddings reach the server: "multibit" (the paper's
+  // encoder: every node's row at epsilon / n, n rows) or "summary" (sdk
+  // graph_summary.h: one cell of a grid over the pooled embedding and the
+  // size, denoised on the server, gw/private_summary.h). Without LDP, the
+  // summary is the exact point (pooled embedding, log size).
+  std::string encoder = "multibit";
+  // summary: the public size range its grid covers (0: the dataset's
+  // smallest and largest graph, as an operator who knows the population
+  // would set it) and its bins (0: GraphSummaryParams::ForEpsilon's).
+  std::uint32_t summary_min_nodes = 0, summary_max_nodes = 0;
+  std::uint32_t summary_value_bins = 0, summary_size_bins = 0;
   FederatedEmbeddingOptions federated;
   PairwiseGwOptions pairwise;
   int knn = 5;
@@ -82,9 +93,11 @@ struct GwClassification {
   bool fused = false;
 };
 
-// Errors: kInvalidArgument for an unknown --embeddings name, a negative or
-// NaN epsilon, epsilon with adjacency or shortest-path, blind without a
-// finite epsilon, no folds, and the errors of the parts.
+// Errors: kInvalidArgument for an unknown --embeddings or encoder name, a
+// negative or NaN epsilon, epsilon or the summary encoder with adjacency or
+// shortest-path, blind without a finite epsilon, summary settings with the
+// multi-bit encoder or a grid GraphSummaryParams refuses, no folds, and the
+// errors of the parts.
 Result<GwClassification> ClassifyByGw(const GraphDataset& dataset, const std::vector<GraphFold>& folds,
                                       const GwClassificationOptions& options);
 
