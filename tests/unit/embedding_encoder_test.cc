@@ -7,7 +7,10 @@
 
 #include <cmath>
 
+#include "support/counting_source.h"
+
 using namespace ldpgraph;
+using ldpgraph::testing::CountingSource;
 
 namespace {
 
@@ -19,17 +22,6 @@ EmbeddingParams Params(std::uint32_t nodes, std::uint32_t dims, double epsilon) 
   return p;
 }
 
-// Counts the words a source hands out.
-class CountingSource final : public RandomSource {
- public:
-  std::uint64_t words = 0;
-
- protected:
-  void Refill(std::uint64_t* out, std::size_t count) override {
-    words += count;
-    for (std::size_t i = 0; i < count; ++i) out[i] = 0x9e3779b97f4a7c15ull * (words + i);
-  }
-};
 
 }  // namespace
 

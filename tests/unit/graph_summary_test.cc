@@ -9,7 +9,10 @@
 #include <cmath>
 #include <limits>
 
+#include "support/counting_source.h"
+
 using namespace ldpgraph;
+using ldpgraph::testing::CountingSource;
 
 namespace {
 
@@ -24,17 +27,6 @@ GraphSummaryParams Params(std::uint32_t dims, std::uint32_t value_bins, std::uin
   return p;
 }
 
-// Counts the words a source hands out.
-class CountingSource final : public RandomSource {
- public:
-  std::uint64_t words = 0;
-
- protected:
-  void Refill(std::uint64_t* out, std::size_t count) override {
-    words += count;
-    for (std::size_t i = 0; i < count; ++i) out[i] = 0x9e3779b97f4a7c15ull * (words + i);
-  }
-};
 
 }  // namespace
 

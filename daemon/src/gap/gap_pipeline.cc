@@ -81,33 +81,8 @@ std::uint64_t GapMemoryEstimate(const GapInputs& in, const GapOptions& options) 
 Result<GapCalibration> CalibrateGap(const GapInputs& in, const GapOptions& options) {
   LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, options));
   const GapOptions o = ResolveGapOptions(options, in.split.train.size());
-  GapCalibration c;
-  c.sensitivity = PerHopSensitivity(in, o);
-  c.delta = ReleaseDelta(in, o);
-
-  // One noise multiplier for every release, calibrated for them together:
-  // the K aggregations and, at node level, both modules' DP-SGD steps.
-  c.encoder_sgd = DpSgdModule(o, in.split.train.size(), o.encoder_epochs);
-  c.classifier_sgd = DpSgdModule(o, in.split.train.size(), o.classifier_epochs);
-  const int hops = o.model.hops;
-  auto releases = [&](double s) {
-    std::vector<GaussianRelease> r{{s, 1.0, hops}};
-    for (const ModuleSgd* m : {c.encoder_sgd.get(), c.classifier_sgd.get()}) {
-      if (m != nullptr) r.push_back({s, m->sampling_rate, m->steps});
-    }
-    return r;
-  };
-  if (std::isfinite(o.epsilon)) {
-    Result<CalibratedNoise> noise = CalibrateReleases(releases, o.epsilon, c.delta);
-    if (!noise.ok()) return noise.status();
-    c.noise_multiplier = noise->noise_multiplier;
-    c.noise_stddev = noise->noise_multiplier * c.sensitivity;
-    c.epsilon = noise->epsilon;
-    for (ModuleSgd* m : {c.encoder_sgd.get(), c.classifier_sgd.get()}) {
-      if (m != nullptr) m->noise_multiplier = noise->noise_multiplier;
-    }
-  }
-  return c;
+  // The K aggregations and, at node level, both modules' DP-SGD steps.
+  return CalibrateModules(in, o, 1);
 }
 
 Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& options) {

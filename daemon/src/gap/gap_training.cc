@@ -133,6 +133,32 @@ Result<CalibratedNoise> CalibrateReleases(const std::function<std::vector<Gaussi
   return CalibratedNoise{*multiplier, *spent};
 }
 
+Result<GapCalibration> CalibrateModules(const GapInputs& in, const GapOptions& o, int classifier_trainings) {
+  GapCalibration c;
+  c.sensitivity = PerHopSensitivity(in, o);
+  c.delta = ReleaseDelta(in, o);
+  c.encoder_sgd = DpSgdModule(o, in.split.train.size(), o.encoder_epochs);
+  c.classifier_sgd = DpSgdModule(o, in.split.train.size(), o.classifier_epochs);
+  if (!std::isfinite(o.epsilon)) return c;
+  auto releases = [&](double s) {
+    std::vector<GaussianRelease> r{{s, 1.0, o.model.hops}};
+    if (c.encoder_sgd) r.push_back({s, c.encoder_sgd->sampling_rate, c.encoder_sgd->steps});
+    if (c.classifier_sgd) {
+      r.push_back({s, c.classifier_sgd->sampling_rate, c.classifier_sgd->steps * classifier_trainings});
+    }
+    return r;
+  };
+  Result<CalibratedNoise> noise = CalibrateReleases(releases, o.epsilon, c.delta);
+  if (!noise.ok()) return noise.status();
+  c.noise_multiplier = noise->noise_multiplier;
+  c.noise_stddev = noise->noise_multiplier * c.sensitivity;
+  c.epsilon = noise->epsilon;
+  for (ModuleSgd* m : {c.encoder_sgd.get(), c.classifier_sgd.get()}) {
+    if (m != nullptr) m->noise_multiplier = noise->noise_multiplier;
+  }
+  return c;
+}
+
 const CsrGraph* AggregatedGraph(const GapInputs& in, const GapOptions& o, CsrGraph* bounded) {
   if (o.privacy != GapPrivacy::kNode) return in.graph;
   SeededRandomSource sampler(o.seed ^ 0xde9ULL);

@@ -36,6 +36,12 @@ struct CalibratedNoise {
 };
 Result<CalibratedNoise> CalibrateReleases(const std::function<std::vector<GaussianRelease>(double)>& releases,
                                           double epsilon, double delta);
+// One noise multiplier for every release of a GAP-family run, calibrated
+// for them together: the K aggregations and, at node level (finite
+// epsilon), the encoder's DP-SGD steps and `classifier_trainings` times the
+// classifier's (GAP trains one classifier, ProGAP one per later stage).
+// `o` must be resolved (ResolveGapOptions) and valid.
+Result<GapCalibration> CalibrateModules(const GapInputs& in, const GapOptions& o, int classifier_trainings);
 // The graph the aggregations read: at node level a degree-bounded copy
 // (kept in *bounded), else the inputs' own.
 const CsrGraph* AggregatedGraph(const GapInputs& in, const GapOptions& o, CsrGraph* bounded);

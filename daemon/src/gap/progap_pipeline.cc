@@ -64,31 +64,9 @@ int ProGapEpochs(const GapOptions& options) {
 Result<GapCalibration> CalibrateProGap(const GapInputs& in, const GapOptions& options) {
   LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, options));
   const GapOptions o = ResolveGapOptions(options, in.split.train.size());
-  const int hops = o.model.hops;
-  GapCalibration c;
-  c.sensitivity = PerHopSensitivity(in, o);
-  c.delta = ReleaseDelta(in, o);
   // K one-hop aggregations and, at node level, K + 1 stages of DP-SGD
-  // (stage 0 as GAP's encoder, the later ones as its classifier), under one
-  // noise multiplier.
-  c.encoder_sgd = DpSgdModule(o, in.split.train.size(), o.encoder_epochs);
-  c.classifier_sgd = DpSgdModule(o, in.split.train.size(), o.classifier_epochs);
-  if (!std::isfinite(o.epsilon)) return c;
-  auto releases = [&](double s) {
-    std::vector<GaussianRelease> r{{s, 1.0, hops}};
-    if (c.encoder_sgd) r.push_back({s, c.encoder_sgd->sampling_rate, c.encoder_sgd->steps});
-    if (c.classifier_sgd) r.push_back({s, c.classifier_sgd->sampling_rate, c.classifier_sgd->steps * hops});
-    return r;
-  };
-  Result<CalibratedNoise> calibrated = CalibrateReleases(releases, o.epsilon, c.delta);
-  if (!calibrated.ok()) return calibrated.status();
-  c.noise_multiplier = calibrated->noise_multiplier;
-  c.noise_stddev = calibrated->noise_multiplier * c.sensitivity;
-  c.epsilon = calibrated->epsilon;
-  for (ModuleSgd* m : {c.encoder_sgd.get(), c.classifier_sgd.get()}) {
-    if (m != nullptr) m->noise_multiplier = calibrated->noise_multiplier;
-  }
-  return c;
+  // (stage 0 as GAP's encoder, the later ones as its classifier).
+  return CalibrateModules(in, o, o.model.hops);
 }
 
 Result<ProGapRun> TrainProGap(const GapInputs& in, const GapOptions& options) {
