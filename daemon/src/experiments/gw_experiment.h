@@ -11,7 +11,8 @@
 //   gin-summary, gcn-summary, blind-summary: the same embeddings sent by the
 //              summary encoder (sdk graph_summary.h), one grid cell a graph,
 //              its size included in the epsilon; epsilon inf: the exact
-//              (pooled embedding, log size) point.
+//              (pooled embedding, log size) point (blind-summary: the exact
+//              size alone, the most any size-only control can tell).
 // Rows in DIR/results.csv, one per fold:
 //   dataset,method,epsilon,fold,svm_accuracy,knn_accuracy,model_accuracy,spectral_nmi,kmedoids_nmi,c,gamma,gw_seconds
 // model_accuracy: the federated classifier's own test accuracy (empty
@@ -32,6 +33,7 @@ namespace ldpgraph {
 struct GwExperimentOptions {
   std::vector<std::string> methods = {"adjacency", "gin", "gcn", "blind"};
   // gin and gcn run at each; blind at the finite ones; adjacency at inf only.
+  // The -summary methods run at each.
   std::vector<double> epsilons = {0.1, 1, 8, 64, 512, INFINITY};
   std::string folds_dir;  // empty: DATASET_DIR/10fold_idx, or 10 stratified folds
   GwClassificationOptions classification;  // embeddings and epsilon are set per run

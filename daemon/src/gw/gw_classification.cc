@@ -181,7 +181,7 @@ Result<GwClassification> ClassifyByGw(const GraphDataset& ds, const std::vector<
   if (o.summary_min_nodes != 0 && o.summary_max_nodes != 0 && o.summary_min_nodes > o.summary_max_nodes) {
     return Status::InvalidArgument("the summary's size range must have min <= max");
   }
-  if (blind && !(o.epsilon > 0 && std::isfinite(o.epsilon))) {
+  if (blind && o.encoder == "multibit" && !(o.epsilon > 0 && std::isfinite(o.epsilon))) {
     return Status::InvalidArgument("blind embeddings are constant: only their LDP encoding (a finite epsilon) says anything");
   }
   if (o.encoder == "summary" && ds.num_classes >= 2) {  // refused now, not after the first fold's training

@@ -36,7 +36,8 @@ struct GwClassificationOptions {
   // encoder: every node's row at epsilon / n, n rows) or "summary" (sdk
   // graph_summary.h: one cell of a grid over the pooled embedding and the
   // size, denoised on the server, gw/private_summary.h). Without LDP, the
-  // summary is the exact point (pooled embedding, log size).
+  // summary is the exact point (pooled embedding, log size); blind's is then
+  // the graph's size alone, exact.
   std::string encoder = "multibit";
   // summary: the public size range its grid covers (0: the dataset's
   // smallest and largest graph, as an operator who knows the population
