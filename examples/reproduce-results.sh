@@ -184,6 +184,14 @@ study 18-cora-fedcog "Cora: several parties, each holding part of the graph, tra
 # folds; the embeddings are trained per fold on its training graphs.
 study 19-mutag-gw "MUTAG: SVM and k-NN on GW distances between graphs, their federated GIN/GCN node embeddings and those embeddings under LDP, vs epsilon" -- \
   experiment gw --dataset "$data/graphs/MUTAG/MUTAG.txt" --methods adjacency,gin,gcn,blind --epsilons 0.1,1,8,64,512,inf
+# The summary encoder (issue 54) on the same folds: one grid cell a graph,
+# its size private too; blind-summary is the size alone (exact at inf).
+if wanted 19-mutag-gw "${selected[@]}"; then
+  start=$SECONDS
+  "$ldpgraph" experiment gw --dataset "$data/graphs/MUTAG/MUTAG.txt" --methods gin-summary,blind-summary,blind \
+    --epsilons 1,2,4,8,inf --out "$out/19-mutag-gw"
+  echo "Then \`ldpgraph experiment gw --dataset $data/graphs/MUTAG/MUTAG.txt --methods gin-summary,blind-summary,blind --epsilons 1,2,4,8,inf\` (the summary encoder; $((SECONDS - start)) s)" >>"$out/19-mutag-gw/about.md"
+fi
 # Table 1's rows for IMDB-BINARY: plain GW on A (its graphs carry no node
 # tags), and GW on federated GIN/GCN embeddings with and without LDP, on
 # 10 stratified folds (the data has no GIN-paper folds). A matrix of all
