@@ -178,7 +178,9 @@ int RunGwCommand(const std::vector<std::string>& args) {
   if (o.encoder != "multibit" && o.encoder != "summary") {
     return Usage("--encoder must be multibit or summary, got '" + o.encoder + "'");
   }
-  if (o.encoder == "summary" && !learned) return Usage("--encoder summary encodes embeddings: use --embeddings gin, gcn or blind");
+  if (o.encoder == "summary" && !learned) {
+    return Usage("--encoder summary encodes embeddings: use --embeddings gin, gcn or blind");
+  }
   const std::string bad = ParsePipelineFlags(*flags, &o);
   if (!bad.empty()) return Usage(bad);
   if ((flags->Has("summary-bins") || flags->Has("size-range")) && o.encoder != "summary") {

@@ -74,7 +74,8 @@ int RunPredictCommand(const std::vector<std::string>& args) {
     }
   }
   const bool progressive = model->kind == ModelKind::kGap && model->gap->progressive();
-  std::cout << "model=" << (progressive ? "progap" : ModelKindName(model->kind)) << "\npredictions=" << probs.rows() << "\n";
+  std::cout << "model=" << (progressive ? "progap" : ModelKindName(model->kind)) << "\npredictions=" << probs.rows()
+            << "\n";
   if (accuracy >= 0) std::cout << "accuracy=" << accuracy << "\n";
   if (!flags->Has("output")) WriteRows(probs, what, std::cout);
   return 0;

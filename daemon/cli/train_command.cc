@@ -209,7 +209,8 @@ int RunTrainCommand(const std::vector<std::string>& args) {
   if (model_name != "gin" && flags->Has("products")) return Usage("--products is for --model gin");
   if (model_name != "gin" && flags->Has("colour-classes")) return Usage("--colour-classes is for --model gin");
   if (gap_family && flags->Has("gathers")) {
-    return Usage("--gathers is not for --model gap or progap: their neighbour sums are a privacy mechanism and read floats");
+    return Usage(
+        "--gathers is not for --model gap or progap: their neighbour sums are a privacy mechanism and read floats");
   }
   Result<GatherPrecision> gathers = GathersFlag(*flags);
   if (!gathers.ok()) return Usage(gathers.status().message());

@@ -115,9 +115,11 @@ TEST_CASE("GraphSummary.BadInputsAreRefusedBeforeAnyRandomness") {
   auto enc = GraphSummaryEncoder::Create(Params(2, 4, 4));
   REQUIRE(enc.ok());
   CountingSource rng;
-  CHECK(enc->Encode(std::vector<double>{0.1, 0.2, 0.3}, 2, rng).status().code() == StatusCode::kInvalidArgument);  // 3 entries, not 4
+  // 3 entries, not 4
+  CHECK(enc->Encode(std::vector<double>{0.1, 0.2, 0.3}, 2, rng).status().code() == StatusCode::kInvalidArgument);
   CHECK(enc->Encode(std::vector<double>{}, 0, rng).status().code() == StatusCode::kInvalidArgument);
-  CHECK(enc->Encode(std::vector<double>{0.1, std::nan(""), 0.3, 0.4}, 2, rng).status().code() == StatusCode::kInvalidArgument);
+  const std::vector<double> nan_entry = {0.1, std::nan(""), 0.3, 0.4};
+  CHECK(enc->Encode(nan_entry, 2, rng).status().code() == StatusCode::kInvalidArgument);
   const Status out = enc->Encode(std::vector<double>{0.1, 0.2, 1.5, 0.4}, 2, rng).status();
   CHECK(out.code() == StatusCode::kOutOfRange);
   CHECK(out.message().find("entry 2") != std::string::npos);

@@ -146,7 +146,8 @@ Result<ProGapRun> TrainProGap(const GapInputs& in, const GapOptions& options) {
     }
     Matrix unit = embedding;  // the release reads unit rows: its sensitivity
     NormaliseRows(&unit);
-    Result<std::vector<Matrix>> aggregated = PrivateMultiHopAggregation(*graph, std::move(unit), 1, run.noise_stddev, noise);
+    Result<std::vector<Matrix>> aggregated =
+        PrivateMultiHopAggregation(*graph, std::move(unit), 1, run.noise_stddev, noise);
     if (!aggregated.ok()) return aggregated.status();
     aggregate = NodeFeatures::Dense(std::move((*aggregated)[1]));
     earlier.push_back(std::move(embedding));  // joins later stages as the encoder gave it

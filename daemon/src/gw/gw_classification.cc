@@ -99,9 +99,11 @@ Result<std::vector<GraphSpace>> SummarySpaces(const GraphDataset& ds, const std:
     // Each graph's client encodes with randomness of its own; rows one after another.
     SeededRandomSource rng(o.seed * 1000003ULL + f * 7919ULL + g);
     const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rows = embeddings[g];
-    Result<std::uint32_t> report = encoder->Encode(Span<const double>(rows.data(), static_cast<std::size_t>(rows.size())),
-                                                   static_cast<std::uint32_t>(rows.rows()), rng);
-    if (!report.ok()) return Status(report.status().code(), "graph " + std::to_string(g) + ": " + report.status().message());
+    const Span<const double> entries(rows.data(), static_cast<std::size_t>(rows.size()));
+    Result<std::uint32_t> report = encoder->Encode(entries, static_cast<std::uint32_t>(rows.rows()), rng);
+    if (!report.ok()) {
+      return Status(report.status().code(), "graph " + std::to_string(g) + ": " + report.status().message());
+    }
     reports.push_back(*report);
   }
   Result<Eigen::MatrixXd> points = DenoiseSummaries(*encoder, reports);

@@ -21,7 +21,8 @@ Status CheckReports(const GraphSummaryEncoder& encoder, const std::vector<std::u
 
 }  // namespace
 
-Result<std::vector<double>> SummaryPrior(const GraphSummaryEncoder& encoder, const std::vector<std::uint32_t>& reports) {
+Result<std::vector<double>> SummaryPrior(const GraphSummaryEncoder& encoder,
+                                         const std::vector<std::uint32_t>& reports) {
   LDPGRAPH_RETURN_IF_ERROR(CheckReports(encoder, reports));
   const std::uint32_t cells = encoder.params().cells();
   const double p = encoder.TransitionProbability(0, 0), q = encoder.TransitionProbability(0, 1);
@@ -35,7 +36,8 @@ Result<std::vector<double>> SummaryPrior(const GraphSummaryEncoder& encoder, con
   return prior;
 }
 
-Result<Eigen::MatrixXd> DenoiseSummaries(const GraphSummaryEncoder& encoder, const std::vector<std::uint32_t>& reports) {
+Result<Eigen::MatrixXd> DenoiseSummaries(const GraphSummaryEncoder& encoder,
+                                         const std::vector<std::uint32_t>& reports) {
   Result<std::vector<double>> prior = SummaryPrior(encoder, reports);
   if (!prior.ok()) return prior.status();
   const std::uint32_t cells = encoder.params().cells();

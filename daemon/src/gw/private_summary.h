@@ -25,11 +25,13 @@ namespace ldpgraph {
 
 // The prior over the encoder's cells from every graph's report. Errors:
 // kInvalidArgument for no reports or a cell out of range (naming it).
-Result<std::vector<double>> SummaryPrior(const GraphSummaryEncoder& encoder, const std::vector<std::uint32_t>& reports);
+Result<std::vector<double>> SummaryPrior(const GraphSummaryEncoder& encoder,
+                                         const std::vector<std::uint32_t>& reports);
 
 // Each report's posterior mean point (reports x (dims + 1)). Errors: as
 // SummaryPrior's.
-Result<Eigen::MatrixXd> DenoiseSummaries(const GraphSummaryEncoder& encoder, const std::vector<std::uint32_t>& reports);
+Result<Eigen::MatrixXd> DenoiseSummaries(const GraphSummaryEncoder& encoder,
+                                         const std::vector<std::uint32_t>& reports);
 
 // One node whose features are `point`.
 GraphSpace SummarySpace(const Eigen::RowVectorXd& point);

@@ -118,7 +118,8 @@ void PutGap(GapModel& g, std::vector<std::uint8_t>* out) {  // non-const: Parame
   PutFloat(out, g.encoder_config.dropout);
   const GapModelConfig& c = g.classifier.config();
   internal::PutFixed32(out, static_cast<std::uint32_t>(g.progressive() ? 0 : c.base_layers));
-  internal::PutFixed32(out, static_cast<std::uint32_t>(g.progressive() ? g.stages[0].config().head_layers : c.head_layers));
+  const int head_layers = g.progressive() ? g.stages[0].config().head_layers : c.head_layers;
+  internal::PutFixed32(out, static_cast<std::uint32_t>(head_layers));
   internal::PutU8(out, g.privacy.level == GapPrivacy::kNode ? 1 : 0);
   internal::PutFixed32(out, g.privacy.max_degree);
   for (double v : {g.privacy.epsilon, g.privacy.delta, g.privacy.noise_multiplier, g.privacy.noise_stddev,
