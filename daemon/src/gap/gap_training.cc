@@ -67,6 +67,37 @@ DpSgdOptions SgdOptions(const GapOptions& o, const ModuleSgd& m, std::uint64_t s
   return s;
 }
 
+// The aggregation's L2 sensitivity per hop, the grid's rounding included:
+// sqrt(D) at node level, sqrt 2 for an undirected edge, else 1.
+double PerHopSensitivity(const GapInputs& in, const GapOptions& o) {
+  const double per_edge = o.privacy == GapPrivacy::kNode ? std::sqrt(static_cast<double>(o.max_degree))
+                          : IsSymmetric(*in.graph)        ? std::sqrt(2.0)
+                                                          : 1.0;
+  return RoundedSensitivity(per_edge, o.model.hidden);
+}
+
+// Delta for the units the level protects (DeltaOf).
+double ReleaseDelta(const GapInputs& in, const GapOptions& o) {
+  if (o.privacy == GapPrivacy::kNode) return DeltaOf(o, static_cast<double>(in.graph->num_nodes()));
+  return DeltaOf(o, static_cast<double>(in.graph->num_entries()) / (IsSymmetric(*in.graph) ? 2 : 1));
+}
+
+// The one noise multiplier that makes `releases` (epsilon, delta)-DP
+// together, and the epsilon the accountant gives them at it.
+struct CalibratedNoise {
+  double noise_multiplier = 0, epsilon = INFINITY;
+};
+Result<CalibratedNoise> CalibrateReleases(const std::function<std::vector<GaussianRelease>(double)>& releases,
+                                          double epsilon, double delta) {
+  Result<double> multiplier = CalibrateNoiseMultiplier(releases, epsilon, delta);
+  if (!multiplier.ok()) return multiplier.status();
+  RdpAccountant accountant;
+  for (const GaussianRelease& r : releases(*multiplier)) LDPGRAPH_RETURN_IF_ERROR(accountant.Add(r));
+  Result<double> spent = accountant.Epsilon(delta);
+  if (!spent.ok()) return spent.status();
+  return CalibratedNoise{*multiplier, *spent};
+}
+
 }  // namespace
 
 Matrix Rows(const Matrix& m, const std::vector<std::uint32_t>& rows) {
@@ -108,29 +139,6 @@ std::unique_ptr<ModuleSgd> DpSgdModule(const GapOptions& o, std::size_t training
   m->sampling_rate = static_cast<double>(o.batch_size) / static_cast<double>(training_nodes);
   m->steps = DpSgdSteps(epochs, m->sampling_rate);
   return m;
-}
-
-double PerHopSensitivity(const GapInputs& in, const GapOptions& o) {
-  const double per_edge = o.privacy == GapPrivacy::kNode ? std::sqrt(static_cast<double>(o.max_degree))
-                          : IsSymmetric(*in.graph)        ? std::sqrt(2.0)
-                                                          : 1.0;
-  return RoundedSensitivity(per_edge, o.model.hidden);
-}
-
-double ReleaseDelta(const GapInputs& in, const GapOptions& o) {
-  if (o.privacy == GapPrivacy::kNode) return DeltaOf(o, static_cast<double>(in.graph->num_nodes()));
-  return DeltaOf(o, static_cast<double>(in.graph->num_entries()) / (IsSymmetric(*in.graph) ? 2 : 1));
-}
-
-Result<CalibratedNoise> CalibrateReleases(const std::function<std::vector<GaussianRelease>(double)>& releases,
-                                          double epsilon, double delta) {
-  Result<double> multiplier = CalibrateNoiseMultiplier(releases, epsilon, delta);
-  if (!multiplier.ok()) return multiplier.status();
-  RdpAccountant accountant;
-  for (const GaussianRelease& r : releases(*multiplier)) LDPGRAPH_RETURN_IF_ERROR(accountant.Add(r));
-  Result<double> spent = accountant.Epsilon(delta);
-  if (!spent.ok()) return spent.status();
-  return CalibratedNoise{*multiplier, *spent};
 }
 
 Result<GapCalibration> CalibrateModules(const GapInputs& in, const GapOptions& o, int classifier_trainings) {

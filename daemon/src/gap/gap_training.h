@@ -24,18 +24,6 @@ double DeltaOf(const GapOptions& o, double units);
 // or without privacy: full batch).
 std::unique_ptr<ModuleSgd> DpSgdModule(const GapOptions& o, std::size_t training_nodes, int epochs);
 
-// The aggregation's L2 sensitivity per hop, the grid's rounding included:
-// sqrt(D) at node level, sqrt 2 for an undirected edge, else 1.
-double PerHopSensitivity(const GapInputs& in, const GapOptions& o);
-// Delta for the units the level protects (DeltaOf).
-double ReleaseDelta(const GapInputs& in, const GapOptions& o);
-// The one noise multiplier that makes `releases` (epsilon, delta)-DP
-// together, and the epsilon the accountant gives them at it.
-struct CalibratedNoise {
-  double noise_multiplier = 0, epsilon = INFINITY;
-};
-Result<CalibratedNoise> CalibrateReleases(const std::function<std::vector<GaussianRelease>(double)>& releases,
-                                          double epsilon, double delta);
 // One noise multiplier for every release of a GAP-family run, calibrated
 // for them together: the K aggregations and, at node level (finite
 // epsilon), the encoder's DP-SGD steps and `classifier_trainings` times the
