@@ -5,11 +5,11 @@
 #include <cmath>
 #include <map>
 #include <mutex>
-#include <numeric>
 
 #include <libsvm/svm.h>
 
 #include "engine/parallel.h"
+#include "gw/weighted_svm.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/samplers.h"
 
@@ -18,10 +18,73 @@ namespace {
 
 void Quiet(const char*) {}
 
-// Accuracy of a C-SVC on kernel exp(-gamma D) trained on `train`, tested on `test`.
-double SvmAccuracy(const Eigen::MatrixXd& d, const std::vector<std::uint32_t>& labels,
-                   const std::vector<std::uint32_t>& train, const std::vector<std::uint32_t>& test, double c,
-                   double gamma) {
+// Each graph's point: the first graph whose row of distances agrees with its
+// own, so that graphs which coincide for every kernel the grid can make are
+// one point. Agreeing means to within rounding (1e-12 of the largest
+// distance): the pairwise GW solves each pair once, in one argument order, so
+// a graph and its twin can differ in the last bits against a third.
+std::vector<std::uint32_t> Points(const Eigen::MatrixXd& d) {
+  const double tolerance = d.size() > 0 ? 1e-12 * d.cwiseAbs().maxCoeff() : 0.0;
+  std::vector<std::uint32_t> firsts, point(static_cast<std::size_t>(d.rows()));
+  for (Eigen::Index i = 0; i < d.rows(); ++i) {
+    point[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(i);
+    for (std::uint32_t f : firsts) {
+      Eigen::Index k = 0;
+      while (k < d.cols() && std::fabs(d(i, k) - d(f, k)) <= tolerance) ++k;
+      if (k == d.cols()) {
+        point[static_cast<std::size_t>(i)] = f;
+        break;
+      }
+    }
+    if (point[static_cast<std::size_t>(i)] == i) firsts.push_back(static_cast<std::uint32_t>(i));
+  }
+  return point;
+}
+
+// The same SVM as libsvm's on `train`, solved on its distinct (point, label)
+// pairs, each weighted by its count (weighted_svm.h).
+double WeightedSvmAccuracy(const Eigen::MatrixXd& d, const std::vector<std::uint32_t>& point,
+                           const std::vector<std::uint32_t>& labels, const std::vector<std::uint32_t>& train,
+                           const std::vector<std::uint32_t>& test, double c, double gamma) {
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> group;
+  std::vector<std::uint32_t> members, member_labels;
+  std::vector<double> weights;
+  for (std::uint32_t i : train) {
+    auto [it, added] = group.try_emplace({point[i], labels[i]}, members.size());
+    if (added) {
+      members.push_back(i);
+      member_labels.push_back(labels[i]);
+      weights.push_back(0);
+    }
+    weights[it->second] += 1;
+  }
+  const auto m = static_cast<Eigen::Index>(members.size());
+  Eigen::MatrixXd kernel(m, m);
+  for (Eigen::Index u = 0; u < m; ++u) {
+    for (Eigen::Index v = 0; v < m; ++v) kernel(u, v) = std::exp(-gamma * d(members[u], members[v]));
+  }
+  const WeightedSvm svm = WeightedSvm::Train(kernel, member_labels, weights, c);
+  Eigen::VectorXd row(m);
+  std::size_t right = 0;
+  for (std::uint32_t t : test) {
+    for (Eigen::Index u = 0; u < m; ++u) row(u) = std::exp(-gamma * d(t, members[u]));
+    right += svm.Predict(row) == labels[t];
+  }
+  return static_cast<double>(right) / static_cast<double>(test.size());
+}
+
+// Accuracy of a C-SVC on kernel exp(-gamma D) trained on `train`, tested on
+// `test`: by libsvm when the training graphs are distinct, so that figures
+// from before the weighted solver are reproduced bit for bit.
+double SvmAccuracy(const Eigen::MatrixXd& d, const std::vector<std::uint32_t>& point,
+                   const std::vector<std::uint32_t>& labels, const std::vector<std::uint32_t>& train,
+                   const std::vector<std::uint32_t>& test, double c, double gamma) {
+  std::vector<std::uint32_t> seen;
+  for (std::uint32_t i : train) seen.push_back(point[i]);
+  std::sort(seen.begin(), seen.end());
+  if (std::adjacent_find(seen.begin(), seen.end()) != seen.end()) {
+    return WeightedSvmAccuracy(d, point, labels, train, test, c, gamma);
+  }
   const int l = static_cast<int>(train.size());
   // libsvm's precomputed format: node 0 holds the row's 1-based id, node k
   // the kernel against training graph k, then the -1 terminator.
@@ -84,6 +147,7 @@ Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& d, const std::vector<std::uin
     }
   }
   svm_set_print_string_function(&Quiet);
+  const std::vector<std::uint32_t> point = Points(d);
   // Stratified inner folds: each class's graphs shuffled, then dealt round robin.
   std::map<std::uint32_t, std::vector<std::uint32_t>> by_class;
   for (std::uint32_t i : train) by_class[labels[i]].push_back(i);
@@ -110,7 +174,7 @@ Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& d, const std::vector<std::uin
         for (std::size_t h = 0; h < folds.size(); ++h) {
           if (h != f) fit.insert(fit.end(), folds[h].begin(), folds[h].end());
         }
-        sum += SvmAccuracy(d, labels, fit, folds[f], c, gamma);
+        sum += SvmAccuracy(d, point, labels, fit, folds[f], c, gamma);
       }
       accuracy[p] = sum / static_cast<double>(folds.size());
       if (progress) {
@@ -128,7 +192,7 @@ Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& d, const std::vector<std::uin
       best.gamma = grid.gamma[p % grid.gamma.size()];
     }
   }
-  best.test_accuracy = SvmAccuracy(d, labels, train, test, best.c, best.gamma);
+  best.test_accuracy = SvmAccuracy(d, point, labels, train, test, best.c, best.gamma);
   return best;
 }
 
