@@ -78,6 +78,14 @@ std::uint64_t GapMemoryEstimate(const GapInputs& in, const GapOptions& options) 
   return weights + features + activations + graph;
 }
 
+void GapRelease::Record(const GapCalibration& calibration) {
+  sensitivity = calibration.sensitivity;
+  delta = calibration.delta;
+  noise_multiplier = calibration.noise_multiplier;
+  noise_stddev = calibration.noise_stddev;
+  epsilon = calibration.epsilon;
+}
+
 Result<GapCalibration> CalibrateGap(const GapInputs& in, const GapOptions& options) {
   LDPGRAPH_RETURN_IF_ERROR(ValidateGap(in, options));
   const GapOptions o = ResolveGapOptions(options, in.split.train.size());
@@ -98,11 +106,7 @@ Result<GapRun> TrainGap(const GapInputs& in, const GapOptions& options) {
 
   GapRun run;
   run.privacy = o.privacy;
-  run.sensitivity = calibration->sensitivity;
-  run.delta = calibration->delta;
-  run.noise_multiplier = calibration->noise_multiplier;
-  run.noise_stddev = calibration->noise_stddev;
-  run.epsilon = calibration->epsilon;
+  run.Record(*calibration);
   std::unique_ptr<ModuleSgd> encoder_sgd = std::move(calibration->encoder_sgd);
   std::unique_ptr<ModuleSgd> classifier_sgd = std::move(calibration->classifier_sgd);
   if (encoder_sgd) run.dp_sgd_steps = encoder_sgd->steps + classifier_sgd->steps;

@@ -88,23 +88,33 @@ struct GapOptions {
   const std::atomic<bool>* cancel = nullptr;
 };
 
-struct GapRun {
+struct GapCalibration;
+
+// What a GAP or ProGAP training reports beside its model: the guarantee of
+// its release and its accuracy.
+struct GapRelease {
   GapPrivacy privacy = GapPrivacy::kEdge;
   std::uint32_t max_degree = 0;  // node level
   double val_accuracy = 0, test_accuracy = 0;
-  // The encoder with its softmax head alone: the MLP without edges (under
-  // node-level DP trained with DP-SGD like the encoder), the bar the
-  // aggregates have to clear.
+  // The model without edges (GAP: the encoder with its softmax head alone;
+  // ProGAP: stage 0), under node-level DP trained with DP-SGD like the rest:
+  // the bar the aggregates have to clear.
   double mlp_test_accuracy = 0;
   // The release: the aggregation's L2 sensitivity per hop (grid rounding
   // included), the noise multiplier, the aggregation noise's standard
   // deviation, and the (epsilon, delta) the whole release has.
   double sensitivity = 0, noise_multiplier = 0, noise_stddev = 0;
   double epsilon = INFINITY, delta = 0;
-  std::int64_t dp_sgd_steps = 0;  // node level: encoder and classifier, both
-  bool residual = false;          // the classifier kept adds to its encoder's scores
+  std::int64_t dp_sgd_steps = 0;  // node level: every module's
   double seconds = 0;
   std::unique_ptr<GapModel> model;  // what a model file keeps
+
+  // Takes the calibration's sensitivity, delta, noise and epsilon.
+  void Record(const GapCalibration& calibration);
+};
+
+struct GapRun : GapRelease {
+  bool residual = false;  // the classifier kept adds to its encoder's scores
 };
 
 // The options with their automatic values resolved for `training_nodes`:

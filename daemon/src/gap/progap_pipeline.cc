@@ -78,11 +78,7 @@ Result<ProGapRun> TrainProGap(const GapInputs& in, const GapOptions& options) {
   ProGapRun run;
   run.privacy = o.privacy;
   run.stages = hops + 1;
-  run.sensitivity = calibration->sensitivity;
-  run.delta = calibration->delta;
-  run.noise_multiplier = calibration->noise_multiplier;
-  run.noise_stddev = calibration->noise_stddev;
-  run.epsilon = calibration->epsilon;
+  run.Record(*calibration);
   std::unique_ptr<ModuleSgd> first_sgd = std::move(calibration->encoder_sgd);
   std::unique_ptr<ModuleSgd> later_sgd = std::move(calibration->classifier_sgd);
   if (first_sgd) run.dp_sgd_steps = first_sgd->steps + later_sgd->steps * hops;

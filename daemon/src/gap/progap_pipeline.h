@@ -21,20 +21,11 @@
 
 namespace ldpgraph {
 
-struct ProGapRun {
-  GapPrivacy privacy = GapPrivacy::kEdge;
-  std::uint32_t max_degree = 0;  // node level
-  int stages = 0;                // K + 1
-  double val_accuracy = 0, test_accuracy = 0;
-  double mlp_test_accuracy = 0;  // stage 0 alone: the MLP without edges
-  double sensitivity = 0, noise_multiplier = 0, noise_stddev = 0;
-  double epsilon = INFINITY, delta = 0;
-  std::int64_t dp_sgd_steps = 0;  // node level, all stages
+struct ProGapRun : GapRelease {
+  int stages = 0;  // K + 1; mlp_test_accuracy is stage 0's
   // Each stage's own head, 0..K (stage 0: the MLP without edges).
   std::vector<double> stage_val_accuracy, stage_test_accuracy;
-  Matrix probabilities;           // every node's, from the last stage
-  double seconds = 0;
-  std::unique_ptr<GapModel> model;  // what a model file keeps (GapModel::stages set)
+  Matrix probabilities;  // every node's, from the last stage (model->stages set)
 };
 
 // The noise a ProGAP run of these options draws, found before anything

@@ -51,32 +51,20 @@ void TrainingJobs::RunGapJob(Job* job) {
     });
   };
   o.cancel = &job->cancel;
-  // What either trainer reports that the model version records.
-  struct Release {
-    GapPrivacy privacy = GapPrivacy::kEdge;
-    double epsilon = INFINITY, delta = 0, noise_multiplier = 0, noise_stddev = 0, sensitivity = 0;
-    std::uint32_t max_degree = 0;
-    double val_accuracy = 0, test_accuracy = 0, mlp_test_accuracy = 0;
-    std::unique_ptr<GapModel> model;
-  } run;
+  GapRelease run;  // what either trainer reports that the model version records
   nlohmann::json extra;
-  auto take = [&](auto& trained) {
-    run = {trained.privacy,     trained.epsilon,      trained.delta,         trained.noise_multiplier,
-           trained.noise_stddev, trained.sensitivity, trained.max_degree,    trained.val_accuracy,
-           trained.test_accuracy, trained.mlp_test_accuracy, std::move(trained.model)};
-  };
   if (r.progap) {
     Result<ProGapRun> trained = TrainProGap(in, o);
     if (job->cancel) return finish(JobState::kCancelled, "");
     if (!trained.ok()) return finish(JobState::kFailed, trained.status().ToString());
     extra = {{"stages", trained->stages}, {"stage_test_accuracy", trained->stage_test_accuracy}};
-    take(*trained);
+    run = std::move(static_cast<GapRelease&>(*trained));
   } else {
     Result<GapRun> trained = TrainGap(in, o);
     if (job->cancel) return finish(JobState::kCancelled, "");
     if (!trained.ok()) return finish(JobState::kFailed, trained.status().ToString());
     extra = {{"residual", trained->residual}};
-    take(*trained);
+    run = std::move(static_cast<GapRelease&>(*trained));
   }
 
   nlohmann::json classes = nlohmann::json::array();
