@@ -90,6 +90,19 @@ LibsvmAnswers Libsvm(const LineData& data, double c, const std::vector<double>& 
   return answers;
 }
 
+// `base` with point i repeated 1 + i % `cycle` times.
+LineData Repeated(const LineData& base, std::size_t cycle) {
+  LineData data;
+  data.gamma = base.gamma;
+  for (std::size_t i = 0; i < base.x.size(); ++i) {
+    for (std::size_t r = 0; r <= i % cycle; ++r) {
+      data.x.push_back(base.x[i]);
+      data.labels.push_back(base.labels[i]);
+    }
+  }
+  return data;
+}
+
 // The weighted solver on the distinct (x, label) pairs of `data`, each
 // weighted by its count.
 struct Merged {
@@ -166,13 +179,8 @@ TEST_CASE("WeightedSvm.NearlySingularKernelsAtLargeCReachLibsvmsOptimum") {
 TEST_CASE("WeightedSvm.MergedCoincidingPointsAreLibsvmOnThemRepeated") {
   // 12 distinct points, each repeated 1 to 4 times, and two points that
   // appear under both labels (their variables can only be merged per label).
-  LineData base = Line(12, 2, 2), data;
-  for (std::size_t i = 0; i < base.x.size(); ++i) {
-    for (std::size_t r = 0; r <= i % 4; ++r) {
-      data.x.push_back(base.x[i]);
-      data.labels.push_back(base.labels[i]);
-    }
-  }
+  const LineData base = Line(12, 2, 2);
+  LineData data = Repeated(base, 4);
   data.x.push_back(base.x[0]);
   data.labels.push_back(1 - base.labels[0]);
   data.x.push_back(base.x[5]);
@@ -182,14 +190,7 @@ TEST_CASE("WeightedSvm.MergedCoincidingPointsAreLibsvmOnThemRepeated") {
 }
 
 TEST_CASE("WeightedSvm.SeveralClassesVoteAsLibsvm") {
-  LineData base = Line(18, 3, 3), data;
-  for (std::size_t i = 0; i < base.x.size(); ++i) {
-    for (std::size_t r = 0; r <= i % 3; ++r) {
-      data.x.push_back(base.x[i]);
-      data.labels.push_back(base.labels[i]);
-    }
-  }
-  CheckAgainstLibsvm(data, 5.0);
+  CheckAgainstLibsvm(Repeated(Line(18, 3, 3), 3), 5.0);
 }
 
 TEST_CASE("KernelSvm.CoincidingGraphsGoThroughTheWeightedSolver") {
