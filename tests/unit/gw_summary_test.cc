@@ -140,3 +140,36 @@ TEST_CASE("GwClassification.SummaryEncoderEndToEndAndItsRefusals") {
     CHECK(f.svm_accuracy >= 0.7);
   }
 }
+
+TEST_CASE("GwClassification.SummarySizeRangeDefaultsToThePercentilesOfTheSizes") {
+  // Forty graphs of 5 to 8 nodes and one of 100: the default range is the
+  // 5th to 95th percentile, 5..8, so the outlier's exact size summary is
+  // clamped to 8's, where the smallest and largest (5..100) would set it apart.
+  GraphDataset ds = PathsAndStars(40);
+  std::vector<std::vector<std::uint32_t>> rows(100);
+  for (std::uint32_t u = 1; u < 100; ++u) {
+    rows[u].push_back(u - 1);
+    rows[u - 1].push_back(u);
+  }
+  for (auto& r : rows) std::sort(r.begin(), r.end());
+  ds.graphs.push_back(CsrGraph::FromRows(rows));
+  ds.raw_labels.push_back(0);
+  MapLabels(&ds);
+  std::vector<GraphFold> folds = StratifiedGraphFolds(ds.labels, 4, 0);
+  folds.resize(1);
+  GwClassificationOptions o;
+  o.embeddings = "blind";
+  o.encoder = "summary";  // without LDP: each graph's exact, clamped size
+  o.inner_folds = 3;
+  auto r = ClassifyByGw(ds, folds, o);
+  REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+  const Eigen::MatrixXd& d = r->distances[0];
+  const Eigen::Index outlier = 40, eight = 3, five = 0;  // graph k has 5 + k % 4 nodes
+  CHECK(d(outlier, eight) == doctest::Approx(0.0));
+  CHECK(d(five, eight) > 0.01);
+  o.summary_min_nodes = 5;
+  o.summary_max_nodes = 100;
+  r = ClassifyByGw(ds, folds, o);
+  REQUIRE(r.ok());
+  CHECK(r->distances[0](outlier, eight) > 0.01);
+}

@@ -65,13 +65,19 @@ Status Score(const GraphDataset& ds, const std::vector<GraphSpace>& spaces, cons
 GraphSummaryParams SummaryParams(const GraphDataset& ds, std::uint32_t dims, const GwClassificationOptions& o) {
   std::uint32_t lo = o.summary_min_nodes, hi = o.summary_max_nodes;
   if (lo == 0 || hi == 0) {
-    std::uint32_t smallest = UINT32_MAX, largest = 0;
-    for (const CsrGraph& g : ds.graphs) {
-      smallest = std::min(smallest, g.num_nodes());
-      largest = std::max(largest, g.num_nodes());
-    }
-    if (lo == 0) lo = std::max<std::uint32_t>(smallest, 1);
-    if (hi == 0) hi = std::max(largest, lo);
+    // The 5th and 95th percentiles of the sizes, so that the size bins cut
+    // where graphs are rather than between outliers: PROTEINS' 4..620 put
+    // 77% of its graphs in the lower of two bins, its 6..111 cuts them at
+    // 26, its median.
+    std::vector<std::uint32_t> sizes;
+    for (const CsrGraph& g : ds.graphs) sizes.push_back(g.num_nodes());
+    std::sort(sizes.begin(), sizes.end());
+    auto percentile = [&](double q) -> std::uint32_t {
+      if (sizes.empty()) return 1;
+      return sizes[static_cast<std::size_t>(q * static_cast<double>(sizes.size() - 1))];
+    };
+    if (lo == 0) lo = std::max<std::uint32_t>(percentile(0.05), 1);
+    if (hi == 0) hi = std::max(percentile(0.95), lo);
   }
   const bool priv = o.epsilon > 0 && std::isfinite(o.epsilon);
   GraphSummaryParams p = GraphSummaryParams::ForEpsilon(dims, priv ? o.epsilon : 1.0, lo, hi);

@@ -39,9 +39,10 @@ struct GwClassificationOptions {
   // summary is the exact point (pooled embedding, log size); blind's is then
   // the graph's size alone, exact.
   std::string encoder = "multibit";
-  // summary: the public size range its grid covers (0: the dataset's
-  // smallest and largest graph, as an operator who knows the population
-  // would set it) and its bins (0: GraphSummaryParams::ForEpsilon's).
+  // summary: the public size range its grid covers (0: the 5th and 95th
+  // percentiles of the dataset's sizes, as an operator who knows the
+  // population would set it; smaller and larger graphs are clamped into it)
+  // and its bins (0: GraphSummaryParams::ForEpsilon's).
   std::uint32_t summary_min_nodes = 0, summary_max_nodes = 0;
   std::uint32_t summary_value_bins = 0, summary_size_bins = 0;
   FederatedEmbeddingOptions federated;
