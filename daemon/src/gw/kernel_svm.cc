@@ -58,16 +58,12 @@ double WeightedSvmAccuracy(const Eigen::MatrixXd& d, const std::vector<std::uint
     }
     weights[it->second] += 1;
   }
-  const auto m = static_cast<Eigen::Index>(members.size());
-  Eigen::MatrixXd kernel(m, m);
-  for (Eigen::Index u = 0; u < m; ++u) {
-    for (Eigen::Index v = 0; v < m; ++v) kernel(u, v) = std::exp(-gamma * d(members[u], members[v]));
-  }
+  auto kernel_of = [gamma](double distance) { return std::exp(-gamma * distance); };
+  const Eigen::MatrixXd kernel = d(members, members).unaryExpr(kernel_of);
   const WeightedSvm svm = WeightedSvm::Train(kernel, member_labels, weights, c);
-  Eigen::VectorXd row(m);
   std::size_t right = 0;
   for (std::uint32_t t : test) {
-    for (Eigen::Index u = 0; u < m; ++u) row(u) = std::exp(-gamma * d(t, members[u]));
+    const Eigen::VectorXd row = d(t, members).unaryExpr(kernel_of).transpose();
     right += svm.Predict(row) == labels[t];
   }
   return static_cast<double>(right) / static_cast<double>(test.size());

@@ -174,13 +174,7 @@ WeightedSvm WeightedSvm::Train(const Eigen::MatrixXd& kernel, const std::vector<
         y.push_back(labels[p] == svm.classes_[s] ? 1.0 : -1.0);
         upper.push_back(weights[p] * c);
       }
-      Eigen::MatrixXd k(pair.points.size(), pair.points.size());
-      for (std::size_t u = 0; u < pair.points.size(); ++u) {
-        for (std::size_t v = 0; v < pair.points.size(); ++v) {
-          k(static_cast<Eigen::Index>(u), static_cast<Eigen::Index>(v)) =
-              kernel(static_cast<Eigen::Index>(pair.points[u]), static_cast<Eigen::Index>(pair.points[v]));
-        }
-      }
+      const Eigen::MatrixXd k = kernel(pair.points, pair.points);
       Dual dual = SolveBinary(k, y, upper, tolerance);
       for (std::size_t u = 0; u < y.size(); ++u) pair.coef.push_back(y[u] * dual.alpha[u]);
       pair.rho = dual.rho;
