@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <thread>
 #include <vector>
@@ -254,4 +255,88 @@ TEST_CASE("PostgresStore.SpeaksTlsToTheDatabaseAndChecksItsCertificate") {
   CHECK(refused.status().code() == StatusCode::kUnavailable);
   CHECK(refused.status().message().find("certificate verify failed") != std::string::npos);
   std::system((std::string("rm -rf '") + pattern + "'").c_str());
+}
+
+// Issue 66, defect 2: after a restart every pooled connection is dead, and
+// the first write on each failed ("server closed the connection
+// unexpectedly") minutes later: a model was thrown away. A lease now reads
+// what the restart left on an idle connection and opens a fresh one.
+TEST_CASE("PostgresStore.TheFirstWritesAfterARestartGoThrough") {
+  if (Server() == nullptr) return;
+  std::string conninfo;
+  const ldpgraph::testing::StoreOpener open = FreshStore(*Server(), &conninfo);
+  auto store = open(nullptr);
+  REQUIRE(store.ok());
+  auto models = OpenPostgresDocuments(conninfo, Server()->password(), "model", "model version");
+  REQUIRE(models.ok());
+  REQUIRE((*store)->CreateGraph({1, "{}", 0}).ok());
+  REQUIRE((*models)->AddNext({1, 2, 3}, "{}").ok());
+  REQUIRE(*ldpgraph::testing::InsertSync(**store, ldpgraph::testing::ContractRecord(1, 1)) == InsertOutcome::kStored);
+  for (int fault = 0; fault < 2; ++fault) {
+    INFO((fault == 0 ? "fast restart" : "crash"));
+    REQUIRE((fault == 0 ? Server()->Restart() : Server()->CrashAndRestart()).ok());
+    Result<std::uint64_t> version = (*models)->AddNext({4, 5, 6}, "{}");
+    CHECK_MESSAGE(version.ok(), version.status().ToString());
+    Result<InsertOutcome> report =
+        ldpgraph::testing::InsertSync(**store, ldpgraph::testing::ContractRecord(1, 10 + fault));
+    CHECK_MESSAGE(report.ok(), report.status().ToString());
+    Status label = (*store)->SetGraphLabel(1, fault);
+    CHECK_MESSAGE(label.ok(), label.ToString());
+    Result<std::uint64_t> job = (*store)->AddSharedJob("{}", "{}");
+    CHECK_MESSAGE(job.ok(), job.status().ToString());
+    CHECK((*store)->CheckReady().ok());
+  }
+}
+
+// Issue 66, defect 1: the lead's epoch fences a leader's writes. After a
+// restart ends the old leader's session, a new leader raises the epoch,
+// and whatever the old one still sends is refused; a job ends once.
+TEST_CASE("PostgresStore.TheLeaseEpochFencesADeposedLeader") {
+  if (Server() == nullptr) return;
+  const ldpgraph::testing::StoreOpener open = FreshStore(*Server());
+  auto a = open(nullptr), b = open(nullptr);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  Result<std::optional<std::uint64_t>> lead_a = (*a)->HoldLead();
+  REQUIRE(lead_a.ok());
+  REQUIRE(lead_a->has_value());
+  const std::uint64_t old_epoch = **lead_a;
+  CHECK(*(*a)->HoldLead() == old_epoch);    // confirmed, not taken again
+  CHECK_FALSE((*b)->HoldLead()->has_value());  // one leader
+  const std::uint64_t first = *(*b)->AddSharedJob("{\"n\":1}", "{}");
+  const std::uint64_t second = *(*b)->AddSharedJob("{\"n\":2}", "{}");
+  Result<std::optional<ClaimedJob>> claimed = (*a)->ClaimNextJob(old_epoch);
+  REQUIRE(claimed.ok());
+  REQUIRE(claimed->has_value());
+  CHECK((*claimed)->job_id == first);
+  CHECK((*a)->UpdateLedJob(first, "{\"epoch\":1}", old_epoch, false).ok());
+
+  REQUIRE(Server()->Restart().ok());  // a's session, and its lock, are gone
+  Result<std::optional<std::uint64_t>> lead_b = (*b)->HoldLead();
+  REQUIRE(lead_b.ok());
+  REQUIRE(lead_b->has_value());
+  const std::uint64_t new_epoch = **lead_b;
+  CHECK(new_epoch > old_epoch);
+  // The deposed leader is refused everything, and learns it has lost.
+  Status late = (*a)->UpdateLedJob(first, "{\"late\":true}", old_epoch, true);
+  CHECK(late.code() == StatusCode::kFailedPrecondition);
+  CHECK(late.message().find("has passed to another daemon") != std::string::npos);
+  CHECK((*a)->ClaimNextJob(old_epoch).status().code() == StatusCode::kFailedPrecondition);
+  Result<std::optional<std::uint64_t>> lead_a_again = (*a)->HoldLead();
+  CHECK((!lead_a_again.ok() || !lead_a_again->has_value()));
+  CHECK_FALSE(*(*a)->HoldLead() == std::optional<std::uint64_t>(old_epoch));
+  // The new leader ends the job once: a second end is refused.
+  REQUIRE((*b)->ClaimedJobs()->size() == 1);
+  CHECK((*b)->UpdateLedJob(first, "{\"interrupted\":true}", new_epoch, true).ok());
+  CHECK((*b)->UpdateLedJob(first, "{\"again\":true}", new_epoch, true).message().find("already ended") !=
+        std::string::npos);
+  CHECK((*b)->ClaimedJobs()->empty());
+  CHECK((*(*b)->GetJob(first))->status_json == "{\"interrupted\":true}");
+  // A queued job cancelled ends at once and is never claimed; cancelling an ended job is refused.
+  Result<bool> cancelled = (*a)->RequestJobCancel(second, "{\"cancelled\":true}");
+  REQUIRE(cancelled.ok());
+  CHECK(*cancelled);
+  CHECK_FALSE((*b)->ClaimNextJob(new_epoch)->has_value());
+  CHECK((*a)->RequestJobCancel(second, "{}").status().code() == StatusCode::kFailedPrecondition);
+  CHECK((*(*b)->GetJob(second))->status_json == "{\"cancelled\":true}");
 }

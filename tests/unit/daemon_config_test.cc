@@ -124,6 +124,14 @@ TEST_CASE("DaemonConfig.PostgresqlStoreWithItsPasswordAndErrors") {
       {pg + "password_file = \"missing\"\n", "cannot read"},
       {"backend = \"postgresql\"\nconnection = \"host=x password=hunter2\"\nstate_dir = \"s\"\n",
        "must not hold the password"},
+      // Issue 66: the URI forms, which a search for "password=" missed.
+      {"backend = \"postgresql\"\nconnection = \"postgresql://ldpgraph:hunter2@127.0.0.1:55432/ldpgraph\"\n"
+       "state_dir = \"s\"\n",
+       "must not hold the password"},
+      {"backend = \"postgresql\"\nconnection = \"postgres://db/ldpgraph?user=u&password=hunter2\"\nstate_dir = \"s\"\n",
+       "must not hold the password"},
+      {"backend = \"postgresql\"\nconnection = \"host=x hunter2\"\nstate_dir = \"s\"\n",
+       "is not a libpq connection string"},
   };
   for (const Case& k : cases) {
     INFO(k.store);

@@ -72,3 +72,41 @@ TEST_CASE("JsonBody.AnswersEveryFaultInOneShape") {
   CHECK(out == json::object());
   CHECK_FALSE(ReadJsonBody("{\"anything\": [1]}", {}, &out).has_value());
 }
+
+// Issue 66: 100,000 nested arrays (200 KB) crashed the daemon. Nesting is
+// refused while reading, before any deep value exists, at every depth past
+// the limit; a value in a message is shown by its kind, never rendered.
+TEST_CASE("JsonBody.RefusesDeepNestingBeforeBuildingIt") {
+  for (int depth : {ldpgraph::kMaxJsonDepth + 1, 1000, 100000}) {
+    INFO(depth);
+    const std::string text = "{\"graphs\":" + std::string(depth - 1, '[') + std::string(depth - 1, ']') + "}";
+    auto parsed = ParseStrictJson(text);
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.status().message() == "body nests arrays and objects deeper than 32 levels");
+    json out;
+    auto refused = ReadJsonBody(text, {"graphs"}, &out);
+    REQUIRE(refused.has_value());
+    CHECK(refused->status == 400);
+    CHECK(refused->body.size() < 200);
+  }
+  // The deepest body allowed reads, objects and arrays alike.
+  std::string deepest;
+  for (int i = 0; i < ldpgraph::kMaxJsonDepth; ++i) deepest += i % 2 ? "[" : "{\"k\":";
+  deepest += "1";
+  for (int i = ldpgraph::kMaxJsonDepth - 1; i >= 0; --i) deepest += i % 2 ? "]" : "}";
+  CHECK_MESSAGE(ParseStrictJson(deepest).ok(), deepest);
+  // Unclosed nesting is refused too, whether it is too deep or only unfinished.
+  CHECK_FALSE(ParseStrictJson(std::string(100000, '[')).ok());
+  CHECK_FALSE(ParseStrictJson(std::string(10, '[')).ok());
+}
+
+TEST_CASE("JsonBody.ShowsAValueWithoutRenderingIt") {
+  using ldpgraph::JsonShown;
+  CHECK(JsonShown(json(12)) == "12");
+  CHECK(JsonShown(json(-1.5)) == "-1.5");
+  CHECK(JsonShown(json(nullptr)) == "null");
+  CHECK(JsonShown(json("short")) == "\"short\"");
+  CHECK(JsonShown(json(std::string(1000, 'x'))) == "\"" + std::string(40, 'x') + "\"...");
+  CHECK(JsonShown(json::parse("[[[[1]]], 2]")) == "an array of 2 items");
+  CHECK(JsonShown(json::parse(R"({"a": {"b": [1]}})")) == "an object of 1 keys");
+}

@@ -9,6 +9,7 @@
 #include "api/result_api.h"
 #include "api/routes.h"
 #include "ldpgraph/graph_config_codec.h"
+#include "net/accept_header.h"
 #include "net/json_response.h"
 
 namespace ldpgraph {
@@ -19,7 +20,7 @@ HttpResponse PublicGraph(ServiceContext& ctx, const std::string& id_text, const 
   if (!id) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
   auto graph = ctx.graphs.Find(*id);
   if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
-  if (accept.find(kGraphConfigMediaType) != std::string::npos) {
+  if (AcceptsMediaType(accept, kGraphConfigMediaType)) {
     // Devices: the SDK decodes this without a JSON parser.
     std::vector<std::uint8_t> bytes;
     Status encoded = EncodeGraphConfig(graph->config, &bytes);
@@ -68,6 +69,13 @@ void HandleRequest(ServiceContext& ctx, HttpRequest request, Respond respond) {
     if (request.method != "GET") return respond(MethodNotAllowed(request, path, "GET"));
     if (ctx.draining.load()) return respond(JsonResponse(503, "{\"status\":\"draining\"}"));
     return respond(JsonResponse(200, "{\"status\":\"ok\"}"));
+  }
+  if (path == "/readyz") {  // readiness: whether reports sent here would be stored now
+    if (request.method != "GET") return respond(MethodNotAllowed(request, path, "GET"));
+    if (ctx.draining.load()) return respond(JsonResponse(503, "{\"status\":\"draining\"}"));
+    // The reason stays out of a public answer (it may name the database's host).
+    if (!ctx.store->CheckReady().ok()) return respond(JsonResponse(503, "{\"status\":\"store_unavailable\"}"));
+    return respond(JsonResponse(200, "{\"status\":\"ready\"}"));
   }
   if (path == "/metrics") {
     if (request.method != "GET") return respond(MethodNotAllowed(request, path, "GET"));

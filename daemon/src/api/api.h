@@ -3,7 +3,9 @@
 //   POST /v1/reports        report_ingest.h
 //   GET  /v1/graphs/{id}    the public graph configuration (JSON)
 //   /v1/admin/...           admin_api.h
-//   GET  /healthz           200 {"status":"ok"}; 503 while draining
+//   GET  /healthz           liveness: 200 {"status":"ok"}; 503 while draining
+//   GET  /readyz            readiness: 200 {"status":"ready"}; 503 while
+//                           draining or while the store cannot commit
 //   GET  /metrics           Prometheus text format
 #ifndef LDPGRAPH_DAEMON_API_API_H_
 #define LDPGRAPH_DAEMON_API_API_H_

@@ -77,7 +77,7 @@ std::optional<HttpResponse> ReadGraphIds(ServiceContext& ctx, const json& body, 
   for (std::size_t i = 0; i < list.size(); ++i) {
     const json& id = list[i];
     if (!id.is_number_unsigned()) {
-      return ErrorResponse(400, "invalid_request", std::string(key) + "[" + std::to_string(i) + "] = " + id.dump() +
+      return ErrorResponse(400, "invalid_request", std::string(key) + "[" + std::to_string(i) + "] = " + JsonShown(id) +
                                                        " is not an unsigned integer");
     }
     if (!named.insert(id.get<std::uint64_t>()).second) continue;
@@ -102,7 +102,7 @@ std::optional<HttpResponse> ReadNodeIds(const json& body, std::uint64_t n, const
   named.reserve(list.size());
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (!list[i].is_number_unsigned()) {
-      return ErrorResponse(400, "invalid_request", "nodes[" + std::to_string(i) + "] = " + list[i].dump() +
+      return ErrorResponse(400, "invalid_request", "nodes[" + std::to_string(i) + "] = " + JsonShown(list[i]) +
                                                        " is not an unsigned integer");
     }
     const std::uint64_t u = list[i].get<std::uint64_t>();
@@ -308,9 +308,11 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
   MemoryBudget::Lease lease;
   const NodeGnnConfig& c = model->node->config();
   const std::uint64_t features = graph->config.features.enabled ? graph->config.features.params.dims : 0;
+  Result<std::uint64_t> report_bytes = StoredReportBytes(ctx, {graph->config});
+  if (!report_bytes.ok()) return StorageFailureResponse(ctx.logger, "reports", report_bytes.status());
   if (auto refused = LeaseForRequest(ctx.memory, "this prediction",
                                      PredictionMemory(graph->config.num_users, c.hidden, c.layers, features,
-                                                      rows.size(), about["classes"].size()),
+                                                      rows.size(), about["classes"].size(), *report_bytes),
                                      &lease)) {
     return *refused;
   }
@@ -359,9 +361,12 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
   for (const GraphConfig& g : graphs) users += g.num_users;
   MemoryBudget::Lease lease;
   const GinConfig& gin = model->gin->config();
+  Result<std::uint64_t> report_bytes = StoredReportBytes(ctx, graphs);
+  if (!report_bytes.ok()) return StorageFailureResponse(ctx.logger, "reports", report_bytes.status());
   if (auto refused = LeaseForRequest(ctx.memory, "this prediction",
                                      PredictionMemory(users, gin.hidden, gin.layers, gin.input_dim, graphs.size(),
-                                                      about.is_discarded() ? 0 : about.value("classes", json::array()).size()),
+                                                      about.is_discarded() ? 0 : about.value("classes", json::array()).size(),
+                                                      *report_bytes),
                                      &lease)) {
     return *refused;
   }

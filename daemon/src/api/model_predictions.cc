@@ -13,10 +13,21 @@
 namespace ldpgraph {
 
 std::uint64_t PredictionMemory(std::uint64_t users, int hidden, int layers, std::uint64_t input_width,
-                               std::uint64_t answers, std::uint64_t classes) {
+                               std::uint64_t answers, std::uint64_t classes, std::uint64_t report_bytes) {
   const std::uint64_t activations =
       2 * 4 * static_cast<std::uint64_t>(std::max(hidden, 1)) * static_cast<std::uint64_t>(std::max(layers, 1));
-  return users * (128 + 8 * input_width + activations) + answers * 2 * (48 + 24 * classes);
+  return users * (128 + 8 * input_width + activations) + report_bytes * kPeakBytesPerReportByte +
+         answers * 2 * (48 + 24 * classes);
+}
+
+Result<std::uint64_t> StoredReportBytes(ServiceContext& ctx, const std::vector<GraphConfig>& graphs) {
+  std::uint64_t bytes = 0;
+  for (const GraphConfig& g : graphs) {
+    Result<std::uint64_t> b = ctx.store->ReportBytes(g.graph_id);
+    if (!b.ok()) return b.status();
+    bytes += *b;
+  }
+  return bytes;
 }
 
 Result<std::vector<Symmetrisation>> SymmetrisationPolicies(ServiceContext& ctx, const std::vector<GraphConfig>& graphs) {

@@ -18,12 +18,25 @@
 namespace ldpgraph {
 
 // What predicting `answers` ids for graphs of `users` users in all holds at
-// its peak: the assembled rows (128 bytes a user: ids, offsets, noisy
-// neighbours), each layer's input and output over every user, and the
-// answer's text twice (written, then sent), about 48 + 24 bytes a class per
-// prediction. `ldpgraph bench admin` compares it with the measured peak.
+// its peak: the assembled rows (128 bytes a user: ids, offsets), their
+// edges (kPeakBytesPerReportByte for each byte of the stored reports, which
+// bound the neighbour ids they list: a dense RR graph at a low epsilon is
+// mostly edges, issue 66), each layer's input and output over every user,
+// and the answer's text twice (written, then sent), about 48 + 24 bytes a
+// class per prediction. `ldpgraph bench admin` compares it with the
+// measured peak, on a sparse graph and on a dense RR graph.
 std::uint64_t PredictionMemory(std::uint64_t users, int hidden, int layers, std::uint64_t input_width,
-                               std::uint64_t answers, std::uint64_t classes);
+                               std::uint64_t answers, std::uint64_t classes, std::uint64_t report_bytes);
+
+// Bytes held at the peak of assembling and predicting, for each byte of
+// the graph's stored reports: a listed id becomes a row entry (4 bytes,
+// doubled while its vector grows), its twin when the rule symmetrises
+// (twice again), and the model's normalised copy of the adjacency.
+constexpr std::uint64_t kPeakBytesPerReportByte = 24;
+
+// The bytes of the stored reports of `graphs`, for PredictionMemory.
+// Errors: the store's.
+Result<std::uint64_t> StoredReportBytes(ServiceContext& ctx, const std::vector<GraphConfig>& graphs);
 
 // Each graph's symmetrisation policy as its admin set it ("none" by
 // default). Errors: the store's; kDataLoss for a stored rule it cannot read.

@@ -10,6 +10,7 @@
 #include "api/result_cache.h"
 #include "jobs/memory_budget.h"
 #include "ldpgraph/device_result.h"
+#include "net/accept_header.h"
 #include "net/json_response.h"
 #include "net/storage_failure.h"
 #include "net/token_authority.h"
@@ -57,11 +58,13 @@ Result<std::shared_ptr<const Matrix>> Probabilities(ServiceContext& ctx, std::ui
   const std::uint64_t classes = about.value("classes", json::array()).size();
   MemoryBudget::Lease lease;
   if (ctx.memory != nullptr) {
+    Result<std::uint64_t> report_bytes = StoredReportBytes(ctx, {graph});
+    if (!report_bytes.ok()) return report_bytes.status();
     const std::uint64_t bytes =
         node ? PredictionMemory(graph.num_users, model->node->config().hidden, model->node->config().layers,
-                                graph.features.enabled ? graph.features.params.dims : 0, 0, classes)
+                                graph.features.enabled ? graph.features.params.dims : 0, 0, classes, *report_bytes)
              : PredictionMemory(graph.num_users, model->gin->config().hidden, model->gin->config().layers,
-                                model->gin->config().input_dim, 0, classes);
+                                model->gin->config().input_dim, 0, classes, *report_bytes);
     Result<MemoryBudget::Lease> leased = ctx.memory->TryReserve(bytes, "this result");
     if (!leased.ok()) return leased.status();
     lease = std::move(leased).value();
@@ -162,7 +165,7 @@ void AnswerDeviceResult(ServiceContext& ctx, const HttpRequest& request, const s
   if (!latest) {
     return respond(ErrorResponse(404, "no_result", "no model covers graph " + graph_id_text + " yet"));
   }
-  const bool binary = request.accept.find(kDeviceResultMediaType) != std::string::npos;
+  const bool binary = AcceptsMediaType(request.accept, kDeviceResultMediaType);
   const std::uint32_t user = subject->user_id;
   const GraphConfig config = graph->config;
   const std::uint64_t version = latest->first;

@@ -42,6 +42,7 @@ const std::vector<Route>& ApiRoutes() {
       {"/v1/graphs/{graph_id}", {"GET"}},
       {"/v1/graphs/{graph_id}/result", {"GET"}},
       {"/healthz", {"GET"}},
+      {"/readyz", {"GET"}},
       {"/metrics", {"GET"}},
       // The admin (bearer token).
       {"/v1/admin/graphs", {"GET", "POST"}},

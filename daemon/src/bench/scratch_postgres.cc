@@ -121,20 +121,52 @@ Result<std::unique_ptr<ScratchPostgres>> ScratchPostgres::Start(bool tls) {
       argv.push_back(c);
     }
   }
-  s->pid_ = Spawn(argv, account, log);
+  s->argv_ = std::move(argv);
+  LDPGRAPH_RETURN_IF_ERROR(s->Launch());
+  return s;
+}
+
+Status ScratchPostgres::Launch() {
+  const std::string log = dir_ + "/server.log";
+  // After a crash the old server's backends may take a moment to notice
+  // and leave; until they have, a new postmaster refuses to start.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  pid_ = Spawn(argv_, ServerAccount(), log);
   for (;;) {
-    if (pg::Connection::Open(s->Conninfo("postgres"), s->password_).ok()) return s;
+    if (pg::Connection::Open(Conninfo("postgres"), password_).ok()) return Status::Ok();
     int status = 0;
-    if (::waitpid(s->pid_, &status, WNOHANG) == s->pid_) {
-      s->pid_ = -1;
-      return Status::Unavailable("the PostgreSQL server exited: " + ReadAll(log));
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        pid_ = -1;
+        return Status::Unavailable("the PostgreSQL server exited: " + ReadAll(log));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      pid_ = Spawn(argv_, ServerAccount(), log);
+      continue;
     }
     if (std::chrono::steady_clock::now() > deadline) {
       return Status::Unavailable("the PostgreSQL server did not come up in 60 s: " + ReadAll(log));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+}
+
+Status ScratchPostgres::Restart() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGINT);  // fast shutdown, as pg_ctl restart -m fast
+    Wait(pid_);
+    pid_ = -1;
+  }
+  return Launch();
+}
+
+Status ScratchPostgres::CrashAndRestart() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    Wait(pid_);
+    pid_ = -1;
+  }
+  return Launch();
 }
 
 ScratchPostgres::~ScratchPostgres() {

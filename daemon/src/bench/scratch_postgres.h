@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <sys/types.h>
+#include <vector>
 
 #include "ldpgraph/status.h"
 
@@ -39,14 +40,24 @@ class ScratchPostgres {
   Status Exec(const std::string& database, const std::string& sql);
   // A query's single value as text (e.g. SELECT count(*) ...).
   Result<std::string> Scalar(const std::string& database, const std::string& sql);
+  // The faults a store must live through: a fast restart (pg_ctl restart
+  // -m fast: sessions are ended, the server shuts down cleanly and comes
+  // back), or a crash (SIGKILL to the postmaster, then a start that
+  // recovers from the WAL). Each returns once the server accepts logins
+  // again on the same port. Errors: kUnavailable (with its log).
+  Status Restart();
+  Status CrashAndRestart();
 
  private:
   ScratchPostgres() = default;
+  // Starts the server on dir_ and port_ and waits for it to accept logins.
+  Status Launch();
   std::string dir_;
   std::string ca_file_;
   std::string password_ = "test-pg-password-7f3a9c";
   std::uint16_t port_ = 0;
   pid_t pid_ = -1;
+  std::vector<std::string> argv_;  // how the server is started
 };
 
 }  // namespace ldpgraph

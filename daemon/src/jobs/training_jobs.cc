@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <set>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -110,103 +111,11 @@ TrainingJobs::TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* m
       logger_(logger) {
   if (shared_) {
     worker_ = std::thread([this] { SharedWorkerLoop(); });
+    lease_watch_ = std::thread([this] { LeaseWatchLoop(); });
     return;
   }
   RecoverInterrupted();
   worker_ = std::thread([this] { WorkerLoop(); });
-}
-
-void TrainingJobs::SharedWorkerLoop() {
-  bool leading = false;
-  for (;;) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (stopping_) return;
-    }
-    Result<bool> lead = store_->HoldLead();
-    if (lead.ok() && *lead) {
-      if (!leading) {
-        leading = true;
-        logger_->Info("training_lead_taken", {});
-        TakeOver();
-      }
-      Result<std::optional<ClaimedJob>> claimed = store_->ClaimNextJob();
-      if (claimed.ok() && claimed->has_value()) {
-        RunClaimed(**claimed);
-        continue;
-      }
-      if (!claimed.ok()) logger_->Warning("jobs_not_read", {{"error", claimed.status().message()}});
-    } else if (leading) {
-      leading = false;
-      logger_->Warning("training_lead_lost", {{"error", lead.ok() ? "" : lead.status().message()}});
-    }
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait_for(lock, std::chrono::milliseconds(500), [&] { return stopping_ || wake_; });
-    wake_ = false;
-  }
-}
-
-void TrainingJobs::TakeOver() {
-  Result<std::vector<StoredJob>> claimed = store_->ClaimedJobs();
-  if (!claimed.ok()) {
-    logger_->Error("jobs_not_read", {{"error", claimed.status().message()}});
-    return;
-  }
-  for (const StoredJob& row : *claimed) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (jobs_.count(row.job_id)) continue;  // this daemon's own
-    }
-    Result<JobStatus> status = JobStatusFromJson(row.status_json);
-    JobStatus s = status.ok() ? *status : JobStatus{};
-    s.id = row.job_id;
-    if (status.ok() && Over(s.state)) continue;
-    const std::string was = status.ok() ? JobStateName(s.state) : "unreadable";
-    s.state = JobState::kFailed;
-    s.error = "interrupted: the daemon running it stopped while the job was " + was + " (at epoch " +
-              std::to_string(s.epoch) + "); no model was stored: submit it again";
-    Status written = store_->UpdateJob(row.job_id, JobStatusJson(s));
-    logger_->Warning("job_interrupted", {{"job_id", std::to_string(row.job_id)},
-                                         {"was", was},
-                                         {"persisted", written.ok() ? "true" : written.message()}});
-    metrics_->jobs_failed.fetch_add(1);
-  }
-}
-
-void TrainingJobs::RunClaimed(const ClaimedJob& claimed) {
-  auto owned = std::make_unique<Job>();
-  Job* job = owned.get();
-  Result<JobStatus> status = JobStatusFromJson(claimed.status_json);
-  if (status.ok()) job->status = *status;
-  job->status.id = claimed.job_id;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    jobs_[claimed.job_id] = std::move(owned);
-  }
-  const auto start = std::chrono::steady_clock::now();
-  Result<GraphJobRequest> request =
-      codec_.decode ? codec_.decode(claimed.request_json) : Result<GraphJobRequest>(Status::Internal("no codec"));
-  if (!request.ok()) return Finish(job, start, JobState::kFailed, request.status().ToString());
-  job->request = std::move(request).value();
-  Result<bool> cancelled = store_->JobCancelRequested(claimed.job_id);
-  if (cancelled.ok() && *cancelled) return Finish(job, start, JobState::kCancelled, "");
-  UpdateDurably(job, [](JobStatus& s) { s.state = JobState::kAssembling; });
-  job->synced = std::chrono::steady_clock::now();
-  metrics_->jobs_running.fetch_add(1);
-  Run(job);
-  metrics_->jobs_running.fetch_sub(1);
-}
-
-void TrainingJobs::Sync(Job* job) {
-  const auto now = std::chrono::steady_clock::now();
-  if (now - job->synced < std::chrono::seconds(1)) return;
-  job->synced = now;
-  Persist(job);
-  Result<bool> cancel = store_->JobCancelRequested(job->status.id);
-  if (cancel.ok() && *cancel) job->cancel = true;
-  // A leader that lost its lead stops: the new one reports this job interrupted.
-  Result<bool> lead = store_->HoldLead();
-  if (!lead.ok() || !*lead) job->cancel = true;
 }
 
 Result<std::optional<JobStatus>> TrainingJobs::StoredStatus(std::uint64_t id) const {
@@ -259,6 +168,7 @@ TrainingJobs::~TrainingJobs() {
     cv_.notify_all();
   }
   worker_.join();
+  if (lease_watch_.joinable()) lease_watch_.join();
 }
 
 Result<std::uint64_t> TrainingJobs::Start(GraphJobRequest request) {
@@ -367,11 +277,13 @@ bool TrainingJobs::Cancel(std::uint64_t id) {
     }
     Result<std::optional<JobStatus>> found = Get(id);
     if (!found.ok() || !*found || Over((*found)->state)) return false;
-    std::optional<JobStatus>& s = *found;
-    if (!store_->RequestJobCancel(id).ok()) return false;
-    if (s->state == JobState::kQueued) {  // never claimed now: say so at once
-      s->state = JobState::kCancelled;
-      (void)store_->UpdateJob(id, JobStatusJson(*s));
+    JobStatus cancelled = **found;
+    cancelled.state = JobState::kCancelled;
+    // A job nobody claimed ends now, in the store; one a leader runs ends
+    // when its run reads the request.
+    Result<bool> ended = store_->RequestJobCancel(id, JobStatusJson(cancelled));
+    if (!ended.ok()) return false;
+    if (*ended) {
       metrics_->jobs_cancelled.fetch_add(1);
       logger_->Info("job_finished", {{"job_id", std::to_string(id)}, {"state", "cancelled"}, {"error", ""}});
     }
@@ -391,7 +303,7 @@ bool TrainingJobs::Cancel(std::uint64_t id) {
     }
   }
   if (queued != nullptr) {
-    Persist(queued);
+    (void)Persist(queued);
     metrics_->jobs_cancelled.fetch_add(1);
     logger_->Info("job_finished", {{"job_id", std::to_string(id)}, {"state", "cancelled"}, {"error", ""}});
   }
@@ -408,37 +320,60 @@ void TrainingJobs::Update(Job* job, const std::function<void(JobStatus&)>& chang
 
 void TrainingJobs::UpdateDurably(Job* job, const std::function<void(JobStatus&)>& change) {
   Update(job, change);
-  Persist(job);
+  (void)Persist(job);
 }
 
-void TrainingJobs::Persist(Job* job) {
+Status TrainingJobs::Persist(Job* job) {
   // The status as it is when the write starts: of two writes in a row, the
   // last stores the latest state, whichever change came first.
   std::lock_guard<std::mutex> persisting(persist_mu_);
   std::string text;
+  bool over = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
     text = JobStatusJson(job->status);
+    over = Over(job->status.state);
   }
-  Status written = store_->UpdateJob(job->status.id, text);
+  if (shared_ && job->deposed) return Status::FailedPrecondition("this daemon no longer leads training");
+  Status written = shared_ ? store_->UpdateLedJob(job->status.id, text, job->epoch, over)
+                           : store_->UpdateJob(job->status.id, text);
+  if (shared_ && written.code() == StatusCode::kFailedPrecondition) {
+    job->deposed = true;  // another daemon leads, or ended the job: stop, write nothing more
+    job->cancel = true;
+  }
   if (!written.ok()) {
     logger_->Warning("job_not_persisted", {{"job_id", std::to_string(job->status.id)}, {"error", written.message()}});
   }
+  return written;
 }
 
-void TrainingJobs::Finish(Job* job, std::chrono::steady_clock::time_point start, JobState state,
+bool TrainingJobs::Finish(Job* job, std::chrono::steady_clock::time_point start, JobState state,
                           const std::string& error) {
-  (state == JobState::kSucceeded ? metrics_->jobs_succeeded
-   : state == JobState::kFailed  ? metrics_->jobs_failed
-                                 : metrics_->jobs_cancelled)
-      .fetch_add(1);
-  UpdateDurably(job, [&](JobStatus& s) {
+  Update(job, [&](JobStatus& s) {
     s.state = state;
     s.error = error;
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   });
+  Status written = Persist(job);
+  // A shared store's end is what counts: one that was refused or missed
+  // leaves the job to the next leader, who reports it interrupted.
+  for (int retry = 0; shared_ && written.code() == StatusCode::kUnavailable && retry < 5; ++retry) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    written = Persist(job);
+  }
+  if (shared_ && !written.ok()) {
+    logger_->Warning("job_abandoned", {{"job_id", std::to_string(job->status.id)},
+                                       {"state", JobStateName(state)},
+                                       {"error", written.message()}});
+    return false;
+  }
+  (state == JobState::kSucceeded ? metrics_->jobs_succeeded
+   : state == JobState::kFailed  ? metrics_->jobs_failed
+                                 : metrics_->jobs_cancelled)
+      .fetch_add(1);
   logger_->Info("job_finished",
                 {{"job_id", std::to_string(job->status.id)}, {"state", JobStateName(state)}, {"error", error}});
+  return true;
 }
 
 void TrainingJobs::WorkerLoop() {
@@ -453,7 +388,7 @@ void TrainingJobs::WorkerLoop() {
       if (job->status.state == JobState::kCancelled) continue;
       job->status.state = JobState::kAssembling;  // with the pop: a cancel now stops it between epochs
     }
-    Persist(job);
+    (void)Persist(job);
     metrics_->jobs_running.fetch_add(1);
     Run(job);
     metrics_->jobs_running.fetch_sub(1);
@@ -519,17 +454,7 @@ void TrainingJobs::Run(Job* job) {
   AnyModel model;
   model.kind = ModelKind::kGin;
   model.gin = std::move(run->model);
-  Result<std::uint64_t> version = models_->Add(model, about.dump());
-  if (version.status().code() == StatusCode::kUnavailable) {
-    return finish(JobState::kFailed, ReportStorageFailure(logger_, "the model", version.status()));
-  }
-  if (!version.ok()) return finish(JobState::kFailed, version.status().message());
-  Update(job, [&](JobStatus& s) {
-    s.test_accuracy = run->result.test.accuracy;
-    s.test_auc = run->result.test.auc;
-    s.model_version = *version;
-  });
-  finish(JobState::kSucceeded, "");
+  Publish(job, start, model, about.dump(), job->status.val_accuracy, run->result.test.accuracy, run->result.test.auc);
 }
 
 void TrainingJobs::RunNodeJob(Job* job) {
@@ -617,7 +542,18 @@ void TrainingJobs::RunNodeJob(Job* job) {
 }
 
 void TrainingJobs::Publish(Job* job, std::chrono::steady_clock::time_point start, const AnyModel& model,
-                           const std::string& about_json, double val_accuracy, double test_accuracy) {
+                           const std::string& about_json, double val_accuracy, double test_accuracy,
+                           std::optional<double> test_auc) {
+  // A leader stores a version only while its lead holds: one it lost since
+  // it confirmed the lead last stores nothing (its job ends through the next leader).
+  if (shared_) {
+    Result<std::optional<std::uint64_t>> lead = store_->HoldLead();
+    if (!lead.ok() || *lead != job->epoch) job->deposed = true;
+    if (job->deposed) {
+      (void)Finish(job, start, JobState::kFailed, "the training lead passed to another daemon before the model was stored");
+      return;
+    }
+  }
   // When it was trained, for devices reading their result.
   nlohmann::json about = nlohmann::json::parse(about_json, nullptr, false);
   if (about.is_object()) {
@@ -627,15 +563,26 @@ void TrainingJobs::Publish(Job* job, std::chrono::steady_clock::time_point start
   }
   Result<std::uint64_t> version = models_->Add(model, about.is_object() ? about.dump() : about_json);
   if (version.status().code() == StatusCode::kUnavailable) {
-    return Finish(job, start, JobState::kFailed, ReportStorageFailure(logger_, "the model", version.status()));
+    (void)Finish(job, start, JobState::kFailed, ReportStorageFailure(logger_, "the model", version.status()));
+    return;
   }
-  if (!version.ok()) return Finish(job, start, JobState::kFailed, version.status().message());
+  if (!version.ok()) {
+    (void)Finish(job, start, JobState::kFailed, version.status().message());
+    return;
+  }
   Update(job, [&](JobStatus& s) {
     s.val_accuracy = val_accuracy;
     s.test_accuracy = test_accuracy;
+    s.test_auc = test_auc;
     s.model_version = *version;
   });
-  Finish(job, start, JobState::kSucceeded, "");
+  if (Finish(job, start, JobState::kSucceeded, "")) return;
+  // Deposed between the check above and the end: the version is withdrawn,
+  // so that no model outlives a job reported interrupted.
+  Status withdrawn = models_->Withdraw(*version);
+  logger_->Warning("model_withdrawn", {{"job_id", std::to_string(job->status.id)},
+                                       {"version", std::to_string(*version)},
+                                       {"withdrawn", withdrawn.ok() ? "true" : withdrawn.message()}});
 }
 
 }  // namespace ldpgraph

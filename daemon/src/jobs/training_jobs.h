@@ -19,10 +19,14 @@
 // On a store several daemons share (PostgreSQL), the queue is the store's:
 // any daemon queues (with the request encoded, JobRequestCodec), lists and
 // cancels jobs, and the daemon holding the store's training lead runs them
-// one at a time, writing its progress back every second. When the leader
-// dies another daemon takes the lead within a second or so: the job the
-// dead leader was running is reported failed, interrupted; the queued ones
-// run.
+// one at a time, writing its progress back every second (shared_queue.cc).
+// The lead is a lease: its holder confirms it every kLeaseCheck and stops
+// its job when it cannot, and every state change it writes carries the
+// lease's epoch, which the store refuses once another daemon has led since.
+// A new leader waits kLeaseGrace (time for a deposed one to stop), then
+// reports the job its predecessor left running failed, interrupted, and
+// runs the queued ones: so at most one job runs at a time, and each job
+// ends once, through a dead leader, a database restart or a crash.
 // Thread-safety: every method may be called from any thread.
 #ifndef LDPGRAPH_DAEMON_JOBS_TRAINING_JOBS_H_
 #define LDPGRAPH_DAEMON_JOBS_TRAINING_JOBS_H_
@@ -151,28 +155,41 @@ class TrainingJobs {
     GraphJobRequest request;
     std::atomic<bool> cancel{false};
     std::chrono::steady_clock::time_point synced{};  // shared store: its last progress write
+    std::uint64_t epoch = 0;         // shared store: the lead it runs under, which fences its writes
+    std::atomic<bool> deposed{false};  // shared store: that lead was lost; nothing more is written
   };
   void WorkerLoop();
   // Shared store: takes the lead when it is free, and while leading runs
-  // the store's queue.
+  // the store's queue (shared_queue.cc).
   void SharedWorkerLoop();
-  // A new leader: jobs its predecessor claimed and left unfinished fail, interrupted.
-  void TakeOver();
-  void RunClaimed(const ClaimedJob& claimed);
+  // Shared store: confirms the lead every kLeaseCheck while a job runs, and
+  // stops the job when the lead is lost.
+  void LeaseWatchLoop();
+  // A new leader of `epoch`: jobs its predecessors claimed and left
+  // unfinished fail, interrupted. False when it could not (deposed, or the
+  // store did not answer): it is tried again.
+  bool TakeOver(std::uint64_t epoch);
+  void RunClaimed(const ClaimedJob& claimed, std::uint64_t epoch);
   Result<std::optional<JobStatus>> StoredStatus(std::uint64_t id) const;
   // Shared store, while training: progress to the store and a cancel from it, once a second.
   void Sync(Job* job);
   void Run(Job* job);
   void RunNodeJob(Job* job);
   void RunGapJob(Job* job);  // gap_job.cc
-  void Finish(Job* job, std::chrono::steady_clock::time_point start, JobState state, const std::string& error);
+  // Ends the job: false when a shared store refused or missed the end
+  // (the job is then abandoned: logged, and the next leader reports it
+  // interrupted).
+  bool Finish(Job* job, std::chrono::steady_clock::time_point start, JobState state, const std::string& error);
   // Stores `model` as a new version and marks the job succeeded with its
-  // accuracies (failed when the version cannot be stored).
+  // accuracies (failed when the version cannot be stored). A deposed
+  // leader stores nothing, and withdraws a version whose job it could not end.
   void Publish(Job* job, std::chrono::steady_clock::time_point start, const AnyModel& model,
-               const std::string& about_json, double val_accuracy, double test_accuracy);
+               const std::string& about_json, double val_accuracy, double test_accuracy,
+               std::optional<double> test_auc = std::nullopt);
   void Update(Job* job, const std::function<void(JobStatus&)>& change);
-  // Writes the job's status to the store (after a change of state).
-  void Persist(Job* job);
+  // Writes the job's status to the store (after a change of state); on a
+  // shared store under the job's lead, which a refusal marks deposed.
+  Status Persist(Job* job);
   // Update, then Persist.
   void UpdateDurably(Job* job, const std::function<void(JobStatus&)>& change);
   void RecoverInterrupted();
@@ -191,8 +208,17 @@ class TrainingJobs {
   std::map<std::uint64_t, std::unique_ptr<Job>> jobs_;
   std::deque<Job*> queue_;
   bool stopping_ = false;
+  Job* running_ = nullptr;  // shared store: the job this daemon runs as leader
   std::thread worker_;
+  std::thread lease_watch_;  // shared store only
 };
+
+// How often a leader confirms its lead while a job runs, and how long a
+// new leader waits before it runs anything (a deposed leader notices within
+// kLeaseCheck plus the lead connection's keepalive timeout, and stops its
+// job at the next epoch).
+constexpr std::chrono::milliseconds kLeaseCheck{250};
+constexpr std::chrono::milliseconds kLeaseGrace{4000};
 
 }  // namespace ldpgraph
 

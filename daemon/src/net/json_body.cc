@@ -26,11 +26,31 @@ std::optional<HttpResponse> CheckKnownFields(const json& object, const JsonKeys&
   return std::nullopt;
 }
 
+namespace {
+
+// Thrown by the parser's callback to stop at the first level too deep.
+struct TooDeep {};
+
+}  // namespace
+
+std::string JsonShown(const json& value) {
+  if (value.is_array()) return "an array of " + std::to_string(value.size()) + " items";
+  if (value.is_object()) return "an object of " + std::to_string(value.size()) + " keys";
+  if (value.is_string() && value.get_ref<const std::string&>().size() > 40) {
+    return json(value.get_ref<const std::string&>().substr(0, 40)).dump() + "...";
+  }
+  return value.dump();
+}
+
 Result<json> ParseStrictJson(const std::string& text) {
   // The keys of each object being read, innermost last.
   std::vector<std::set<std::string>> open;
   std::string duplicate;
-  const json::parser_callback_t check_keys = [&](int, json::parse_event_t event, json& parsed) {
+  const json::parser_callback_t check_keys = [&](int depth, json::parse_event_t event, json& parsed) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= kMaxJsonDepth) {
+      throw TooDeep{};
+    }
     if (event == json::parse_event_t::object_start) {
       open.emplace_back();
     } else if (event == json::parse_event_t::object_end) {
@@ -46,6 +66,9 @@ Result<json> ParseStrictJson(const std::string& text) {
     value = json::parse(text, check_keys);
   } catch (const json::exception& e) {  // "parse error at line 1, column 9: ...": names the place
     return Status::InvalidArgument("body is not JSON: " + JsonErrorText(e));
+  } catch (const TooDeep&) {
+    return Status::InvalidArgument("body nests arrays and objects deeper than " + std::to_string(kMaxJsonDepth) +
+                                   " levels");
   }
   if (!duplicate.empty()) {
     return Status::InvalidArgument("body has the key " + json(duplicate).dump() + " twice in one object");

@@ -7,6 +7,8 @@
 //     log that keeps the first would see another request than the daemon).
 //   - Not an object where the route takes one: 400 invalid_json.
 //   - A key the route does not know: 400 unknown_field, naming it.
+//   - Nested deeper than kMaxJsonDepth: 400 invalid_json, before the value
+//     is built (issue 66: 100,000 nested arrays crashed the daemon).
 #ifndef LDPGRAPH_DAEMON_NET_JSON_BODY_H_
 #define LDPGRAPH_DAEMON_NET_JSON_BODY_H_
 
@@ -22,10 +24,21 @@
 
 namespace ldpgraph {
 
-// JSON text to a value, refusing syntax errors and duplicate keys.
+// How deep arrays and objects may nest in a request body. The deepest
+// body any route takes nests 4 levels (a held graph's edge list in its
+// object); the rest is room.
+constexpr int kMaxJsonDepth = 32;
+
+// JSON text to a value, refusing syntax errors, duplicate keys and
+// nesting deeper than kMaxJsonDepth.
 // Errors: kInvalidArgument, "body is not JSON: parse error at line 1,
 // column 9: ..." or "body has the key \"epsilon\" twice in one object".
 Result<nlohmann::json> ParseStrictJson(const std::string& text);
+
+// A value as a message may quote it: a number, boolean or null as written,
+// a string of up to 40 characters, an array or object by its kind and size
+// only (never rendered: it may be huge or nest deeply).
+std::string JsonShown(const nlohmann::json& value);
 
 // The keys a route's body may have (none listed: any).
 using JsonKeys = std::vector<std::string_view>;

@@ -8,6 +8,7 @@
 
 #include "gap/held_graph.h"
 #include "internal/durable_file.h"
+#include "store/pg_db.h"
 #include "util/https_url.h"
 
 namespace ldpgraph {
@@ -238,8 +239,8 @@ Result<DaemonConfig> ParseDaemonConfig(const std::string& text, const std::strin
     if (store.Has("path")) return Bad("store.path", "is the SQLite file; backend = \"postgresql\" takes connection");
     LDPGRAPH_RETURN_IF_ERROR(store.String("connection", &c.store_connection));
     if (c.store_connection.empty()) return Bad("store.connection", "is required (a libpq connection string)");
-    if (c.store_connection.find("password") != std::string::npos) {
-      return Bad("store.connection", "must not hold the password: use password_file or LDPGRAPH_STORE_PASSWORD");
+    if (Status conninfo = pg::CheckConninfo(c.store_connection); !conninfo.ok()) {
+      return Bad("store.connection", conninfo.message());
     }
     LDPGRAPH_RETURN_IF_ERROR(store.Unsigned<std::size_t>("pool_size", 1, 256, &c.store_pool_size));
     std::string password_file;

@@ -2,7 +2,8 @@
 // training job: the model file's bytes (store/model_file.h) and a JSON
 // summary of what it was trained on and how well it did, as documents
 // (document_store.h): files beside a SQLite store, rows of a shared
-// PostgreSQL store. A version exists once whole; versions only grow.
+// PostgreSQL store. A version exists once whole; versions only grow (but
+// for one withdrawn).
 // Thread-safety: every method may be called from any thread.
 #ifndef LDPGRAPH_DAEMON_STORE_MODEL_REGISTRY_H_
 #define LDPGRAPH_DAEMON_STORE_MODEL_REGISTRY_H_
@@ -30,6 +31,10 @@ class ModelRegistry {
   // Errors: EncodeModel's kInvalidArgument (a model that is not finite),
   // kUnavailable from the store.
   Result<std::uint64_t> Add(const AnyModel& model, const std::string& about_json);
+  // Takes back a version its job could not end (a deposed leader's, issue
+  // 66); its number is not handed out again. Errors: kFailedPrecondition
+  // for an unknown version; the store's.
+  Status Withdraw(std::uint64_t version) { return documents_->Remove(version); }
   // Errors: kFailedPrecondition for an unknown version; DecodeModel's; the store's.
   Result<AnyModel> Load(std::uint64_t version) const;
   // version -> about_json, increasing. Errors: kUnavailable.

@@ -2,6 +2,8 @@
 
 #include <libpq-fe.h>
 
+#include <poll.h>
+
 #include <cstring>
 
 namespace ldpgraph {
@@ -40,6 +42,23 @@ std::string Message(const char* what, const char* detail) {
 }
 
 }  // namespace
+
+Status CheckConninfo(const std::string& conninfo) {
+  char* error = nullptr;
+  PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
+  if (options == nullptr) {
+    // Not libpq's message: it quotes the offending word, which may be a password.
+    if (error != nullptr) PQfreemem(error);
+    return Status::InvalidArgument("is not a libpq connection string (key=value pairs, or a postgresql:// URI)");
+  }
+  bool password = false;
+  for (const PQconninfoOption* o = options; o->keyword != nullptr; ++o) {
+    if (std::strcmp(o->keyword, "password") == 0 && o->val != nullptr && o->val[0] != '\0') password = true;
+  }
+  PQconninfoFree(options);
+  if (password) return Status::InvalidArgument("must not hold the password: use password_file or LDPGRAPH_STORE_PASSWORD");
+  return Status::Ok();
+}
 
 Params& Params::Add(std::string bytes, unsigned type, int format) {
   values_.push_back(std::move(bytes));
@@ -147,13 +166,24 @@ std::uint64_t QueryResult::Affected() const {
   return n != nullptr && *n != '\0' ? std::strtoull(n, nullptr, 10) : 0;
 }
 
-Result<Connection> Connection::Open(const std::string& conninfo, const std::string& password) {
+Result<Connection> Connection::Open(const std::string& conninfo, const std::string& password,
+                                    const std::vector<std::pair<std::string, std::string>>& settings) {
   // The password goes as its own keyword, never into a string that could be
-  // logged; dbname carries the connection string (libpq expands it).
-  const char* keys[] = {"dbname", password.empty() ? nullptr : "password", nullptr};
-  const char* values[] = {conninfo.c_str(), password.empty() ? nullptr : password.c_str(), nullptr};
+  // logged; dbname carries the connection string (libpq expands it, and
+  // the keywords after it override what it says).
+  std::vector<const char*> keys = {"dbname"}, values = {conninfo.c_str()};
+  if (!password.empty()) {
+    keys.push_back("password");
+    values.push_back(password.c_str());
+  }
+  for (const auto& [key, value] : settings) {
+    keys.push_back(key.c_str());
+    values.push_back(value.c_str());
+  }
+  keys.push_back(nullptr);
+  values.push_back(nullptr);
   Connection c;
-  c.c_ = PQconnectdbParams(keys, values, /*expand_dbname=*/1);
+  c.c_ = PQconnectdbParams(keys.data(), values.data(), /*expand_dbname=*/1);
   if (c.c_ == nullptr) return Status::Unavailable("postgresql: out of memory opening a connection");
   if (PQstatus(c.c_) != CONNECTION_OK) return Status::Unavailable(Message("postgresql", PQerrorMessage(c.c_)));
   // Notices ("relation already exists, skipping") are not errors: libpq
@@ -166,6 +196,7 @@ Connection& Connection::operator=(Connection&& o) noexcept {
   if (this != &o) {
     if (c_ != nullptr) PQfinish(c_);
     c_ = o.c_;
+    may_have_committed_ = o.may_have_committed_;
     o.c_ = nullptr;
   }
   return *this;
@@ -176,6 +207,28 @@ Connection::~Connection() {
 }
 
 bool Connection::ok() const { return c_ != nullptr && PQstatus(c_) == CONNECTION_OK; }
+
+bool Connection::Alive() {
+  if (!ok()) return false;
+  // An idle connection is sent nothing unasked but notices; a server that
+  // shut down or crashed left its last words (FATAL 57P01) and the end of
+  // the stream, and reading them is what tells libpq the connection is gone.
+  // libpq reads what has come and stops: the farewell first, the end of
+  // the stream on a later read. So read while there is something to read.
+  for (int reads = 0; reads < 8; ++reads) {
+    pollfd p{PQsocket(c_), POLLIN, 0};
+    if (::poll(&p, 1, 0) <= 0) break;
+    if (PQconsumeInput(c_) == 0) return false;
+  }
+  return PQstatus(c_) == CONNECTION_OK;
+}
+
+void Connection::NoteSending(const std::string& sql) {
+  const PGTransactionStatusType t = PQtransactionStatus(c_);
+  if (t == PQTRANS_UNKNOWN) return;  // a broken connection sends nothing
+  const bool opens = sql == "BEGIN" || sql.rfind("BEGIN ", 0) == 0;
+  if (sql == "COMMIT" || (t == PQTRANS_IDLE && !opens && sql != "ROLLBACK")) may_have_committed_ = true;
+}
 
 namespace {
 
@@ -193,6 +246,7 @@ Status ErrorOf(pg_conn* c, pg_result* r) {
 }  // namespace
 
 Status Connection::Exec(const std::string& sql) {
+  NoteSending(sql);
   pg_result* raw = PQexec(c_, sql.c_str());
   const ExecStatusType status = PQresultStatus(raw);
   Status s = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK ? Status::Ok() : ErrorOf(c_, raw);
@@ -201,6 +255,7 @@ Status Connection::Exec(const std::string& sql) {
 }
 
 Result<QueryResult> Connection::Query(const std::string& sql, const Params& params, Format format) {
+  NoteSending(sql);
   pg_result* raw = PQexecParams(c_, sql.c_str(), params.size(), params.types(), params.values(), params.lengths(),
                                 params.formats(), static_cast<int>(format));
   const ExecStatusType status = PQresultStatus(raw);

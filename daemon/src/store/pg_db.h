@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ldpgraph/status.h"
@@ -73,15 +74,26 @@ class QueryResult {
 
 enum class Format { kText = 0, kBinary = 1 };
 
+// Reads a connection string as libpq will (key=value pairs or a
+// postgresql:// URI) and refuses one that holds a password in any form
+// (password=..., user:password@ in a URI, ?password= in its query): a
+// password belongs in a file or the environment, never in a config that
+// gets copied and logged. Errors: kInvalidArgument, naming what is wrong
+// (never quoting the string, which may hold the password).
+Status CheckConninfo(const std::string& conninfo);
+
 class Connection {
  public:
   // `conninfo`: a libpq connection string ("host=... port=... dbname=...");
   // `password`: sent if the server asks (empty: none, or libpq's own
   // sources such as PGPASSFILE). Errors: kUnavailable with the server's
-  // message (never the password).
-  static Result<Connection> Open(const std::string& conninfo, const std::string& password);
+  // message (never the password). `settings`: libpq keywords that override
+  // the connection string's (e.g. keepalives for a connection that must
+  // notice a silent server).
+  static Result<Connection> Open(const std::string& conninfo, const std::string& password,
+                                 const std::vector<std::pair<std::string, std::string>>& settings = {});
   Connection() = default;
-  Connection(Connection&& o) noexcept : c_(o.c_) { o.c_ = nullptr; }
+  Connection(Connection&& o) noexcept : c_(o.c_), may_have_committed_(o.may_have_committed_) { o.c_ = nullptr; }
   Connection& operator=(Connection&& o) noexcept;
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -96,11 +108,25 @@ class Connection {
   // broke (class 23), kInternal for anything else.
   Result<QueryResult> Query(const std::string& sql, const Params& params, Format format = Format::kBinary);
   // Whether the connection still works (a lost one must be replaced).
+  // libpq learns of a server that went away only when it next reads, so
+  // ok() stays true on a connection the server closed while it sat idle.
   bool ok() const;
+  // ok(), and the server has not closed it meanwhile: what an idle
+  // connection has been sent (a restarting server's farewell, the end of
+  // the stream) is read without waiting. For a connection about to be used.
+  bool Alive();
+  // Whether a statement sent since the last ForgetCommits() may have
+  // committed: one outside a transaction block (but BEGIN and ROLLBACK),
+  // or a COMMIT. When it is false and the connection broke, nothing the
+  // work sent took effect and the work may run again elsewhere.
+  bool MayHaveCommitted() const { return may_have_committed_; }
+  void ForgetCommits() { may_have_committed_ = false; }
   pg_conn* get() const { return c_; }
 
  private:
+  void NoteSending(const std::string& sql);
   pg_conn* c_ = nullptr;
+  bool may_have_committed_ = false;
 };
 
 }  // namespace pg

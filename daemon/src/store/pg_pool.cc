@@ -25,7 +25,7 @@ Result<Connection*> Pool::Lease() {
     c = idle_.back();
     idle_.pop_back();
   }
-  if (!c->ok()) {
+  if (!c->Alive()) {
     Result<Connection> fresh = Connection::Open(conninfo_, password_);
     if (!fresh.ok()) {
       Return(c);
@@ -33,6 +33,7 @@ Result<Connection*> Pool::Lease() {
     }
     *c = std::move(fresh).value();
   }
+  c->ForgetCommits();
   return c;
 }
 
@@ -45,11 +46,14 @@ void Pool::Return(Connection* c) {
 }
 
 Status Pool::Run(const std::function<Status(Connection&)>& work) {
-  Result<Connection*> c = Lease();
-  if (!c.ok()) return c.status();
-  Status s = work(**c);
-  Return(*c);
-  return s;
+  for (int attempt = 0;; ++attempt) {
+    Result<Connection*> c = Lease();
+    if (!c.ok()) return c.status();
+    Status s = work(**c);
+    const bool unsent = !(*c)->ok() && !(*c)->MayHaveCommitted();
+    Return(*c);
+    if (s.ok() || s.code() != StatusCode::kUnavailable || !unsent || attempt == 1) return s;
+  }
 }
 
 Status Pool::Read(const std::function<Status(Connection&)>& work) {

@@ -1,7 +1,9 @@
 // A fixed number of PostgreSQL connections shared by threads: a caller
 // leases one for a unit of work and gives it back. A connection found
 // broken (the server restarted, a network blip) is reopened on lease, so
-// one failure costs one request, not the daemon.
+// a database restart costs no request that comes after it (issue 66): the
+// lease reads what the server left on an idle connection, which is how a
+// restart shows.
 #ifndef LDPGRAPH_DAEMON_STORE_PG_POOL_H_
 #define LDPGRAPH_DAEMON_STORE_PG_POOL_H_
 
@@ -24,9 +26,11 @@ class Pool {
   static Result<std::unique_ptr<Pool>> Open(const std::string& conninfo, const std::string& password,
                                             std::size_t size);
 
-  // Runs `work` on a leased connection. Work that fails is not repeated
-  // (a statement whose answer was lost may have committed): the caller
-  // gets the error, and the next lease reopens a broken connection.
+  // Runs `work` on a leased connection. Work that fails on a connection
+  // the server dropped runs once more on a fresh one when nothing it sent
+  // can have committed (it failed before its COMMIT, or its first statement
+  // never left); otherwise it is not repeated (a statement whose answer was
+  // lost may have committed) and the caller gets the error.
   Status Run(const std::function<Status(Connection&)>& work);
   // The same for work that only reads: when it fails on a connection the
   // server dropped (a restart, a failover), it runs once more on a fresh one.

@@ -6,9 +6,11 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <pthread.h>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "store/commit_queue.h"
 #include "store/pg_db.h"
@@ -70,6 +72,16 @@ const char* const kMigrations[] = {
     "ALTER TABLE jobs ADD COLUMN request_json text;"
     "ALTER TABLE jobs ADD COLUMN claimed boolean NOT NULL DEFAULT false;"
     "ALTER TABLE jobs ADD COLUMN cancel_requested boolean NOT NULL DEFAULT false;",
+    // 3 -> 4 (issue 66): the training lead's fencing token. Each daemon that
+    // takes the lead raises the epoch, and a leader's writes name the epoch
+    // they were made under: a deposed leader's are refused. `over`: a job's
+    // end is written once (a finished job is never ended again).
+    "CREATE TABLE training_lease ("
+    "  one boolean PRIMARY KEY DEFAULT true CHECK (one),"
+    "  epoch bigint NOT NULL);"
+    "INSERT INTO training_lease (one, epoch) VALUES (true, 0);"
+    "ALTER TABLE jobs ADD COLUMN over boolean NOT NULL DEFAULT false;"
+    "UPDATE jobs SET over = (status_json::jsonb ->> 'state') IN ('succeeded', 'failed', 'cancelled');",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kPostgresSchemaVersion,
               "one migration per schema version");
@@ -166,6 +178,16 @@ class PostgresReportStore final : public ReportStore {
     return counts;
   }
 
+  Result<std::uint64_t> ReportBytes(std::uint64_t graph_id) override {
+    std::uint64_t bytes = 0;
+    // octet_length reads a stored value's size without fetching it.
+    Status s = Select("SELECT coalesce(sum(octet_length(body)), 0)::bigint FROM reports WHERE graph_id = $1",
+                      pg::Params().Int8(ToSql(graph_id)),
+                      [&](const pg::QueryResult& r, int i) { bytes = static_cast<std::uint64_t>(r.Int8(i, 0)); });
+    if (!s.ok()) return s;
+    return bytes;
+  }
+
   Status SetGraphLabel(std::uint64_t graph_id, std::uint32_t label) override {
     return SetForGraph(graph_id, "graph_labels", "label", pg::Params().Int8(ToSql(graph_id)).Int8(label));
   }
@@ -242,20 +264,48 @@ class PostgresReportStore final : public ReportStore {
 
   bool Shared() const override { return true; }
 
-  Result<bool> HoldLead() override {
+  // Reachable, and a primary: a standby (after a failover, before the
+  // address moved) answers reads but refuses every commit.
+  Status CheckReady() override {
+    bool standby = false;
+    Status s = Select("SELECT pg_is_in_recovery()", pg::Params(),
+                      [&](const pg::QueryResult& r, int i) { standby = r.Bytes(i, 0)[0] != 0; });
+    if (!s.ok()) return s;
+    return standby ? Status::Unavailable("postgresql: the server is a read-only standby") : Status::Ok();
+  }
+
+  Result<std::optional<std::uint64_t>> HoldLead() override {
     std::lock_guard<std::mutex> lock(lead_mu_);
-    if (leading_ && lead_db_.ok()) return true;
-    leading_ = false;  // never held, or lost with its connection
-    if (!lead_db_.ok()) {
-      Result<pg::Connection> c = pg::Connection::Open(options_.conninfo, options_.password);
+    if (lead_epoch_) {
+      // The lead lives with the session that holds the advisory lock: a
+      // round trip on it proves the session (so the lock) is still there,
+      // and the epoch that no later leader has raised it.
+      Result<pg::QueryResult> r = lead_db_.Query("SELECT epoch FROM training_lease", pg::Params());
+      if (r.ok() && r->rows() == 1 && FromSql(r->Int8(0, 0)) == *lead_epoch_) return lead_epoch_;
+      // Lost: the session is closed for good (were the lock somehow still
+      // held, closing releases it); a later call may take the lead anew.
+      lead_epoch_.reset();
+      lead_db_ = pg::Connection();
+      if (!r.ok()) return r.status();
+      return std::optional<std::uint64_t>();
+    }
+    if (!lead_db_.Alive()) {
+      Result<pg::Connection> c = pg::Connection::Open(options_.conninfo, options_.password, LeadSettings());
       if (!c.ok()) return c.status();
       lead_db_ = std::move(c).value();
     }
     Result<pg::QueryResult> r = lead_db_.Query("SELECT pg_try_advisory_lock($1)", pg::Params().Int8(kLeadLock),
                                                pg::Format::kText);
     if (!r.ok()) return r.status();
-    leading_ = r->Text(0, 0) == "t";
-    return leading_;
+    if (r->Text(0, 0) != "t") return std::optional<std::uint64_t>();
+    Result<pg::QueryResult> epoch =
+        lead_db_.Query("UPDATE training_lease SET epoch = epoch + 1 RETURNING epoch", pg::Params());
+    if (!epoch.ok() || epoch->rows() != 1) {
+      lead_db_ = pg::Connection();  // gives the lock back
+      return epoch.ok() ? Status::DataLoss("postgresql: training_lease holds no row") : epoch.status();
+    }
+    lead_epoch_ = FromSql(epoch->Int8(0, 0));
+    return lead_epoch_;
   }
 
   Result<std::uint64_t> AddSharedJob(const std::string& status_json, const std::string& request_json) override {
@@ -273,21 +323,48 @@ class PostgresReportStore final : public ReportStore {
     return id;
   }
 
-  Result<std::optional<ClaimedJob>> ClaimNextJob() override {
+  Result<std::optional<ClaimedJob>> ClaimNextJob(std::uint64_t epoch) override {
     std::optional<ClaimedJob> claimed;
+    bool fenced = false;
     Status s = pool_->Run([&](pg::Connection& c) -> Status {
       Result<pg::QueryResult> r = c.Query(
-          "UPDATE jobs SET claimed = true, updated_unix = $1 WHERE job_id = ("
-          "  SELECT job_id FROM jobs WHERE NOT claimed AND NOT cancel_requested AND request_json IS NOT NULL "
-          "  ORDER BY job_id LIMIT 1 FOR UPDATE SKIP LOCKED) "
-          "RETURNING job_id, status_json, request_json",
-          pg::Params().Int8(NowUnix()));
+          std::string(kLeaseHeld) +
+              "UPDATE jobs SET claimed = true, updated_unix = $1 WHERE EXISTS (SELECT 1 FROM lease) AND job_id = ("
+              "  SELECT job_id FROM jobs WHERE NOT claimed AND NOT cancel_requested AND NOT over "
+              "  AND request_json IS NOT NULL ORDER BY job_id LIMIT 1 FOR UPDATE SKIP LOCKED) "
+              "RETURNING job_id, status_json, request_json",
+          pg::Params().Int8(NowUnix()).Int8(ToSql(epoch)));
       if (!r.ok()) return r.status();
-      if (r->rows() == 1) claimed = ClaimedJob{FromSql(r->Int8(0, 0)), r->Text(0, 1), r->Text(0, 2)};
+      if (r->rows() == 1) {
+        claimed = ClaimedJob{FromSql(r->Int8(0, 0)), r->Text(0, 1), r->Text(0, 2)};
+        return Status::Ok();
+      }
+      Result<std::uint64_t> current = LeaseEpoch(c);
+      if (!current.ok()) return current.status();
+      fenced = *current != epoch;
       return Status::Ok();
     });
     if (!s.ok()) return s;
+    if (fenced) return Deposed(epoch);
     return claimed;
+  }
+
+  Status UpdateLedJob(std::uint64_t job_id, const std::string& status_json, std::uint64_t epoch,
+                      bool final) override {
+    return pool_->Run([&](pg::Connection& c) -> Status {
+      Result<pg::QueryResult> r =
+          c.Query(std::string(kLeaseHeld) +
+                      "UPDATE jobs SET status_json = $1, updated_unix = $3, over = $4::boolean "
+                      "WHERE job_id = $5 AND NOT over AND EXISTS (SELECT 1 FROM lease)",
+                  pg::Params().Text(status_json).Int8(ToSql(epoch)).Int8(NowUnix()).Text(final ? "t" : "f").Int8(
+                      ToSql(job_id)));
+      if (!r.ok()) return r.status();
+      if (r->Affected() == 1) return Status::Ok();
+      Result<std::uint64_t> current = LeaseEpoch(c);
+      if (!current.ok()) return current.status();
+      if (*current != epoch) return Deposed(epoch);
+      return Status::FailedPrecondition("job " + std::to_string(job_id) + " is unknown or has already ended");
+    });
   }
 
   Result<std::optional<StoredJob>> GetJob(std::uint64_t job_id) override {
@@ -300,19 +377,29 @@ class PostgresReportStore final : public ReportStore {
 
   Result<std::vector<StoredJob>> ClaimedJobs() override {
     std::vector<StoredJob> jobs;
-    Status s = Select("SELECT job_id, status_json FROM jobs WHERE claimed ORDER BY job_id", pg::Params(),
+    Status s = Select("SELECT job_id, status_json FROM jobs WHERE claimed AND NOT over ORDER BY job_id", pg::Params(),
                       [&](const pg::QueryResult& r, int i) { jobs.push_back({FromSql(r.Int8(i, 0)), r.Text(i, 1)}); });
     if (!s.ok()) return s;
     return jobs;
   }
 
-  Status RequestJobCancel(std::uint64_t id) override {
-    return pool_->Run([&](pg::Connection& c) -> Status {
-      Result<pg::QueryResult> r = c.Query("UPDATE jobs SET cancel_requested = true WHERE job_id = $1",
-                                          pg::Params().Int8(ToSql(id)));
+  Result<bool> RequestJobCancel(std::uint64_t id, const std::string& cancelled_json) override {
+    bool ended_now = false;
+    Status s = pool_->Run([&](pg::Connection& c) -> Status {
+      // One statement: a leader that claims the job concurrently either
+      // claimed it first (the request reaches its run) or never will.
+      Result<pg::QueryResult> r = c.Query(
+          "UPDATE jobs SET cancel_requested = true, updated_unix = $3, "
+          "  status_json = CASE WHEN claimed THEN status_json ELSE $2 END, over = NOT claimed "
+          "WHERE job_id = $1 AND NOT over RETURNING claimed",
+          pg::Params().Int8(ToSql(id)).Text(cancelled_json).Int8(NowUnix()));
       if (!r.ok()) return r.status();
-      return r->Affected() == 0 ? Status::FailedPrecondition("no job " + std::to_string(id)) : Status::Ok();
+      if (r->rows() == 0) return Status::FailedPrecondition("job " + std::to_string(id) + " is unknown or has ended");
+      ended_now = r->Bytes(0, 0)[0] == 0;
+      return Status::Ok();
     });
+    if (!s.ok()) return s;
+    return ended_now;
   }
 
   Result<bool> JobCancelRequested(std::uint64_t id) override {
@@ -330,6 +417,35 @@ class PostgresReportStore final : public ReportStore {
   }
 
  private:
+  // Fences a leader's statement: the lease row, share-locked, when it still
+  // holds epoch $2. A daemon taking the lead waits for the lock to raise the
+  // epoch, and a statement that waited on a raise sees the new epoch: every
+  // fenced write is ordered before or after each change of leader.
+  static constexpr const char* kLeaseHeld = "WITH lease AS (SELECT 1 FROM training_lease WHERE epoch = $2 FOR SHARE) ";
+
+  static Result<std::uint64_t> LeaseEpoch(pg::Connection& c) {
+    Result<pg::QueryResult> r = c.Query("SELECT epoch FROM training_lease", pg::Params());
+    if (!r.ok()) return r.status();
+    if (r->rows() != 1) return Status::DataLoss("postgresql: training_lease holds no row");
+    return FromSql(r->Int8(0, 0));
+  }
+
+  static Status Deposed(std::uint64_t epoch) {
+    return Status::FailedPrecondition("the training lead of epoch " + std::to_string(epoch) +
+                                      " has passed to another daemon: the write is refused");
+  }
+
+  // The lead's connection must notice a server that went silent (a lost
+  // network) within about 3 s, inside a new leader's kLeaseGrace of 4 s,
+  // not at the system's TCP timeout of minutes.
+  static std::vector<std::pair<std::string, std::string>> LeadSettings() {
+    return {{"keepalives", "1"},
+            {"keepalives_idle", "1"},
+            {"keepalives_interval", "1"},
+            {"keepalives_count", "2"},
+            {"tcp_user_timeout", "2500"}};
+  }
+
   Status Stream(pg::Connection& c, std::uint64_t graph_id, const std::function<void(const ReportRecord&)>& visit) {
     Result<pg::QueryResult> declared = c.Query(
         "DECLARE ldpgraph_reports NO SCROLL CURSOR FOR "
@@ -394,7 +510,7 @@ class PostgresReportStore final : public ReportStore {
   // (another daemon's, an earlier batch's, or its own twin earlier in this
   // batch), which is read to tell a duplicate from a conflict.
   Result<std::vector<InsertOutcome>> Write(const std::vector<Pending>& batch) {
-    if (!writer_db_.ok()) {  // lost: reconnect before this batch
+    if (!writer_db_.Alive()) {  // lost, or closed by a restart while idle: reconnect first
       Result<pg::Connection> fresh = pg::Connection::Open(options_.conninfo, options_.password);
       if (!fresh.ok()) return fresh.status();
       writer_db_ = std::move(fresh).value();
@@ -459,7 +575,7 @@ class PostgresReportStore final : public ReportStore {
   pg::Connection writer_db_;  // the writer thread's only
   std::mutex lead_mu_;
   pg::Connection lead_db_;    // holds the lead's advisory lock while this daemon leads
-  bool leading_ = false;
+  std::optional<std::uint64_t> lead_epoch_;  // while this daemon leads
   std::unique_ptr<pg::Pool> pool_;
 
   // Never waits for company: one round trip already carries every report

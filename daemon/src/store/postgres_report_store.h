@@ -37,7 +37,7 @@ struct PostgresStoreOptions {
 };
 
 // The schema version this build writes.
-constexpr int kPostgresSchemaVersion = 3;
+constexpr int kPostgresSchemaVersion = 4;
 
 // Errors: kInvalidArgument for options out of range, kUnavailable when the
 // server cannot be reached or refuses the login, kDataLoss when the

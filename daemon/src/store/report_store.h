@@ -112,31 +112,65 @@ class ReportStore {
   // queued them. A store one daemon owns (SQLite) is not shared: its daemon
   // runs what it queues itself, and the methods below are not called.
   virtual bool Shared() const { return false; }
-  // Holds the training lead, or takes it when no daemon holds it: true when
-  // this daemon leads. A lead ends with its daemon (or its connection to the
-  // store), and then another daemon's next call takes it. Errors: kUnavailable.
-  virtual Result<bool> HoldLead() { return true; }
+  // Holds the training lead, or takes it when no daemon holds it: the
+  // lead's epoch while this daemon leads, nullopt while another does. The
+  // epoch is a fencing token: each daemon that takes the lead raises it,
+  // and a leader's writes below name the epoch they were made under, so
+  // the store refuses those of a leader deposed since. Each call confirms
+  // the lead with the store (a round trip on the connection the lead lives
+  // with): a lead lost with its connection (a database restart, a crash)
+  // is noticed at the next call, which may take it anew under a new epoch.
+  // Errors: kUnavailable.
+  virtual Result<std::optional<std::uint64_t>> HoldLead() { return std::optional<std::uint64_t>(1); }
   // Queues a job with the request the leader will run. Errors: kUnavailable.
   virtual Result<std::uint64_t> AddSharedJob(const std::string& status_json, const std::string& request_json) {
     (void)status_json, (void)request_json;
     return Status::Internal("not a shared store");
   }
   // The oldest queued job nobody claimed or cancelled, claimed now for the
-  // caller (the leader); nullopt when there is none. Errors: kUnavailable.
-  virtual Result<std::optional<ClaimedJob>> ClaimNextJob() { return Status::Internal("not a shared store"); }
-  // Jobs claimed by a leader that are not over by their status: after a
-  // new leader takes over, those its predecessor left running. Errors: kUnavailable.
+  // leader of `epoch`; nullopt when there is none. Errors:
+  // kFailedPrecondition when the lead has passed on, kUnavailable.
+  virtual Result<std::optional<ClaimedJob>> ClaimNextJob(std::uint64_t epoch) {
+    (void)epoch;
+    return Status::Internal("not a shared store");
+  }
+  // Jobs claimed by a leader that have not ended: after a new leader takes
+  // over, those its predecessor left running. Errors: kUnavailable.
   virtual Result<std::vector<StoredJob>> ClaimedJobs() { return Status::Internal("not a shared store"); }
-  // Asks the leader to cancel job `id` (a job nobody claimed yet is never
-  // claimed). Errors: kFailedPrecondition for an unknown id, kUnavailable.
-  virtual Status RequestJobCancel(std::uint64_t id) {
-    (void)id;
+  // A leader's write of a job's status under the lead of `epoch`; `final`
+  // ends the job (its last write). Errors: kFailedPrecondition when the
+  // lead has passed to a later epoch (the write is refused: the caller is
+  // deposed) or the job has already ended, with which in the message;
+  // kUnavailable.
+  virtual Status UpdateLedJob(std::uint64_t job_id, const std::string& status_json, std::uint64_t epoch,
+                              bool final) {
+    (void)job_id, (void)status_json, (void)epoch, (void)final;
+    return Status::Internal("not a shared store");
+  }
+  // Asks the leader to cancel job `id`. A job nobody claimed is never
+  // claimed now: it ends at once with `cancelled_json` as its status, and
+  // the answer is true; false when a leader runs it (its next progress
+  // write reads the request). Errors: kFailedPrecondition for an unknown
+  // id or a job that has ended, kUnavailable.
+  virtual Result<bool> RequestJobCancel(std::uint64_t id, const std::string& cancelled_json) {
+    (void)id, (void)cancelled_json;
     return Status::Internal("not a shared store");
   }
   virtual Result<bool> JobCancelRequested(std::uint64_t id) {
     (void)id;
     return Status::Internal("not a shared store");
   }
+
+  // Whether a report sent now would commit: what a load balancer's
+  // readiness probe asks (/readyz). A SQLite store is the daemon's own
+  // file, ready while the daemon lives. Errors: kUnavailable, saying why.
+  virtual Status CheckReady() { return Status::Ok(); }
+
+  // The bytes of the graph's stored reports, summed: an upper bound of the
+  // neighbour ids they list (each takes at least one byte of the wire
+  // format), which is how memory estimates count a graph's edges before
+  // assembling it (issue 66). Errors: kUnavailable.
+  virtual Result<std::uint64_t> ReportBytes(std::uint64_t graph_id) = 0;
 
   // Visits the graph's reports in increasing user id.
   virtual Status ForEachReport(std::uint64_t graph_id,

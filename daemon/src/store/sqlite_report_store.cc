@@ -249,6 +249,18 @@ class SqliteReportStore final : public ReportStore {
     return counts;
   }
 
+  Result<std::uint64_t> ReportBytes(std::uint64_t graph_id) override {
+    std::lock_guard<std::mutex> lock(admin_mu_);
+    // length() of a blob reads its size from the record header, not the blob.
+    auto stmt = sqlite::Statement::Prepare(admin_db_,
+                                           "SELECT coalesce(sum(length(body)), 0) FROM reports WHERE graph_id = ?1");
+    if (!stmt.ok()) return stmt.status();
+    stmt->BindInt(1, ToSql(graph_id));
+    auto row = stmt->Step();
+    if (!row.ok()) return row.status();
+    return *row ? static_cast<std::uint64_t>(stmt->ColumnInt(0)) : std::uint64_t{0};
+  }
+
   Status ForEachReport(std::uint64_t graph_id,
                        const std::function<void(const ReportRecord&)>& visit) override {
     std::lock_guard<std::mutex> lock(admin_mu_);
