@@ -276,7 +276,8 @@ int RunIngest(const std::vector<std::string>& args) {
 }
 
 int RunAdmin(const std::vector<std::string>& args) {
-  Result<Flags> flags = Flags::Parse(args, {"users", "held-nodes", "gap-nodes", "gw-nodes", "probe-ms", "dir"});
+  Result<Flags> flags =
+      Flags::Parse(args, {"users", "held-nodes", "gap-nodes", "gw-nodes", "probe-ms", "dense-users", "dir"});
   if (!flags.ok()) {
     std::fprintf(stderr, "ldpgraph bench admin: %s\n", flags.status().message().c_str());
     return 2;
@@ -287,15 +288,17 @@ int RunAdmin(const std::vector<std::string>& args) {
   Result<std::uint64_t> gap = flags->Unsigned("gap-nodes", o.gap_nodes);
   Result<std::uint64_t> gw = flags->Unsigned("gw-nodes", o.gw_nodes);
   Result<std::uint64_t> probe = flags->Unsigned("probe-ms", o.probe_ms);
-  for (const Status* s : {&users.status(), &held.status(), &gap.status(), &gw.status(), &probe.status()}) {
+  Result<std::uint64_t> dense = flags->Unsigned("dense-users", o.dense_users);
+  for (const Status* s :
+       {&users.status(), &held.status(), &gap.status(), &gw.status(), &probe.status(), &dense.status()}) {
     if (!s->ok()) {
       std::fprintf(stderr, "ldpgraph bench admin: %s\n", s->message().c_str());
       return 2;
     }
   }
-  if (*users > 10000000 || *held > 10000000 || *gap > 10000000 || *gw > 5000 || *probe > 10000) {
+  if (*users > 10000000 || *held > 10000000 || *gap > 10000000 || *gw > 5000 || *probe > 10000 || *dense > 100000) {
     std::fprintf(stderr, "ldpgraph bench admin: need --users, --held-nodes, --gap-nodes <= 10^7, --gw-nodes <= 5000 "
-                         "(the daemon's gw_max_nodes), --probe-ms <= 10000\n");
+                         "(the daemon's gw_max_nodes), --probe-ms <= 10000, --dense-users <= 10^5\n");
     return 2;
   }
   o.users = static_cast<std::uint32_t>(*users);
@@ -303,6 +306,7 @@ int RunAdmin(const std::vector<std::string>& args) {
   o.gap_nodes = static_cast<std::uint32_t>(*gap);
   o.gw_nodes = static_cast<std::uint32_t>(*gw);
   o.probe_ms = static_cast<unsigned>(*probe);
+  o.dense_users = static_cast<std::uint32_t>(*dense);
   o.dir = flags->StringOr("dir", "");
   Status s = RunAdminLoadBench(o, std::cout);
   if (!s.ok()) {
@@ -410,7 +414,7 @@ int RunBenchCommand(const std::vector<std::string>& args) {
                          "       ldpgraph bench ingest [--connections C] [--reports R] [--degree D] "
                          "[--server-threads T] [--handshakes H] [--dir DIR] [--store LIST] [--daemons LIST]\n"
                          "       ldpgraph bench admin [--users N] [--held-nodes N] [--gap-nodes N] [--gw-nodes N] "
-                         "[--probe-ms MS] [--dir DIR]\n"
+                         "[--probe-ms MS] [--dense-users N] [--dir DIR]\n"
                          "       ldpgraph bench assemble [--users N] [--degree D] [--epsilon E] "
                          "[--symmetrise none|or|and] [--dir DIR] [--store sqlite|postgresql]\n"
                          "       ldpgraph bench linkldp [--users N] [--degree D] [--mechanism dprr|rr-degree] "

@@ -273,26 +273,12 @@ TEST_CASE("AdminHardening.AFullDiskLosesNothingLeavesNoTemporaryFileAndNamesNoPa
 
 TEST_CASE("AdminHardening.UploadsAndPredictionsLeaseTheirMemoryFromTheBudget") {
   ldpgraph::testing::DaemonSettings settings;
-  settings.limits += "memory_budget_mb = 4\n";
+  settings.limits += "memory_budget_mb = 64\n";
   AdminDaemon d(settings);
-  const std::string metrics = d.Admin("GET", "/metrics").body;
-  CHECK(metrics.find("ldpgraph_memory_budget_bytes 4194304\n") != std::string::npos);
-
-  // An upload holds about 11 bytes per byte of body while it is parsed: one
-  // of more than 512 KB cannot fit 4 MB. Refused before it is parsed, nothing stored.
-  const std::string big = CommunitiesUpload(6000).dump();
-  REQUIRE(big.size() > (std::size_t{1} << 19));
-  const auto refused = d.Admin("PUT", "/v1/admin/held-graphs/1", big);
-  INFO(refused.body);
-  CHECK(refused.status == 422);
-  CHECK(Body(refused)["error"] == "over_memory_budget");
-  CHECK(Body(refused)["message"].get<std::string>().find("this upload needs about") != std::string::npos);
-  CHECK(Body(d.Admin("GET", "/v1/admin/held-graphs"))["held_graphs"].empty());
-  CHECK(d.Admin("PUT", "/v1/admin/held-graphs/1", CommunitiesUpload(100).dump()).status == 201);
-
-  // A node model of a graph of 20,000 users (a few hundred reported): it
-  // trains (node jobs are not on the budget), but predicting assembles and
-  // runs the model over every user, about 8 MB: refused with both figures.
+  // A node model of a graph of 20,000 users (a few hundred reported),
+  // trained under a budget of 64 MB. Then the daemon restarts with 4 MB:
+  // predicting assembles and runs the model over every user, about 9 MB,
+  // refused with both figures.
   const json create = {{"graph_id", 7},
                        {"num_users", 20000},
                        {"edges", {{"mechanism", "dprr"}, {"epsilon", 2.0}}},
@@ -325,12 +311,32 @@ TEST_CASE("AdminHardening.UploadsAndPredictionsLeaseTheirMemoryFromTheBudget") {
   REQUIRE_MESSAGE(started.status == 202, started.body);
   const json done = d.Wait(Body(started)["job_id"].get<std::uint64_t>());
   REQUIRE_MESSAGE(done["state"] == "succeeded", done.dump());
+  d.process.Stop();
+  std::string& limits = d.process.settings().limits;
+  limits.replace(limits.find("memory_budget_mb = 64"), std::string("memory_budget_mb = 64").size(),
+                 "memory_budget_mb = 4");
+  d.Start();
+  const std::string metrics = d.Admin("GET", "/metrics").body;
+  CHECK(metrics.find("ldpgraph_memory_budget_bytes 4194304\n") != std::string::npos);
+
+  // An upload holds about 11 bytes per byte of body while it is parsed: one
+  // of more than 512 KB cannot fit 4 MB. Refused before it is parsed, nothing stored.
+  const std::string big = CommunitiesUpload(6000).dump();
+  REQUIRE(big.size() > (std::size_t{1} << 19));
+  const auto refused = d.Admin("PUT", "/v1/admin/held-graphs/1", big);
+  INFO(refused.body);
+  CHECK(refused.status == 422);
+  CHECK(Body(refused)["error"] == "over_memory_budget");
+  CHECK(Body(refused)["message"].get<std::string>().find("this upload needs about") != std::string::npos);
+  CHECK(Body(d.Admin("GET", "/v1/admin/held-graphs"))["held_graphs"].empty());
+  CHECK(d.Admin("PUT", "/v1/admin/held-graphs/1", CommunitiesUpload(100).dump()).status == 201);
+
   const auto predicted = d.Admin("POST", "/v1/admin/models/" + done["model_version"].dump() + "/predict",
                                  json{{"nodes", {0, 1}}}.dump());
   INFO(predicted.body);
   CHECK(predicted.status == 422);
   CHECK(Body(predicted)["error"] == "over_memory_budget");
-  CHECK(Body(predicted)["message"].get<std::string>().find("this prediction needs about 8 MB, above the daemon's "
+  CHECK(Body(predicted)["message"].get<std::string>().find("this prediction needs about 9 MB, above the daemon's "
                                                            "memory budget of 4 MB") != std::string::npos);
   // Every lease was given back.
   CHECK(d.Admin("GET", "/metrics").body.find("ldpgraph_memory_leased_bytes 0\n") != std::string::npos);
@@ -358,4 +364,201 @@ TEST_CASE("AdminHardening.AGapJobStopsWithinAnEpochOfItsCancel") {
     CHECK(std::chrono::steady_clock::now() - cancelled_at < std::chrono::seconds(10));
   }
   CHECK(Body(d.Admin("GET", "/v1/admin/models"))["models"].empty());
+}
+
+// Issue 66, defect 5: 100,000 nested arrays (200 KB) crashed the daemon on
+// predict and job routes. Refused while reading, 400 with the limit, on
+// every route that takes a body; the daemon lives on.
+TEST_CASE("AdminHardening.DeepNestingIsRefusedOnEveryRouteAndTheDaemonLives") {
+  AdminDaemon d;
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraph).status == 201);
+  REQUIRE(d.Admin("PUT", "/v1/admin/held-graphs/1", CommunitiesUpload(90).dump()).status == 201);
+  const auto trained = d.Admin("POST", "/v1/admin/jobs", R"({"task": "gap", "held_graph": 1, "epsilon": 8, "epochs": 2})");
+  REQUIRE_MESSAGE(trained.status == 202, trained.body);
+  REQUIRE(d.Wait(Body(trained)["job_id"].get<std::uint64_t>())["state"] == "succeeded");
+  auto nested = [](const char* key, int depth) {
+    return std::string("{\"") + key + "\":" + std::string(depth, '[') + std::string(depth, ']') + "}";
+  };
+  struct Route {
+    const char* method;
+    const char* path;
+    const char* key;
+  };
+  const std::vector<Route> routes = {{"POST", "/v1/admin/models/1/predict", "nodes"},
+                                     {"POST", "/v1/admin/jobs", "graphs"},
+                                     {"POST", "/v1/admin/graphs", "edges"},
+                                     {"POST", "/v1/admin/gw", "a"},
+                                     {"PUT", "/v1/admin/held-graphs/2", "edges"}};
+  for (const Route& r : routes) {
+    for (int depth : {100000, 50000, 40}) {
+      INFO(r.method << " " << r.path << " at depth " << depth);
+      const auto answer = d.Admin(r.method, r.path, nested(r.key, depth));
+      CHECK(answer.status == 400);
+      CHECK(Body(answer)["error"] == "invalid_json");
+      CHECK(Body(answer)["message"] == "body nests arrays and objects deeper than 32 levels");
+      CHECK(answer.body.size() < 300);  // the value is never rendered back
+    }
+  }
+  // A value that is only deep, not too deep, is named by its kind in the message.
+  const auto shallow = d.Admin("POST", "/v1/admin/models/1/predict", nested("nodes", 20));
+  CHECK(shallow.status == 400);
+  CHECK(shallow.body.size() < 300);
+  CHECK(d.Call("GET", "/healthz", "", "").status == 200);
+}
+
+// Issue 66, defects 7 and 8: an epsilon whose noise no release can draw
+// "succeeded" with a model that could not be loaded (edge level), or was
+// queued and failed later (node level). Both are 422 at submission now.
+TEST_CASE("AdminHardening.GapEpsilonsBeyondWhatAReleaseCanDrawAreRefusedAtSubmission") {
+  AdminDaemon d;
+  REQUIRE(d.Admin("PUT", "/v1/admin/held-graphs/1", CommunitiesUpload(40).dump()).status == 201);
+  const std::vector<json> jobs = {
+      {{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1e-12}},
+      {{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1e-300}},
+      {{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1e-12}, {"model", "progap"}},
+      {{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1e-4}, {"privacy", "node"}, {"max_degree", 4},
+       {"batch_size", 8}},
+      {{"task", "gap"}, {"held_graph", 1}, {"epsilon", 1e-6}, {"privacy", "node"}, {"max_degree", 4},
+       {"batch_size", 8}},
+  };
+  for (const json& job : jobs) {
+    const auto answer = d.Admin("POST", "/v1/admin/jobs", job.dump());
+    INFO(job.dump() << " -> " << answer.body);
+    CHECK(answer.status == 422);
+    CHECK(Body(answer)["error"] == "cannot_train");
+    CHECK(answer.body.find("raise epsilon") != std::string::npos);
+  }
+  CHECK(Body(d.Admin("GET", "/v1/admin/jobs"))["jobs"].empty());
+  CHECK(Body(d.Admin("GET", "/v1/admin/models"))["models"].empty());
+}
+
+// Issue 66, defect 11: a field of the other kind of job did nothing, and a
+// graph job over every labelled graph was queued in its stead.
+TEST_CASE("AdminHardening.AJobRefusesTheFieldsOfTheOtherKindOfJob") {
+  AdminDaemon d;
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraph).status == 201);
+  struct Case {
+    const char* body;
+    const char* message;
+  } cases[] = {
+      {R"({"graph": 10})", "\"graph\" is for node jobs (\"task\": \"node\"); this is a graph job"},
+      {R"({"model": "gcn", "label_method": "fc"})", "\"model\" is for node jobs"},
+      {R"({"label_method": "fc"})", "\"label_method\" is for node jobs"},
+      {R"({"denoise": "ours"})", "\"denoise\" is for node jobs"},
+      {R"({"task": "node", "graph": 1, "graphs": [1]})", "\"graphs\" is for graph jobs (GIN); this is a node job"},
+      {R"({"task": "node", "graph": 1, "layers": 3})", "\"layers\" is for graph jobs"},
+      {R"({"task": "node", "graph": 1, "products": "bf16"})", "\"products\" is for graph jobs"},
+      {R"({"task": "node", "graph": 1, "node_input": "degree"})", "\"node_input\" is for graph jobs"},
+  };
+  for (const Case& c : cases) {
+    const auto answer = d.Admin("POST", "/v1/admin/jobs", c.body);
+    INFO(c.body << " -> " << answer.body);
+    CHECK(answer.status == 400);
+    CHECK(Body(answer)["error"] == "invalid_request");
+    CHECK(Body(answer)["message"].get<std::string>().find(c.message) != std::string::npos);
+  }
+  CHECK(Body(d.Admin("GET", "/v1/admin/jobs"))["jobs"].empty());
+}
+
+namespace {
+
+// Every user of a graph of `n` reports RR at `epsilon`: about n/2 noisy
+// neighbours each at a low epsilon, whatever her true ones.
+void ReportRrGraph(AdminDaemon& d, std::uint64_t graph, std::uint32_t n, double epsilon) {
+  ldpgraph::GraphConfig config;
+  config.graph_id = graph;
+  config.num_users = n;
+  config.edges.mechanism = ldpgraph::EdgeMechanism::kRr;
+  config.edges.epsilon = epsilon;
+  config.features.enabled = true;
+  config.features.params.dims = 4;
+  config.features.params.epsilon = 2;
+  config.label.enabled = true;
+  config.label.classes = 2;
+  config.label.epsilon = 2;
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", ldpgraph::GraphConfigToJson(config)).status == 201);
+  auto builder = ldpgraph::ReportBuilder::Create(config);
+  REQUIRE(builder.ok());
+  auto tokens = ldpgraph::TokenAuthority::Create(ldpgraph::testing::DaemonProcess::kSecret);
+  REQUIRE(tokens.ok());
+  ldpgraph::SeededRandomSource rng(graph);
+  const std::vector<double> x = {0.2, 0.4, 0.6, 0.8};
+  for (std::uint32_t u = 0; u < n; ++u) {
+    std::vector<std::uint32_t> friends = {(u + 1) % n};
+    ldpgraph::UserData data;
+    data.user_id = u;
+    data.neighbours = ldpgraph::Span<const std::uint32_t>(friends.data(), friends.size());
+    data.features = ldpgraph::Span<const double>(x.data(), x.size());
+    data.has_label = true;
+    data.label = u % 2;
+    auto report = (*builder)->Build(data, rng);
+    REQUIRE(report.ok());
+    std::vector<std::uint8_t> bytes;
+    REQUIRE(ldpgraph::EncodeReport(*report, &bytes).ok());
+    const auto sent = d.client->Request("POST", "/v1/reports", "application/octet-stream",
+                                        std::string(bytes.begin(), bytes.end()), tokens->Issue(graph, u));
+    REQUIRE(sent.ok());
+    REQUIRE(sent->status == 200);
+  }
+}
+
+}  // namespace
+
+// Issue 66, defects 3 and 4: the result route and predictions estimated a
+// dense RR graph at "about 3 MB" and took 728 MB; a node job on a graph of
+// 2^32 - 1 users ran the daemon out of memory. Estimates now count the
+// stored reports' bytes (an upper bound of the edges they list), training
+// jobs are on the budget, and num_users is bounded.
+TEST_CASE("AdminHardening.EstimatesCountTheEdgesOfADenseGraphAndTrainingIsOnTheBudget") {
+  ldpgraph::testing::DaemonSettings settings;
+  settings.limits += "memory_budget_mb = 64\n";
+  AdminDaemon d(settings);
+  ReportRrGraph(d, 1, 600, 0.01);  // about 300 noisy neighbours a user
+  const auto trained = d.Admin("POST", "/v1/admin/jobs", R"({"task": "node", "graph": 1, "epochs": 2})");
+  REQUIRE_MESSAGE(trained.status == 202, trained.body);
+  const json done = d.Wait(Body(trained)["job_id"].get<std::uint64_t>());
+  REQUIRE_MESSAGE(done["state"] == "succeeded", done.dump());
+  const std::uint64_t version = done["model_version"];
+
+  // The same daemon with a budget of 3 MB: the graph's edges alone are
+  // estimated above it (before: a few hundred KB, and the work ran).
+  d.process.Stop();
+  std::string& limits = d.process.settings().limits;
+  limits.replace(limits.find("memory_budget_mb = 64"), std::string("memory_budget_mb = 64").size(),
+                 "memory_budget_mb = 3");
+  d.Start();
+  auto tokens = ldpgraph::TokenAuthority::Create(ldpgraph::testing::DaemonProcess::kSecret);
+  REQUIRE(tokens.ok());
+  const auto result = d.client->Request("GET", "/v1/graphs/1/result", "", "", tokens->Issue(1, 7));
+  REQUIRE(result.ok());
+  INFO(result->body);
+  CHECK(result->status == 422);
+  CHECK(json::parse(result->body)["error"] == "over_memory_budget");
+  const auto predicted =
+      d.Admin("POST", "/v1/admin/models/" + std::to_string(version) + "/predict", R"({"nodes": [0, 1, 2]})");
+  INFO(predicted.body);
+  CHECK(predicted.status == 422);
+  CHECK(Body(predicted)["error"] == "over_memory_budget");
+  const auto retrain = d.Admin("POST", "/v1/admin/jobs", R"({"task": "node", "graph": 1, "epochs": 2})");
+  INFO(retrain.body);
+  CHECK(retrain.status == 422);
+  CHECK(Body(retrain)["message"].get<std::string>().find("this training job") != std::string::npos);
+
+  // 2^32 - 1 users: refused at creation; 2^30 users and a few reports: the
+  // job is refused at submission, nothing queued.
+  const auto huge = d.Admin("POST", "/v1/admin/graphs",
+                            R"({"graph_id": 2, "num_users": 4294967295, "edges": {"mechanism": "dprr", "epsilon": 1},
+                                "features": {"dims": 4, "epsilon": 2}, "label": {"classes": 2, "epsilon": 2}})");
+  CHECK(huge.status == 400);
+  CHECK(Body(huge)["message"].get<std::string>().find("num_users must be at most 1073741824") != std::string::npos);
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs",
+                  R"({"graph_id": 3, "num_users": 1073741824, "edges": {"mechanism": "dprr", "epsilon": 1},
+                      "features": {"dims": 4, "epsilon": 2}, "label": {"classes": 2, "epsilon": 2}})")
+              .status == 201);
+  const auto wide = d.Admin("POST", "/v1/admin/jobs", R"({"task": "node", "graph": 3})");
+  INFO(wide.body);
+  CHECK(wide.status == 422);
+  CHECK(Body(wide)["error"] == "over_memory_budget");
+  const auto jobs = Body(d.Admin("GET", "/v1/admin/jobs"))["jobs"];
+  CHECK(jobs.size() == 1);  // the first, trained one
 }

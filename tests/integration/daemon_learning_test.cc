@@ -14,6 +14,7 @@
 #include "api/graph_config_json.h"
 #include "dataset/generators.h"
 #include "dataset/graph_dataset.h"
+#include "ldpgraph/device_result.h"
 #include "ldpgraph/ldpgraph_transport.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/samplers.h"
@@ -261,6 +262,20 @@ TEST_CASE("DaemonLearning.OnlineTrainingEqualsOfflineAndPredicts") {
   const json mine = json::parse(result.body);
   CHECK(mine["task"] == "graph");
   CHECK(mine["model_version"] == 2);
+  CHECK(mine["trained_at"].get<std::int64_t>() > 1700000000);  // issue 66: a graph model's was 0
+  // Issue 66: "q=0" names the binary form to refuse it: JSON then.
+  const auto refused_binary = d.client->Request("GET", "/v1/graphs/100/result", "", "", authority->Issue(100, 0),
+                                                "application/x-ldpgraph-result;q=0, application/json");
+  REQUIRE(refused_binary.ok());
+  CHECK(refused_binary->status == 200);
+  CHECK(json::parse(refused_binary->body)["class"] == mine["class"]);
+  const auto binary = d.client->Request("GET", "/v1/graphs/100/result", "", "", authority->Issue(100, 0),
+                                        "application/x-ldpgraph-result");
+  REQUIRE(binary.ok());
+  auto decoded =
+      ldpgraph::DecodeDeviceResult(reinterpret_cast<const std::uint8_t*>(binary->body.data()), binary->body.size());
+  REQUIRE_MESSAGE(decoded.ok(), decoded.status().ToString());
+  CHECK(decoded->trained_at == mine["trained_at"].get<std::int64_t>());
   CHECK(mine["class"] == sized_graph["class"]);
   CHECK(mine["probabilities"][0].get<double>() ==
         doctest::Approx(sized_graph["probabilities"][0].get<double>()).epsilon(1e-6));

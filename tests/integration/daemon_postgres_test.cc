@@ -415,11 +415,13 @@ TEST_CASE("DaemonPostgres.OneLeaderAndEveryJobEndedOnceThroughDatabaseRestartsAn
     FAIL("no job started training");
   };
   constexpr int kFaults = 4;
+  int crashes = 0;
   for (int fault = 0; fault < kFaults; ++fault) {
     for (int k = 0; k < 2; ++k) submit(std::uniform_int_distribution<int>(2000, 20000)(draw));
     await_training();
     std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 400)(draw)));
     const bool crash = std::uniform_int_distribution<int>(0, 1)(draw) == 1;
+    crashes += crash;
     INFO("fault " << fault << (crash ? ": SIGKILL" : ": fast restart"));
     if (std::getenv("LDPGRAPH_TEST_DUMP")) MESSAGE("fault " << fault << (crash ? " crash" : " restart"));
     REQUIRE((crash ? (*server)->CrashAndRestart() : (*server)->Restart()).ok());
@@ -491,10 +493,37 @@ TEST_CASE("DaemonPostgres.OneLeaderAndEveryJobEndedOnceThroughDatabaseRestartsAn
   std::size_t succeeded = 0;
   for (const json& j : reference) succeeded += j["state"] == "succeeded";
   CHECK(models.size() == succeeded);
-  MESSAGE("faults=" << kFaults << " jobs=" << jobs.size() << " succeeded=" << succeeded << " runs=" << runs.size()
+  MESSAGE("faults=" << kFaults << " sigkills=" << crashes << " jobs=" << jobs.size() << " succeeded=" << succeeded << " runs=" << runs.size()
                     << " leader_changes=" << leads_taken << " leads_lost=" << leads_lost
                     << " abandoned_runs=" << abandoned << " overlapping_runs=" << overlaps);
   CHECK(overlaps == 0);
   CHECK(leads_taken > kFaults);  // every fault ended the lead
   CHECK(abandoned >= kFaults);     // and stopped a job mid-training
+}
+
+// Issue 66, defect 12: /healthz is liveness (a daemon whose database is
+// down is alive: restarting it would not help), /readyz is readiness (a
+// load balancer sends reports elsewhere while the store cannot commit).
+TEST_CASE("DaemonPostgres.ReadinessFollowsTheDatabaseAndLivenessDoesNot") {
+  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
+  if (!server.ok()) {
+    MESSAGE("skipped: " << server.status().ToString());
+    return;
+  }
+  REQUIRE((*server)->CreateDatabase("ready").ok());
+  AdminDaemon d(SharedStore(**server, "ready"));
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
+  CHECK(d.Call("GET", "/readyz", "", "").status == 200);
+  CHECK(json::parse(d.Call("GET", "/readyz", "", "").body)["status"] == "ready");
+  (*server)->Stop();
+  const transport::HttpAnswer down = d.Call("GET", "/readyz", "", "");
+  CHECK(down.status == 503);
+  CHECK(json::parse(down.body)["status"] == "store_unavailable");
+  CHECK(down.body.find("127.0.0.1") == std::string::npos);  // the database's address stays private
+  CHECK(d.Call("GET", "/healthz", "", "").status == 200);
+  CHECK(Upload(d, 3, 3).status == 503);  // as readiness said
+  REQUIRE((*server)->StartAgain().ok());
+  CHECK(d.Call("GET", "/readyz", "", "").status == 200);
+  CHECK(Upload(d, 3, 3).status == 200);  // the first write after the outage goes through
+  CHECK(d.Call("POST", "/readyz", "", "").status == 405);
 }

@@ -59,6 +59,8 @@ class DaemonProcess {
   std::string store_path() const { return dir_ + "/store.db"; }
   std::string log() const;  // everything the daemon wrote to stderr
   std::string run_log() const;  // what this run (since the last Start) wrote
+  // What the next Start() writes into the config (a restart with other limits).
+  DaemonSettings& settings() { return settings_; }
 
  private:
   void WriteConfig();

@@ -4,6 +4,8 @@
 // coordinating when it stopped, never another daemon's.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "federation/coordinator.h"
@@ -56,4 +58,24 @@ TEST_CASE("CoordinatorRuns.EveryDaemonReadsEveryRunAndFailsOnlyItsOwn") {
   CHECK(json::parse(b->RunStatus(12).value().value())["state"] == "failed");  // b's own, now restarted
   CHECK(json::parse(b->RunStatus(13).value().value())["state"] == "succeeded");
   CHECK(b->Cancel(13).code() == StatusCode::kFailedPrecondition);  // not running here
+}
+
+// Issue 66, defect 11: a weight decay of 1e19 was accepted and trained to
+// chance; 1e300 got "must be a number >= 0". Bounded like the learning
+// rate, and refused with the real range before anything starts.
+TEST_CASE("CoordinatorRuns.WeightDecayIsBoundedAndTheMessageSaysTheRange") {
+  testing::TempDir dir;
+  Logger logger("text", "error");
+  auto coordinator = CoordinatorOf(dir.path(), "host-a:/a", &logger);
+  for (double decay : {1e19, 1e300, -1e-9, 1.5, std::nan("")}) {
+    INFO(decay);
+    FedCogRunRequest r;
+    r.held_graph = 1;
+    r.training.weight_decay = static_cast<float>(decay);
+    Result<std::uint64_t> started = coordinator->Start(r);
+    REQUIRE_FALSE(started.ok());
+    CHECK(started.status().code() == StatusCode::kInvalidArgument);
+    CHECK(started.status().message() == "weight_decay must be in [0, 1]");
+  }
+  CHECK(coordinator->Runs()->empty());
 }

@@ -20,11 +20,21 @@ namespace {
 
 using nlohmann::json;
 
+constexpr std::uint32_t kMaxGraphUsers = 1u << 30;
+
 HttpResponse CreateGraph(ServiceContext& ctx, const HttpRequest& request) {
   json body;
   if (auto refused = ReadJsonBody(request.body, {}, &body)) return *refused;
   auto config = GraphConfigFromJsonValue(body);
   if (!config.ok()) return ErrorResponse(400, "invalid_config", config.status().message());
+  // What the daemon can assemble: rows, features and labels are held for
+  // every user, whether she reported or not (issue 66: 2^32 - 1 users and
+  // 60 reports took a job to 21 GB). Held graphs have the same bound.
+  if (config->num_users > kMaxGraphUsers) {
+    return ErrorResponse(400, "invalid_config",
+                         "num_users must be at most " + std::to_string(kMaxGraphUsers) + " (2^30), got " +
+                             std::to_string(config->num_users));
+  }
   Status created = ctx.graphs.Create(*config);
   if (created.code() == StatusCode::kFailedPrecondition) return ErrorResponse(409, "exists", created.message());
   if (!created.ok()) return ErrorResponse(503, "unavailable", created.message());

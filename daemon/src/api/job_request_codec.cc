@@ -36,6 +36,7 @@ std::string EncodeJobRequest(const GraphJobRequest& r) {
   j["layers"] = r.layers;
   j["node_input"] = r.node_input;
   j["bf16_products"] = r.bf16_products;
+  j["memory_bytes"] = r.memory_bytes;
   return j.dump();
 }
 
@@ -60,6 +61,7 @@ Result<GraphJobRequest> DecodeJobRequest(const std::string& text, const HeldGrap
       return r;
     }
     r.task = task == "node" ? JobTask::kNode : JobTask::kGraph;
+    r.memory_bytes = j.value("memory_bytes", std::uint64_t{0});  // absent: queued by a daemon before issue 66
     for (const json& g : j.at("graphs")) {
       Result<GraphConfig> config = GraphConfigFromJson(g.dump());
       if (!config.ok()) return Status::DataLoss("queued job: " + config.status().message());

@@ -10,6 +10,7 @@
 #include "assembly/dataset_assembly.h"
 #include "assembly/graph_assembler.h"
 #include "graph/graph_batch.h"
+#include "jobs/training_memory.h"
 #include "linkldp/denoised_training.h"
 #include "net/storage_failure.h"
 #include "models/gin.h"
@@ -164,6 +165,18 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
   if (task != "graph" && task != "node") {
     return ErrorResponse(400, "invalid_request", "task must be \"graph\", \"node\" or \"gap\"");
   }
+  // A field of the other kind of job would do nothing here (issue 66:
+  // {"graph": 10} queued a graph job over every labelled graph).
+  static const JsonKeys kNodeOnly = {"graph", "model", "label_method", "denoise"};
+  static const JsonKeys kGraphOnly = {"graphs", "layers", "node_input", "products"};
+  for (std::string_view key : task == "node" ? kGraphOnly : kNodeOnly) {
+    if (body.contains(std::string(key))) {
+      return ErrorResponse(400, "invalid_request",
+                           "\"" + std::string(key) + "\" is for " +
+                               (task == "node" ? "graph jobs (GIN)" : "node jobs (\"task\": \"node\")") +
+                               "; this is a " + task + " job");
+    }
+  }
   if (task == "node") {
     job.task = JobTask::kNode;
     if (!body.contains("graph") || !body["graph"].is_number_unsigned()) {
@@ -197,14 +210,8 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
       }
       job.denoise = *d;
     }
-  } else if (body.contains("denoise")) {
-    return ErrorResponse(400, "invalid_request", "denoise is for node jobs");
   }
   if (body.contains("node_input")) {
-    if (job.task == JobTask::kNode) {
-      return ErrorResponse(400, "invalid_request",
-                           "node_input is for graph jobs (GIN); a node job's inputs are its users' features");
-    }
     GinConfig check;
     Status s = body["node_input"].is_string() ? SetGinNodeInput(body["node_input"].get<std::string>(), &check)
                                               : Status::InvalidArgument("node_input must be a string");
@@ -212,7 +219,6 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
     job.node_input = body["node_input"].get<std::string>();
   }
   if (body.contains("products")) {
-    if (job.task == JobTask::kNode) return ErrorResponse(400, "invalid_request", "products is for graph jobs (GIN)");
     const json& products = body["products"];
     if (!products.is_string() || (products != "float" && products != "bf16")) {
       return ErrorResponse(400, "invalid_request", "products must be \"float\" or \"bf16\"");
@@ -265,6 +271,14 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
     Result<std::vector<Symmetrisation>> rules = SymmetrisationPolicies(ctx, job.graphs);
     if (!rules.ok()) return ErrorResponse(503, "unavailable", rules.status().message());
     job.rules = std::move(rules).value();
+  }
+  // Its memory, from the reports stored now: refused if it can never fit.
+  Result<std::uint64_t> report_bytes = StoredReportBytes(ctx, job.graphs);
+  if (!report_bytes.ok()) return StorageFailureResponse(ctx.logger, "reports", report_bytes.status());
+  job.memory_bytes = TrainingMemoryEstimate(job, *report_bytes);
+  if (ctx.memory != nullptr) {
+    Status fits = ctx.memory->Fits(job.memory_bytes, "this training job");
+    if (!fits.ok()) return ErrorResponse(422, "over_memory_budget", fits.message());
   }
   return QueueJob(ctx, std::move(job));
 }

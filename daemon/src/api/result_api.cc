@@ -73,8 +73,8 @@ Result<std::shared_ptr<const Matrix>> Probabilities(ServiceContext& ctx, std::ui
                               : GraphModelProbabilities(ctx, about, *model, {graph});
   if (!probs.ok()) return probs.status();
   if (ctx.results == nullptr) return std::make_shared<const Matrix>(std::move(probs).value());
-  ctx.results->Put(version, graph.graph_id, std::move(probs).value());
-  return ctx.results->Find(version, graph.graph_id);
+  lease = MemoryBudget::Lease();  // the computation's: the cache leases what it keeps
+  return ctx.results->Put(version, graph.graph_id, std::move(probs).value());
 }
 
 HttpResponse Answer(const DeviceResult& r, const json& classes, bool binary) {

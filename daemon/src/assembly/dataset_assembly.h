@@ -4,6 +4,7 @@
 #ifndef LDPGRAPH_DAEMON_ASSEMBLY_DATASET_ASSEMBLY_H_
 #define LDPGRAPH_DAEMON_ASSEMBLY_DATASET_ASSEMBLY_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -32,12 +33,14 @@ struct DatasetAssemblyStats {
 // with raw label raw_labels[g] (labels are mapped to 0..C-1 in sorted order,
 // as readers do).
 // LocalLap's tie-breaks draw from a stream seeded by `seed` and the graph id.
-// `progress(done, total)` after each graph when set. Errors: AssembleGraph's.
+// `progress(done, total)` after each graph when set; `cancel` stops it
+// (AssemblyCancelled). Errors: AssembleGraph's.
 Result<GraphDataset> AssembleGraphDataset(const std::vector<GraphConfig>& configs,
                                           const std::vector<std::int64_t>& raw_labels, ReportStore* store,
                                           const std::vector<Symmetrisation>& rules, std::uint64_t seed,
                                           DatasetAssemblyStats* stats,
-                                          const std::function<void(std::size_t, std::size_t)>& progress = {});
+                                          const std::function<void(std::size_t, std::size_t)>& progress = {},
+                                          const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace ldpgraph
 

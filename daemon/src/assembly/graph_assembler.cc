@@ -36,8 +36,11 @@ bool DenoisableMechanism(EdgeMechanism mechanism) {
   return mechanism == EdgeMechanism::kRr || mechanism == EdgeMechanism::kDprr || mechanism == EdgeMechanism::kRrDegree;
 }
 
+Status AssemblyCancelled() { return Status::FailedPrecondition("the assembly was cancelled"); }
+
 Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* store, Symmetrisation rule,
-                                     RandomSource& rng, LinkReports* link_reports) {
+                                     RandomSource& rng, LinkReports* link_reports, const std::atomic<bool>* cancel) {
+  auto cancelled = [cancel] { return cancel != nullptr && cancel->load(std::memory_order_relaxed); };
   const auto start = std::chrono::steady_clock::now();
   const std::uint32_t n = config.num_users;
   const bool local_lap = config.edges.mechanism == EdgeMechanism::kLocalLap;
@@ -51,6 +54,14 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
   AssembledGraph out;
   out.graph_id = config.graph_id;
   out.labels.assign(n, -1);
+  // Appends empty rows up to `until`, looking at `cancel` every 2^16 rows.
+  auto empty_rows_until = [&](std::uint32_t* next, std::uint32_t until) {
+    for (; *next < until; ++*next) {
+      if ((*next & 0xffff) == 0 && cancelled()) return false;
+      out.adjacency.AppendRow({});
+    }
+    return true;
+  };
 
   // Features: every user's m reported dimensions as deviations from the
   // midpoints (a user who sent nothing: none, the midpoint being what knowing
@@ -65,8 +76,12 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
     reported.cols = config.features.params.dims;
     reported.offsets.reserve(static_cast<std::size_t>(n) + 1);
   }
-  auto close_feature_rows = [&](std::uint32_t until) {  // ends the rows of users before `until`
-    while (reported.offsets.size() <= until) reported.offsets.push_back(reported.nnz());
+  auto close_feature_rows = [&](std::uint32_t until) {  // ends the rows of users before `until`; false: cancelled
+    while (reported.offsets.size() <= until) {
+      if ((reported.offsets.size() & 0xffff) == 0 && cancelled()) return false;
+      reported.offsets.push_back(reported.nnz());
+    }
+    return true;
   };
 
   std::vector<NoisyEdges> lap_reports(local_lap ? n : 0);  // LocalLap: every user's values at once
@@ -75,6 +90,10 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
   Status failure;
   Status visit = store->ForEachReport(config.graph_id, [&](const ReportRecord& record) {
     if (!failure.ok()) return;
+    if (cancelled()) {
+      failure = AssemblyCancelled();
+      return;
+    }
     const std::uint32_t u = record.user_id;
     if (u >= n || u < next_row) {
       failure = Corrupt(u, "user id out of range or out of order");
@@ -92,7 +111,10 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
     if (local_lap) {
       lap_reports[u] = std::move(report->edges);
     } else {
-      for (; next_row < u; ++next_row) out.adjacency.AppendRow({});
+      if (!empty_rows_until(&next_row, u)) {
+        failure = AssemblyCancelled();
+        return;
+      }
       out.adjacency.AppendRow(report->edges.neighbours);
       ++next_row;
     }
@@ -108,7 +130,10 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
         failure = Corrupt(u, s.message());
         return;
       }
-      close_feature_rows(u);  // the rows of users before u
+      if (!close_feature_rows(u)) {  // the rows of users before u
+        failure = AssemblyCancelled();
+        return;
+      }
       for (std::size_t k = 0; k < rectified.size(); ++k) {
         reported.indices.push_back(static_cast<std::int32_t>(report->features.encoded[k].index));
         reported.values.push_back(static_cast<float>(rectified[k]));
@@ -136,11 +161,11 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
     if (!assembled.ok()) return assembled.status();
     out.adjacency = std::move(assembled).value();  // already undirected
   } else {
-    for (; next_row < n; ++next_row) out.adjacency.AppendRow({});
+    if (!empty_rows_until(&next_row, n)) return AssemblyCancelled();
     if (rule != Symmetrisation::kNone) out.adjacency = Symmetrise(out.adjacency, rule);
   }
   if (config.features.enabled) {
-    close_feature_rows(n);
+    if (!close_feature_rows(n)) return AssemblyCancelled();
     out.features = NodeFeatures::Factored(MultiBitEstimates(std::move(reported), rectifier));
   }
   if (links) *link_reports = links->Finish();

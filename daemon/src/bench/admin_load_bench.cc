@@ -31,7 +31,7 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
 constexpr const char* kAdminToken = "bench-admin-token-0123456789";
-constexpr std::uint64_t kNodeGraph = 1, kGwGraphA = 2, kGwGraphB = 3;
+constexpr std::uint64_t kNodeGraph = 1, kGwGraphA = 2, kGwGraphB = 3, kDenseGraph = 4;
 constexpr std::uint64_t kGapHeld = 1, kUploadedHeld = 2;
 constexpr std::uint32_t kClasses = 4;
 
@@ -218,6 +218,94 @@ std::vector<HeavyWork> Heavy(Daemon& daemon, const std::string& upload_body, std
   return work;
 }
 
+// One piece of work alone: its status, time, the most it leased from the
+// memory budget (sampled every millisecond) and the process's peak over
+// its start.
+struct Measured {
+  Result<int> status = Status::Internal("not run");
+  double seconds = 0, estimate_mb = 0, peak_mb = 0;
+};
+
+Measured Measure(Daemon& d, const std::function<Result<int>()>& work) {
+  std::atomic<bool> over{false};
+  std::uint64_t leased = 0;
+  std::thread sampler([&] {
+    while (!over) {
+      leased = std::max(leased, d.metrics().memory_leased_bytes.load());
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+  const MemoryWindow window;
+  const auto start = Clock::now();
+  Measured m;
+  m.status = work();
+  m.seconds = Seconds(start);
+  m.peak_mb = window.PeakMb();
+  over = true;
+  sampler.join();
+  m.estimate_mb = static_cast<double>(leased) / (1 << 20);
+  return m;
+}
+
+Status Print(const std::string& name, const Measured& m, std::ostream& out) {
+  if (!m.status.ok()) return m.status.status();
+  out << name << "_status=" << *m.status << "\n"
+      << name << "_seconds=" << std::setprecision(2) << m.seconds << "\n"
+      << name << "_estimate_mb=" << std::setprecision(1) << m.estimate_mb << "\n"
+      << name << "_peak_mb=" << m.peak_mb << "\n";
+  return Status::Ok();
+}
+
+// Issue 66: a graph whose every user reports RR at a low epsilon is mostly
+// edges (about n/2 noisy neighbours a user). Training a node model on it,
+// a device's first result and the admin's prediction for every user, each
+// with its estimate against the measured peak.
+Status MeasureDenseGraph(Daemon& d, AdminClient& admin, const transport::UploaderOptions& uo,
+                         const transport::ServerEndpoint& server, std::uint32_t users, std::ostream& out) {
+  const json dense = {{"graph_id", kDenseGraph},
+                      {"num_users", users},
+                      {"edges", {{"mechanism", "rr"}, {"epsilon", 0.1}}},
+                      {"features", {{"dims", 16}, {"epsilon", 2.0}}},
+                      {"label", {{"classes", kClasses}, {"epsilon", 2.0}}}};
+  LDPGRAPH_RETURN_IF_ERROR(admin.Expect(201, "POST", "/v1/admin/graphs", dense.dump()).status());
+  const TokenAuthority& tokens = d.context().tokens;
+  LDPGRAPH_RETURN_IF_ERROR(ReportNodeGraph(d.context().graphs.Find(kDenseGraph)->config, tokens, uo));
+  Result<std::uint64_t> report_bytes = d.context().store->ReportBytes(kDenseGraph);
+  if (!report_bytes.ok()) return report_bytes.status();
+  const std::uint64_t edges_before = d.metrics().assembled_edges.load();
+  std::uint64_t version = 0;
+  const Measured train = Measure(d, [&]() -> Result<int> {
+    auto queued = admin.Expect(202, "POST", "/v1/admin/jobs",
+                               json{{"task", "node"}, {"graph", kDenseGraph}, {"epochs", 5}}.dump());
+    if (!queued.ok()) return queued.status();
+    const JobStatus done = AwaitJob(*d.context().jobs, (*queued)["job_id"]);
+    version = done.model_version;
+    return done.state == JobState::kSucceeded ? 200 : 500;
+  });
+  out << "dense_users=" << users << "\ndense_report_mb=" << std::setprecision(1)
+      << static_cast<double>(*report_bytes) / (1 << 20)
+      << "\ndense_assembled_edges=" << d.metrics().assembled_edges.load() - edges_before << "\n";
+  LDPGRAPH_RETURN_IF_ERROR(Print("dense_train", train, out));
+  const Measured result = Measure(d, [&]() -> Result<int> {
+    auto client = transport::HttpsClient::Create(server);
+    if (!client.ok()) return client.status();
+    auto a = (*client)->Request("GET", "/v1/graphs/" + std::to_string(kDenseGraph) + "/result", "", "",
+                                tokens.Issue(kDenseGraph, 1));
+    if (!a.ok()) return a.status();
+    return a->status;
+  });
+  LDPGRAPH_RETURN_IF_ERROR(Print("dense_result", result, out));
+  std::string nodes = "{\"nodes\":[";
+  for (std::uint32_t u = 0; u < users; ++u) nodes += (u ? "," : "") + std::to_string(u);
+  nodes += "]}";
+  const Measured predict = Measure(d, [&]() -> Result<int> {
+    auto a = admin.Call("POST", "/v1/admin/models/" + std::to_string(version) + "/predict", nodes);
+    if (!a.ok()) return a.status();
+    return a->status;
+  });
+  return Print("dense_predict", predict, out);
+}
+
 }  // namespace
 
 Status RunAdminLoadBench(const AdminLoadBenchOptions& o, std::ostream& out) {
@@ -287,25 +375,7 @@ Status RunAdminLoadBench(const AdminLoadBenchOptions& o, std::ostream& out) {
   std::atomic<std::uint64_t> busy_retries{0};
   std::size_t answer_bytes = 0;
   for (const HeavyWork& w : Heavy(d, upload_body, o.users, 20, nullptr, &answer_bytes)) {
-    std::atomic<bool> over{false};
-    std::uint64_t leased = 0;
-    std::thread sampler([&] {
-      while (!over) {
-        leased = std::max(leased, d.metrics().memory_leased_bytes.load());
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      }
-    });
-    const MemoryWindow window;
-    const auto start = Clock::now();
-    Result<int> status = w.run(*admin, &busy_retries);
-    const double seconds = Seconds(start), peak = window.PeakMb();
-    over = true;
-    sampler.join();
-    if (!status.ok()) return status.status();
-    out << w.name << "_status=" << *status << "\n"
-        << w.name << "_seconds=" << std::setprecision(2) << seconds << "\n"
-        << w.name << "_estimate_mb=" << std::setprecision(1) << static_cast<double>(leased) / (1 << 20) << "\n"
-        << w.name << "_peak_mb=" << peak << "\n";
+    LDPGRAPH_RETURN_IF_ERROR(Print(w.name, Measure(d, [&] { return w.run(*admin, &busy_retries); }), out));
   }
   out << "predict_answer_mb=" << static_cast<double>(answer_bytes) / (1 << 20) << "\n";
 
@@ -367,6 +437,9 @@ Status RunAdminLoadBench(const AdminLoadBenchOptions& o, std::ostream& out) {
       << "\nhealthz_max_ms=" << (loaded.empty() ? 0 : *std::max_element(loaded.begin(), loaded.end()))
       << "\nhealthz_failures=" << probe_failures.load() << "\nbusy_retries=" << busy_retries.load()
       << "\nmalloc=" << MallocName() << std::setprecision(0) << "\nloaded_peak_mb=" << loaded_peak << "\n";
+
+  // 3. A dense RR graph's estimates.
+  if (o.dense_users > 0) LDPGRAPH_RETURN_IF_ERROR(MeasureDenseGraph(d, *admin, uo, server, o.dense_users, out));
   d.Stop();
   daemon->reset();
   if (own_dir) std::system(("rm -rf '" + dir + "'").c_str());

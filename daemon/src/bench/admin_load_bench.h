@@ -12,7 +12,11 @@
 //      prediction's answer (read, then cut out): subtract them to compare
 //      with the daemon's estimate (upload_body_mb, predict_answer_mb);
 //   2. all four at once while a client probes GET /healthz every `probe_ms`:
-//      the probes' latency before and during the load.
+//      the probes' latency before and during the load;
+//   3. a dense graph (issue 66): `dense_users` users each reporting RR at
+//      epsilon 0.1 (about n/2 noisy neighbours a user): a node job trained
+//      on it, a device's first result and a prediction for every user, each
+//      with its estimate and measured peak.
 #ifndef LDPGRAPH_DAEMON_BENCH_ADMIN_LOAD_BENCH_H_
 #define LDPGRAPH_DAEMON_BENCH_ADMIN_LOAD_BENCH_H_
 
@@ -30,13 +34,16 @@ struct AdminLoadBenchOptions {
   std::uint32_t gap_nodes = 20000;    // the held graph GAP trains on
   std::uint32_t gw_nodes = 1000;      // each of the two embedding graphs GW compares
   unsigned probe_ms = 5;              // between two /healthz probes
+  std::uint32_t dense_users = 4000;   // the dense RR graph (0: not measured)
   std::string dir;                    // empty: a fresh directory under /tmp, removed after
 };
 
 // Prints key=value lines: for each of upload, gap, gw and predict alone
 // <name>_status, <name>_seconds, <name>_estimate_mb, <name>_peak_mb; then
 // healthz_idle_p50_ms, healthz_idle_p99_ms, loaded_seconds, healthz_probes,
-// healthz_p50_ms, healthz_p99_ms, healthz_max_ms, busy_retries, loaded_peak_mb.
+// healthz_p50_ms, healthz_p99_ms, healthz_max_ms, busy_retries, loaded_peak_mb;
+// then dense_report_mb, dense_assembled_edges and for each of dense_train,
+// dense_result and dense_predict the same four figures as above.
 Status RunAdminLoadBench(const AdminLoadBenchOptions& options, std::ostream& out);
 
 }  // namespace ldpgraph

@@ -151,12 +151,18 @@ Status ScratchPostgres::Launch() {
   }
 }
 
-Status ScratchPostgres::Restart() {
+void ScratchPostgres::Stop() {
   if (pid_ > 0) {
-    ::kill(pid_, SIGINT);  // fast shutdown, as pg_ctl restart -m fast
+    ::kill(pid_, SIGINT);  // fast shutdown, as pg_ctl stop -m fast
     Wait(pid_);
     pid_ = -1;
   }
+}
+
+Status ScratchPostgres::StartAgain() { return pid_ > 0 ? Status::Ok() : Launch(); }
+
+Status ScratchPostgres::Restart() {
+  Stop();
   return Launch();
 }
 

@@ -47,6 +47,9 @@ class ScratchPostgres {
   // again on the same port. Errors: kUnavailable (with its log).
   Status Restart();
   Status CrashAndRestart();
+  // An outage: Stop() shuts the server down (fast), StartAgain() brings it back.
+  void Stop();
+  Status StartAgain();
 
  private:
   ScratchPostgres() = default;

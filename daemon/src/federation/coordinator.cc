@@ -125,9 +125,7 @@ Result<std::uint64_t> Coordinator::Start(const FedCogRunRequest& r) {
     return Status::InvalidArgument("epochs must be in [1, 100000]");
   }
   LDPGRAPH_RETURN_IF_ERROR(CheckLearningRate(r.training.lr));
-  if (!(r.training.weight_decay >= 0) || !std::isfinite(r.training.weight_decay)) {
-    return Status::InvalidArgument("weight_decay must be a number >= 0");
-  }
+  LDPGRAPH_RETURN_IF_ERROR(CheckWeightDecay(r.training.weight_decay));
   if (!(r.train_fraction > 0 && r.train_fraction <= 1) || !(r.val_fraction >= 0) ||
       !(r.train_fraction + r.val_fraction <= 1)) {
     return Status::InvalidArgument("train_fraction must be in (0, 1] and train_fraction + val_fraction <= 1");

@@ -1,6 +1,8 @@
 #include "gap/gap_training.h"
 
+#include <cstdio>
 #include <functional>
+#include <string>
 
 #include "engine/adam.h"
 #include "gap/aggregation.h"
@@ -87,6 +89,13 @@ double ReleaseDelta(const GapInputs& in, const GapOptions& o) {
 struct CalibratedNoise {
   double noise_multiplier = 0, epsilon = INFINITY;
 };
+// A figure for a message: 3 significant digits, exponent when it needs one.
+std::string Figure(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.3g", v);
+  return buf;
+}
+
 Result<CalibratedNoise> CalibrateReleases(const std::function<std::vector<GaussianRelease>(double)>& releases,
                                           double epsilon, double delta) {
   Result<double> multiplier = CalibrateNoiseMultiplier(releases, epsilon, delta);
@@ -161,6 +170,15 @@ Result<GapCalibration> CalibrateModules(const GapInputs& in, const GapOptions& o
   c.noise_multiplier = noise->noise_multiplier;
   c.noise_stddev = noise->noise_multiplier * c.sensitivity;
   c.epsilon = noise->epsilon;
+  // Issue 66: a tiny epsilon asks for more noise than the release can draw
+  // (node level failed after queueing), or for an accounting that rounds to
+  // 0 (a model that recorded epsilon 0 and could not be loaded again).
+  if (c.noise_stddev > kMaxNoiseStddev || !(c.epsilon > 0)) {
+    return Status::InvalidArgument(
+        "epsilon " + Figure(o.epsilon) + " needs aggregation noise of standard deviation " +
+        Figure(c.noise_stddev) + ", beyond the largest a release can draw (" + Figure(kMaxNoiseStddev) +
+        "): raise epsilon");
+  }
   for (ModuleSgd* m : {c.encoder_sgd.get(), c.classifier_sgd.get()}) {
     if (m != nullptr) m->noise_multiplier = noise->noise_multiplier;
   }

@@ -21,11 +21,7 @@ void TrainingJobs::RunGapJob(Job* job) {
   if (job->cancel) return finish(JobState::kCancelled, "");
   // Its estimate, once the heavy requests in flight have left room for it.
   MemoryBudget::Lease lease;
-  if (memory_ != nullptr) {
-    Result<MemoryBudget::Lease> leased = memory_->Reserve(r.memory_bytes, "this GAP job");
-    if (!leased.ok()) return finish(JobState::kFailed, leased.status().message());
-    lease = std::move(leased).value();
-  }
+  if (Status leased = LeaseMemory(job, &lease); !leased.ok()) return finish(JobState::kFailed, leased.message());
   UpdateDurably(job, [](JobStatus& s) {
     s.graphs_assembled = 1;
     s.state = JobState::kTraining;

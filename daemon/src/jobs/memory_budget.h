@@ -43,6 +43,8 @@ class MemoryBudget {
     std::uint64_t bytes_ = 0;
   };
 
+  std::uint64_t bytes() const { return bytes_; }  // the whole budget
+
   // kResourceExhausted when `bytes` exceeds the budget (never fits: the
   // message names `what`, the estimate and the budget).
   Status Fits(std::uint64_t bytes, const std::string& what) const;

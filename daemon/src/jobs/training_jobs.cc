@@ -395,6 +395,15 @@ void TrainingJobs::WorkerLoop() {
   }
 }
 
+Status TrainingJobs::LeaseMemory(Job* job, MemoryBudget::Lease* lease) {
+  if (memory_ == nullptr || job->request.memory_bytes == 0) return Status::Ok();
+  const char* what = job->request.task == JobTask::kGap ? "this GAP job" : "this training job";
+  Result<MemoryBudget::Lease> leased = memory_->Reserve(job->request.memory_bytes, what);
+  if (!leased.ok()) return leased.status();
+  *lease = std::move(leased).value();
+  return Status::Ok();
+}
+
 void TrainingJobs::Run(Job* job) {
   if (job->request.task == JobTask::kNode) return RunNodeJob(job);
   if (job->request.task == JobTask::kGap) return RunGapJob(job);
@@ -404,11 +413,14 @@ void TrainingJobs::Run(Job* job) {
   logger_->Info("job_started", {{"job_id", id}, {"graphs", std::to_string(r.graphs.size())}});
   auto finish = [&](JobState state, const std::string& error) { Finish(job, start, state, error); };
 
+  MemoryBudget::Lease lease;
+  if (Status leased = LeaseMemory(job, &lease); !leased.ok()) return finish(JobState::kFailed, leased.message());
   DatasetAssemblyStats stats;
-  Result<GraphDataset> dataset =
-      AssembleGraphDataset(r.graphs, r.labels, store_, r.rules, r.seed, &stats, [&](std::size_t done, std::size_t) {
-        Update(job, [&](JobStatus& s) { s.graphs_assembled = done; });
-      });
+  Result<GraphDataset> dataset = AssembleGraphDataset(
+      r.graphs, r.labels, store_, r.rules, r.seed, &stats,
+      [&](std::size_t done, std::size_t) { Update(job, [&](JobStatus& s) { s.graphs_assembled = done; }); },
+      &job->cancel);
+  if (job->cancel) return finish(JobState::kCancelled, "");
   if (!dataset.ok()) return finish(JobState::kFailed, dataset.status().ToString());
   CountAssembly(*metrics_, stats);
   if (job->cancel) return finish(JobState::kCancelled, "");
@@ -465,9 +477,13 @@ void TrainingJobs::RunNodeJob(Job* job) {
   logger_->Info("job_started", {{"job_id", id}, {"task", "node"}, {"graph_id", std::to_string(config.graph_id)}});
   auto finish = [&](JobState state, const std::string& error) { Finish(job, start, state, error); };
 
+  MemoryBudget::Lease lease;
+  if (Status leased = LeaseMemory(job, &lease); !leased.ok()) return finish(JobState::kFailed, leased.message());
   SeededRandomSource rng(r.seed);
   LinkReports links;
-  Result<AssembledGraph> graph = AssembleGraph(config, store_, r.rules[0], rng, r.denoise ? &links : nullptr);
+  Result<AssembledGraph> graph =
+      AssembleGraph(config, store_, r.rules[0], rng, r.denoise ? &links : nullptr, &job->cancel);
+  if (job->cancel) return finish(JobState::kCancelled, "");
   if (!graph.ok()) return finish(JobState::kFailed, graph.status().ToString());
   DatasetAssemblyStats stats;
   stats.Add(*graph);

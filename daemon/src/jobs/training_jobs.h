@@ -88,7 +88,7 @@ struct GraphJobRequest {
   std::shared_ptr<const HeldGraph> held_graph;
   GapOptions gap;
   bool progap = false;             // kGap: ProGAP (gap/progap_pipeline.h) rather than GAP
-  std::uint64_t memory_bytes = 0;  // kGap: the estimate it leases while it trains
+  std::uint64_t memory_bytes = 0;  // the estimate it leases while it runs (GapMemoryEstimate, TrainingMemoryEstimate)
   std::string gap_request_json;    // kGap: the request's body, which a shared store's leader reads again
 };
 
@@ -174,6 +174,9 @@ class TrainingJobs {
   // Shared store, while training: progress to the store and a cancel from it, once a second.
   void Sync(Job* job);
   void Run(Job* job);
+  // The job's memory estimate from the budget, once the others leave room.
+  // Errors: Reserve's (an estimate over the whole budget).
+  Status LeaseMemory(Job* job, MemoryBudget::Lease* lease);
   void RunNodeJob(Job* job);
   void RunGapJob(Job* job);  // gap_job.cc
   // Ends the job: false when a shared store refused or missed the end

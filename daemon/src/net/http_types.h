@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,9 @@ struct HttpRequest {
   // listener's client CA; empty where none is required.
   std::string peer_name;
   std::string body;
+  // An upload's admission (HttpsServerOptions::admit_upload), held until
+  // the request is dropped: the memory its body and its parsing lease.
+  std::shared_ptr<void> admission;
 };
 
 struct HttpResponse {

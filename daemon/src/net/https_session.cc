@@ -139,6 +139,18 @@ void Session::OnHeader(beast::error_code ec) {
     ReadFailed(http::error::body_limit);
     return;
   }
+  if (upload && o.admit_upload) {
+    if (!parser_->content_length()) {
+      request_unread_ = true;
+      return Refuse(ErrorResponse(411, "length_required", "an upload must declare its Content-Length"));
+    }
+    HttpsServerOptions::UploadAdmission admitted = o.admit_upload(*parser_->content_length());
+    if (admitted.refusal) {
+      request_unread_ = true;  // never read: the answer comes first, then the connection closes
+      return Refuse(std::move(*admitted.refusal));
+    }
+    admission_ = std::move(admitted.hold);
+  }
   reading_ = true;
   http::async_read(stream_, buffer_, *parser_,
                    [self = shared_from_this()](beast::error_code ec2, std::size_t) { self->OnBody(ec2); });
@@ -181,6 +193,7 @@ void Session::Dispatch() {
   request.remote_address = remote_;
   request.peer_name = peer_name_;
   request.body = std::move(req.body());
+  request.admission = std::move(admission_);
   Exchange& exchange = exchanges_.back();
   exchange.keep_alive = req.keep_alive();
   exchange.report = req.method() == http::verb::post && req.target() == "/v1/reports";

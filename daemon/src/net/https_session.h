@@ -103,6 +103,7 @@ class Session : public std::enable_shared_from_this<Session> {
   SessionHost* server_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  std::shared_ptr<void> admission_;  // the upload being read: what its admission holds
   std::string out_;  // the answers being written
   std::string remote_;
   std::string peer_name_;  // the verified client certificate's common name

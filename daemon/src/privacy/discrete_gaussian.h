@@ -43,6 +43,8 @@ class DiscreteGaussian {
 // released (unit-norm rows), coarse enough that noise in grid steps has
 // sigma / 2^-20 < 2^30 for any sigma up to 1024.
 inline constexpr double kNoiseGranularity = 1.0 / (1 << 20);
+// The largest standard deviation a release on that grid can draw: 2^30 steps.
+inline constexpr double kMaxNoiseStddev = kNoiseGranularity * (1 << 30);
 
 // Every entry of `x` rounded to the grid, then grid steps of discrete
 // Gaussian noise of scale stddev / granularity added. Rounding moves two

@@ -8,6 +8,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "api/api.h"
+#include "api/held_graph_api.h"
 #include "api/job_request_codec.h"
 #include "net/logger.h"
 #include "store/file_documents.h"
@@ -39,6 +40,13 @@ HttpsServerOptions ServerOptions(const DaemonConfig& c, ServiceContext* ctx) {
   o.upload_path_prefix = "/v1/admin/held-graphs/";
   o.upload_bearer = c.admin_token;
   o.handler = [ctx](HttpRequest request, Respond respond) { HandleRequest(*ctx, std::move(request), std::move(respond)); };
+  if (ctx != nullptr && ctx->memory != nullptr) {
+    o.admit_upload = [ctx](std::uint64_t content_length) {
+      HttpsServerOptions::UploadAdmission admitted;
+      admitted.hold = AdmitUpload(*ctx, content_length, &admitted.refusal);
+      return admitted;
+    };
+  }
   return o;
 }
 
@@ -146,7 +154,10 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   d->ctx_->jobs = d->jobs_.get();
   d->queries_ = std::make_unique<QueryWorker>(16, metrics);
   d->ctx_->queries = d->queries_.get();
-  d->ctx_->results = &d->results_;
+  // Results are a few bytes a user: an eighth of the budget keeps those of
+  // every graph a model covers, up to millions of users.
+  d->results_ = std::make_unique<ResultCache>(d->memory_->bytes() / 8, d->memory_.get());
+  d->ctx_->results = d->results_.get();
   const ServerShared shared{d->ctx_->metrics, d->ctx_->logger, d->ctx_->draining};
   auto server = HttpsServer::Start(ServerOptions(config, d->ctx_.get()), shared);
   if (!server.ok()) return server.status();

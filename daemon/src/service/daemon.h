@@ -45,7 +45,7 @@ class Daemon {
   std::unique_ptr<TrainingJobs> jobs_;
   std::unique_ptr<ServiceContext> ctx_;
   std::unique_ptr<QueryWorker> queries_;
-  ResultCache results_;
+  std::unique_ptr<ResultCache> results_;  // after the budget: it holds leases of it
   std::unique_ptr<HttpsServer> server_;
   std::unique_ptr<PartyService> federation_party_;
   std::unique_ptr<HttpsServer> federation_server_;

@@ -16,6 +16,12 @@ Status CheckLearningRate(double lr) {
   if (lr > 0 && lr <= kMaxLearningRate) return Status::Ok();
   return Status::InvalidArgument("lr must be in (0, " + std::to_string(static_cast<int>(kMaxLearningRate)) + "]");
 }
+Status CheckWeightDecay(double weight_decay) {
+  if (weight_decay >= 0 && weight_decay <= kMaxWeightDecay) return Status::Ok();
+  return Status::InvalidArgument("weight_decay must be in [0, " + std::to_string(static_cast<int>(kMaxWeightDecay)) +
+                                 "]");
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -24,6 +24,10 @@ class Adam;
 constexpr double kMaxLearningRate = 10;
 // kInvalidArgument "lr must be in (0, 10]" for any other value (NaN included).
 Status CheckLearningRate(double lr);
+// Weight decay beyond 1 shrinks every weight to nothing within a step or
+// two (issue 66: 1e19 trained to chance): [0, 1], or kInvalidArgument saying so.
+constexpr double kMaxWeightDecay = 1;
+Status CheckWeightDecay(double weight_decay);
 
 struct GraphTrainOptions {
   int max_epochs = 500;

@@ -3,7 +3,7 @@
     c = ldpgraph.client.Client("https://127.0.0.1:8443", ca_file="ca.pem",
                                admin_token_file="/etc/ldpgraph/admin.token")
     c.create_graph({"graph_id": 7, "num_users": 1000, ...})
-    job = c.wait_for_job(c.submit_job({"task": "node", "graphs": [7]})["job_id"])
+    job = c.wait_for_job(c.submit_job({"task": "node", "graph": 7})["job_id"])
 
 The server's certificate is checked against `ca_file` only (the CA is
 pinned; the system's CAs are not trusted), and its name against the URL's

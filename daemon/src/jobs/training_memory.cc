@@ -1,0 +1,37 @@
+#include "jobs/training_memory.h"
+
+#include <algorithm>
+
+namespace ldpgraph {
+namespace {
+
+// Per report byte, at a prediction's peak (api/model_predictions.h keeps the
+// same figure; training holds about twice as much of the graph).
+constexpr std::uint64_t kTrainingBytesPerReportByte = 48;
+constexpr std::uint64_t kFloat = 4;
+
+// a + b, saturating: a graph of 2^32 users times a wide model must not wrap.
+std::uint64_t Add(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+std::uint64_t Mul(std::uint64_t a, std::uint64_t b) { return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+
+}  // namespace
+
+std::uint64_t TrainingMemoryEstimate(const GraphJobRequest& r, std::uint64_t report_bytes) {
+  const bool node = r.task == JobTask::kNode;
+  std::uint64_t users = 0, dims = 0, classes = 2;
+  for (const GraphConfig& g : r.graphs) {
+    users = Add(users, g.num_users);
+    if (g.features.enabled) dims = std::max<std::uint64_t>(dims, g.features.params.dims);
+    if (g.label.enabled) classes = std::max<std::uint64_t>(classes, g.label.classes);
+  }
+  if (!node) classes = std::max<std::uint64_t>(classes, r.labels.size());
+  const std::uint64_t hidden = r.hidden > 0 ? static_cast<std::uint64_t>(r.hidden) : node ? 16 : 64;
+  const std::uint64_t layers = node ? 2 : static_cast<std::uint64_t>(std::max(r.layers, 1));
+  // A graph job's input is a few columns per node (GIN's node_input); a node job's, the features.
+  const std::uint64_t input = node ? dims : hidden;
+  const std::uint64_t per_user = 128 + 4 * kFloat * input + 16 * kFloat * hidden * layers + 4 * kFloat * classes;
+  const std::uint64_t weights = (input * hidden + layers * hidden * hidden + hidden * classes) * 9 * kFloat;
+  return Add(Add(Mul(users, per_user), Mul(report_bytes, kTrainingBytesPerReportByte)), weights);
+}
+
+}  // namespace ldpgraph
