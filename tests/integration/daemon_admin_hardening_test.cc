@@ -319,7 +319,7 @@ TEST_CASE("AdminHardening.UploadsAndPredictionsLeaseTheirMemoryFromTheBudget") {
   const std::string metrics = d.Admin("GET", "/metrics").body;
   CHECK(metrics.find("ldpgraph_memory_budget_bytes 4194304\n") != std::string::npos);
 
-  // An upload holds about 11 bytes per byte of body while it is parsed: one
+  // An upload holds about 13 bytes per byte of body while it is read and parsed: one
   // of more than 512 KB cannot fit 4 MB. Refused before it is parsed, nothing stored.
   const std::string big = CommunitiesUpload(6000).dump();
   REQUIRE(big.size() > (std::size_t{1} << 19));

@@ -139,7 +139,7 @@ Status GapOptionsFromJson(const json& body, GraphJobRequest* job) {
 }
 
 
-std::uint64_t UploadMemory(std::uint64_t body_bytes) { return 11 * body_bytes; }
+std::uint64_t UploadMemory(std::uint64_t body_bytes) { return 13 * body_bytes; }
 
 std::shared_ptr<void> AdmitUpload(ServiceContext& ctx, std::uint64_t content_length, std::optional<HttpResponse>* refusal) {
   auto lease = std::make_shared<MemoryBudget::Lease>();

@@ -35,9 +35,10 @@ std::optional<HttpResponse> HandleHeldGraphs(ServiceContext& ctx, const HttpRequ
 // API routes it to the query worker).
 bool IsHeldGraphUpload(const HttpRequest& request, const std::string& path);
 
-// What an upload holds at its peak: the body, its JSON document (7 to 8
-// bytes per byte of body) and the parts read from it, before the document
-// is dropped (measured: 10.4x a 37 MB body, `ldpgraph bench admin`).
+// What an upload holds at its peak: the body as it is read (its string
+// grows by doubling), its JSON document (7 to 8 bytes per byte of body)
+// and the parts read from it, before the document is dropped (measured:
+// 12.2x a 7 MB body, `ldpgraph bench admin`; 13 counted).
 std::uint64_t UploadMemory(std::uint64_t body_bytes);
 
 // An upload decided from its header, before its body is read

@@ -5,9 +5,11 @@
 namespace ldpgraph {
 namespace {
 
-// Per report byte, at a prediction's peak (api/model_predictions.h keeps the
-// same figure; training holds about twice as much of the graph).
-constexpr std::uint64_t kTrainingBytesPerReportByte = 48;
+// Per report byte, at a training job's peak: the assembled rows, their
+// normalised copy, KProp's aggregates over them and the model's sparse
+// products (measured: 53 on a dense RR graph of 4,000 users, 7.5 MB of
+// reports, `ldpgraph bench admin`; a prediction holds about half).
+constexpr std::uint64_t kTrainingBytesPerReportByte = 64;
 constexpr std::uint64_t kFloat = 4;
 
 // a + b, saturating: a graph of 2^32 users times a wide model must not wrap.

@@ -21,8 +21,8 @@ namespace ldpgraph {
 //     and their gradients (16 floats of the hidden width a layer); the
 //     labels' KProp (4 copies of 4 bytes a class);
 //   per report byte: the assembled rows and what training builds of them
-//     (the normalised adjacency, the denoiser's pairs): twice what a
-//     prediction holds;
+//     (the normalised adjacency, KProp's aggregates): 64 bytes, about
+//     twice what a prediction holds;
 //   the weights: 9 floats each (value, gradient, Adam's two moments, the
 //     best epoch's copy and a step's temporaries, as GAP counts them).
 std::uint64_t TrainingMemoryEstimate(const GraphJobRequest& request, std::uint64_t report_bytes);
