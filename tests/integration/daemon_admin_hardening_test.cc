@@ -9,7 +9,9 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -561,4 +563,55 @@ TEST_CASE("AdminHardening.EstimatesCountTheEdgesOfADenseGraphAndTrainingIsOnTheB
   CHECK(Body(wide)["error"] == "over_memory_budget");
   const auto jobs = Body(d.Admin("GET", "/v1/admin/jobs"))["jobs"];
   CHECK(jobs.size() == 1);  // the first, trained one
+}
+
+namespace {
+
+// The daemon's peak resident memory so far (VmHWM), in MB.
+double PeakResidentMb(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024;
+  }
+  return -1;
+}
+
+}  // namespace
+
+// Issue 66, defect 9: eight concurrent uploads were each refused, but only
+// after the daemon had read their bodies (781 MB resident for 8 x 100 MB).
+// An upload is decided from its Content-Length now, before its body is read.
+TEST_CASE("AdminHardening.UploadsAreDecidedBeforeTheirBodiesAreRead") {
+  ldpgraph::testing::DaemonSettings settings;
+  settings.limits += "memory_budget_mb = 16\n";
+  AdminDaemon d(settings);
+  const double before = PeakResidentMb(d.process.pid());
+  REQUIRE(before > 0);
+  // 6 MB each (within the 8 MiB a refused request's rest is drained, so the
+  // client reads its answer): 78 MB estimated, never fits 16 MB.
+  const std::string body = "{\"num_nodes\": 2, \"edges\": [" + std::string(6 << 20, ' ') + "]}";
+  std::vector<std::thread> uploads;
+  std::atomic<int> refused{0}, cut{0};
+  for (int i = 0; i < 8; ++i) {
+    uploads.emplace_back([&, i] {
+      auto client = ldpgraph::transport::HttpsClient::Create(d.process.endpoint());
+      REQUIRE(client.ok());
+      auto answer = (*client)->Request("PUT", "/v1/admin/held-graphs/" + std::to_string(10 + i), "application/json",
+                                       body, ldpgraph::testing::DaemonProcess::kAdminToken);
+      if (!answer.ok()) {
+        ++cut;  // the connection closed under a client still sending
+        return;
+      }
+      if (answer->status == 422 && answer->body.find("over_memory_budget") != std::string::npos) ++refused;
+    });
+  }
+  for (auto& t : uploads) t.join();
+  const double after = PeakResidentMb(d.process.pid());
+  MESSAGE("uploads=8 body_mb=6 refused=" << refused.load() << " cut=" << cut.load() << " daemon_peak_growth_mb="
+                                         << after - before);
+  CHECK(refused.load() + cut.load() == 8);
+  CHECK(refused.load() >= 1);
+  CHECK(after - before < 24);  // reading the bodies took 48 MB and more
+  CHECK(Body(d.Admin("GET", "/v1/admin/held-graphs"))["held_graphs"].empty());
+  CHECK(d.Admin("GET", "/metrics").body.find("ldpgraph_memory_leased_bytes 0\n") != std::string::npos);
 }
