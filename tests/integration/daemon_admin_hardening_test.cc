@@ -39,6 +39,25 @@ json Body(const ldpgraph::transport::HttpAnswer& answer) { return json::parse(an
 
 const char* kGraph = R"({"graph_id": 1, "num_users": 40, "edges": {"mechanism": "dprr", "epsilon": 1}})";
 
+// User u's report to graph `graph` (her friends, her features, label u % 2),
+// sent and acknowledged.
+void SendReport(AdminDaemon& d, ldpgraph::ReportBuilder& builder, std::uint64_t graph, std::uint32_t u,
+                const std::vector<std::uint32_t>& friends, const std::vector<double>& x, ldpgraph::RandomSource& rng) {
+  static const ldpgraph::TokenAuthority tokens =
+      ldpgraph::TokenAuthority::Create(ldpgraph::testing::DaemonProcess::kSecret).value();
+  ldpgraph::UserData data;
+  data.user_id = u;
+  data.neighbours = ldpgraph::Span<const std::uint32_t>(friends.data(), friends.size());
+  data.features = ldpgraph::Span<const double>(x.data(), x.size());
+  data.has_label = true;
+  data.label = u % 2;
+  auto report = builder.Build(data, rng);
+  REQUIRE(report.ok());
+  std::vector<std::uint8_t> bytes;
+  REQUIRE(ldpgraph::EncodeReport(*report, &bytes).ok());
+  REQUIRE(d.Call("POST", "/v1/reports", std::string(bytes.begin(), bytes.end()), tokens.Issue(graph, u)).status == 200);
+}
+
 }  // namespace
 
 TEST_CASE("AdminHardening.EveryRouteRefusesDuplicateKeysAndBadJsonInOneShape") {
@@ -291,23 +310,9 @@ TEST_CASE("AdminHardening.UploadsAndPredictionsLeaseTheirMemoryFromTheBudget") {
   REQUIRE(config.ok());
   auto builder = ldpgraph::ReportBuilder::Create(*config);
   REQUIRE(builder.ok());
-  auto tokens = ldpgraph::TokenAuthority::Create(ldpgraph::testing::DaemonProcess::kSecret);
-  REQUIRE(tokens.ok());
   ldpgraph::SeededRandomSource rng(3);
   for (std::uint32_t u = 0; u < 300; ++u) {
-    const std::vector<std::uint32_t> friends = {(u + 1) % 300, (u + 7) % 300};
-    const std::vector<double> x(4, u % 2 ? 0.8 : 0.2);
-    ldpgraph::UserData data;
-    data.user_id = u;
-    data.neighbours = ldpgraph::Span<const std::uint32_t>(friends.data(), friends.size());
-    data.features = ldpgraph::Span<const double>(x.data(), x.size());
-    data.has_label = true;
-    data.label = u % 2;
-    auto report = (*builder)->Build(data, rng);
-    REQUIRE(report.ok());
-    std::vector<std::uint8_t> bytes;
-    REQUIRE(ldpgraph::EncodeReport(*report, &bytes).ok());
-    REQUIRE(d.Call("POST", "/v1/reports", std::string(bytes.begin(), bytes.end()), tokens->Issue(7, u)).status == 200);
+    SendReport(d, **builder, 7, u, {(u + 1) % 300, (u + 7) % 300}, std::vector<double>(4, u % 2 ? 0.8 : 0.2), rng);
   }
   const auto started = d.Admin("POST", "/v1/admin/jobs", json{{"task", "node"}, {"graph", 7}, {"epochs", 3}}.dump());
   REQUIRE_MESSAGE(started.status == 202, started.body);
@@ -481,27 +486,8 @@ void ReportRrGraph(AdminDaemon& d, std::uint64_t graph, std::uint32_t n, double 
   REQUIRE(d.Admin("POST", "/v1/admin/graphs", ldpgraph::GraphConfigToJson(config)).status == 201);
   auto builder = ldpgraph::ReportBuilder::Create(config);
   REQUIRE(builder.ok());
-  auto tokens = ldpgraph::TokenAuthority::Create(ldpgraph::testing::DaemonProcess::kSecret);
-  REQUIRE(tokens.ok());
   ldpgraph::SeededRandomSource rng(graph);
-  const std::vector<double> x = {0.2, 0.4, 0.6, 0.8};
-  for (std::uint32_t u = 0; u < n; ++u) {
-    std::vector<std::uint32_t> friends = {(u + 1) % n};
-    ldpgraph::UserData data;
-    data.user_id = u;
-    data.neighbours = ldpgraph::Span<const std::uint32_t>(friends.data(), friends.size());
-    data.features = ldpgraph::Span<const double>(x.data(), x.size());
-    data.has_label = true;
-    data.label = u % 2;
-    auto report = (*builder)->Build(data, rng);
-    REQUIRE(report.ok());
-    std::vector<std::uint8_t> bytes;
-    REQUIRE(ldpgraph::EncodeReport(*report, &bytes).ok());
-    const auto sent = d.client->Request("POST", "/v1/reports", "application/octet-stream",
-                                        std::string(bytes.begin(), bytes.end()), tokens->Issue(graph, u));
-    REQUIRE(sent.ok());
-    REQUIRE(sent->status == 200);
-  }
+  for (std::uint32_t u = 0; u < n; ++u) SendReport(d, **builder, graph, u, {(u + 1) % n}, {0.2, 0.4, 0.6, 0.8}, rng);
 }
 
 }  // namespace
