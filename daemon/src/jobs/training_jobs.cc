@@ -270,19 +270,27 @@ Result<std::vector<JobStatus>> TrainingJobs::All() const {
 
 bool TrainingJobs::Cancel(std::uint64_t id) {
   if (shared_) {
+    JobStatus cancelled;
+    bool here = false;  // running here: stopping it is the cancel, however soon it ends
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = jobs_.find(id);
-      if (it != jobs_.end() && !Over(it->second->status.state)) it->second->cancel = true;  // running here
+      if (it != jobs_.end() && !Over(it->second->status.state)) {
+        it->second->cancel = true;
+        cancelled = it->second->status;
+        here = true;
+      }
     }
-    Result<std::optional<JobStatus>> found = Get(id);
-    if (!found.ok() || !*found || Over((*found)->state)) return false;
-    JobStatus cancelled = **found;
+    if (!here) {
+      Result<std::optional<JobStatus>> found = Get(id);
+      if (!found.ok() || !*found || Over((*found)->state)) return false;
+      cancelled = **found;
+    }
     cancelled.state = JobState::kCancelled;
     // A job nobody claimed ends now, in the store; one a leader runs ends
-    // when its run reads the request.
+    // when its run reads the request (a successor's too).
     Result<bool> ended = store_->RequestJobCancel(id, JobStatusJson(cancelled));
-    if (!ended.ok()) return false;
+    if (!ended.ok()) return here;
     if (*ended) {
       metrics_->jobs_cancelled.fetch_add(1);
       logger_->Info("job_finished", {{"job_id", std::to_string(id)}, {"state", "cancelled"}, {"error", ""}});

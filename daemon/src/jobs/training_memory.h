@@ -17,9 +17,11 @@ namespace ldpgraph {
 // (ReportStore::ReportBytes): they bound the edges the graphs assemble to.
 //   per user: ids, offsets and labels (128 bytes); the features' dense
 //     copies (the rectified estimates, their KProp aggregates, the model's
-//     input: 4 copies of 4 bytes a dimension); every layer's activations
-//     and their gradients (16 floats of the hidden width a layer); the
-//     labels' KProp (4 copies of 4 bytes a class);
+//     input: 4 copies of 4 bytes a dimension); the labels' KProp (4 copies
+//     of 4 bytes a class);
+//   per user trained on at once (every user of a node job; for a graph job
+//     the users of a batch of 128 of its largest graphs): every layer's
+//     activations and their gradients (16 floats of the hidden width a layer);
 //   per report byte: the assembled rows and what training builds of them
 //     (the normalised adjacency, KProp's aggregates): 64 bytes, about
 //     twice what a prediction holds;
