@@ -504,3 +504,46 @@ TEST_CASE("DaemonLearning.EachDeviceReadsItsOwnResultAndNoOneElses") {
   CHECK(probabilities[0] + probabilities[1] == doctest::Approx(1.0));
   ldpgraph_uploader_free(u);
 }
+
+// Issue 66, defect 6: a graph model over 12 graphs, its devices' results
+// requested round-robin 36 times: 35 assembled their graph again (the
+// cache held 8 results). Each graph's result is computed once now.
+TEST_CASE("DaemonLearning.AGraphModelsResultsAreComputedOncePerGraph") {
+  Daemon d;
+  ldpgraph::SeededRandomSource rng(66);
+  constexpr int kGraphs = 12;
+  for (int g = 0; g < kGraphs; ++g) {
+    const std::uint64_t id = 600 + g;
+    const json create = {{"graph_id", id},
+                         {"num_users", 16},
+                         {"edges", {{"mechanism", "dprr"}, {"epsilon", 2.0}}},
+                         {"features", {{"dims", 2}, {"epsilon", 2.0}}},
+                         {"label", {{"classes", 2}, {"epsilon", 2.0}}}};
+    REQUIRE(d.Admin("POST", "/v1/admin/graphs", create.dump()).status == 201);
+    ReportCommunities(d, id, TwoCommunities(16, g % 2 ? 0.6 : 0.2, 0.05, rng), 16, 0.1, rng);
+    REQUIRE(d.Admin("PUT", "/v1/admin/graphs/" + std::to_string(id) + "/label", json{{"label", g % 2}}.dump()).status ==
+            200);
+  }
+  const auto started = d.Admin("POST", "/v1/admin/jobs", R"({"epochs": 2, "seed": 3})");
+  REQUIRE_MESSAGE(started.status == 202, started.body);
+  REQUIRE(d.Wait(json::parse(started.body)["job_id"])["state"] == "succeeded");
+  auto assembled = [&] {
+    const std::string metrics = d.Call("GET", "/metrics", "", "").body;
+    const std::size_t line = metrics.find("\nldpgraph_graphs_assembled_total ");
+    REQUIRE(line != std::string::npos);
+    return std::stol(metrics.substr(line + 33));
+  };
+  auto authority = ldpgraph::TokenAuthority::Create(DaemonProcess::kSecret);
+  REQUIRE(authority.ok());
+  const long before = assembled();
+  for (int request = 0; request < 3 * kGraphs; ++request) {
+    const std::uint64_t graph = 600 + request % kGraphs;
+    const auto answer = d.Call("GET", "/v1/graphs/" + std::to_string(graph) + "/result", "",
+                               authority->Issue(graph, static_cast<std::uint32_t>(request % 16)));
+    REQUIRE_MESSAGE(answer.status == 200, answer.body);
+    CHECK(json::parse(answer.body)["task"] == "graph");
+  }
+  const long computed = assembled() - before;
+  MESSAGE("result_requests=36 graphs=12 graphs_assembled=" << computed);
+  CHECK(computed == kGraphs);
+}
