@@ -81,6 +81,16 @@ std::uint64_t StoredReports(AdminDaemon& d) {
   return 0;
 }
 
+// A fresh PostgreSQL server; null, saying why, on a machine without one.
+std::unique_ptr<ScratchPostgres> ServerOrSkip() {
+  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
+  if (!server.ok()) {
+    MESSAGE("skipped: " << server.status().ToString());
+    return nullptr;
+  }
+  return std::move(server).value();
+}
+
 DaemonSettings SharedStore(const ScratchPostgres& server, const std::string& database) {
   DaemonSettings s;
   s.store = "backend = \"postgresql\"\nconnection = \"" + server.Conninfo(database) + "\"\nstate_dir = \"state\"\n";
@@ -91,14 +101,11 @@ DaemonSettings SharedStore(const ScratchPostgres& server, const std::string& dat
 }  // namespace
 
 TEST_CASE("DaemonPostgres.TwoDaemonsShareGraphsAndReportsAndLoseNothingToSigkill") {
-  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
-  if (!server.ok()) {
-    MESSAGE("skipped: " << server.status().ToString());
-    return;
-  }
-  REQUIRE((*server)->CreateDatabase("shared").ok());
-  AdminDaemon a(SharedStore(**server, "shared"));
-  AdminDaemon b(SharedStore(**server, "shared"));
+  std::unique_ptr<ScratchPostgres> server = ServerOrSkip();
+  if (!server) return;
+  REQUIRE(server->CreateDatabase("shared").ok());
+  AdminDaemon a(SharedStore(*server, "shared"));
+  AdminDaemon b(SharedStore(*server, "shared"));
   REQUIRE(a.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
   CHECK(b.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 409);  // the store decides, not the daemon
   CHECK(b.Call("GET", "/v1/graphs/7", "", "").status == 200);             // created through a, served by b
@@ -122,21 +129,18 @@ TEST_CASE("DaemonPostgres.TwoDaemonsShareGraphsAndReportsAndLoseNothingToSigkill
   CHECK(StoredReports(b) == kUsers);
   a.Start();
   CHECK(StoredReports(a) == kUsers);
-  CHECK((*server)->Scalar("shared", "SELECT count(*) FROM reports").value() == std::to_string(kUsers));
+  CHECK(server->Scalar("shared", "SELECT count(*) FROM reports").value() == std::to_string(kUsers));
 }
 
 TEST_CASE("DaemonPostgres.ADroppedDatabaseConnectionCostsAtMostARetry") {
-  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
-  if (!server.ok()) {
-    MESSAGE("skipped: " << server.status().ToString());
-    return;
-  }
-  REQUIRE((*server)->CreateDatabase("outage").ok());
-  AdminDaemon d(SharedStore(**server, "outage"));
+  std::unique_ptr<ScratchPostgres> server = ServerOrSkip();
+  if (!server) return;
+  REQUIRE(server->CreateDatabase("outage").ok());
+  AdminDaemon d(SharedStore(*server, "outage"));
   REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
   REQUIRE(Upload(d, 1, 1).status == 200);
   // The database ends every session of the daemon (a restart, a failover).
-  REQUIRE((*server)->Exec("postgres", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+  REQUIRE(server->Exec("postgres", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                       "WHERE datname = 'outage' AND pid <> pg_backend_pid()").ok());
   // A read meets the dropped connection and runs again on a fresh one: no
   // refusal. A write is not repeated (its answer may have been lost after
@@ -159,14 +163,11 @@ TEST_CASE("DaemonPostgres.ADroppedDatabaseConnectionCostsAtMostARetry") {
 }
 
 TEST_CASE("DaemonPostgres.AWrongPasswordStopsTheDaemonAndNeverShowsIt") {
-  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
-  if (!server.ok()) {
-    MESSAGE("skipped: " << server.status().ToString());
-    return;
-  }
-  REQUIRE((*server)->CreateDatabase("denied").ok());
+  std::unique_ptr<ScratchPostgres> server = ServerOrSkip();
+  if (!server) return;
+  REQUIRE(server->CreateDatabase("denied").ok());
   ldpgraph::testing::TempDir dir;
-  DaemonSettings s = SharedStore(**server, "denied");
+  DaemonSettings s = SharedStore(*server, "denied");
   s.env = {{"LDPGRAPH_STORE_PASSWORD", "wrong-password-8812"}};
   DaemonProcess d(LDPGRAPHD, dir.path(), s);
   CHECK_FALSE(d.Start());
@@ -177,14 +178,11 @@ TEST_CASE("DaemonPostgres.AWrongPasswordStopsTheDaemonAndNeverShowsIt") {
 // Issue 66, defect 10: a URI holding the password passed --check-config
 // and connected; the docs promise it is refused. Read as libpq reads it.
 TEST_CASE("DaemonPostgres.APasswordInAConnectionUriIsRefusedAndNeverShown") {
-  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
-  if (!server.ok()) {
-    MESSAGE("skipped: " << server.status().ToString());
-    return;
-  }
-  REQUIRE((*server)->CreateDatabase("uri").ok());
-  const std::string secret = (*server)->password();
-  const std::string port = std::to_string((*server)->port());
+  std::unique_ptr<ScratchPostgres> server = ServerOrSkip();
+  if (!server) return;
+  REQUIRE(server->CreateDatabase("uri").ok());
+  const std::string secret = server->password();
+  const std::string port = std::to_string(server->port());
   for (const std::string& uri : {"postgresql://ldpgraph:" + secret + "@127.0.0.1:" + port + "/uri",
                                  "postgres://127.0.0.1:" + port + "/uri?user=ldpgraph&password=" + secret}) {
     INFO(uri);
@@ -219,14 +217,11 @@ json JobOn(AdminDaemon& d, std::uint64_t id) {
 }  // namespace
 
 TEST_CASE("DaemonPostgres.ThreeDaemonsTenSigkillsNothingLostNothingTwiceEveryJobAccountedFor") {
-  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
-  if (!server.ok()) {
-    MESSAGE("skipped: " << server.status().ToString());
-    return;
-  }
-  REQUIRE((*server)->CreateDatabase("crash").ok());
+  std::unique_ptr<ScratchPostgres> server = ServerOrSkip();
+  if (!server) return;
+  REQUIRE(server->CreateDatabase("crash").ok());
   std::vector<std::unique_ptr<AdminDaemon>> daemons;
-  for (int i = 0; i < 3; ++i) daemons.push_back(std::make_unique<AdminDaemon>(SharedStore(**server, "crash")));
+  for (int i = 0; i < 3; ++i) daemons.push_back(std::make_unique<AdminDaemon>(SharedStore(*server, "crash")));
   REQUIRE(daemons[0]->Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
   REQUIRE(daemons[1]->Admin("PUT", "/v1/admin/held-graphs/1", ldpgraph::testing::CommunitiesUpload(300).dump())
               .status == 201);
@@ -328,10 +323,10 @@ TEST_CASE("DaemonPostgres.ThreeDaemonsTenSigkillsNothingLostNothingTwiceEveryJob
 
   // Every acknowledged report is stored, each user once.
   std::set<std::uint32_t> stored;
-  const std::string users = (*server)->Scalar("crash", "SELECT string_agg(user_id::text, ',') FROM reports").value();
+  const std::string users = server->Scalar("crash", "SELECT string_agg(user_id::text, ',') FROM reports").value();
   std::stringstream list(users);
   for (std::string u; std::getline(list, u, ',');) stored.insert(static_cast<std::uint32_t>(std::stoul(u)));
-  const std::string rows = (*server)->Scalar("crash", "SELECT count(*) FROM reports").value();
+  const std::string rows = server->Scalar("crash", "SELECT count(*) FROM reports").value();
   std::size_t acked = 0, missing = 0;
   for (std::uint32_t u = 0; u < kUsers; ++u) {
     if (acknowledged[u] == 0) continue;
@@ -407,14 +402,11 @@ transport::HttpAnswer AdminThroughOutage(AdminDaemon& d, const std::string& meth
 // restart (a model, a job's state) must not fail on a pooled connection
 // the restart closed.
 TEST_CASE("DaemonPostgres.OneLeaderAndEveryJobEndedOnceThroughDatabaseRestartsAndCrashes") {
-  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
-  if (!server.ok()) {
-    MESSAGE("skipped: " << server.status().ToString());
-    return;
-  }
-  REQUIRE((*server)->CreateDatabase("lead").ok());
+  std::unique_ptr<ScratchPostgres> server = ServerOrSkip();
+  if (!server) return;
+  REQUIRE(server->CreateDatabase("lead").ok());
   std::vector<std::unique_ptr<AdminDaemon>> daemons;
-  for (int i = 0; i < 3; ++i) daemons.push_back(std::make_unique<AdminDaemon>(SharedStore(**server, "lead")));
+  for (int i = 0; i < 3; ++i) daemons.push_back(std::make_unique<AdminDaemon>(SharedStore(*server, "lead")));
   REQUIRE(daemons[0]->Admin("PUT", "/v1/admin/held-graphs/1", ldpgraph::testing::CommunitiesUpload(300).dump())
               .status == 201);
 
@@ -456,7 +448,7 @@ TEST_CASE("DaemonPostgres.OneLeaderAndEveryJobEndedOnceThroughDatabaseRestartsAn
     crashes += crash;
     INFO("fault " << fault << (crash ? ": SIGKILL" : ": fast restart"));
     if (std::getenv("LDPGRAPH_TEST_DUMP")) MESSAGE("fault " << fault << (crash ? " crash" : " restart"));
-    REQUIRE((crash ? (*server)->CrashAndRestart() : (*server)->Restart()).ok());
+    REQUIRE((crash ? server->CrashAndRestart() : server->Restart()).ok());
   }
   submit(20);  // the first job after the last fault: its model is the first write on a pooled connection
 
@@ -537,24 +529,21 @@ TEST_CASE("DaemonPostgres.OneLeaderAndEveryJobEndedOnceThroughDatabaseRestartsAn
 // down is alive: restarting it would not help), /readyz is readiness (a
 // load balancer sends reports elsewhere while the store cannot commit).
 TEST_CASE("DaemonPostgres.ReadinessFollowsTheDatabaseAndLivenessDoesNot") {
-  Result<std::unique_ptr<ScratchPostgres>> server = ScratchPostgres::Start();
-  if (!server.ok()) {
-    MESSAGE("skipped: " << server.status().ToString());
-    return;
-  }
-  REQUIRE((*server)->CreateDatabase("ready").ok());
-  AdminDaemon d(SharedStore(**server, "ready"));
+  std::unique_ptr<ScratchPostgres> server = ServerOrSkip();
+  if (!server) return;
+  REQUIRE(server->CreateDatabase("ready").ok());
+  AdminDaemon d(SharedStore(*server, "ready"));
   REQUIRE(d.Admin("POST", "/v1/admin/graphs", kGraphJson).status == 201);
   CHECK(d.Call("GET", "/readyz", "", "").status == 200);
   CHECK(json::parse(d.Call("GET", "/readyz", "", "").body)["status"] == "ready");
-  (*server)->Stop();
+  server->Stop();
   const transport::HttpAnswer down = d.Call("GET", "/readyz", "", "");
   CHECK(down.status == 503);
   CHECK(json::parse(down.body)["status"] == "store_unavailable");
   CHECK(down.body.find("127.0.0.1") == std::string::npos);  // the database's address stays private
   CHECK(d.Call("GET", "/healthz", "", "").status == 200);
   CHECK(Upload(d, 3, 3).status == 503);  // as readiness said
-  REQUIRE((*server)->StartAgain().ok());
+  REQUIRE(server->StartAgain().ok());
   CHECK(d.Call("GET", "/readyz", "", "").status == 200);
   CHECK(Upload(d, 3, 3).status == 200);  // the first write after the outage goes through
   CHECK(d.Call("POST", "/readyz", "", "").status == 405);
