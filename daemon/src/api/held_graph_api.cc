@@ -141,13 +141,12 @@ Status GapOptionsFromJson(const json& body, GraphJobRequest* job) {
 
 std::uint64_t UploadMemory(std::uint64_t body_bytes) { return 13 * body_bytes; }
 
-std::shared_ptr<void> AdmitUpload(ServiceContext& ctx, std::uint64_t content_length, std::optional<HttpResponse>* refusal) {
+HttpsServerOptions::UploadAdmission AdmitUpload(ServiceContext& ctx, std::uint64_t content_length) {
   auto lease = std::make_shared<MemoryBudget::Lease>();
-  if (auto refused = LeaseForRequest(ctx.memory, "this upload", UploadMemory(content_length), lease.get())) {
-    *refusal = std::move(refused);
-    return nullptr;
-  }
-  return lease;
+  HttpsServerOptions::UploadAdmission admitted;
+  admitted.refusal = LeaseForRequest(ctx.memory, "this upload", UploadMemory(content_length), lease.get());
+  if (!admitted.refusal) admitted.hold = std::move(lease);
+  return admitted;
 }
 
 bool IsHeldGraphUpload(const HttpRequest& request, const std::string& path) {

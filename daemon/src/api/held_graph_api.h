@@ -16,7 +16,6 @@
 #define LDPGRAPH_DAEMON_API_HELD_GRAPH_API_H_
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 
@@ -25,6 +24,7 @@
 #include "api/service_context.h"
 #include "gap/held_graph.h"
 #include "net/http_types.h"
+#include "net/https_server.h"
 
 namespace ldpgraph {
 
@@ -43,11 +43,10 @@ std::uint64_t UploadMemory(std::uint64_t body_bytes);
 
 // An upload decided from its header, before its body is read
 // (HttpsServerOptions::admit_upload): its UploadMemory leased from the
-// budget until the request is done, or in `*refusal` the answer (422
+// budget until the request is done, or the refusal (422
 // over_memory_budget when it can never fit, 503 busy with Retry-After
 // while others hold the room).
-std::shared_ptr<void> AdmitUpload(ServiceContext& ctx, std::uint64_t content_length,
-                                  std::optional<HttpResponse>* refusal);
+HttpsServerOptions::UploadAdmission AdmitUpload(ServiceContext& ctx, std::uint64_t content_length);
 
 // POST /v1/admin/jobs with "task": "gap" (`body`: the request's JSON object,
 // read by ReadJsonBody).

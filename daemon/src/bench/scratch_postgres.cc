@@ -151,13 +151,14 @@ Status ScratchPostgres::Launch() {
   }
 }
 
-void ScratchPostgres::Stop() {
-  if (pid_ > 0) {
-    ::kill(pid_, SIGINT);  // fast shutdown, as pg_ctl stop -m fast
-    Wait(pid_);
-    pid_ = -1;
-  }
+void ScratchPostgres::Signal(int signal) {
+  if (pid_ <= 0) return;
+  ::kill(pid_, signal);
+  Wait(pid_);
+  pid_ = -1;
 }
+
+void ScratchPostgres::Stop() { Signal(SIGINT); }  // fast shutdown, as pg_ctl stop -m fast
 
 Status ScratchPostgres::StartAgain() { return pid_ > 0 ? Status::Ok() : Launch(); }
 
@@ -167,19 +168,12 @@ Status ScratchPostgres::Restart() {
 }
 
 Status ScratchPostgres::CrashAndRestart() {
-  if (pid_ > 0) {
-    ::kill(pid_, SIGKILL);
-    Wait(pid_);
-    pid_ = -1;
-  }
+  Signal(SIGKILL);
   return Launch();
 }
 
 ScratchPostgres::~ScratchPostgres() {
-  if (pid_ > 0) {
-    ::kill(pid_, SIGINT);  // fast shutdown: active sessions end, no wait for clients
-    Wait(pid_);
-  }
+  Stop();  // fast shutdown: active sessions end, no wait for clients
   if (!dir_.empty()) std::system(("rm -rf '" + dir_ + "'").c_str());
 }
 

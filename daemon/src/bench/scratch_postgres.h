@@ -55,6 +55,8 @@ class ScratchPostgres {
   ScratchPostgres() = default;
   // Starts the server on dir_ and port_ and waits for it to accept logins.
   Status Launch();
+  // Sends the server `signal` and waits for it to exit (no server: nothing).
+  void Signal(int signal);
   std::string dir_;
   std::string ca_file_;
   std::string password_ = "test-pg-password-7f3a9c";

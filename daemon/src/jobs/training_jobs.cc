@@ -431,7 +431,6 @@ void TrainingJobs::Run(Job* job) {
   if (job->cancel) return finish(JobState::kCancelled, "");
   if (!dataset.ok()) return finish(JobState::kFailed, dataset.status().ToString());
   CountAssembly(*metrics_, stats);
-  if (job->cancel) return finish(JobState::kCancelled, "");
   UpdateDurably(job, [](JobStatus& s) { s.state = JobState::kTraining; });
 
   GinRunOptions o;

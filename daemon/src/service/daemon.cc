@@ -41,11 +41,7 @@ HttpsServerOptions ServerOptions(const DaemonConfig& c, ServiceContext* ctx) {
   o.upload_bearer = c.admin_token;
   o.handler = [ctx](HttpRequest request, Respond respond) { HandleRequest(*ctx, std::move(request), std::move(respond)); };
   if (ctx != nullptr && ctx->memory != nullptr) {
-    o.admit_upload = [ctx](std::uint64_t content_length) {
-      HttpsServerOptions::UploadAdmission admitted;
-      admitted.hold = AdmitUpload(*ctx, content_length, &admitted.refusal);
-      return admitted;
-    };
+    o.admit_upload = [ctx](std::uint64_t content_length) { return AdmitUpload(*ctx, content_length); };
   }
   return o;
 }

@@ -280,13 +280,13 @@ class PostgresReportStore final : public ReportStore {
       // The lead lives with the session that holds the advisory lock: a
       // round trip on it proves the session (so the lock) is still there,
       // and the epoch that no later leader has raised it.
-      Result<pg::QueryResult> r = lead_db_.Query("SELECT epoch FROM training_lease", pg::Params());
-      if (r.ok() && r->rows() == 1 && FromSql(r->Int8(0, 0)) == *lead_epoch_) return lead_epoch_;
+      Result<std::uint64_t> current = LeaseEpoch(lead_db_);
+      if (current.ok() && *current == *lead_epoch_) return lead_epoch_;
       // Lost: the session is closed for good (were the lock somehow still
       // held, closing releases it); a later call may take the lead anew.
       lead_epoch_.reset();
       lead_db_ = pg::Connection();
-      if (!r.ok()) return r.status();
+      if (!current.ok()) return current.status();
       return std::optional<std::uint64_t>();
     }
     if (!lead_db_.Alive()) {
@@ -325,7 +325,6 @@ class PostgresReportStore final : public ReportStore {
 
   Result<std::optional<ClaimedJob>> ClaimNextJob(std::uint64_t epoch) override {
     std::optional<ClaimedJob> claimed;
-    bool fenced = false;
     Status s = pool_->Run([&](pg::Connection& c) -> Status {
       Result<pg::QueryResult> r = c.Query(
           std::string(kLeaseHeld) +
@@ -339,13 +338,9 @@ class PostgresReportStore final : public ReportStore {
         claimed = ClaimedJob{FromSql(r->Int8(0, 0)), r->Text(0, 1), r->Text(0, 2)};
         return Status::Ok();
       }
-      Result<std::uint64_t> current = LeaseEpoch(c);
-      if (!current.ok()) return current.status();
-      fenced = *current != epoch;
-      return Status::Ok();
+      return StillLeading(c, epoch);  // no job to claim, or no longer the leader
     });
     if (!s.ok()) return s;
-    if (fenced) return Deposed(epoch);
     return claimed;
   }
 
@@ -360,9 +355,7 @@ class PostgresReportStore final : public ReportStore {
                       ToSql(job_id)));
       if (!r.ok()) return r.status();
       if (r->Affected() == 1) return Status::Ok();
-      Result<std::uint64_t> current = LeaseEpoch(c);
-      if (!current.ok()) return current.status();
-      if (*current != epoch) return Deposed(epoch);
+      LDPGRAPH_RETURN_IF_ERROR(StillLeading(c, epoch));
       return Status::FailedPrecondition("job " + std::to_string(job_id) + " is unknown or has already ended");
     });
   }
@@ -430,7 +423,12 @@ class PostgresReportStore final : public ReportStore {
     return FromSql(r->Int8(0, 0));
   }
 
-  static Status Deposed(std::uint64_t epoch) {
+  // Why a fenced write changed nothing: kFailedPrecondition when the lead
+  // of `epoch` has passed to another daemon; Ok when it still holds.
+  static Status StillLeading(pg::Connection& c, std::uint64_t epoch) {
+    Result<std::uint64_t> current = LeaseEpoch(c);
+    if (!current.ok()) return current.status();
+    if (*current == epoch) return Status::Ok();
     return Status::FailedPrecondition("the training lead of epoch " + std::to_string(epoch) +
                                       " has passed to another daemon: the write is refused");
   }
