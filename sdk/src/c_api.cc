@@ -191,13 +191,14 @@ size_t ldpgraph_graph_encoded_features(const ldpgraph_graph* g) {
 size_t ldpgraph_graph_max_report_bytes(const ldpgraph_graph* g) {
   if (g == nullptr) return 0;
   const ldpgraph::GraphConfig& c = g->builder->config();
-  const size_t others = c.num_users - 1;
+  const std::uint64_t others = c.num_users - 1;
   // Header, ids and mechanism parameters, then the worst case per item:
-  // 5 bytes per 32-bit varint, 10 per 64-bit zigzag value.
-  size_t bytes = 128 + (c.edges.mechanism == ldpgraph::EdgeMechanism::kLocalLap ? 10 : 5) * others;
-  if (c.features.enabled) bytes += 32 + 5 * static_cast<size_t>(g->features.sampled_dims());
+  // 5 bytes per 32-bit varint, 10 per 64-bit zigzag value. Counted in 64
+  // bits: on a 32-bit device a large graph's bound does not fit size_t.
+  std::uint64_t bytes = 128 + (c.edges.mechanism == ldpgraph::EdgeMechanism::kLocalLap ? 10 : 5) * others;
+  if (c.features.enabled) bytes += 32 + 5 * static_cast<std::uint64_t>(g->features.sampled_dims());
   if (c.label.enabled) bytes += 32;
-  return bytes;
+  return bytes > SIZE_MAX ? SIZE_MAX : static_cast<size_t>(bytes);
 }
 
 ldpgraph_status ldpgraph_perturb_edges(const ldpgraph_graph* g, ldpgraph_rng* rng, uint32_t user,

@@ -82,7 +82,8 @@ Result<GraphSummaryEncoder> GraphSummaryEncoder::Create(GraphSummaryParams param
 Result<std::uint32_t> GraphSummaryEncoder::Cell(Span<const double> h, std::uint32_t nodes) const {
   const GraphSummaryParams& p = params_;
   if (nodes == 0) return Status::InvalidArgument("a graph summary needs a graph of at least one node");
-  if (h.size() != static_cast<std::size_t>(nodes) * p.dims) {
+  // In 64 bits: on a 32-bit device nodes x dims can wrap size_t.
+  if (h.size() != static_cast<std::uint64_t>(nodes) * p.dims) {
     return Status::InvalidArgument("expected " + std::to_string(nodes) + " x " + std::to_string(p.dims) +
                                    " embedding entries, got " + std::to_string(h.size()));
   }

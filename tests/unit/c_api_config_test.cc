@@ -104,3 +104,22 @@ TEST_CASE("CApiConfig.RefusesWhatDoesNotDecodeAndEmbeddingGraphs") {
   p.edge_mechanism = 5;  // past the last mechanism
   CHECK(ldpgraph_graph_new(&p, &g) == LDPGRAPH_INVALID_ARGUMENT);
 }
+
+TEST_CASE("CApiConfig.AReportBoundThatDoesNotFitSizeTSaturates") {
+  // LocalLap on 2^32 - 1 users may need 10 bytes per other user: 43 GB,
+  // which a 32-bit device cannot address. The bound must say so (SIZE_MAX),
+  // not wrap to a small buffer.
+  ldpgraph_graph_params params;
+  ldpgraph_graph_params_init(&params);
+  params.num_users = 0xFFFFFFFFu;
+  params.edge_mechanism = LDPGRAPH_EDGES_LOCALLAP;
+  ldpgraph_graph* graph = nullptr;
+  REQUIRE_MESSAGE(ldpgraph_graph_new(&params, &graph) == LDPGRAPH_OK, ldpgraph_last_error());
+  const std::uint64_t bound = 128 + 10 * (std::uint64_t{0xFFFFFFFFu} - 1);
+  if (bound > SIZE_MAX) {
+    CHECK(ldpgraph_graph_max_report_bytes(graph) == SIZE_MAX);
+  } else {
+    CHECK(ldpgraph_graph_max_report_bytes(graph) == bound);
+  }
+  ldpgraph_graph_free(graph);
+}

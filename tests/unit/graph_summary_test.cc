@@ -118,6 +118,8 @@ TEST_CASE("GraphSummary.BadInputsAreRefusedBeforeAnyRandomness") {
   // 3 entries, not 4
   CHECK(enc->Encode(std::vector<double>{0.1, 0.2, 0.3}, 2, rng).status().code() == StatusCode::kInvalidArgument);
   CHECK(enc->Encode(std::vector<double>{}, 0, rng).status().code() == StatusCode::kInvalidArgument);
+  // 2^31 nodes x 2 columns wraps a 32-bit size_t to 0: no entries must not pass for them.
+  CHECK(enc->Encode(std::vector<double>{}, 1u << 31, rng).status().code() == StatusCode::kInvalidArgument);
   const std::vector<double> nan_entry = {0.1, std::nan(""), 0.3, 0.4};
   CHECK(enc->Encode(nan_entry, 2, rng).status().code() == StatusCode::kInvalidArgument);
   const Status out = enc->Encode(std::vector<double>{0.1, 0.2, 1.5, 0.4}, 2, rng).status();

@@ -66,10 +66,18 @@ Result<UploadQueue> UploadQueue::Open(const std::string& dir, std::size_t max_re
   DIR* d = ::opendir(dir.c_str());
   if (!d) return Status::Unavailable("cannot read queue directory " + dir + ": " + std::strerror(errno));
   std::vector<std::string> names;
+  // readdir() ends with NULL both at the end and on an error; only errno tells
+  // them apart. An error read as the end would hide queued reports (and the
+  // next sequence number could then overwrite one).
+  errno = 0;
   while (dirent* e = ::readdir(d)) {
     if (IsQueueFileName(e->d_name)) names.push_back(e->d_name);
   }
+  const int read_error = errno;
   ::closedir(d);
+  if (read_error != 0) {
+    return Status::Unavailable("cannot list queue directory " + dir + ": " + std::strerror(read_error));
+  }
   std::sort(names.begin(), names.end());
   UploadQueue q;
   q.dir_ = dir;
