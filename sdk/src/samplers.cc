@@ -5,28 +5,45 @@
 
 namespace ldpgraph {
 
+namespace {
+
+// The 128-bit product a x b as (high, low) words. With a compiler's 128-bit
+// integers where it has them (64-bit targets); by 32-bit halves elsewhere
+// (armhf, Cortex-M), so every ISA draws the same integers from one stream.
+struct Wide {
+  std::uint64_t high;
+  std::uint64_t low;
+};
+
+Wide MultiplyWide(std::uint64_t a, std::uint64_t b) {
+#if defined(__SIZEOF_INT128__)
+  __extension__ typedef unsigned __int128 u128;
+  const u128 m = static_cast<u128>(a) * b;
+  return {static_cast<std::uint64_t>(m >> 64), static_cast<std::uint64_t>(m)};
+#else
+  const std::uint64_t a_lo = a & 0xFFFFFFFFu, a_hi = a >> 32;
+  const std::uint64_t b_lo = b & 0xFFFFFFFFu, b_hi = b >> 32;
+  const std::uint64_t lo_lo = a_lo * b_lo;
+  const std::uint64_t hi_lo = a_hi * b_lo;
+  const std::uint64_t lo_hi = a_lo * b_hi;
+  const std::uint64_t hi_hi = a_hi * b_hi;
+  // The middle column's carries: each term below fits 64 bits.
+  const std::uint64_t middle = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFu) + lo_hi;
+  return {hi_hi + (hi_lo >> 32) + (middle >> 32), (middle << 32) | (lo_lo & 0xFFFFFFFFu)};
+#endif
+}
+
+}  // namespace
+
 std::uint64_t UniformBelow(RandomSource& rng, std::uint64_t bound) {
   if (bound <= 1) return 0;
-#if defined(__SIZEOF_INT128__)
   // Lemire's multiply-shift with rejection of the biased low region.
-  __extension__ typedef unsigned __int128 u128;
-  u128 m = static_cast<u128>(rng.NextU64()) * bound;
-  auto low = static_cast<std::uint64_t>(m);
-  if (low < bound) {
-    const std::uint64_t threshold = (0 - bound) % bound;
-    while (low < threshold) {
-      m = static_cast<u128>(rng.NextU64()) * bound;
-      low = static_cast<std::uint64_t>(m);
-    }
+  Wide m = MultiplyWide(rng.NextU64(), bound);
+  if (m.low < bound) {
+    const std::uint64_t threshold = (0 - bound) % bound;  // 2^64 mod bound
+    while (m.low < threshold) m = MultiplyWide(rng.NextU64(), bound);
   }
-  return static_cast<std::uint64_t>(m >> 64);
-#else
-  const std::uint64_t threshold = (0 - bound) % bound;  // 2^64 mod bound
-  for (;;) {
-    const std::uint64_t r = rng.NextU64();
-    if (r >= threshold) return r % bound;
-  }
-#endif
+  return m.high;
 }
 
 double UniformUnit(RandomSource& rng) {
