@@ -95,7 +95,7 @@ Result<std::unique_ptr<BudgetLedger>> BudgetLedger::Open(LedgerStorage storage, 
 
 Result<std::vector<std::uint8_t>> BudgetLedger::ReportOnce(std::uint64_t graph_id,
                                                            const ReportMaker& make) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<Mutex> lock(mu_);
   auto it = entries_.find(graph_id);
   if (it != entries_.end()) return it->second.bytes;
 
@@ -120,7 +120,7 @@ Result<std::vector<std::uint8_t>> BudgetLedger::ReportOnce(std::uint64_t graph_i
 }
 
 Result<std::vector<std::uint8_t>> BudgetLedger::Find(std::uint64_t graph_id) const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<Mutex> lock(mu_);
   auto it = entries_.find(graph_id);
   if (it == entries_.end()) {
     return Status::FailedPrecondition("no report stored for graph " + std::to_string(graph_id));
@@ -129,12 +129,12 @@ Result<std::vector<std::uint8_t>> BudgetLedger::Find(std::uint64_t graph_id) con
 }
 
 double BudgetLedger::spent() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<Mutex> lock(mu_);
   return spent_;
 }
 
 std::size_t BudgetLedger::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::lock_guard<Mutex> lock(mu_);
   return entries_.size();
 }
 

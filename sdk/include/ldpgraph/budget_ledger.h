@@ -19,7 +19,7 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
+#include <mutex>  // std::lock_guard everywhere; std::mutex where the target has threads
 #include <string>
 #include <vector>
 
@@ -80,7 +80,17 @@ class BudgetLedger {
 
   LedgerStorage storage_;
   const double cap_;
-  mutable std::mutex mu_;
+  // A bare-metal build's C++ library has no threads (and no std::mutex): one
+  // thread of control runs the SDK there, so the lock is nothing.
+#if defined(__GLIBCXX__) && !defined(_GLIBCXX_HAS_GTHREADS)
+  struct Mutex {
+    void lock() {}
+    void unlock() {}
+  };
+#else
+  using Mutex = std::mutex;
+#endif
+  mutable Mutex mu_;
   std::map<std::uint64_t, LedgerEntry> entries_;  // guarded by mu_
   double spent_ = 0;                              // guarded by mu_
 };

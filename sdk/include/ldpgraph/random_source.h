@@ -39,7 +39,14 @@ class RandomSource {
   virtual void Refill(std::uint64_t* out, std::size_t count) = 0;
 
  private:
-  static constexpr std::size_t kBufferWords = 512;  // 4 KiB: one getrandom() per ~2 reports
+  // 4 KiB: one getrandom() per ~2 reports. A microcontroller's build sets
+  // LDPGRAPH_RANDOM_BUFFER_WORDS lower (RAM is scarce, a TRNG read is
+  // cheap). The stream a source yields does not depend on it.
+#if defined(LDPGRAPH_RANDOM_BUFFER_WORDS)
+  static constexpr std::size_t kBufferWords = LDPGRAPH_RANDOM_BUFFER_WORDS;
+#else
+  static constexpr std::size_t kBufferWords = 512;
+#endif
   std::uint64_t buffer_[kBufferWords] = {};
   std::size_t next_ = kBufferWords;
 };
@@ -56,6 +63,44 @@ class OsRandomSource final : public RandomSource {
 
  private:
   OsRandomSource() = default;
+};
+
+// A device's own generator through a callback: a microcontroller's TRNG
+// peripheral, a secure element. `fill` writes `len` uniformly random bytes
+// and must not fail (abort rather than return weak bits, as Refill()).
+class CallbackRandomSource final : public RandomSource {
+ public:
+  using Fill = void (*)(void* context, std::uint8_t* out, std::size_t len);
+  CallbackRandomSource(Fill fill, void* context) : fill_(fill), context_(context) {}
+
+ protected:
+  void Refill(std::uint64_t* out, std::size_t count) override;
+
+ private:
+  Fill fill_;
+  void* context_;
+};
+
+// ChaCha20 (RFC 8439) as a keystream: a cryptographic generator seeded once,
+// for a device whose entropy source is slow or scarce. The words are the
+// keystream of (key, nonce = the 64-bit stream number, little-endian, then 4
+// zero bytes), block counter from 0, read as little-endian 64-bit words. Key
+// it from a TRNG at every boot, or keep a provisioned key and never use one
+// stream number twice (a boot counter in flash): one keystream perturbing two
+// different inputs would let the server compare them. Aborts after 2^32
+// blocks (256 GiB) rather than repeat a block.
+class ChaCha20RandomSource final : public RandomSource {
+ public:
+  ChaCha20RandomSource(const std::uint8_t (&key)[32], std::uint64_t stream);
+
+ protected:
+  void Refill(std::uint64_t* out, std::size_t count) override;
+
+ private:
+  std::uint32_t input_[16];  // constants, key, counter, nonce
+  std::uint64_t block_[8];   // the current block's keystream words
+  std::size_t next_ = 8;     // words of block_ not yet handed out
+  bool exhausted_ = false;   // the 32-bit block counter wrapped
 };
 
 // A deterministic source (xoshiro256** seeded through splitmix64) for tests,
