@@ -19,6 +19,8 @@ set(CMAKE_CXX_FLAGS_INIT "${ldpgraph_cpu_flags} -fno-exceptions -fno-rtti -fno-t
 set(CMAKE_EXE_LINKER_FLAGS_INIT "--specs=nano.specs --specs=nosys.specs -Wl,--gc-sections")
 find_program(LDPGRAPH_QEMU_SYSTEM_ARM qemu-system-arm)
 if(LDPGRAPH_QEMU_SYSTEM_ARM)
+  # Semihosting's console on QEMU's standard output (by default it goes to stderr).
   set(CMAKE_CROSSCOMPILING_EMULATOR ${LDPGRAPH_QEMU_SYSTEM_ARM} -M mps2-an386 -display none -monitor none
-      -serial null -semihosting-config enable=on,target=native -icount shift=0 -kernel)
+      -serial null -chardev stdio,id=semihosting -semihosting-config enable=on,target=native,chardev=semihosting
+      -icount shift=0 -kernel)
 endif()

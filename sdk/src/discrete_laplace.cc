@@ -2,6 +2,7 @@
 #include <cmath>
 #include <string>
 
+#include "internal/validation.h"
 #include "ldpgraph/samplers.h"
 
 namespace ldpgraph {
@@ -35,7 +36,7 @@ Result<DiscreteLaplace> DiscreteLaplace::Create(double epsilon) {
   if (std::isnan(epsilon)) return Status::InvalidArgument("epsilon must not be NaN");
   if (std::isinf(epsilon)) return Status::InvalidArgument("epsilon must be finite");
   if (epsilon <= 0.0) {
-    return Status::InvalidArgument("epsilon must be positive, got " + std::to_string(epsilon));
+    return Status::InvalidArgument("epsilon must be positive, got " + internal::FormatDouble(epsilon));
   }
   // Keep X = U + 2^32 V and floor(X / s) comfortably inside 64 bits.
   if (epsilon > 1e6) return Status::InvalidArgument("epsilon above 1e6 is not supported");

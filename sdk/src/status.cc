@@ -26,8 +26,12 @@ std::string Status::ToString() const {
 
 namespace internal {
 void DieOnBadResultAccess(const Status& status) {
+#if defined(LDPGRAPH_BARE_METAL)
+  (void)status;  // no stderr on a board, and stdio would cost 6 KB of flash
+#else
   std::fprintf(stderr, "ldpgraph: value of a failed Result accessed: %s\n",
                status.ToString().c_str());
+#endif
   std::abort();
 }
 }  // namespace internal

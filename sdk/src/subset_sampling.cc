@@ -7,7 +7,9 @@
 namespace ldpgraph {
 namespace {
 
-// Open-addressing set of ranks for Floyd's algorithm; its memory is O(k).
+// Open-addressing set of ranks for Floyd's algorithm; its memory is O(k):
+// 4 bytes a slot, at least two slots a rank (8 to 16 bytes a sampled id,
+// which on a microcontroller is most of a report's arena).
 class RankSet {
  public:
   explicit RankSet(std::uint64_t expected) {
@@ -17,7 +19,7 @@ class RankSet {
   }
   // Inserts `v`; false if it was already present.
   bool Insert(std::uint32_t v) {
-    const std::size_t mask = slots_.size() - 1;
+    const std::size_t mask = slots_.size() - 1;  // ranks are < n - 1 < kEmpty
     std::size_t i = (static_cast<std::uint64_t>(v) * 0x9e3779b97f4a7c15ULL) >> 32 & mask;
     while (slots_[i] != kEmpty) {
       if (slots_[i] == v) return false;
@@ -28,8 +30,8 @@ class RankSet {
   }
 
  private:
-  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
-  std::vector<std::uint64_t> slots_;
+  static constexpr std::uint32_t kEmpty = ~std::uint32_t{0};
+  std::vector<std::uint32_t> slots_;
 };
 
 // Floyd's algorithm: k distinct uniform ranks of [0, m), appended unsorted.

@@ -165,6 +165,21 @@ void PutEncodedRow(std::vector<std::uint8_t>* out, const std::vector<EncodedFeat
   }
 }
 
+// At least the bytes EncodeReport writes, so that it allocates once (growing
+// by doubling leaves a microcontroller's arena with holes the size of the
+// report): the neighbour ids counted exactly, every other field at its widest.
+std::size_t EncodedSizeBound(const Report& r) {
+  std::size_t bytes = 160;  // magic, flags, report id, graph, users, user, epsilons, split, p, q, degree, label
+  std::uint64_t next = 0;
+  for (std::uint32_t id : r.edges.neighbours) {
+    bytes += internal::VarintSize(id - next);
+    next = static_cast<std::uint64_t>(id) + 1;
+  }
+  bytes += 10 * r.edges.values.size() + 5 * r.features.encoded.size();
+  for (const auto& row : r.embedding.rows) bytes += 5 * row.size();
+  return bytes;
+}
+
 // A user's report: her id, then her edges as her mechanism sends them.
 void PutUserPart(const Report& r, std::vector<std::uint8_t>* out) {
   using internal::PutDouble;
@@ -436,6 +451,7 @@ Status EncodeReport(const Report& r, std::vector<std::uint8_t>* out) {
   using internal::PutU8;
   using internal::PutVarint;
   const std::size_t start = out->size();
+  out->reserve(start + EncodedSizeBound(r));
   PutU8(out, wire::kMagic0);
   PutU8(out, wire::kMagic1);
   PutU8(out, wire::kVersion);

@@ -22,6 +22,13 @@ inline void PutVarint(std::vector<std::uint8_t>* out, std::uint64_t v) {
   out->push_back(static_cast<std::uint8_t>(v));
 }
 
+// The bytes PutVarint writes for `v`.
+inline std::size_t VarintSize(std::uint64_t v) {
+  std::size_t bytes = 1;
+  for (; v >= 0x80; v >>= 7) ++bytes;
+  return bytes;
+}
+
 inline std::uint64_t ZigZag(std::int64_t v) {
   return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
 }

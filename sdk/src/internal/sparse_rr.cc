@@ -11,6 +11,7 @@ Status SparseRandomizedResponse(RandomSource& rng, std::uint32_t n, std::uint32_
                                 const std::vector<std::uint32_t>& sorted, double keep,
                                 double spurious, std::vector<std::uint32_t>* out) {
   out->clear();
+  out->reserve(sorted.size());
   for (std::uint32_t v : sorted) {
     if (Bernoulli(rng, keep)) out->push_back(v);
   }
@@ -18,6 +19,9 @@ Status SparseRandomizedResponse(RandomSource& rng, std::uint32_t n, std::uint32_
   const std::uint64_t non_neighbours = static_cast<std::uint64_t>(n) - 1 - sorted.size();
   const std::uint64_t k = Binomial(rng, non_neighbours, spurious);
   if (k == 0) return Status::Ok();
+  // The output's final size, allocated once: growing by doubling would leave
+  // a microcontroller's arena with holes the size of the report.
+  out->reserve(kept + k);
 
   // The values to avoid: the true neighbours and the user herself, sorted.
   std::vector<std::uint32_t> avoid;

@@ -8,10 +8,48 @@ namespace ldpgraph {
 namespace internal {
 
 std::string FormatDouble(double v) {
+#if defined(LDPGRAPH_BARE_METAL)
+  return FormatDoubleCompact(v);
+#else
   char buf[32];
   // The shortest text that reads back as the same double: 0.1, not 0.10000000000000001.
   auto result = std::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, result.ptr);
+#endif
+}
+
+std::string FormatDoubleCompact(double v) {
+  if (std::isnan(v)) return "nan";
+  std::string out = std::signbit(v) ? "-" : "";
+  v = std::fabs(v);
+  if (std::isinf(v)) return out + "inf";
+  if (v == 0) return out + "0";
+  // Scale into [1e8, 1e9): nine significant digits and a decimal exponent.
+  int exponent = 8;
+  while (v >= 1e9) {
+    v /= 10;
+    ++exponent;
+  }
+  while (v < 1e8) {
+    v *= 10;
+    --exponent;
+  }
+  auto digits = static_cast<std::uint32_t>(v + 0.5);
+  if (digits >= 1000000000u) {
+    digits /= 10;
+    ++exponent;
+  }
+  std::string d = std::to_string(digits);
+  while (d.size() > 1 && d.back() == '0') d.pop_back();
+  if (exponent < -4 || exponent >= 9) {  // 1.5e-07, 2.25e+12
+    const std::string e = std::to_string(exponent < 0 ? -exponent : exponent);
+    return out + d.substr(0, 1) + (d.size() > 1 ? "." + d.substr(1) : "") + (exponent < 0 ? "e-" : "e+") +
+           (e.size() < 2 ? "0" : "") + e;
+  }
+  if (exponent < 0) return out + "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + d;
+  const auto whole = static_cast<std::size_t>(exponent) + 1;
+  if (d.size() <= whole) return out + d + std::string(whole - d.size(), '0');
+  return out + d.substr(0, whole) + "." + d.substr(whole);
 }
 
 Status CheckEpsilon(double epsilon, const char* what) {

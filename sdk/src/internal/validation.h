@@ -31,7 +31,11 @@ Status SortAndCheckNeighbours(std::uint32_t n, std::uint32_t user,
                               Span<const std::uint32_t> neighbours,
                               std::vector<std::uint32_t>* sorted);
 
+// The shortest text that reads back as `v`; where std::to_chars is too big
+// (its tables take 115 KB of a microcontroller's flash) FormatDoubleCompact.
 std::string FormatDouble(double v);
+// Nine significant digits by integer arithmetic: 0.1, 1.5e-07, -2.25e+12, inf, nan.
+std::string FormatDoubleCompact(double v);
 
 }  // namespace internal
 }  // namespace ldpgraph
