@@ -36,6 +36,8 @@ const char kDaemonUsage[] =
     "actions:\n"
     "  graphs                                  every graph with its report count\n"
     "  create-graph --config FILE              a graph from its JSON configuration\n"
+    "  tokens --graph ID --count N [--first U]  device tokens of users U .. U+N-1, one \"user token\"\n"
+    "                                          line each (at most 100000 a call)\n"
     "  label --graph ID --label K              the class of a whole graph\n"
     "  symmetrise --graph ID --rule none|or|and  how the graph's noisy rows are made undirected\n"
     "  train [--graphs ID,ID,...] [--epochs N] [--seed S] [--symmetrise none|or|and]\n"
@@ -150,7 +152,7 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
                                       "graphs", "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method",
                                       "rule", "node-input", "products", "dataset", "held-graph", "privacy", "epsilon",
                                       "delta", "hops", "max-degree", "batch-size", "residual", "parties", "party",
-                                      "partition", "partition-seed", "to", "k", "alpha"},
+                                      "partition", "partition-seed", "to", "k", "alpha", "first", "count"},
                                      {"wait"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<AdminConnection> connection = ConnectToAdmin(*flags);
@@ -183,6 +185,21 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
     if (!ok || config.empty()) return Usage("--config FILE (a graph's JSON configuration) is required");
     if (!client.Call("POST", "/v1/admin/graphs", config, 201, &out)) return 1;
     std::cout << "graph_id=" << out["graph_id"] << "\n";
+    return 0;
+  }
+  if (action == "tokens") {
+    Result<std::uint64_t> graph = flags->Unsigned("graph", 0);
+    Result<std::uint64_t> first = flags->Unsigned("first", 0);
+    Result<std::uint64_t> count = flags->Unsigned("count", 0);
+    if (!flags->Has("graph") || !flags->Has("count") || !graph.ok() || !first.ok() || !count.ok()) {
+      return Usage("--graph ID and --count N are required (--first U: the first user, default 0)");
+    }
+    if (!client.Call("POST", "/v1/admin/graphs/" + std::to_string(*graph) + "/tokens",
+                     json{{"first", *first}, {"count", *count}}.dump(), 200, &out)) {
+      return 1;
+    }
+    // One device's credentials a line, for a provisioning script.
+    for (const json& t : out["tokens"]) std::cout << t["user_id"] << " " << t["token"].get<std::string>() << "\n";
     return 0;
   }
   if (action == "label") {
