@@ -30,47 +30,10 @@ start=$SECONDS
 
 echo
 echo "== 1. ldpgraphd on 127.0.0.1 with a throwaway CA ($out)"
-pki=$out/pki
-mkdir -p "$pki"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "/CN=ldpgraph demo CA" \
-  -keyout "$pki/ca.key" -out "$pki/ca.crt" 2>/dev/null
-openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=localhost" \
-  -keyout "$pki/server.key" -out "$pki/server.csr" 2>/dev/null
-openssl x509 -req -in "$pki/server.csr" -CA "$pki/ca.crt" -CAkey "$pki/ca.key" -CAcreateserial -days 2 \
-  -extfile <(printf "subjectAltName=IP:127.0.0.1,DNS:localhost") -out "$pki/server.crt" 2>/dev/null
-head -c 48 /dev/urandom | base64 -w0 > "$out/secret"
-head -c 24 /dev/urandom | base64 -w0 | tr '+/' '-_' > "$out/admin-token"
-chmod 600 "$pki/server.key" "$out/secret" "$out/admin-token"
-cat > "$out/ldpgraphd.toml" <<TOML
-[server]
-listen_address = "127.0.0.1"
-listen_port = 0            # any free port; the log says which
-threads = 2
-[tls]
-certificate = "pki/server.crt"
-private_key = "pki/server.key"
-[store]
-path = "store.db"
-[auth]
-secret_file = "secret"
-admin_token_file = "admin-token"
-[limits]
-per_address_rate = 0       # every device of this demo shares 127.0.0.1
-[log]
-format = "json"
-TOML
-"$bin/daemon/ldpgraphd" --config "$out/ldpgraphd.toml" 2> "$out/ldpgraphd.log" &
-daemon_pid=$!
+source examples/scratch_daemon.sh
+start_scratch_daemon "$bin/daemon/ldpgraphd" "$out"
 trap 'kill "$daemon_pid" 2>/dev/null || true' EXIT
-port=""
-for _ in $(seq 100); do
-  port=$(grep -o '"event":"listening"[^}]*"port":"[0-9]*"' "$out/ldpgraphd.log" 2>/dev/null | grep -o '[0-9]*"$' | tr -d '"' || true)
-  [[ -n "$port" ]] && break
-  sleep 0.1
-done
-[[ -n "$port" ]] || { echo "ldpgraphd did not start:" >&2; cat "$out/ldpgraphd.log" >&2; exit 1; }
 url=https://127.0.0.1:$port
-admin=(--daemon "$url" --ca "$pki/ca.crt" --admin-token-file "$out/admin-token")
 echo "ldpgraphd listens on $url (pid $daemon_pid)"
 
 echo

@@ -28,44 +28,8 @@ fail() {
 }
 start=$SECONDS
 
-# A throwaway CA and the daemon's certificate for 127.0.0.1.
-pki=$work/pki
-mkdir -p "$pki"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj "/CN=armhf fleet CA" \
-  -keyout "$pki/ca.key" -out "$pki/ca.crt" 2>/dev/null
-openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=localhost" \
-  -keyout "$pki/server.key" -out "$pki/server.csr" 2>/dev/null
-openssl x509 -req -in "$pki/server.csr" -CA "$pki/ca.crt" -CAkey "$pki/ca.key" -CAcreateserial -days 1 \
-  -extfile <(printf "subjectAltName=IP:127.0.0.1") -out "$pki/server.crt" 2>/dev/null
-head -c 48 /dev/urandom | base64 -w0 > "$work/secret"
-head -c 24 /dev/urandom | base64 -w0 | tr '+/' '-_' > "$work/admin-token"
-chmod 600 "$pki/server.key" "$work/secret" "$work/admin-token"
-cat > "$work/ldpgraphd.toml" <<TOML
-[server]
-listen_address = "127.0.0.1"
-listen_port = 0
-threads = 2
-[tls]
-certificate = "pki/server.crt"
-private_key = "pki/server.key"
-[store]
-path = "store.db"
-[auth]
-secret_file = "secret"
-admin_token_file = "admin-token"
-[limits]
-per_address_rate = 0       # every device shares 127.0.0.1
-TOML
-"$ldpgraphd" --config "$work/ldpgraphd.toml" 2> "$work/ldpgraphd.log" &
-daemon_pid=$!
-port=""
-for _ in $(seq 100); do
-  port=$(grep -o '"event":"listening"[^}]*"port":"[0-9]*"' "$work/ldpgraphd.log" 2>/dev/null | grep -o '[0-9]*"$' | tr -d '"' || true)
-  [[ -n "$port" ]] && break
-  sleep 0.1
-done
-[[ -n "$port" ]] || { cat "$work/ldpgraphd.log" >&2; fail "ldpgraphd did not start"; }
-admin=(--daemon "https://127.0.0.1:$port" --ca "$pki/ca.crt" --admin-token-file "$work/admin-token")
+source "$(dirname "$0")/../../examples/scratch_daemon.sh"
+start_scratch_daemon "$ldpgraphd" "$work" || fail "ldpgraphd did not start"
 
 # The users: a generated social graph of two classes, 16 binary features each.
 "$ldpgraph" generate --kind sbm --nodes "$devices" --degree 8 --classes 2 --homophily 0.8 --features 16 --words 4 \
