@@ -39,7 +39,11 @@ struct ldpgraph_sink {
 namespace ldpgraph {
 namespace internal {
 std::string& LastCError() {
+#if defined(LDPGRAPH_BARE_METAL)
+  static std::string message;  // one thread of control, and no thread-local storage
+#else
   thread_local std::string message;
+#endif
   return message;
 }
 }  // namespace internal
@@ -84,11 +88,29 @@ extern "C" {
 
 const char* ldpgraph_last_error(void) { return ldpgraph::internal::LastCError().c_str(); }
 
+#if !defined(LDPGRAPH_BARE_METAL)
 ldpgraph_status ldpgraph_rng_new_os(ldpgraph_rng** out) {
   if (out == nullptr) return NullArgument("out");
   auto source = ldpgraph::OsRandomSource::Create();
   if (!source.ok()) return FromStatus(source.status());
   *out = new ldpgraph_rng{std::move(source).value()};
+  return LDPGRAPH_OK;
+}
+#endif
+
+ldpgraph_status ldpgraph_rng_new_chacha20(const uint8_t key[32], uint64_t stream, ldpgraph_rng** out) {
+  if (key == nullptr) return NullArgument("key");
+  if (out == nullptr) return NullArgument("out");
+  std::uint8_t copy[32];
+  std::memcpy(copy, key, sizeof copy);
+  *out = new ldpgraph_rng{std::make_unique<ldpgraph::ChaCha20RandomSource>(copy, stream)};
+  return LDPGRAPH_OK;
+}
+
+ldpgraph_status ldpgraph_rng_new_callback(ldpgraph_fill_random fill, void* context, ldpgraph_rng** out) {
+  if (fill == nullptr) return NullArgument("fill");
+  if (out == nullptr) return NullArgument("out");
+  *out = new ldpgraph_rng{std::make_unique<ldpgraph::CallbackRandomSource>(fill, context)};
   return LDPGRAPH_OK;
 }
 
@@ -320,6 +342,7 @@ ldpgraph_status ldpgraph_ledger_open(const ldpgraph_ledger_callbacks* cb, double
   return LDPGRAPH_OK;
 }
 
+#if !defined(LDPGRAPH_BARE_METAL)
 ldpgraph_status ldpgraph_ledger_open_file(const char* path, double epsilon_cap,
                                           ldpgraph_ledger** out) {
   if (path == nullptr) return NullArgument("path");
@@ -329,6 +352,7 @@ ldpgraph_status ldpgraph_ledger_open_file(const char* path, double epsilon_cap,
   *out = new ldpgraph_ledger{std::move(ledger).value()};
   return LDPGRAPH_OK;
 }
+#endif
 
 void ldpgraph_ledger_free(ldpgraph_ledger* ledger) { delete ledger; }
 

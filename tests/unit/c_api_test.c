@@ -197,8 +197,74 @@ static void test_cap_refusal(void) {
   ldpgraph_rng_free(rng);
 }
 
+/* A stand-in TRNG whose bytes the test knows: it counts up, and counts what it gave. */
+struct counting_trng {
+  uint8_t next;
+  size_t given;
+};
+static void counting_fill(void* context, uint8_t* out, size_t len) {
+  struct counting_trng* trng = (struct counting_trng*)context;
+  for (size_t i = 0; i < len; ++i) out[i] = trng->next++;
+  trng->given += len;
+}
+
+/* A report's bytes from a graph and a fresh source, for comparing sources. */
+static size_t report_with(ldpgraph_graph* g, ldpgraph_rng* rng, uint8_t* out, size_t capacity) {
+  const uint32_t friends[] = {1, 9, 17};
+  const double x[] = {0.1, 0.2, 0.3, 0.4};
+  ldpgraph_user_data u = {5, friends, 3, x, 4, 1, 2};
+  size_t len = 0;
+  EXPECT(ldpgraph_report_new(g, rng, &u, out, capacity, &len) == LDPGRAPH_OK);
+  return len;
+}
+
+/* The sources of a device without an OS: ChaCha20 keyed once, and a TRNG
+ * callback. One key and stream give one report; another stream another. */
+static void test_device_sources(void) {
+  uint8_t key[32] = {1, 2, 3};
+  ldpgraph_rng* rng = NULL;
+  EXPECT(ldpgraph_rng_new_chacha20(NULL, 0, &rng) == LDPGRAPH_INVALID_ARGUMENT);
+  EXPECT(strstr(ldpgraph_last_error(), "key") != NULL);
+  EXPECT(ldpgraph_rng_new_chacha20(key, 0, NULL) == LDPGRAPH_INVALID_ARGUMENT);
+  EXPECT(ldpgraph_rng_new_callback(NULL, NULL, &rng) == LDPGRAPH_INVALID_ARGUMENT);
+  EXPECT(strstr(ldpgraph_last_error(), "fill") != NULL);
+  EXPECT(rng == NULL);
+
+  ldpgraph_graph* g = make_graph(LDPGRAPH_EDGES_DPRR, 1.0);
+  const size_t capacity = ldpgraph_graph_max_report_bytes(g);
+  uint8_t* a = malloc(capacity);
+  uint8_t* b = malloc(capacity);
+  uint8_t* c = malloc(capacity);
+  ldpgraph_rng *ra = NULL, *rb = NULL, *rc = NULL;
+  EXPECT(ldpgraph_rng_new_chacha20(key, 7, &ra) == LDPGRAPH_OK);
+  key[0] = 99; /* the source kept its own copy of the key */
+  const size_t la = report_with(g, ra, a, capacity);
+  key[0] = 1;
+  EXPECT(ldpgraph_rng_new_chacha20(key, 7, &rb) == LDPGRAPH_OK);
+  EXPECT(ldpgraph_rng_new_chacha20(key, 8, &rc) == LDPGRAPH_OK);
+  const size_t lb = report_with(g, rb, b, capacity);
+  const size_t lc = report_with(g, rc, c, capacity);
+  EXPECT(la == lb && memcmp(a, b, la) == 0);
+  EXPECT(la != lc || memcmp(a, c, la) != 0);
+  ldpgraph_rng_free(ra);
+  ldpgraph_rng_free(rb);
+  ldpgraph_rng_free(rc);
+
+  struct counting_trng counter = {0, 0};
+  ldpgraph_rng* trng = NULL;
+  EXPECT(ldpgraph_rng_new_callback(counting_fill, &counter, &trng) == LDPGRAPH_OK);
+  EXPECT(report_with(g, trng, a, capacity) > 0);
+  EXPECT(counter.given > 0); /* the report drew from the callback */
+  ldpgraph_rng_free(trng);
+  free(a);
+  free(b);
+  free(c);
+  ldpgraph_graph_free(g);
+}
+
 int main(void) {
   test_rejects_bad_parameters();
+  test_device_sources();
   test_single_mechanisms();
   test_report_and_ledger();
   test_cap_refusal();

@@ -36,8 +36,17 @@ const char* ldpgraph_last_error(void);
 
 /* ---- Randomness ------------------------------------------------------- */
 typedef struct ldpgraph_rng ldpgraph_rng;
-/* The OS CSPRNG (getrandom). Use this for real users. */
+/* The OS CSPRNG (getrandom). Use this for real users. Not in bare-metal
+ * builds (no OS): use one of the next two there. */
 ldpgraph_status ldpgraph_rng_new_os(ldpgraph_rng** out);
+/* ChaCha20 keyed once (RFC 8439; random_source.h says how the words are
+ * drawn): key it from a TRNG at every boot, or from a provisioned key with a
+ * `stream` number never used twice. The key is copied. */
+ldpgraph_status ldpgraph_rng_new_chacha20(const uint8_t key[32], uint64_t stream, ldpgraph_rng** out);
+/* A device's TRNG: `fill` writes `len` uniformly random bytes and must not
+ * fail (halt the device rather than return weak bits). */
+typedef void (*ldpgraph_fill_random)(void* context, uint8_t* out, size_t len);
+ldpgraph_status ldpgraph_rng_new_callback(ldpgraph_fill_random fill, void* context, ldpgraph_rng** out);
 /* Deterministic, for tests only: NOT private. */
 ldpgraph_status ldpgraph_rng_new_seeded_not_private(uint64_t seed, ldpgraph_rng** out);
 void ldpgraph_rng_free(ldpgraph_rng* rng);
@@ -138,6 +147,7 @@ typedef struct ldpgraph_ledger_callbacks {
 /* epsilon_cap: total budget over all graphs; INFINITY for none. */
 ldpgraph_status ldpgraph_ledger_open(const ldpgraph_ledger_callbacks* callbacks,
                                      double epsilon_cap, ldpgraph_ledger** out);
+/* A ledger in one file (not in bare-metal builds: use the callbacks). */
 ldpgraph_status ldpgraph_ledger_open_file(const char* path, double epsilon_cap,
                                           ldpgraph_ledger** out);
 void ldpgraph_ledger_free(ldpgraph_ledger* ledger);
