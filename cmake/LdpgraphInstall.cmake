@@ -12,9 +12,15 @@ include(CMakePackageConfigHelpers)
 install(TARGETS ldpgraph_sdk EXPORT ldpgraphTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# embedded_arena.h only where its functions are: the bare-metal library.
+if(LDPGRAPH_BARE_METAL)
+  set(ldpgraph_other_platform_headers "no-such-header.h")
+else()
+  set(ldpgraph_other_platform_headers "embedded_arena.h")
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/sdk/include/ldpgraph
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h")
+  FILES_MATCHING PATTERN "*.h" PATTERN "${ldpgraph_other_platform_headers}" EXCLUDE)
 if(TARGET ldpgraph_transport)
   install(TARGETS ldpgraph_transport EXPORT ldpgraphTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
