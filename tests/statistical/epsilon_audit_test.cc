@@ -23,7 +23,16 @@ using namespace ldpgraph;
 using namespace ldpgraph::testing;
 
 namespace {
+// Under emulation (the arm64 and armhf tiers run under QEMU, about 30 times
+// slower) a quarter of the runs: the golden vectors show that every ISA draws
+// the same outputs from the same seeds, so the full audit on x86-64 speaks for
+// them; here the audit still runs end to end, with the same assertions, and
+// still refutes the broken variants below.
+#if defined(LDPGRAPH_TESTS_EMULATED)
+constexpr std::uint64_t kRuns = 250000;
+#else
 constexpr std::uint64_t kRuns = 1000000;
+#endif
 constexpr double kDelta = 1e-6;
 
 // Everything the server sees of an edge report: q (it reveals the clamped
