@@ -451,7 +451,10 @@ Status EncodeReport(const Report& r, std::vector<std::uint8_t>* out) {
   using internal::PutU8;
   using internal::PutVarint;
   const std::size_t start = out->size();
-  out->reserve(start + EncodedSizeBound(r));
+  // Into an empty vector, one allocation; a caller appending many reports
+  // keeps the vector's own geometric growth (an exact reserve per report
+  // would copy the whole vector every time).
+  if (start == 0) out->reserve(EncodedSizeBound(r));
   PutU8(out, wire::kMagic0);
   PutU8(out, wire::kMagic1);
   PutU8(out, wire::kVersion);

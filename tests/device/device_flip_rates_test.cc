@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "board.h"
+#include "golden/golden_reports.h"
 #include "ldpgraph/embedded_arena.h"
-#include "ldpgraph/graph_config_codec.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/report_builder.h"
 
@@ -44,11 +44,7 @@ void Check(const std::string& name, double observed, double mean, double varianc
 }
 
 std::unique_ptr<ReportBuilder> Builder(const GraphConfig& config) {
-  std::vector<std::uint8_t> bytes;
-  if (!EncodeGraphConfig(config, &bytes).ok()) board_exit(1);
-  Result<GraphConfig> decoded = DecodeGraphConfig(bytes.data(), bytes.size());
-  if (!decoded.ok()) board_exit(1);
-  Result<std::unique_ptr<ReportBuilder>> builder = ReportBuilder::Create(*decoded);
+  Result<std::unique_ptr<ReportBuilder>> builder = golden::BuilderThroughTheWire(config);
   if (!builder.ok()) board_exit(1);
   return std::move(builder).value();
 }

@@ -60,15 +60,6 @@ constexpr std::size_t kGwCaseCount = sizeof kGwCases / sizeof kGwCases[0];
 // A value in [0, 1) that depends only on i (no floating-point library call).
 double Fraction(std::uint32_t i) { return static_cast<double>((i * 37u + 11u) % 100u) / 100.0; }
 
-// The way a device gets its builder: the configuration as the daemon serves it, decoded.
-Result<std::unique_ptr<ReportBuilder>> BuilderThroughTheWire(const GraphConfig& config) {
-  std::vector<std::uint8_t> bytes;
-  LDPGRAPH_RETURN_IF_ERROR(EncodeGraphConfig(config, &bytes));
-  Result<GraphConfig> decoded = DecodeGraphConfig(bytes.data(), bytes.size());
-  if (!decoded.ok()) return decoded.status();
-  return ReportBuilder::Create(*decoded);
-}
-
 Result<std::vector<std::uint8_t>> Encoded(const Result<Report>& report) {
   if (!report.ok()) return report.status();
   std::vector<std::uint8_t> out;
@@ -147,6 +138,14 @@ Result<std::vector<std::uint8_t>> GwCase(std::size_t i) {
 }
 
 }  // namespace
+
+Result<std::unique_ptr<ReportBuilder>> BuilderThroughTheWire(const GraphConfig& config) {
+  std::vector<std::uint8_t> bytes;
+  LDPGRAPH_RETURN_IF_ERROR(EncodeGraphConfig(config, &bytes));
+  Result<GraphConfig> decoded = DecodeGraphConfig(bytes.data(), bytes.size());
+  if (!decoded.ok()) return decoded.status();
+  return ReportBuilder::Create(*decoded);
+}
 
 std::size_t CaseCount() { return kReportCases + kGwCaseCount; }
 

@@ -16,6 +16,10 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
+#include "ldpgraph/graph_config.h"
+#include "ldpgraph/report_builder.h"
 #include "ldpgraph/status.h"
 
 namespace ldpgraph::golden {
@@ -26,6 +30,10 @@ const char* CaseName(std::size_t i);
 
 // The bytes case i produces on this machine.
 Result<std::vector<std::uint8_t>> CaseBytes(std::size_t i);
+
+// The way a device gets its builder: `config` encoded as the daemon serves
+// it, decoded, and a ReportBuilder made from what was decoded.
+Result<std::unique_ptr<ReportBuilder>> BuilderThroughTheWire(const GraphConfig& config);
 
 // Lower-case hex.
 std::string Hex(const std::vector<std::uint8_t>& bytes);
