@@ -1,21 +1,105 @@
 #include "ldpgraph/budget_ledger.h"
 
+#include <algorithm>
 #include <cmath>
-
 #include <cstring>
+#include <limits>
 
 #include "internal/byte_io.h"
 #include "internal/crc32.h"
 #include "internal/validation.h"
+#include "ldpgraph/graph_config_codec.h"
+#include "ldpgraph/wire_format.h"
 
 namespace ldpgraph {
 namespace {
 
-// State layout: "LGLEDGER" | version u8 = 1 | count varint | count x
-// (graph id varint, epsilon f64, length varint, bytes) | CRC-32 of all
-// preceding bytes, fixed32 little-endian.
+// State layout: "LGLEDGER" | version u8 | count varint | count x entry |
+// CRC-32 of all preceding bytes, fixed32 little-endian. An entry is
+//   version 1: graph id varint, epsilon f64, length varint, bytes
+//   version 2: graph id varint, kind u8 (0 one report, 1 rounds), epsilon
+//              f64, length varint, bytes, and for rounds: key (32 bytes),
+//              config (varint length, bytes), naive epsilon f64, the history
+//              (rounds, last round, then friends ever, both bits, degrees,
+//              feature values, labels, each a varint count and its items).
+// Version 1 states (written before rounds existed) still load.
 constexpr char kMagic[8] = {'L', 'G', 'L', 'E', 'D', 'G', 'E', 'R'};
-constexpr std::uint8_t kVersion = 1;
+constexpr std::uint8_t kVersion = 2;
+constexpr std::uint8_t kKindOnce = 0;
+constexpr std::uint8_t kKindRounds = 1;
+
+template <typename T>
+void PutList(std::vector<std::uint8_t>* out, const std::vector<T>& items) {
+  internal::PutVarint(out, items.size());
+  for (const T& v : items) internal::PutVarint(out, v);
+}
+
+void PutHistory(std::vector<std::uint8_t>* out, const RoundHistory& h) {
+  internal::PutVarint(out, h.rounds);
+  internal::PutVarint(out, h.last_round);
+  PutList(out, h.friends_ever);
+  PutList(out, h.both_bits);
+  PutList(out, h.degrees);
+  internal::PutVarint(out, h.feature_values.size());
+  for (const auto& [dim, bits] : h.feature_values) {
+    internal::PutVarint(out, dim);
+    internal::PutFixed64(out, bits);
+  }
+  PutList(out, h.labels);
+}
+
+template <typename T>
+bool ReadList(internal::ByteReader& in, std::vector<T>* items) {
+  std::uint64_t count = 0;
+  if (!in.ReadVarint(&count) || count > in.remaining()) return false;
+  items->resize(count);
+  for (T& v : *items) {
+    std::uint64_t x = 0;
+    if (!in.ReadVarint(&x) || x > std::numeric_limits<T>::max()) return false;
+    v = static_cast<T>(x);
+  }
+  return std::is_sorted(items->begin(), items->end()) &&
+         std::adjacent_find(items->begin(), items->end()) == items->end();
+}
+
+bool ReadHistory(internal::ByteReader& in, RoundHistory* h) {
+  if (!in.ReadVarint(&h->rounds) || !in.ReadVarint(&h->last_round) || h->rounds == 0 ||
+      !ReadList(in, &h->friends_ever) || !ReadList(in, &h->both_bits) || !ReadList(in, &h->degrees)) {
+    return false;
+  }
+  std::uint64_t count = 0;
+  if (!in.ReadVarint(&count) || count > in.remaining()) return false;
+  h->feature_values.resize(count);
+  for (auto& [dim, bits] : h->feature_values) {
+    std::uint64_t d = 0;
+    if (!in.ReadVarint(&d) || d > PermanentCoins::kMaxItem || !in.ReadFixed64(&bits)) return false;
+    dim = static_cast<std::uint32_t>(d);
+  }
+  return std::is_sorted(h->feature_values.begin(), h->feature_values.end()) && ReadList(in, &h->labels);
+}
+
+// One entry of either version; false when malformed.
+bool ReadEntry(internal::ByteReader& in, std::uint8_t version, std::uint64_t* graph_id, LedgerEntry* e) {
+  std::uint8_t kind = kKindOnce;
+  std::uint64_t length = 0;
+  if (!in.ReadVarint(graph_id) || (version >= 2 && !in.ReadU8(&kind)) || !in.ReadDouble(&e->epsilon) ||
+      !in.ReadVarint(&length) || length > in.remaining() || std::isnan(e->epsilon) || e->epsilon < 0 ||
+      (kind != kKindOnce && kind != kKindRounds)) {
+    return false;
+  }
+  e->bytes.resize(length);
+  (void)in.ReadBytes(e->bytes.data(), length);
+  if (kind == kKindOnce) return true;
+  e->in_rounds = true;
+  std::uint64_t config_length = 0;
+  if (!in.ReadBytes(e->key.data(), e->key.size()) || !in.ReadVarint(&config_length) ||
+      config_length > in.remaining()) {
+    return false;
+  }
+  e->config.resize(config_length);
+  (void)in.ReadBytes(e->config.data(), config_length);
+  return in.ReadDouble(&e->naive_epsilon) && !std::isnan(e->naive_epsilon) && ReadHistory(in, &e->history);
+}
 
 }  // namespace
 
@@ -25,9 +109,16 @@ std::vector<std::uint8_t> BudgetLedger::Serialize(const std::map<std::uint64_t, 
   internal::PutVarint(&out, entries.size());
   for (const auto& [graph_id, entry] : entries) {
     internal::PutVarint(&out, graph_id);
+    internal::PutU8(&out, entry.in_rounds ? kKindRounds : kKindOnce);
     internal::PutDouble(&out, entry.epsilon);
     internal::PutVarint(&out, entry.bytes.size());
     out.insert(out.end(), entry.bytes.begin(), entry.bytes.end());
+    if (!entry.in_rounds) continue;
+    out.insert(out.end(), entry.key.begin(), entry.key.end());
+    internal::PutVarint(&out, entry.config.size());
+    out.insert(out.end(), entry.config.begin(), entry.config.end());
+    internal::PutDouble(&out, entry.naive_epsilon);
+    PutHistory(&out, entry.history);
   }
   internal::PutFixed32(&out, internal::Crc32(out.data(), out.size()));
   return out;
@@ -51,7 +142,7 @@ Result<std::map<std::uint64_t, LedgerEntry>> BudgetLedger::Parse(
   if (!in.ReadBytes(magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof kMagic) != 0) {
     return Status::DataLoss("ledger state has no LGLEDGER magic");
   }
-  if (!in.ReadU8(&version) || version != kVersion) {
+  if (!in.ReadU8(&version) || version < 1 || version > kVersion) {
     return Status::DataLoss("ledger state has unsupported version " + std::to_string(version));
   }
   std::uint64_t count = 0;
@@ -59,14 +150,11 @@ Result<std::map<std::uint64_t, LedgerEntry>> BudgetLedger::Parse(
     return Status::DataLoss("ledger state has a bad entry count");
   }
   for (std::uint64_t i = 0; i < count; ++i) {
-    std::uint64_t graph_id = 0, length = 0;
+    std::uint64_t graph_id = 0;
     LedgerEntry e;
-    if (!in.ReadVarint(&graph_id) || !in.ReadDouble(&e.epsilon) || !in.ReadVarint(&length) ||
-        length > in.remaining() || std::isnan(e.epsilon) || e.epsilon < 0) {
+    if (!ReadEntry(in, version, &graph_id, &e)) {
       return Status::DataLoss("ledger entry " + std::to_string(i) + " is malformed");
     }
-    e.bytes.resize(length);
-    (void)in.ReadBytes(e.bytes.data(), length);
     if (!entries.emplace(graph_id, std::move(e)).second) {
       return Status::DataLoss("ledger lists graph " + std::to_string(graph_id) + " twice");
     }
@@ -97,6 +185,10 @@ Result<std::vector<std::uint8_t>> BudgetLedger::ReportOnce(std::uint64_t graph_i
                                                            const ReportMaker& make) {
   std::lock_guard<Mutex> lock(mu_);
   auto it = entries_.find(graph_id);
+  if (it != entries_.end() && it->second.in_rounds) {
+    return Status::FailedPrecondition("graph " + std::to_string(graph_id) +
+                                      " is reported in rounds: ask for its round's report (ReportRound)");
+  }
   if (it != entries_.end()) return it->second.bytes;
 
   Result<NewReport> made = make();
@@ -112,11 +204,89 @@ Result<std::vector<std::uint8_t>> BudgetLedger::ReportOnce(std::uint64_t graph_i
         internal::FormatDouble(spent_) + ", this report needs " + internal::FormatDouble(cost));
   }
   std::map<std::uint64_t, LedgerEntry> next = entries_;
-  next[graph_id] = LedgerEntry{cost, made->bytes};
+  LedgerEntry entry;
+  entry.epsilon = cost;
+  entry.bytes = made->bytes;
+  next[graph_id] = std::move(entry);
   LDPGRAPH_RETURN_IF_ERROR(storage_.store(Serialize(next)));
   entries_ = std::move(next);
   spent_ += cost;
   return std::move(made).value().bytes;
+}
+
+Result<std::vector<std::uint8_t>> BudgetLedger::ReportRound(const ReportBuilder& builder, const UserData& data,
+                                                            std::uint64_t round, RandomSource& rng) {
+  const GraphConfig& config = builder.config();
+  const std::uint64_t graph_id = config.graph_id;
+  std::vector<std::uint8_t> config_bytes;
+  LDPGRAPH_RETURN_IF_ERROR(EncodeGraphConfig(config, &config_bytes));
+  std::lock_guard<Mutex> lock(mu_);
+  LedgerEntry entry;
+  auto it = entries_.find(graph_id);
+  if (it != entries_.end()) {
+    entry = it->second;
+    if (!entry.in_rounds) {
+      return Status::FailedPrecondition("graph " + std::to_string(graph_id) +
+                                        " was reported once, without rounds: its memoised rounds would spend anew");
+    }
+    if (round == entry.history.last_round) return entry.bytes;  // a retry of this round
+    if (entry.config != config_bytes) {
+      return Status::FailedPrecondition(
+          "graph " + std::to_string(graph_id) + "'s policy differs from the one of its earlier rounds: permanent "
+          "coins belong to one policy (collect the new policy as a new graph)");
+    }
+  } else {
+    entry.in_rounds = true;
+    entry.config = config_bytes;
+    rng.FillBytes(entry.key.data(), entry.key.size());
+  }
+  const PermanentCoins coins(entry.key);
+  Result<RoundHistory> after = AfterRound(builder, coins, entry.history, data, round);
+  if (!after.ok()) return after.status();
+  const double loss = LossOf(config, *after).total();
+  const double spent_after = spent_ - entry.epsilon + loss;
+  if (spent_after > cap_) {
+    return Status::ResourceExhausted("privacy budget cap " + internal::FormatDouble(cap_) +
+                                     " would be exceeded: spent " + internal::FormatDouble(spent_) +
+                                     ", round " + std::to_string(round) + " of graph " + std::to_string(graph_id) +
+                                     " would bring it to " + internal::FormatDouble(spent_after));
+  }
+  Result<Report> report = builder.BuildMemoised(data, coins, rng);
+  if (!report.ok()) return report.status();
+  std::vector<std::uint8_t> bytes;
+  LDPGRAPH_RETURN_IF_ERROR(EncodeReport(*report, &bytes));
+  entry.bytes = bytes;
+  entry.history = std::move(after).value();
+  entry.epsilon = loss;
+  entry.naive_epsilon += ReportEpsilon(*report);
+  std::map<std::uint64_t, LedgerEntry> next = entries_;
+  next[graph_id] = std::move(entry);
+  LDPGRAPH_RETURN_IF_ERROR(storage_.store(Serialize(next)));
+  entries_ = std::move(next);
+  spent_ = spent_after;
+  return bytes;
+}
+
+Result<GraphLoss> BudgetLedger::Loss(std::uint64_t graph_id) const {
+  std::lock_guard<Mutex> lock(mu_);
+  auto it = entries_.find(graph_id);
+  if (it == entries_.end()) {
+    return Status::FailedPrecondition("no report stored for graph " + std::to_string(graph_id));
+  }
+  const LedgerEntry& e = it->second;
+  GraphLoss loss;
+  loss.epsilon = e.epsilon;
+  if (!e.in_rounds) {
+    loss.naive_epsilon = e.epsilon;
+    loss.rounds = 1;
+    return loss;
+  }
+  loss.naive_epsilon = e.naive_epsilon;
+  loss.rounds = e.history.rounds;
+  loss.last_round = e.history.last_round;
+  Result<GraphConfig> config = DecodeGraphConfig(e.config.data(), e.config.size());
+  if (config.ok()) loss.parts = LossOf(*config, e.history);
+  return loss;
 }
 
 Result<std::vector<std::uint8_t>> BudgetLedger::Find(std::uint64_t graph_id) const {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "internal/memoised_rr.h"
 #include "internal/sparse_rr.h"
 #include "internal/validation.h"
 
@@ -69,6 +70,18 @@ double Dprr::SamplingProbability(std::int64_t noisy_degree) const {
   return std::clamp(q, 0.0, 1.0);
 }
 
+void Dprr::Describe(NoisyEdges* out) const {
+  out->mechanism = EdgeMechanism::kDprr;
+  out->allocation = allocation_;
+  out->epsilon = epsilon_;
+  out->eps1 = split_.eps1;
+  out->eps2 = split_.eps2;
+  out->p = p_;
+  out->noisy_degree = 0;
+  out->resolution = 1;
+  out->values.clear();
+}
+
 Status Dprr::Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours, RandomSource& rng,
                      NoisyEdges* out) const {
   std::vector<std::uint32_t> sorted;
@@ -76,22 +89,44 @@ Status Dprr::Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours, R
 
   const auto d = static_cast<std::int64_t>(sorted.size());
   const std::int64_t noisy_degree = d + degree_noise_.Sample(rng);  // step 2
-  const double q = SamplingProbability(noisy_degree);                // steps 4-5
-
-  out->mechanism = EdgeMechanism::kDprr;
-  out->allocation = allocation_;
-  out->epsilon = epsilon_;
-  out->eps1 = split_.eps1;
-  out->eps2 = split_.eps2;
-  out->p = p_;
-  out->q = q;
-  out->noisy_degree = 0;
-  out->resolution = 1;
-  out->values.clear();
+  Describe(out);
+  out->q = SamplingProbability(noisy_degree);  // steps 4-5
   // Steps 6-7 fused: a true bit survives RR and sampling with p q, a false one
   // becomes a sampled 1 with (1 - p) q.
-  return internal::SparseRandomizedResponse(rng, n_, user, sorted, p_ * q, (1.0 - p_) * q,
+  return internal::SparseRandomizedResponse(rng, n_, user, sorted, p_ * out->q, (1.0 - p_) * out->q,
                                             &out->neighbours);
+}
+
+namespace {
+// DPRR's rate for a non-friend, (1 - p) q, on the grid of clamped noisy
+// degrees 0 .. n - 1, where q grows with the degree.
+class DprrRates final : public internal::RateGrid {
+ public:
+  explicit DprrRates(const Dprr& dprr) : dprr_(dprr) {}
+  std::uint64_t size() const override { return dprr_.num_users(); }
+  double Rate(std::uint64_t t) const override {
+    return (1.0 - dprr_.p()) * dprr_.SamplingProbability(static_cast<std::int64_t>(t));
+  }
+
+ private:
+  const Dprr& dprr_;
+};
+}  // namespace
+
+Status Dprr::PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours, const PermanentCoins& coins,
+                             NoisyEdges* out) const {
+  std::vector<std::uint32_t> sorted;
+  LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &sorted));
+  // The degree's noise is memoised per degree value; the bits' coins are
+  // compared with p q and (1 - p) q, so a new q (one friend more) moves only
+  // the bits whose coin lies between the old and the new threshold.
+  CoinStream degree_coin = coins.Coin(CoinPurpose::kDegree, 0, sorted.size());
+  const std::int64_t noisy_degree = static_cast<std::int64_t>(sorted.size()) + degree_noise_.Sample(degree_coin);
+  const auto t = static_cast<std::uint64_t>(std::clamp<std::int64_t>(noisy_degree, 0, static_cast<std::int64_t>(n_) - 1));
+  Describe(out);
+  out->q = SamplingProbability(noisy_degree);
+  return internal::MemoisedSparseRandomizedResponse(coins, n_, user, sorted, p_ * out->q, DprrRates(*this), t,
+                                                    &out->neighbours);
 }
 
 }  // namespace ldpgraph

@@ -33,6 +33,11 @@ Result<std::uint32_t> LabelRandomizer::Perturb(std::uint32_t label, RandomSource
   return other >= label ? other + 1 : other;
 }
 
+Result<std::uint32_t> LabelRandomizer::PerturbMemoised(std::uint32_t label, const PermanentCoins& coins) const {
+  CoinStream coin = coins.Coin(CoinPurpose::kLabel, 0, label);
+  return Perturb(label, coin);
+}
+
 double LabelRandomizer::TransitionProbability(std::uint32_t from, std::uint32_t to) const {
   if (from >= classes_ || to >= classes_) return 0.0;
   return from == to ? keep_ : (1.0 - keep_) / (classes_ - 1.0);

@@ -31,10 +31,7 @@ Result<LocalLapClient> LocalLapClient::Create(std::uint32_t n, double epsilon,
   return c;
 }
 
-Status LocalLapClient::Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours,
-                               RandomSource& rng, NoisyEdges* out) const {
-  std::vector<std::uint32_t> sorted;
-  LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &sorted));
+void LocalLapClient::Describe(NoisyEdges* out) const {
   out->mechanism = EdgeMechanism::kLocalLap;
   out->allocation = allocation_;
   out->epsilon = epsilon_;
@@ -44,19 +41,43 @@ Status LocalLapClient::Perturb(std::uint32_t user, Span<const std::uint32_t> nei
   out->q = 1.0;
   out->resolution = resolution_;
   out->neighbours.clear();
-  out->noisy_degree = static_cast<std::int64_t>(sorted.size()) + degree_noise_.Sample(rng);
+}
+
+template <typename Noise>
+void LocalLapClient::FillValues(std::uint32_t user, const std::vector<std::uint32_t>& sorted, const Noise& noise,
+                                NoisyEdges* out) const {
   out->values.resize(n_ - 1);
   std::size_t next = 0;  // next true neighbour in `sorted`
   std::size_t slot = 0;
   for (std::uint32_t j = 0; j < n_; ++j) {
     if (j == user) continue;
-    std::int64_t bit = 0;
-    if (next < sorted.size() && sorted[next] == j) {
-      bit = resolution_;
-      ++next;
-    }
-    out->values[slot++] = bit + value_noise_.Sample(rng);
+    const bool bit = next < sorted.size() && sorted[next] == j;
+    if (bit) ++next;
+    out->values[slot++] = (bit ? std::int64_t{resolution_} : 0) + noise(j, bit);
   }
+}
+
+Status LocalLapClient::Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours,
+                               RandomSource& rng, NoisyEdges* out) const {
+  std::vector<std::uint32_t> sorted;
+  LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &sorted));
+  Describe(out);
+  out->noisy_degree = static_cast<std::int64_t>(sorted.size()) + degree_noise_.Sample(rng);
+  FillValues(user, sorted, [&](std::uint32_t, bool) { return value_noise_.Sample(rng); }, out);
+  return Status::Ok();
+}
+
+Status LocalLapClient::PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours,
+                                       const PermanentCoins& coins, NoisyEdges* out) const {
+  std::vector<std::uint32_t> sorted;
+  LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &sorted));
+  Describe(out);
+  CoinStream degree_coin = coins.Coin(CoinPurpose::kDegree, 0, sorted.size());
+  out->noisy_degree = static_cast<std::int64_t>(sorted.size()) + degree_noise_.Sample(degree_coin);
+  FillValues(user, sorted, [&](std::uint32_t j, bool bit) {
+    CoinStream coin = coins.Coin(CoinPurpose::kLocalLapValue, 0, std::uint64_t{j} << 1 | (bit ? 1u : 0u));
+    return value_noise_.Sample(coin);
+  }, out);
   return Status::Ok();
 }
 

@@ -1,6 +1,7 @@
 #include "ldpgraph/multibit.h"
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "internal/validation.h"
@@ -89,6 +90,35 @@ Status MultiBitEncoder::Encode(Span<const double> x, RandomSource& rng,
   out->reserve(m_);
   for (std::uint32_t i : sampled) {
     const bool t = Bernoulli(rng, SignProbability(i, x[i]));
+    out->push_back(EncodedFeature{i, static_cast<std::int8_t>(t ? 1 : -1)});
+  }
+  return Status::Ok();
+}
+
+std::vector<std::uint32_t> MultiBitEncoder::MemoisedDims(const PermanentCoins& coins) const {
+  std::vector<std::uint32_t> sampled;
+  sampled.reserve(m_);
+  CoinStream coin = coins.Coin(CoinPurpose::kFeatureDims, 0, 0);
+  // Cannot fail: m <= dims and nothing to avoid.
+  (void)SampleSubsetAvoiding(coin, params_.dims, {}, m_, &sampled);
+  return sampled;
+}
+
+std::uint64_t MultiBitEncoder::ValueBits(double x) {
+  if (x == 0.0) x = 0.0;  // one coin for -0 and +0
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+Status MultiBitEncoder::EncodeMemoised(Span<const double> x, const PermanentCoins& coins,
+                                       std::vector<EncodedFeature>* out) const {
+  LDPGRAPH_RETURN_IF_ERROR(CheckInput(x));
+  out->clear();
+  out->reserve(m_);
+  for (std::uint32_t i : MemoisedDims(coins)) {
+    CoinStream coin = coins.Coin(CoinPurpose::kFeatureSign, i, ValueBits(x[i]));
+    const bool t = Bernoulli(coin, SignProbability(i, x[i]));
     out->push_back(EncodedFeature{i, static_cast<std::int8_t>(t ? 1 : -1)});
   }
   return Status::Ok();

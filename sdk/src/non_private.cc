@@ -13,10 +13,7 @@ Result<NonPrivateEdges> NonPrivateEdges::Create(std::uint32_t n) {
   return m;
 }
 
-Status NonPrivateEdges::Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours,
-                                RandomSource& /*rng: no noise*/, NoisyEdges* out) const {
-  LDPGRAPH_RETURN_IF_ERROR(
-      internal::SortAndCheckNeighbours(n_, user, neighbours, &out->neighbours));
+void NonPrivateEdges::Describe(NoisyEdges* out) const {
   out->mechanism = EdgeMechanism::kNone;
   out->allocation = BudgetAllocation::kPaper;
   out->epsilon = std::numeric_limits<double>::infinity();
@@ -25,6 +22,19 @@ Status NonPrivateEdges::Perturb(std::uint32_t user, Span<const std::uint32_t> ne
   out->noisy_degree = 0;
   out->resolution = 1;
   out->values.clear();
+}
+
+Status NonPrivateEdges::Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours,
+                                RandomSource& /*rng: no noise*/, NoisyEdges* out) const {
+  LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &out->neighbours));
+  Describe(out);
+  return Status::Ok();
+}
+
+Status NonPrivateEdges::PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours,
+                                        const PermanentCoins& /*coins: no noise*/, NoisyEdges* out) const {
+  LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &out->neighbours));
+  Describe(out);
   return Status::Ok();
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "internal/memoised_rr.h"
 #include "internal/sparse_rr.h"
 #include "internal/validation.h"
 
@@ -17,10 +18,7 @@ Result<RandomizedResponse> RandomizedResponse::Create(std::uint32_t n, double ep
   return rr;
 }
 
-Status RandomizedResponse::Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours,
-                                   RandomSource& rng, NoisyEdges* out) const {
-  std::vector<std::uint32_t> sorted;
-  LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &sorted));
+void RandomizedResponse::Describe(NoisyEdges* out) const {
   out->mechanism = EdgeMechanism::kRr;
   out->allocation = BudgetAllocation::kPaper;
   out->epsilon = epsilon_;
@@ -31,9 +29,25 @@ Status RandomizedResponse::Perturb(std::uint32_t user, Span<const std::uint32_t>
   out->noisy_degree = 0;
   out->resolution = 1;
   out->values.clear();
+}
+
+Status RandomizedResponse::Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours,
+                                   RandomSource& rng, NoisyEdges* out) const {
+  std::vector<std::uint32_t> sorted;
+  LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &sorted));
+  Describe(out);
   // 1 - p computed as 1/(1 + e^eps) keeps its relative precision for large eps.
   return internal::SparseRandomizedResponse(rng, n_, user, sorted, p_,
                                             1.0 / (1.0 + std::exp(epsilon_)), &out->neighbours);
+}
+
+Status RandomizedResponse::PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours,
+                                           const PermanentCoins& coins, NoisyEdges* out) const {
+  std::vector<std::uint32_t> sorted;
+  LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &sorted));
+  Describe(out);
+  const internal::ConstantRate rate(1.0 / (1.0 + std::exp(epsilon_)));
+  return internal::MemoisedSparseRandomizedResponse(coins, n_, user, sorted, p_, rate, 0, &out->neighbours);
 }
 
 }  // namespace ldpgraph

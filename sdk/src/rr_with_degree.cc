@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "internal/memoised_rr.h"
 #include "internal/sparse_rr.h"
 #include "internal/validation.h"
 
@@ -24,10 +25,7 @@ Result<RrWithDegree> RrWithDegree::Create(std::uint32_t n, double epsilon, Budge
   return r;
 }
 
-Status RrWithDegree::Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours, RandomSource& rng,
-                             NoisyEdges* out) const {
-  std::vector<std::uint32_t> sorted;
-  LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &sorted));
+void RrWithDegree::Describe(NoisyEdges* out) const {
   out->mechanism = EdgeMechanism::kRrDegree;
   out->allocation = allocation_;
   out->epsilon = epsilon_;
@@ -35,12 +33,30 @@ Status RrWithDegree::Perturb(std::uint32_t user, Span<const std::uint32_t> neigh
   out->eps2 = split_.eps2;
   out->p = p_;
   out->q = 1.0;
-  out->noisy_degree = static_cast<std::int64_t>(sorted.size()) + degree_noise_.Sample(rng);
   out->resolution = 1;
   out->values.clear();
+}
+
+Status RrWithDegree::Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours, RandomSource& rng,
+                             NoisyEdges* out) const {
+  std::vector<std::uint32_t> sorted;
+  LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &sorted));
+  Describe(out);
+  out->noisy_degree = static_cast<std::int64_t>(sorted.size()) + degree_noise_.Sample(rng);
   // 1 - p as 1/(1 + e^eps2): its relative precision holds for large eps2.
   return internal::SparseRandomizedResponse(rng, n_, user, sorted, p_, 1.0 / (1.0 + std::exp(split_.eps2)),
                                             &out->neighbours);
+}
+
+Status RrWithDegree::PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours,
+                                     const PermanentCoins& coins, NoisyEdges* out) const {
+  std::vector<std::uint32_t> sorted;
+  LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &sorted));
+  Describe(out);
+  CoinStream degree_coin = coins.Coin(CoinPurpose::kDegree, 0, sorted.size());
+  out->noisy_degree = static_cast<std::int64_t>(sorted.size()) + degree_noise_.Sample(degree_coin);
+  const internal::ConstantRate rate(1.0 / (1.0 + std::exp(split_.eps2)));
+  return internal::MemoisedSparseRandomizedResponse(coins, n_, user, sorted, p_, rate, 0, &out->neighbours);
 }
 
 }  // namespace ldpgraph

@@ -10,7 +10,7 @@
 namespace ldpgraph {
 namespace testing {
 
-class CountingSource final : public RandomSource {
+class CountingSource final : public BufferedRandomSource {
  public:
   std::uint64_t words = 0;
 

@@ -9,29 +9,12 @@
 #include <string>
 #include <unistd.h>
 
+#include "support/memory_ledger_storage.h"
+
 using namespace ldpgraph;
+using ldpgraph::testing::MemoryStore;
 
 namespace {
-
-struct MemoryStore {
-  std::vector<std::uint8_t> state;
-  int stores = 0;
-  bool fail_store = false;
-  LedgerStorage Storage() {
-    LedgerStorage s;
-    s.load = [this](std::vector<std::uint8_t>* out) {
-      *out = state;
-      return Status::Ok();
-    };
-    s.store = [this](const std::vector<std::uint8_t>& st) {
-      if (fail_store) return Status::Unavailable("disk full");
-      state = st;
-      ++stores;
-      return Status::Ok();
-    };
-    return s;
-  }
-};
 
 BudgetLedger::ReportMaker Maker(std::vector<std::uint8_t> bytes, double eps, int* calls) {
   return [bytes, eps, calls]() -> Result<BudgetLedger::NewReport> {
@@ -162,8 +145,10 @@ TEST_CASE("BudgetLedger.CorruptFileIsDataLossNotAReset") {
 
 TEST_CASE("BudgetLedger.EveryTruncatedStateIsRejected") {
   std::map<std::uint64_t, LedgerEntry> entries;
-  entries[3] = LedgerEntry{0.5, {1, 2, 3}};
-  entries[9] = LedgerEntry{1.0, {4}};
+  entries[3].epsilon = 0.5;
+  entries[3].bytes = {1, 2, 3};
+  entries[9].epsilon = 1.0;
+  entries[9].bytes = {4};
   auto state = BudgetLedger::Serialize(entries);
   auto parsed = BudgetLedger::Parse(state);
   REQUIRE(parsed.ok());
@@ -173,4 +158,17 @@ TEST_CASE("BudgetLedger.EveryTruncatedStateIsRejected") {
     std::vector<std::uint8_t> cut(state.begin(), state.begin() + static_cast<std::ptrdiff_t>(len));
     CHECK(BudgetLedger::Parse(cut).status().code() == StatusCode::kDataLoss);
   }
+}
+
+TEST_CASE("BudgetLedger.LoadsAVersion1State") {
+  // Written by a ledger from before rounds: graph 3, epsilon 0.5, bytes 1 2 3.
+  const char* hex = "4c474c4544474552010103000000000000e03f03010203a6991108";
+  std::vector<std::uint8_t> state;
+  for (const char* p = hex; *p != 0; p += 2) state.push_back(static_cast<std::uint8_t>(std::stoi(std::string(p, 2), nullptr, 16)));
+  auto parsed = BudgetLedger::Parse(state);
+  REQUIRE(parsed.ok());
+  REQUIRE(parsed->size() == 1u);
+  CHECK(parsed->at(3).epsilon == 0.5);
+  CHECK(parsed->at(3).bytes == std::vector<std::uint8_t>{1, 2, 3});
+  CHECK_FALSE(parsed->at(3).in_rounds);
 }

@@ -6,6 +6,11 @@
 // returns the same bytes and spends nothing. It also sums the epsilon spent
 // over all graphs and refuses a new report that would exceed an optional cap.
 //
+// A graph collected in rounds (ReportRound) keeps, instead of one report,
+// its secret key for the permanent coins, its RoundHistory and the latest
+// round's bytes: each round's report is memoised (docs/rounds.md), and its
+// loss is that of the distinct values revealed, however many rounds.
+//
 // Persistence is pluggable: the app passes load/store callbacks (its own
 // secure storage), or uses FileLedgerStorage. The new state is stored BEFORE
 // the bytes are returned, so a crash between the two can never lead to a
@@ -23,6 +28,9 @@
 #include <string>
 #include <vector>
 
+#include "ldpgraph/permanent_coins.h"
+#include "ldpgraph/report_builder.h"
+#include "ldpgraph/round_history.h"
 #include "ldpgraph/status.h"
 
 namespace ldpgraph {
@@ -40,8 +48,25 @@ struct LedgerStorage {
 LedgerStorage FileLedgerStorage(const std::string& path);
 
 struct LedgerEntry {
-  double epsilon = 0;               // what this report spent
-  std::vector<std::uint8_t> bytes;  // the encoded report, exactly as first produced
+  double epsilon = 0;               // what this graph's reports spent so far
+  std::vector<std::uint8_t> bytes;  // the encoded report, exactly as first produced (the latest round's)
+  // A graph reported in rounds: its coins' key, the policy they belong to
+  // (the encoded GraphConfig), what its rounds revealed, and what fresh noise
+  // every round would have spent instead (the naive scheme).
+  bool in_rounds = false;
+  CoinKey key{};
+  std::vector<std::uint8_t> config;
+  RoundHistory history;
+  double naive_epsilon = 0;
+};
+
+// A graph's privacy loss, for an app to show its user.
+struct GraphLoss {
+  double epsilon = 0;        // spent: the memoised loss for a graph in rounds
+  double naive_epsilon = 0;  // what fresh noise every round would have spent
+  std::uint64_t rounds = 0;  // rounds reported (1 for a one-shot report)
+  std::uint64_t last_round = 0;
+  RoundLoss parts;           // by part, for a graph in rounds
 };
 
 class BudgetLedger {
@@ -63,6 +88,21 @@ class BudgetLedger {
   // Errors: kResourceExhausted if the new report's epsilon would take the
   // total above the cap (nothing stored); make()'s and store's errors.
   Result<std::vector<std::uint8_t>> ReportOnce(std::uint64_t graph_id, const ReportMaker& make);
+
+  // The memoised report of `data` for round `round` of the builder's graph
+  // (docs/rounds.md). The graph's first round draws its secret key from
+  // `rng` (the OS CSPRNG); every round draws its report id from it. The same
+  // round again returns the stored bytes (a retry; `data` is not read).
+  // Errors, each before anything is stored: kFailedPrecondition for a round
+  // before the last one, a graph reported once without rounds, a policy that
+  // differs from the one of the graph's earlier rounds, or an embedding
+  // graph; kResourceExhausted if the loss after this round would take the
+  // total above the cap; the builder's errors for bad data; store's.
+  Result<std::vector<std::uint8_t>> ReportRound(const ReportBuilder& builder, const UserData& data,
+                                                std::uint64_t round, RandomSource& rng);
+
+  // What `graph_id` has cost so far; kFailedPrecondition if it has no report.
+  Result<GraphLoss> Loss(std::uint64_t graph_id) const;
 
   // The stored report of `graph_id`, or kFailedPrecondition if there is none.
   Result<std::vector<std::uint8_t>> Find(std::uint64_t graph_id) const;

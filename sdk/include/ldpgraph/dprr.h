@@ -43,6 +43,8 @@ class Dprr final : public EdgeRandomizer {
 
   Status Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours, RandomSource& rng,
                  NoisyEdges* out) const override;
+  Status PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours, const PermanentCoins& coins,
+                         NoisyEdges* out) const override;
   EdgeMechanism mechanism() const override { return EdgeMechanism::kDprr; }
   std::uint32_t num_users() const override { return n_; }
 
@@ -55,6 +57,8 @@ class Dprr final : public EdgeRandomizer {
   double SamplingProbability(std::int64_t noisy_degree) const;
 
  private:
+  // Sets the fields every report of this mechanism carries alike.
+  void Describe(NoisyEdges* out) const;
   std::uint32_t n_ = 2;
   double epsilon_ = 1;
   BudgetAllocation allocation_ = BudgetAllocation::kPaper;

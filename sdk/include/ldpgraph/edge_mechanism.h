@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ldpgraph/permanent_coins.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/span.h"
 #include "ldpgraph/status.h"
@@ -73,6 +74,13 @@ class EdgeRandomizer {
   // randomness has been used and `out` is unspecified.
   virtual Status Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours,
                          RandomSource& rng, NoisyEdges* out) const = 0;
+
+  // The memoised form (docs/rounds.md): the same output distribution as
+  // Perturb() in any one round, with every random choice a permanent coin
+  // named by what it perturbs, so an unchanged list gives the same output in
+  // every round and a change moves only what it touches. Errors: Perturb()'s.
+  virtual Status PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours,
+                                 const PermanentCoins& coins, NoisyEdges* out) const = 0;
 
   virtual EdgeMechanism mechanism() const = 0;
   virtual std::uint32_t num_users() const = 0;

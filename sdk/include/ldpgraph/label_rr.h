@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "ldpgraph/permanent_coins.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/status.h"
 
@@ -21,6 +22,9 @@ class LabelRandomizer {
 
   // Errors: kOutOfRange if label >= classes (no randomness used then).
   Result<std::uint32_t> Perturb(std::uint32_t label, RandomSource& rng) const;
+  // The memoised form (docs/rounds.md): Perturb() on the permanent coin of
+  // the label's value (kLabel), so a label that stays sends the same answer.
+  Result<std::uint32_t> PerturbMemoised(std::uint32_t label, const PermanentCoins& coins) const;
 
   std::uint32_t classes() const { return classes_; }
   double epsilon() const { return epsilon_; }

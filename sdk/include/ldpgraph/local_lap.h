@@ -27,10 +27,18 @@ class LocalLapClient final : public EdgeRandomizer {
 
   Status Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours, RandomSource& rng,
                  NoisyEdges* out) const override;
+  Status PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours, const PermanentCoins& coins,
+                         NoisyEdges* out) const override;
   EdgeMechanism mechanism() const override { return EdgeMechanism::kLocalLap; }
   std::uint32_t num_users() const override { return n_; }
 
  private:
+  // Sets the fields every report of this mechanism carries alike.
+  void Describe(NoisyEdges* out) const;
+  // Writes the n - 1 values: resolution x bit + noise(j, bit), for j != user.
+  template <typename Noise>
+  void FillValues(std::uint32_t user, const std::vector<std::uint32_t>& sorted, const Noise& noise,
+                  NoisyEdges* out) const;
   std::uint32_t n_ = 2;
   double epsilon_ = 1;
   BudgetAllocation allocation_ = BudgetAllocation::kFixed;

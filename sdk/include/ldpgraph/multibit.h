@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ldpgraph/permanent_coins.h"
 #include "ldpgraph/random_source.h"
 #include "ldpgraph/span.h"
 #include "ldpgraph/status.h"
@@ -63,6 +64,15 @@ class MultiBitEncoder {
   // a wrong length or a NaN value, kOutOfRange for a value outside its range;
   // on error no randomness is used.
   Status Encode(Span<const double> x, RandomSource& rng, std::vector<EncodedFeature>* out) const;
+  // The memoised form (docs/rounds.md): the sampled dimensions are a
+  // permanent choice (kFeatureDims), and dimension i's sign a permanent coin
+  // of (i, x_i) (kFeatureSign), so an unchanged value sends the same sign
+  // every round. Errors: Encode()'s.
+  Status EncodeMemoised(Span<const double> x, const PermanentCoins& coins, std::vector<EncodedFeature>* out) const;
+  // The dimensions EncodeMemoised() sends (increasing): where its signs come from.
+  std::vector<std::uint32_t> MemoisedDims(const PermanentCoins& coins) const;
+  // The 64 bits that name the coin of value x (-0 and +0 are one value).
+  static std::uint64_t ValueBits(double x);
   // The input checks of Encode(), without encoding.
   Status CheckInput(Span<const double> x) const;
 

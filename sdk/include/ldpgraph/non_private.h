@@ -16,10 +16,14 @@ class NonPrivateEdges final : public EdgeRandomizer {
 
   Status Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours, RandomSource& rng,
                  NoisyEdges* out) const override;
+  Status PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours, const PermanentCoins& coins,
+                         NoisyEdges* out) const override;
   EdgeMechanism mechanism() const override { return EdgeMechanism::kNone; }
   std::uint32_t num_users() const override { return n_; }
 
  private:
+  // Sets the fields every report of this mechanism carries alike.
+  void Describe(NoisyEdges* out) const;
   std::uint32_t n_ = 2;
 };
 

@@ -18,6 +18,8 @@ class RandomizedResponse final : public EdgeRandomizer {
 
   Status Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours, RandomSource& rng,
                  NoisyEdges* out) const override;
+  Status PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours, const PermanentCoins& coins,
+                         NoisyEdges* out) const override;
   EdgeMechanism mechanism() const override { return EdgeMechanism::kRr; }
   std::uint32_t num_users() const override { return n_; }
 
@@ -25,6 +27,8 @@ class RandomizedResponse final : public EdgeRandomizer {
   double p() const { return p_; }
 
  private:
+  // Sets the fields every report of this mechanism carries alike.
+  void Describe(NoisyEdges* out) const;
   std::uint32_t n_ = 2;
   double epsilon_ = 1;
   double p_ = 0.5;

@@ -36,6 +36,13 @@ class ReportBuilder {
   // expect or that is missing.
   Result<Report> Build(const UserData& data, RandomSource& rng) const;
 
+  // The memoised form for a graph reported in rounds (docs/rounds.md):
+  // every mechanism draws from `coins` (the graph's permanent coins, kept by
+  // the BudgetLedger), so unchanged data gives the same report every round;
+  // only the report id is fresh from `rng`. Errors: Build()'s, and
+  // kFailedPrecondition on an embedding graph (its owner reports it once).
+  Result<Report> BuildMemoised(const UserData& data, const PermanentCoins& coins, RandomSource& rng) const;
+
   // An embedding graph's one report (config().embedding.enabled): its
   // owner's n x dims node embeddings `h` (row after row, each in [0, 1])
   // through the embedding encoder, and the graph's class through RR when
@@ -55,6 +62,8 @@ class ReportBuilder {
   LabelRandomizer label_;
 
   Status CheckLabel(bool has_label, std::uint32_t label) const;
+  // Build() with fresh randomness (coins == nullptr) or memoised.
+  Result<Report> BuildWith(const UserData& data, const PermanentCoins* coins, RandomSource& rng) const;
 };
 
 }  // namespace ldpgraph
