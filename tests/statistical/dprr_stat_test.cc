@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "support/noise_kind.h"
 #include "support/stats.h"
 
 using namespace ldpgraph;
@@ -42,12 +43,12 @@ Moments ExactNoisyDegree(const Dprr& dprr, std::uint32_t n, int d, double eps1) 
 }
 // Sample mean and variance of the noisy degree over `runs` reports of user 0.
 Moments SampledNoisyDegree(const Dprr& dprr, const std::vector<std::uint32_t>& neighbours, std::uint64_t seed,
-                           int runs) {
+                           int runs, NoiseKind kind = NoiseKind::kFresh) {
   SeededRandomSource rng(seed);
   NoisyEdges out;
   double sum = 0, sumsq = 0;
   for (int r = 0; r < runs; ++r) {
-    REQUIRE(dprr.Perturb(0, neighbours, rng, &out).ok());
+    REQUIRE(PerturbAs(kind, dprr, 0, neighbours, rng, &out).ok());
     const double k = static_cast<double>(out.neighbours.size());
     sum += k;
     sumsq += k * k;
@@ -63,7 +64,9 @@ TEST_CASE("Dprr.EachBitFollowsEq7") {
   // a sum of independent Bernoulli(pi_rj); sum of squared z-scores over the
   // n - 1 bits is chi-square with n - 1 degrees of freedom.
   const std::uint32_t n = 20;
+  for (NoiseKind kind : kBothNoiseKinds)
   for (auto allocation : {BudgetAllocation::kFixed, BudgetAllocation::kPaper}) {
+    CAPTURE(NoiseKindName(kind));
     auto dprr = Dprr::Create(n, 4.0, allocation, 40);
     REQUIRE(dprr.ok());
     SeededRandomSource rng(allocation == BudgetAllocation::kFixed ? 21 : 22);
@@ -72,7 +75,7 @@ TEST_CASE("Dprr.EachBitFollowsEq7") {
     NoisyEdges out;
     const int runs = 200000;
     for (int r = 0; r < runs; ++r) {
-      REQUIRE(dprr->Perturb(0, neighbours, rng, &out).ok());
+      REQUIRE(PerturbAs(kind, *dprr, 0, neighbours, rng, &out).ok());
       for (auto v : out.neighbours) ones[v] += 1;
       for (std::uint32_t j = 1; j < n; ++j) {
         const bool edge = j <= 5;
@@ -100,7 +103,9 @@ TEST_CASE("Dprr.NoisyDegreeKeepsTheTrueDegreeOnAverage") {
   std::vector<std::uint32_t> neighbours;
   for (int i = 1; i <= d; ++i) neighbours.push_back(static_cast<std::uint32_t>(i * 37));
   const int runs = 20000;
-  const Moments sampled = SampledNoisyDegree(*dprr, neighbours, 31, runs);
+  for (NoiseKind kind : kBothNoiseKinds) {
+  CAPTURE(NoiseKindName(kind));
+  const Moments sampled = SampledNoisyDegree(*dprr, neighbours, 31, runs, kind);
   const double mean = sampled.mean, var = sampled.var;
   const auto noise = DiscreteLaplace::Create(dprr->eps1());
   const Moments exact = ExactNoisyDegree(*dprr, n, d, noise->effective_epsilon());
@@ -114,6 +119,7 @@ TEST_CASE("Dprr.NoisyDegreeKeepsTheTrueDegreeOnAverage") {
   CHECK(std::fabs(exact.mean - d) < 0.05 * d);
   // with the variance under eq. 15's bound (n_max - 1)/4 + 2/eps1^2.
   CHECK(var <= (n - 1) / 4.0 + 2 / (dprr->eps1() * dprr->eps1()));
+  }
 }
 
 TEST_CASE("Dprr.VarianceUnderEq15AcrossDegrees") {

@@ -9,6 +9,7 @@
 #include "ldpgraph/embedding_encoder.h"
 #include "ldpgraph/graph_summary.h"
 #include "ldpgraph/label_rr.h"
+#include "support/noise_kind.h"
 #include "support/stats.h"
 
 using namespace ldpgraph;
@@ -31,12 +32,14 @@ TEST_CASE("MultiBit.SamplingAndSignsFollowTheEncoder") {
   auto enc = MultiBitEncoder::Create(Params());
   REQUIRE(enc.ok());
   REQUIRE(enc->sampled_dims() == 3u);
+  for (NoiseKind kind : kBothNoiseKinds) {
+  CAPTURE(NoiseKindName(kind));
   SeededRandomSource rng(50);
   const int runs = 200000;
   std::vector<std::uint64_t> sampled(8, 0), plus(8, 0);
   std::vector<EncodedFeature> out;
   for (int r = 0; r < runs; ++r) {
-    REQUIRE(enc->Encode(kX, rng, &out).ok());
+    REQUIRE(EncodeAs(kind, *enc, kX, rng, &out).ok());
     for (const auto& f : out) {
       ++sampled[f.index];
       plus[f.index] += f.sign > 0;
@@ -52,6 +55,7 @@ TEST_CASE("MultiBit.SamplingAndSignsFollowTheEncoder") {
     chi2 += z * z;
   }
   CHECK(ChiSquareSurvival(chi2, 8) > kAlpha);
+  }
 }
 
 TEST_CASE("MultiBitRectifier.IsUnbiased") {
@@ -86,11 +90,13 @@ TEST_CASE("LabelRr.MatchesItsTransitionMatrix") {
   auto rr = LabelRandomizer::Create(4, 1.0);
   REQUIRE(rr.ok());
   SeededRandomSource rng(52);
+  for (NoiseKind kind : kBothNoiseKinds)
   for (std::uint32_t y = 0; y < 4; ++y) {
+    CAPTURE(NoiseKindName(kind));
     std::vector<std::uint64_t> counts(4, 0);
     std::vector<double> probs(4);
     for (std::uint32_t k = 0; k < 4; ++k) probs[k] = rr->TransitionProbability(y, k);
-    for (int r = 0; r < 200000; ++r) ++counts[*rr->Perturb(y, rng)];
+    for (int r = 0; r < 200000; ++r) ++counts[*PerturbLabelAs(kind, *rr, y, rng)];
     const double pv = ChiSquarePValue(counts, probs);
     INFO("true label " << y << " p-value " << pv);
     CHECK(pv > kAlpha);

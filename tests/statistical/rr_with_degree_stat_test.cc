@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 
+#include "support/noise_kind.h"
 #include "support/stats.h"
 
 using namespace ldpgraph;
@@ -23,13 +24,15 @@ TEST_CASE("RrWithDegree.EachBitIsWarnersRandomizedResponse") {
   REQUIRE(mech.ok());
   CHECK(mech->eps1() == doctest::Approx(0.3));
   CHECK(mech->p() == doctest::Approx(1 / (1 + std::exp(-2.7))));
+  for (NoiseKind kind : kBothNoiseKinds) {
+  CAPTURE(NoiseKindName(kind));
   SeededRandomSource rng(81);
   const std::vector<std::uint32_t> neighbours = {1, 2, 3, 4, 5};
   std::vector<double> ones(n, 0);
   NoisyEdges out;
   const int runs = 200000;
   for (int r = 0; r < runs; ++r) {
-    REQUIRE(mech->Perturb(0, neighbours, rng, &out).ok());
+    REQUIRE(PerturbAs(kind, *mech, 0, neighbours, rng, &out).ok());
     CHECK(out.mechanism == EdgeMechanism::kRrDegree);
     for (auto v : out.neighbours) ones[v] += 1;
   }
@@ -42,6 +45,7 @@ TEST_CASE("RrWithDegree.EachBitIsWarnersRandomizedResponse") {
   const double pv = ChiSquareSurvival(chi2, n - 1);
   INFO("chi2 = " << chi2 << ", p = " << pv);
   CHECK(pv > kAlpha);
+  }
 }
 
 TEST_CASE("RrWithDegree.DegreeNoiseIsDiscreteLaplace") {
@@ -51,13 +55,15 @@ TEST_CASE("RrWithDegree.DegreeNoiseIsDiscreteLaplace") {
   auto noise = DiscreteLaplace::Create(mech->eps1());
   REQUIRE(noise.ok());
   const double a = std::exp(-noise->effective_epsilon());
+  for (NoiseKind kind : kBothNoiseKinds) {
+  CAPTURE(NoiseKindName(kind));
   SeededRandomSource rng(82);
   const std::vector<std::uint32_t> neighbours = {3, 9, 27};
   const int runs = 200000, span = 12;
   std::vector<std::uint64_t> observed(2 * span + 2, 0);
   NoisyEdges out;
   for (int r = 0; r < runs; ++r) {
-    REQUIRE(mech->Perturb(7, neighbours, rng, &out).ok());
+    REQUIRE(PerturbAs(kind, *mech, 7, neighbours, rng, &out).ok());
     const std::int64_t z = out.noisy_degree - 3;
     observed[std::abs(z) > span ? 2 * span + 1 : static_cast<std::size_t>(z + span)] += 1;
   }
@@ -71,4 +77,5 @@ TEST_CASE("RrWithDegree.DegreeNoiseIsDiscreteLaplace") {
   const double pv = ChiSquarePValue(observed, expected);
   INFO("p = " << pv);
   CHECK(pv > kAlpha);
+  }
 }
