@@ -360,6 +360,19 @@ double ldpgraph_ledger_spent(const ldpgraph_ledger* ledger) {
   return ledger ? ledger->ledger->spent() : NAN;
 }
 
+// Hands the ledger's recorded bytes to the caller's buffer.
+static ldpgraph_status CopyRecorded(const ldpgraph::Result<std::vector<std::uint8_t>>& bytes, uint8_t* out,
+                                    size_t out_capacity, size_t* out_len) {
+  if (!bytes.ok()) return FromStatus(bytes.status());
+  *out_len = bytes->size();
+  if (out_capacity < bytes->size()) {
+    return Fail(LDPGRAPH_BUFFER_TOO_SMALL, "the report needs " + std::to_string(bytes->size()) +
+                                               " bytes; it is recorded, call again");
+  }
+  std::copy(bytes->begin(), bytes->end(), out);
+  return LDPGRAPH_OK;
+}
+
 ldpgraph_status ldpgraph_ledger_report(ldpgraph_ledger* ledger, const ldpgraph_graph* g,
                                        ldpgraph_rng* rng, const ldpgraph_user_data* user,
                                        uint8_t* out, size_t out_capacity, size_t* out_len) {
@@ -379,13 +392,29 @@ ldpgraph_status ldpgraph_ledger_report(ldpgraph_ledger* ledger, const ldpgraph_g
         made.epsilon = ldpgraph::ReportEpsilon(*report);
         return made;
       });
-  if (!bytes.ok()) return FromStatus(bytes.status());
-  *out_len = bytes->size();
-  if (out_capacity < bytes->size()) {
-    return Fail(LDPGRAPH_BUFFER_TOO_SMALL, "the report needs " + std::to_string(bytes->size()) +
-                                               " bytes; it is recorded, call again");
-  }
-  std::copy(bytes->begin(), bytes->end(), out);
+  return CopyRecorded(bytes, out, out_capacity, out_len);
+}
+
+ldpgraph_status ldpgraph_ledger_report_round(ldpgraph_ledger* ledger, const ldpgraph_graph* g, ldpgraph_rng* rng,
+                                             const ldpgraph_user_data* user, uint64_t round, uint8_t* out,
+                                             size_t out_capacity, size_t* out_len) {
+  if (ledger == nullptr) return NullArgument("ledger");
+  if (g == nullptr) return NullArgument("graph");
+  if (rng == nullptr) return NullArgument("rng");
+  if (ldpgraph_status s = CheckUser(user); s != LDPGRAPH_OK) return s;
+  if (out == nullptr && out_capacity != 0) return NullArgument("out");
+  if (out_len == nullptr) return NullArgument("out_len");
+  return CopyRecorded(ledger->ledger->ReportRound(*g->builder, ToUserData(*user), round, *rng->source), out,
+                      out_capacity, out_len);
+}
+
+ldpgraph_status ldpgraph_ledger_loss(const ldpgraph_ledger* ledger, uint64_t graph_id, ldpgraph_loss* out) {
+  if (ledger == nullptr) return NullArgument("ledger");
+  if (out == nullptr) return NullArgument("out");
+  auto loss = ledger->ledger->Loss(graph_id);
+  if (!loss.ok()) return FromStatus(loss.status());
+  *out = ldpgraph_loss{loss->epsilon,      loss->naive_epsilon,   loss->rounds,     loss->last_round,
+                       loss->parts.edges, loss->parts.features, loss->parts.label};
   return LDPGRAPH_OK;
 }
 

@@ -197,6 +197,51 @@ static void test_cap_refusal(void) {
   ldpgraph_rng_free(rng);
 }
 
+/* Rounds: an unchanged user's rounds cost one round; a changed friend list
+ * costs its new coins; bad calls are refused with precise errors. */
+static void test_rounds(void) {
+  ldpgraph_rng* rng = NULL;
+  EXPECT(ldpgraph_rng_new_os(&rng) == LDPGRAPH_OK);
+  ldpgraph_graph* g = make_graph(LDPGRAPH_EDGES_DPRR, 1.0);
+  uint32_t neighbours[] = {5, 6, 7, 8};
+  double x[] = {0.1, 0.2, 0.3, 0.4};
+  ldpgraph_user_data u = {2, neighbours, 3, x, 4, 1, 1};
+  static struct memory_store store;
+  ldpgraph_ledger_callbacks cb = {&store, store_load, store_store};
+  ldpgraph_ledger* ledger = NULL;
+  EXPECT(ldpgraph_ledger_open(&cb, INFINITY, &ledger) == LDPGRAPH_OK);
+  unsigned char out[4096], tiny[4];
+  size_t len = 0;
+  ldpgraph_loss loss;
+  EXPECT(ldpgraph_ledger_loss(ledger, ldpgraph_graph_id(g), &loss) == LDPGRAPH_FAILED_PRECONDITION);
+  for (uint64_t round = 1; round <= 20; ++round) {
+    EXPECT(ldpgraph_ledger_report_round(ledger, g, rng, &u, round, out, sizeof out, &len) == LDPGRAPH_OK);
+  }
+  EXPECT(ldpgraph_ledger_loss(ledger, ldpgraph_graph_id(g), &loss) == LDPGRAPH_OK);
+  EXPECT(loss.rounds == 20 && loss.last_round == 20);
+  EXPECT(fabs(loss.epsilon - 3.0) < 1e-12);  /* edges 1, features 1, label 1: once */
+  EXPECT(fabs(loss.naive_epsilon - 60.0) < 1e-9);
+  EXPECT(fabs(loss.edges_epsilon + loss.features_epsilon + loss.label_epsilon - loss.epsilon) < 1e-12);
+  EXPECT(fabs(ldpgraph_ledger_spent(ledger) - 3.0) < 1e-12);
+
+  /* One friend more: a new degree coin and both bits of her edge. */
+  u.neighbour_count = 4;
+  EXPECT(ldpgraph_ledger_report_round(ledger, g, rng, &u, 21, tiny, sizeof tiny, &len) ==
+         LDPGRAPH_BUFFER_TOO_SMALL);  /* recorded: the retry returns it */
+  EXPECT(ldpgraph_ledger_report_round(ledger, g, rng, &u, 21, out, sizeof out, &len) == LDPGRAPH_OK);
+  EXPECT(ldpgraph_ledger_loss(ledger, ldpgraph_graph_id(g), &loss) == LDPGRAPH_OK);
+  EXPECT(loss.epsilon > 3.0 && loss.rounds == 21);
+
+  EXPECT(ldpgraph_ledger_report_round(ledger, g, rng, &u, 3, out, sizeof out, &len) == LDPGRAPH_FAILED_PRECONDITION);
+  EXPECT(strstr(ldpgraph_last_error(), "not after the last reported round 21") != NULL);
+  EXPECT(ldpgraph_ledger_report(ledger, g, rng, &u, out, sizeof out, &len) == LDPGRAPH_FAILED_PRECONDITION);
+  EXPECT(ldpgraph_ledger_report_round(NULL, g, rng, &u, 22, out, sizeof out, &len) == LDPGRAPH_INVALID_ARGUMENT);
+  EXPECT(ldpgraph_ledger_loss(ledger, ldpgraph_graph_id(g), NULL) == LDPGRAPH_INVALID_ARGUMENT);
+  ldpgraph_ledger_free(ledger);
+  ldpgraph_graph_free(g);
+  ldpgraph_rng_free(rng);
+}
+
 /* A stand-in TRNG whose bytes the test knows: it counts up, and counts what it gave. */
 struct counting_trng {
   uint8_t next;
@@ -268,6 +313,7 @@ int main(void) {
   test_single_mechanisms();
   test_report_and_ledger();
   test_cap_refusal();
+  test_rounds();
   printf("c_api_test: %d checks, %d failed\n", checks, failures);
   return failures == 0 ? 0 : 1;
 }

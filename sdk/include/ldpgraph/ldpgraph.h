@@ -161,6 +161,33 @@ ldpgraph_status ldpgraph_ledger_report(ldpgraph_ledger* ledger, const ldpgraph_g
                                        ldpgraph_rng* rng, const ldpgraph_user_data* user,
                                        uint8_t* out, size_t out_capacity, size_t* out_len);
 
+/* ---- Rounds (docs/rounds.md) ------------------------------------------- */
+/* The memoised report of round `round` of the graph: every random choice is
+ * a permanent coin of the graph's secret key (drawn from rng at its first
+ * round, kept in the ledger), so unchanged data sends the same report and
+ * spends nothing more. The same round again returns the same bytes. Rounds
+ * only go forward; a graph reported with ldpgraph_ledger_report takes no
+ * rounds (LDPGRAPH_FAILED_PRECONDITION), nor does an embedding graph. Buffer
+ * rules as ldpgraph_ledger_report. */
+ldpgraph_status ldpgraph_ledger_report_round(ldpgraph_ledger* ledger, const ldpgraph_graph* graph,
+                                             ldpgraph_rng* rng, const ldpgraph_user_data* user,
+                                             uint64_t round, uint8_t* out, size_t out_capacity,
+                                             size_t* out_len);
+
+/* What one graph has cost its user, for an app to show. */
+typedef struct ldpgraph_loss {
+  double epsilon;          /* spent: for rounds, the loss of the distinct values revealed */
+  double naive_epsilon;    /* what fresh noise every round would have spent */
+  uint64_t rounds;         /* rounds reported (1 for a one-shot report) */
+  uint64_t last_round;
+  double edges_epsilon;    /* the parts of epsilon, for a graph in rounds (0 otherwise) */
+  double features_epsilon;
+  double label_epsilon;
+} ldpgraph_loss;
+
+/* LDPGRAPH_FAILED_PRECONDITION if the graph has no report in the ledger. */
+ldpgraph_status ldpgraph_ledger_loss(const ldpgraph_ledger* ledger, uint64_t graph_id, ldpgraph_loss* out);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif
