@@ -53,4 +53,38 @@ JNIEXPORT jbyteArray JNICALL Java_org_ldpgraph_BudgetLedger_nativeReport(JNIEnv*
   return NewBytes(env, ReportBuffer(len), len);
 }
 
+JNIEXPORT jbyteArray JNICALL Java_org_ldpgraph_BudgetLedger_nativeReportRound(
+    JNIEnv* env, jclass, jlong ledger, jlong graph, jlong rng, jint user, jintArray neighbours, jdoubleArray features,
+    jboolean has_label, jint label, jlong round) {
+  auto* l = Handle<ldpgraph_ledger>(env, ledger, "BudgetLedger");
+  auto* g = l ? Handle<ldpgraph_graph>(env, graph, "Graph") : nullptr;
+  auto* r = g ? Handle<ldpgraph_rng>(env, rng, "RandomSource") : nullptr;
+  JavaUser u;
+  if (r == nullptr || !u.Read(env, user, neighbours, features, has_label, label)) return nullptr;
+  const auto number = static_cast<std::uint64_t>(round);
+  std::size_t capacity = ldpgraph_graph_max_report_bytes(g), len = 0;
+  ldpgraph_status s = ldpgraph_ledger_report_round(l, g, r, &u.data, number, ReportBuffer(capacity), capacity, &len);
+  if (s == LDPGRAPH_BUFFER_TOO_SMALL) {  // recorded: read it again into a buffer of its size
+    capacity = len;
+    s = ldpgraph_ledger_report_round(l, g, r, &u.data, number, ReportBuffer(capacity), capacity, &len);
+  }
+  if (!Check(env, s)) return nullptr;
+  return NewBytes(env, ReportBuffer(len), len);
+}
+
+// The loss as 7 doubles: epsilon, naive, rounds, last round, edges, features, label.
+JNIEXPORT jdoubleArray JNICALL Java_org_ldpgraph_BudgetLedger_nativeLoss(JNIEnv* env, jclass, jlong ledger,
+                                                                          jlong graph_id) {
+  auto* l = Handle<ldpgraph_ledger>(env, ledger, "BudgetLedger");
+  if (l == nullptr) return nullptr;
+  ldpgraph_loss loss;
+  if (!Check(env, ldpgraph_ledger_loss(l, static_cast<std::uint64_t>(graph_id), &loss))) return nullptr;
+  const jdouble values[7] = {loss.epsilon, loss.naive_epsilon, static_cast<double>(loss.rounds),
+                             static_cast<double>(loss.last_round), loss.edges_epsilon, loss.features_epsilon,
+                             loss.label_epsilon};
+  jdoubleArray out = env->NewDoubleArray(7);
+  if (out != nullptr) env->SetDoubleArrayRegion(out, 0, 7, values);
+  return out;
+}
+
 }  // extern "C"

@@ -42,6 +42,28 @@ public final class BudgetLedger extends NativeObject {
                         user.hasLabel, user.label);
   }
 
+  /**
+   * Her memoised report for round `round` of `graph` (docs/rounds.md): every
+   * random choice is a permanent coin of the graph's secret key, kept in this
+   * ledger, so unchanged data sends the same report and spends nothing more.
+   * The same round again returns the same bytes. LdpgraphException
+   * FAILED_PRECONDITION for an earlier round, a graph reported with
+   * report(), or a changed policy; RESOURCE_EXHAUSTED past the cap.
+   */
+  public byte[] reportRound(Graph graph, RandomSource rng, UserData user, long round) {
+    if (graph == null) throw new IllegalArgumentException("graph must not be null");
+    Graph.checkRng(rng);
+    if (user == null) throw new IllegalArgumentException("user must not be null");
+    if (round < 0) throw new IllegalArgumentException("round = " + round + " must not be negative");
+    return nativeReportRound(handle(), graph.handle(), rng.handle(), user.userId, user.neighbours, user.features,
+                             user.hasLabel, user.label, round);
+  }
+
+  /** What `graphId` has cost so far. LdpgraphException FAILED_PRECONDITION if it has no report. */
+  public PrivacyLoss loss(long graphId) {
+    return new PrivacyLoss(nativeLoss(handle(), graphId));
+  }
+
   private static native long nativeOpenFile(String path, double epsilonCap);
 
   private static native void nativeFree(long handle);
@@ -50,4 +72,9 @@ public final class BudgetLedger extends NativeObject {
 
   private static native byte[] nativeReport(long ledger, long graph, long rng, int user, int[] neighbours,
                                             double[] features, boolean hasLabel, int label);
+
+  private static native byte[] nativeReportRound(long ledger, long graph, long rng, int user, int[] neighbours,
+                                                 double[] features, boolean hasLabel, int label, long round);
+
+  private static native double[] nativeLoss(long ledger, long graphId);
 }
