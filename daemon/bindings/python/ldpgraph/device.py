@@ -156,6 +156,29 @@ class BudgetLedger:
     def report_once(self, graph_id, make):
         return self._native.report_once(_arrays.non_negative_int("graph_id", graph_id), make)
 
+    def report_round(self, builder, round, user, neighbours, features=None, label=None, rng=None):
+        """Her memoised report for round `round` of the builder's graph (docs/rounds.md).
+
+        Every random choice is a permanent coin of the graph's secret key, kept in
+        this ledger, so unchanged data sends the same report and spends nothing
+        more; the same round again returns the same bytes. RuntimeError
+        (failed_precondition) for an earlier round, a graph reported with
+        report_once, a changed policy or an embedding graph; ValueError for bad
+        data; BudgetExhausted past the cap. Nothing is stored when refused.
+        """
+        if not isinstance(builder, ReportBuilder):
+            raise TypeError("builder must be a ReportBuilder, got %s" % type(builder).__name__)
+        round = _arrays.non_negative_int("round", round)
+        user = _arrays.non_negative_int("user", user)
+        return self._native.report_round(builder._native, round, user, np.asarray(neighbours, dtype=np.int64),
+                                         features, label, rng if rng is not None else Rng())
+
+    def loss(self, graph_id):
+        """What `graph_id` has cost so far: epsilon, naive_epsilon (fresh noise every
+        round), rounds, last_round and the parts edges_epsilon, features_epsilon,
+        label_epsilon. RuntimeError (failed_precondition) if the graph has no report."""
+        return self._native.loss(_arrays.non_negative_int("graph_id", graph_id))
+
     def find(self, graph_id):
         """The stored report bytes of `graph_id`, or None."""
         return self._native.find(_arrays.non_negative_int("graph_id", graph_id))

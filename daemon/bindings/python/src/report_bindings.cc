@@ -59,30 +59,26 @@ py::object FeaturesOf(const ldpgraph::Report& r) {
   return d;
 }
 
-class Builder {
- public:
-  explicit Builder(const std::string& config_json) {
-    impl_ = Take(ldpgraph::ReportBuilder::Create(Take(ldpgraph::GraphConfigFromJson(config_json))));
-  }
+// One user's true data from Python objects, checked as the C++ API wants it.
+struct UserInput {
+  std::vector<std::uint32_t> list;
+  std::vector<double> x;
+  ldpgraph::UserData data;
 
-  ldpgraph::Report Build(std::uint32_t user, const py::object& neighbours, const py::object& features,
-                         const py::object& label, Rng& rng) const {
+  UserInput(std::uint32_t user, const py::object& neighbours, const py::object& features, const py::object& label) {
     const Int64Array ids = Int64Array::ensure(neighbours);
     if (!ids || ids.ndim() != 1) throw py::value_error("neighbours must be a 1-d array of user ids");
-    std::vector<std::uint32_t> list;
     for (py::ssize_t k = 0; k < ids.shape(0); ++k) {
       if (ids.data()[k] < 0 || ids.data()[k] > 0xFFFFFFFFll) {
         throw py::value_error("neighbours[" + std::to_string(k) + "] is not a user id");
       }
       list.push_back(static_cast<std::uint32_t>(ids.data()[k]));
     }
-    std::vector<double> x;
     if (!features.is_none()) {
       const Float64Array a = Float64Array::ensure(features);
       if (!a || a.ndim() != 1) throw py::value_error("features must be a 1-d array of numbers");
       x.assign(a.data(), a.data() + a.shape(0));
     }
-    ldpgraph::UserData data;
     data.user_id = user;
     data.neighbours = ldpgraph::Span<const std::uint32_t>(list.data(), list.size());
     data.features = ldpgraph::Span<const double>(x.data(), x.size());
@@ -94,9 +90,23 @@ class Builder {
       data.has_label = true;
       data.label = static_cast<std::uint32_t>(y);
     }
-    return Take(impl_->Build(data, *rng.source));
+  }
+  UserInput(const UserInput&) = delete;  // data points into list and x
+};
+
+class Builder {
+ public:
+  explicit Builder(const std::string& config_json) {
+    impl_ = Take(ldpgraph::ReportBuilder::Create(Take(ldpgraph::GraphConfigFromJson(config_json))));
   }
 
+  ldpgraph::Report Build(std::uint32_t user, const py::object& neighbours, const py::object& features,
+                         const py::object& label, Rng& rng) const {
+    const UserInput input(user, neighbours, features, label);
+    return Take(impl_->Build(input.data, *rng.source));
+  }
+
+  const ldpgraph::ReportBuilder& impl() const { return *impl_; }
   std::string ConfigJson() const { return ldpgraph::GraphConfigToJson(impl_->config()); }
 
  private:
@@ -133,6 +143,26 @@ class Ledger {
     if (error) throw *error;
     const std::vector<std::uint8_t> out = Take(std::move(bytes));
     return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
+  }
+
+  py::bytes ReportRound(const Builder& builder, std::uint64_t round, std::uint32_t user, const py::object& neighbours,
+                        const py::object& features, const py::object& label, Rng& rng) {
+    const UserInput input(user, neighbours, features, label);
+    const std::vector<std::uint8_t> out = Take(impl_->ReportRound(builder.impl(), input.data, round, *rng.source));
+    return py::bytes(reinterpret_cast<const char*>(out.data()), out.size());
+  }
+
+  py::dict Loss(std::uint64_t graph_id) const {
+    const ldpgraph::GraphLoss loss = Take(impl_->Loss(graph_id));
+    py::dict d;
+    d["epsilon"] = loss.epsilon;
+    d["naive_epsilon"] = loss.naive_epsilon;
+    d["rounds"] = loss.rounds;
+    d["last_round"] = loss.last_round;
+    d["edges_epsilon"] = loss.parts.edges;
+    d["features_epsilon"] = loss.parts.features;
+    d["label_epsilon"] = loss.parts.label;
+    return d;
   }
 
   py::object Find(std::uint64_t graph_id) const {
@@ -174,6 +204,9 @@ void BindReports(py::module_& m) {
   py::class_<Ledger>(m, "BudgetLedger")
       .def(py::init<const std::string&, double>(), py::arg("path"), py::arg("epsilon_cap"))
       .def("report_once", &Ledger::ReportOnce, py::arg("graph_id"), py::arg("make"))
+      .def("report_round", &Ledger::ReportRound, py::arg("builder"), py::arg("round"), py::arg("user"),
+           py::arg("neighbours"), py::arg("features"), py::arg("label"), py::arg("rng"))
+      .def("loss", &Ledger::Loss, py::arg("graph_id"))
       .def("find", &Ledger::Find, py::arg("graph_id"))
       .def_property_readonly("spent", &Ledger::spent)
       .def_property_readonly("cap", &Ledger::cap)

@@ -161,6 +161,45 @@ def test_reports_round_trip_through_the_wire_format():
         ldpgraph.device.ReportBuilder(dict(CONFIG, colour="blue"))
 
 
+def test_rounds_of_an_unchanged_user_cost_one_round(tmp_path):
+    path = tmp_path / "rounds.bin"
+    builder = ldpgraph.device.ReportBuilder(CONFIG)
+    ledger = ldpgraph.device.BudgetLedger(path, epsilon_cap=10.0)
+    friends, x = [1, 2, 30], [0.2, 0.5, 0.9]
+    bodies = set()
+    for round in range(1, 41):
+        report = ldpgraph.device.decode_report(ledger.report_round(builder, round, 4, friends, features=x, label=1))
+        bodies.add((tuple(report.edges["neighbours"]), report.edges["q"], tuple(report.features["sign"]), report.label))
+    assert len(bodies) == 1  # the same randomization every round
+    loss = ledger.loss(12)
+    assert loss["epsilon"] == pytest.approx(4.0) and loss["naive_epsilon"] == pytest.approx(160.0)
+    assert (loss["rounds"], loss["last_round"]) == (40, 40)
+    assert loss["edges_epsilon"] + loss["features_epsilon"] + loss["label_epsilon"] == pytest.approx(4.0)
+    assert ledger.spent == pytest.approx(4.0)
+    assert ledger.report_round(builder, 40, 4, friends, features=x, label=1) == \
+        ledger.report_round(builder, 40, 4, friends, features=x, label=1)
+    with pytest.raises(RuntimeError, match="failed_precondition.*not after the last reported round 40"):
+        ledger.report_round(builder, 39, 4, friends, features=x, label=1)
+    with pytest.raises(RuntimeError, match="failed_precondition.*rounds"):
+        ledger.report_once(12, lambda: (b"", 1.0))
+    with pytest.raises(ValueError, match="own|herself|user"):
+        ledger.report_round(builder, 41, 4, [4], features=x, label=1)
+    with pytest.raises(ValueError, match="round"):
+        ledger.report_round(builder, -1, 4, friends, features=x, label=1)
+    with pytest.raises(TypeError):
+        ledger.report_round(CONFIG, 41, 4, friends, features=x, label=1)
+    with pytest.raises(RuntimeError, match="failed_precondition"):
+        ledger.loss(99)
+    # A new label costs its own coin; past the cap nothing is stored.
+    ledger.report_round(builder, 41, 4, friends, features=x, label=0)
+    assert ledger.loss(12)["label_epsilon"] == pytest.approx(2.0)
+    tight = ldpgraph.device.BudgetLedger(tmp_path / "tight.bin", epsilon_cap=4.5)
+    tight.report_round(builder, 1, 4, friends, features=x, label=1)
+    with pytest.raises(ldpgraph.BudgetExhausted):
+        tight.report_round(builder, 2, 4, friends, features=x, label=0)
+    assert tight.loss(12)["rounds"] == 1
+
+
 def test_the_ledger_sends_one_report_per_graph_and_keeps_to_its_cap(tmp_path):
     path = tmp_path / "ledger.bin"
     builder = ldpgraph.device.ReportBuilder(CONFIG)
