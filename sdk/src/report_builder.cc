@@ -51,18 +51,7 @@ Status ReportBuilder::CheckLabel(bool has_label, std::uint32_t label) const {
   return Status::Ok();
 }
 
-Result<Report> ReportBuilder::Build(const UserData& data, RandomSource& rng) const {
-  return BuildWith(data, nullptr, rng);
-}
-
-Result<Report> ReportBuilder::BuildMemoised(const UserData& data, const PermanentCoins& coins,
-                                            RandomSource& rng) const {
-  return BuildWith(data, &coins, rng);
-}
-
-Result<Report> ReportBuilder::BuildWith(const UserData& data, const PermanentCoins* coins, RandomSource& rng) const {
-  // Check every input before drawing any randomness: a rejected call must not
-  // have produced (and possibly leaked) a partial randomization.
+Status ReportBuilder::CheckUserData(const UserData& data) const {
   if (config_.embedding.enabled) {
     return Status::FailedPrecondition("graph " + std::to_string(config_.graph_id) +
                                       " is an embedding graph: its owner reports it once, with BuildEmbedding");
@@ -73,26 +62,36 @@ Result<Report> ReportBuilder::BuildWith(const UserData& data, const PermanentCoi
     return Status::InvalidArgument("graph " + std::to_string(config_.graph_id) +
                                    " collects no features, but features were given");
   }
-  LDPGRAPH_RETURN_IF_ERROR(CheckLabel(data.has_label, data.label));
+  return CheckLabel(data.has_label, data.label);
+}
 
+Report ReportBuilder::Header(const UserData& data) const {
   Report r;
   r.graph_id = config_.graph_id;
   r.num_users = config_.num_users;
   r.user_id = data.user_id;
-  LDPGRAPH_RETURN_IF_ERROR(coins != nullptr ? edges_->PerturbMemoised(data.user_id, data.neighbours, *coins, &r.edges)
-                                             : edges_->Perturb(data.user_id, data.neighbours, rng, &r.edges));
   if (config_.features.enabled) {
     r.has_features = true;
     r.features.epsilon = config_.features.params.epsilon;
     r.features.dims = config_.features.params.dims;
-    LDPGRAPH_RETURN_IF_ERROR(coins != nullptr ? features_.EncodeMemoised(data.features, *coins, &r.features.encoded)
-                                               : features_.Encode(data.features, rng, &r.features.encoded));
   }
   if (config_.label.enabled) {
     r.has_label = true;
     r.label.epsilon = config_.label.epsilon;
     r.label.classes = config_.label.classes;
-    Result<std::uint32_t> y = coins != nullptr ? label_.PerturbMemoised(data.label, *coins) : label_.Perturb(data.label, rng);
+  }
+  return r;
+}
+
+Result<Report> ReportBuilder::Build(const UserData& data, RandomSource& rng) const {
+  // Check every input before drawing any randomness: a rejected call must not
+  // have produced (and possibly leaked) a partial randomization.
+  LDPGRAPH_RETURN_IF_ERROR(CheckUserData(data));
+  Report r = Header(data);
+  LDPGRAPH_RETURN_IF_ERROR(edges_->Perturb(data.user_id, data.neighbours, rng, &r.edges));
+  if (r.has_features) LDPGRAPH_RETURN_IF_ERROR(features_.Encode(data.features, rng, &r.features.encoded));
+  if (r.has_label) {
+    Result<std::uint32_t> y = label_.Perturb(data.label, rng);
     if (!y.ok()) return y.status();
     r.label.value = *y;
   }

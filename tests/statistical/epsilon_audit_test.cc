@@ -269,7 +269,7 @@ AuditResult AuditTenMemoisedRounds(const EdgeRandomizer& mech, std::uint64_t see
     const PermanentCoins coins = FreshCoins(rng);  // one device's key, kept over its rounds
     std::string all;
     for (int round = 0; round < kRounds; ++round) {
-      (void)mech.PerturbMemoised(0, list, coins, &out);
+      (void)PerturbMemoised(mech, 0, list, coins, &out);
       all += key(out) + "/";
     }
     return all;

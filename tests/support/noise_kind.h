@@ -29,7 +29,7 @@ inline PermanentCoins FreshCoins(RandomSource& rng) {
 inline Status PerturbAs(NoiseKind kind, const EdgeRandomizer& m, std::uint32_t user,
                         Span<const std::uint32_t> neighbours, RandomSource& rng, NoisyEdges* out) {
   if (kind == NoiseKind::kFresh) return m.Perturb(user, neighbours, rng, out);
-  return m.PerturbMemoised(user, neighbours, FreshCoins(rng), out);
+  return PerturbMemoised(m, user, neighbours, FreshCoins(rng), out);
 }
 
 inline Status EncodeAs(NoiseKind kind, const MultiBitEncoder& e, Span<const double> x, RandomSource& rng,

@@ -63,9 +63,9 @@ TEST_CASE("MemoisedEdges.SameListSameOutputForEveryMechanism") {
     CAPTURE(EdgeMechanismName(m->mechanism()));
     const PermanentCoins coins = Coins(3), other = Coins(4);
     NoisyEdges a, b, c;
-    REQUIRE(m->PerturbMemoised(0, friends, coins, &a).ok());
-    REQUIRE(m->PerturbMemoised(0, reordered, coins, &b).ok());
-    REQUIRE(m->PerturbMemoised(0, friends, other, &c).ok());
+    REQUIRE(PerturbMemoised(*m, 0, friends, coins, &a).ok());
+    REQUIRE(PerturbMemoised(*m, 0, reordered, coins, &b).ok());
+    REQUIRE(PerturbMemoised(*m, 0, friends, other, &c).ok());
     CHECK(a.neighbours == b.neighbours);
     CHECK(a.noisy_degree == b.noisy_degree);
     CHECK(a.values == b.values);
@@ -74,8 +74,8 @@ TEST_CASE("MemoisedEdges.SameListSameOutputForEveryMechanism") {
     // The input checks of Perturb().
     const std::vector<std::uint32_t> self = {0};
     const std::vector<std::uint32_t> beyond = {n};
-    CHECK(m->PerturbMemoised(0, self, coins, &a).code() == StatusCode::kInvalidArgument);
-    CHECK(m->PerturbMemoised(0, beyond, coins, &a).code() == StatusCode::kOutOfRange);
+    CHECK(PerturbMemoised(*m, 0, self, coins, &a).code() == StatusCode::kInvalidArgument);
+    CHECK(PerturbMemoised(*m, 0, beyond, coins, &a).code() == StatusCode::kOutOfRange);
   }
 }
 
@@ -88,8 +88,8 @@ TEST_CASE("MemoisedRr.AddingAFriendMovesOnlyHerBit") {
     std::vector<std::uint32_t> more = friends;
     if (added == 500) continue;
     more.push_back(added);
-    REQUIRE(rr->PerturbMemoised(0, friends, coins, &before).ok());
-    REQUIRE(rr->PerturbMemoised(0, more, coins, &after).ok());
+    REQUIRE(PerturbMemoised(*rr, 0, friends, coins, &before).ok());
+    REQUIRE(PerturbMemoised(*rr, 0, more, coins, &after).ok());
     CHECK(Without(before.neighbours, {added}) == Without(after.neighbours, {added}));
   }
 }
@@ -108,7 +108,7 @@ TEST_CASE("MemoisedDprr.OnesOnlyGrowWithTheNoisyDegree") {
     for (std::uint32_t d = 0; d < 400; d += 20) {
       while (friends.size() < d) friends.push_back(static_cast<std::uint32_t>(1 + friends.size() * 3));
       NoisyEdges out;
-      REQUIRE(dprr->PerturbMemoised(0, friends, coins, &out).ok());
+      REQUIRE(dpPerturbMemoised(*rr, 0, friends, coins, &out).ok());
       if (out.q >= previous_q && previous_q >= 0) {
         // The non-friend ones at the smaller q (minus the friends added since) stay.
         CHECK(IsSubset(Without(previous.neighbours, friends), out.neighbours));

@@ -75,18 +75,20 @@ class EdgeRandomizer {
   virtual Status Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours,
                          RandomSource& rng, NoisyEdges* out) const = 0;
 
-  // The memoised form (docs/rounds.md): the same output distribution as
-  // Perturb() in any one round, with every random choice a permanent coin
-  // named by what it perturbs, so an unchanged list gives the same output in
-  // every round and a change moves only what it touches. Errors: Perturb()'s.
-  virtual Status PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours,
-                                 const PermanentCoins& coins, NoisyEdges* out) const = 0;
-
   virtual EdgeMechanism mechanism() const = 0;
   virtual std::uint32_t num_users() const = 0;
   // The largest number of neighbour ids Perturb() can output (n - 1).
   std::uint32_t max_output_neighbours() const { return num_users() - 1; }
 };
+
+// The memoised form of `randomizer`'s Perturb() (docs/rounds.md): the same
+// output distribution in any one round, with every random choice a
+// permanent coin named by what it perturbs, so an unchanged list gives the
+// same output in every round and a change moves only what it touches.
+// Errors: Perturb()'s. Each mechanism's own PerturbMemoised() does the work;
+// this dispatch (not a virtual) keeps it out of images that never memoise.
+Status PerturbMemoised(const EdgeRandomizer& randomizer, std::uint32_t user, Span<const std::uint32_t> neighbours,
+                       const PermanentCoins& coins, NoisyEdges* out);
 
 // A graph's public edge policy: what every device of that graph runs.
 struct EdgePolicy {

@@ -28,7 +28,7 @@ class LocalLapClient final : public EdgeRandomizer {
   Status Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours, RandomSource& rng,
                  NoisyEdges* out) const override;
   Status PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours, const PermanentCoins& coins,
-                         NoisyEdges* out) const override;
+                         NoisyEdges* out) const;  // see ldpgraph::PerturbMemoised
   EdgeMechanism mechanism() const override { return EdgeMechanism::kLocalLap; }
   std::uint32_t num_users() const override { return n_; }
 

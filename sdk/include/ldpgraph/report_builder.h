@@ -62,8 +62,10 @@ class ReportBuilder {
   LabelRandomizer label_;
 
   Status CheckLabel(bool has_label, std::uint32_t label) const;
-  // Build() with fresh randomness (coins == nullptr) or memoised.
-  Result<Report> BuildWith(const UserData& data, const PermanentCoins* coins, RandomSource& rng) const;
+  // The checks of Build() and BuildMemoised(), before any randomness.
+  Status CheckUserData(const UserData& data) const;
+  // The report's fields that are not random: ids and the policy's parameters.
+  Report Header(const UserData& data) const;
 };
 
 }  // namespace ldpgraph

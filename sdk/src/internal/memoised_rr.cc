@@ -1,7 +1,6 @@
 #include "internal/memoised_rr.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "ldpgraph/samplers.h"
 
@@ -11,6 +10,37 @@ namespace {
 // The counting coins' items: the total at the largest rate, and a tree node's split.
 constexpr std::uint32_t kTotal = 0;
 constexpr std::uint32_t kSplit = 1;
+
+// The slots a lazy Fisher-Yates shuffle has moved: slot -> the candidate now
+// there (an unmoved slot holds itself). Open addressing with linear probing
+// in one vector, sized once for `moves` entries: a microcontroller's arena
+// gets one block, and the image no std::unordered_map.
+class MovedSlots {
+ public:
+  explicit MovedSlots(std::uint64_t moves) {
+    std::size_t size = 16;
+    while (size < 2 * moves + 1) size *= 2;
+    table_.assign(size, kEmpty);
+    mask_ = size - 1;
+  }
+  std::uint32_t At(std::uint32_t slot) const {
+    const std::uint64_t entry = table_[Find(slot)];
+    return entry == kEmpty ? slot : static_cast<std::uint32_t>(entry);
+  }
+  void Set(std::uint32_t slot, std::uint32_t candidate) {
+    table_[Find(slot)] = std::uint64_t{slot} << 32 | candidate;
+  }
+
+ private:
+  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};  // slot 2^32 - 1 is never a slot (< n - 1)
+  std::size_t Find(std::uint32_t slot) const {
+    std::size_t i = (slot * std::size_t{0x9E3779B1u}) & mask_;
+    while (table_[i] != kEmpty && static_cast<std::uint32_t>(table_[i] >> 32) != slot) i = (i + 1) & mask_;
+    return i;
+  }
+  std::vector<std::uint64_t> table_;
+  std::size_t mask_ = 0;
+};
 }  // namespace
 
 std::uint64_t MemoisedOnesCount(const PermanentCoins& coins, std::uint64_t candidates, const RateGrid& grid,
@@ -60,19 +90,14 @@ Status MemoisedSparseRandomizedResponse(const PermanentCoins& coins, std::uint32
 
   // The first k of a uniform order of the candidates (slot c is user c, or
   // c + 1 past the user): Fisher-Yates, remembering only the moved slots.
-  std::unordered_map<std::uint32_t, std::uint32_t> moved;
-  moved.reserve(static_cast<std::size_t>(2 * k));
-  const auto at = [&moved](std::uint32_t slot) {
-    auto it = moved.find(slot);
-    return it == moved.end() ? slot : it->second;
-  };
+  MovedSlots moved(k);
   std::vector<std::uint32_t> ones;
   ones.reserve(static_cast<std::size_t>(k));
   CoinStream order = coins.Coin(CoinPurpose::kNonFriendOrder, 0, 0);
   for (std::uint64_t i = 0; i < k; ++i) {
     const auto pick = static_cast<std::uint32_t>(i + UniformBelow(order, candidates - i));
-    const std::uint32_t chosen = at(pick);
-    moved[pick] = at(static_cast<std::uint32_t>(i));
+    const std::uint32_t chosen = moved.At(pick);
+    moved.Set(pick, moved.At(static_cast<std::uint32_t>(i)));
     ones.push_back(chosen < user ? chosen : chosen + 1);
   }
   std::sort(ones.begin(), ones.end());
