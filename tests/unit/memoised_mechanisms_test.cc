@@ -108,7 +108,7 @@ TEST_CASE("MemoisedDprr.OnesOnlyGrowWithTheNoisyDegree") {
     for (std::uint32_t d = 0; d < 400; d += 20) {
       while (friends.size() < d) friends.push_back(static_cast<std::uint32_t>(1 + friends.size() * 3));
       NoisyEdges out;
-      REQUIRE(dpPerturbMemoised(*rr, 0, friends, coins, &out).ok());
+      REQUIRE(PerturbMemoised(*dprr, 0, friends, coins, &out).ok());
       if (out.q >= previous_q && previous_q >= 0) {
         // The non-friend ones at the smaller q (minus the friends added since) stay.
         CHECK(IsSubset(Without(previous.neighbours, friends), out.neighbours));
