@@ -360,6 +360,19 @@ double ldpgraph_ledger_spent(const ldpgraph_ledger* ledger) {
   return ledger ? ledger->ledger->spent() : NAN;
 }
 
+// The arguments every ledger report call checks first.
+static ldpgraph_status CheckLedgerCall(const ldpgraph_ledger* ledger, const ldpgraph_graph* g, const ldpgraph_rng* rng,
+                                       const ldpgraph_user_data* user, const uint8_t* out, size_t out_capacity,
+                                       const size_t* out_len) {
+  if (ledger == nullptr) return NullArgument("ledger");
+  if (g == nullptr) return NullArgument("graph");
+  if (rng == nullptr) return NullArgument("rng");
+  if (ldpgraph_status s = CheckUser(user); s != LDPGRAPH_OK) return s;
+  if (out == nullptr && out_capacity != 0) return NullArgument("out");
+  if (out_len == nullptr) return NullArgument("out_len");
+  return LDPGRAPH_OK;
+}
+
 // Hands the ledger's recorded bytes to the caller's buffer.
 static ldpgraph_status CopyRecorded(const ldpgraph::Result<std::vector<std::uint8_t>>& bytes, uint8_t* out,
                                     size_t out_capacity, size_t* out_len) {
@@ -376,12 +389,9 @@ static ldpgraph_status CopyRecorded(const ldpgraph::Result<std::vector<std::uint
 ldpgraph_status ldpgraph_ledger_report(ldpgraph_ledger* ledger, const ldpgraph_graph* g,
                                        ldpgraph_rng* rng, const ldpgraph_user_data* user,
                                        uint8_t* out, size_t out_capacity, size_t* out_len) {
-  if (ledger == nullptr) return NullArgument("ledger");
-  if (g == nullptr) return NullArgument("graph");
-  if (rng == nullptr) return NullArgument("rng");
-  if (ldpgraph_status s = CheckUser(user); s != LDPGRAPH_OK) return s;
-  if (out == nullptr && out_capacity != 0) return NullArgument("out");
-  if (out_len == nullptr) return NullArgument("out_len");
+  if (ldpgraph_status s = CheckLedgerCall(ledger, g, rng, user, out, out_capacity, out_len); s != LDPGRAPH_OK) {
+    return s;
+  }
   const ldpgraph::UserData data = ToUserData(*user);
   auto bytes = ledger->ledger->ReportOnce(
       g->builder->config().graph_id, [&]() -> ldpgraph::Result<ldpgraph::BudgetLedger::NewReport> {
@@ -398,12 +408,9 @@ ldpgraph_status ldpgraph_ledger_report(ldpgraph_ledger* ledger, const ldpgraph_g
 ldpgraph_status ldpgraph_ledger_report_round(ldpgraph_ledger* ledger, const ldpgraph_graph* g, ldpgraph_rng* rng,
                                              const ldpgraph_user_data* user, uint64_t round, uint8_t* out,
                                              size_t out_capacity, size_t* out_len) {
-  if (ledger == nullptr) return NullArgument("ledger");
-  if (g == nullptr) return NullArgument("graph");
-  if (rng == nullptr) return NullArgument("rng");
-  if (ldpgraph_status s = CheckUser(user); s != LDPGRAPH_OK) return s;
-  if (out == nullptr && out_capacity != 0) return NullArgument("out");
-  if (out_len == nullptr) return NullArgument("out_len");
+  if (ldpgraph_status s = CheckLedgerCall(ledger, g, rng, user, out, out_capacity, out_len); s != LDPGRAPH_OK) {
+    return s;
+  }
   return CopyRecorded(ledger->ledger->ReportRound(*g->builder, ToUserData(*user), round, *rng->source), out,
                       out_capacity, out_len);
 }

@@ -120,8 +120,7 @@ Status Dprr::PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neigh
   // The degree's noise is memoised per degree value; the bits' coins are
   // compared with p q and (1 - p) q, so a new q (one friend more) moves only
   // the bits whose coin lies between the old and the new threshold.
-  CoinStream degree_coin = coins.Coin(CoinPurpose::kDegree, 0, sorted.size());
-  const std::int64_t noisy_degree = static_cast<std::int64_t>(sorted.size()) + degree_noise_.Sample(degree_coin);
+  const std::int64_t noisy_degree = internal::MemoisedNoisyDegree(coins, degree_noise_, sorted.size());
   const auto t = static_cast<std::uint64_t>(std::clamp<std::int64_t>(noisy_degree, 0, static_cast<std::int64_t>(n_) - 1));
   Describe(out);
   out->q = SamplingProbability(noisy_degree);

@@ -1,5 +1,6 @@
 #include "ldpgraph/local_lap.h"
 
+#include "internal/memoised_rr.h"
 #include "internal/validation.h"
 
 namespace ldpgraph {
@@ -72,8 +73,7 @@ Status LocalLapClient::PerturbMemoised(std::uint32_t user, Span<const std::uint3
   std::vector<std::uint32_t> sorted;
   LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &sorted));
   Describe(out);
-  CoinStream degree_coin = coins.Coin(CoinPurpose::kDegree, 0, sorted.size());
-  out->noisy_degree = static_cast<std::int64_t>(sorted.size()) + degree_noise_.Sample(degree_coin);
+  out->noisy_degree = internal::MemoisedNoisyDegree(coins, degree_noise_, sorted.size());
   FillValues(user, sorted, [&](std::uint32_t j, bool bit) {
     CoinStream coin = coins.Coin(CoinPurpose::kLocalLapValue, 0, std::uint64_t{j} << 1 | (bit ? 1u : 0u));
     return value_noise_.Sample(coin);

@@ -53,8 +53,7 @@ Status RrWithDegree::PerturbMemoised(std::uint32_t user, Span<const std::uint32_
   std::vector<std::uint32_t> sorted;
   LDPGRAPH_RETURN_IF_ERROR(internal::SortAndCheckNeighbours(n_, user, neighbours, &sorted));
   Describe(out);
-  CoinStream degree_coin = coins.Coin(CoinPurpose::kDegree, 0, sorted.size());
-  out->noisy_degree = static_cast<std::int64_t>(sorted.size()) + degree_noise_.Sample(degree_coin);
+  out->noisy_degree = internal::MemoisedNoisyDegree(coins, degree_noise_, sorted.size());
   const internal::ConstantRate rate(1.0 / (1.0 + std::exp(split_.eps2)));
   return internal::MemoisedSparseRandomizedResponse(coins, n_, user, sorted, p_, rate, 0, &out->neighbours);
 }

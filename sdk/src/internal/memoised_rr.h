@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ldpgraph/permanent_coins.h"
+#include "ldpgraph/samplers.h"
 #include "ldpgraph/status.h"
 
 namespace ldpgraph {
@@ -53,6 +54,13 @@ class ConstantRate final : public RateGrid {
 Status MemoisedSparseRandomizedResponse(const PermanentCoins& coins, std::uint32_t n, std::uint32_t user,
                                         const std::vector<std::uint32_t>& sorted, double keep,
                                         const RateGrid& grid, std::uint64_t t, std::vector<std::uint32_t>* out);
+
+// d + L(d), with L(d) the noise drawn from the permanent coin of the degree
+// value d: the noisy degree of DPRR, RR with degree and LocalLap, memoised.
+inline std::int64_t MemoisedNoisyDegree(const PermanentCoins& coins, const DiscreteLaplace& noise, std::size_t degree) {
+  CoinStream coin = coins.Coin(CoinPurpose::kDegree, 0, degree);
+  return static_cast<std::int64_t>(degree) + noise.Sample(coin);
+}
 
 // K(t) alone (exposed for tests of its law and its monotonicity).
 std::uint64_t MemoisedOnesCount(const PermanentCoins& coins, std::uint64_t candidates, const RateGrid& grid,
