@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "internal/dprr_rates.h"
 #include "internal/memoised_rr.h"
 #include "internal/sparse_rr.h"
 #include "internal/validation.h"
@@ -97,22 +98,6 @@ Status Dprr::Perturb(std::uint32_t user, Span<const std::uint32_t> neighbours, R
                                             &out->neighbours);
 }
 
-namespace {
-// DPRR's rate for a non-friend, (1 - p) q, on the grid of clamped noisy
-// degrees 0 .. n - 1, where q grows with the degree.
-class DprrRates final : public internal::RateGrid {
- public:
-  explicit DprrRates(const Dprr& dprr) : dprr_(dprr) {}
-  std::uint64_t size() const override { return dprr_.num_users(); }
-  double Rate(std::uint64_t t) const override {
-    return (1.0 - dprr_.p()) * dprr_.SamplingProbability(static_cast<std::int64_t>(t));
-  }
-
- private:
-  const Dprr& dprr_;
-};
-}  // namespace
-
 Status Dprr::PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours, const PermanentCoins& coins,
                              NoisyEdges* out) const {
   std::vector<std::uint32_t> sorted;
@@ -124,7 +109,7 @@ Status Dprr::PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neigh
   const auto t = static_cast<std::uint64_t>(std::clamp<std::int64_t>(noisy_degree, 0, static_cast<std::int64_t>(n_) - 1));
   Describe(out);
   out->q = SamplingProbability(noisy_degree);
-  return internal::MemoisedSparseRandomizedResponse(coins, n_, user, sorted, p_ * out->q, DprrRates(*this), t,
+  return internal::MemoisedSparseRandomizedResponse(coins, n_, user, sorted, p_ * out->q, internal::DprrRates(*this), t,
                                                     &out->neighbours);
 }
 

@@ -34,25 +34,16 @@ std::vector<T> Difference(const std::vector<T>& a, const std::vector<T>& b) {
 
 }  // namespace
 
-bool RoundHistory::operator==(const RoundHistory& o) const {
-  return rounds == o.rounds && last_round == o.last_round && friends_ever == o.friends_ever &&
-         both_bits == o.both_bits && degrees == o.degrees && feature_values == o.feature_values &&
-         labels == o.labels;
-}
-
 Result<RoundHistory> AfterRound(const ReportBuilder& builder, const PermanentCoins& coins,
                                 const RoundHistory& before, const UserData& data, std::uint64_t round) {
   const GraphConfig& config = builder.config();
-  if (config.embedding.enabled) {
-    return Status::FailedPrecondition("graph " + std::to_string(config.graph_id) +
-                                      " is an embedding graph: its owner reports it once, not in rounds");
-  }
+  LDPGRAPH_RETURN_IF_ERROR(builder.CheckUserData(data));  // refuses an embedding graph too
   if (before.rounds > 0 && round <= before.last_round) {
     return Status::FailedPrecondition("round " + std::to_string(round) + " of graph " +
                                       std::to_string(config.graph_id) + " is not after the last reported round " +
                                       std::to_string(before.last_round));
   }
-  // The builder's own checks, so that a history is never made of data it refuses.
+  // The edge mechanism's own checks, so that a history is never made of a list it refuses.
   std::vector<std::uint32_t> friends;
   LDPGRAPH_RETURN_IF_ERROR(
       internal::SortAndCheckNeighbours(config.num_users, data.user_id, data.neighbours, &friends));
@@ -69,28 +60,11 @@ Result<RoundHistory> AfterRound(const ReportBuilder& builder, const PermanentCoi
     InsertSorted(&after.degrees, static_cast<std::uint64_t>(friends.size()));
   }
   if (config.features.enabled) {
-    Result<MultiBitEncoder> encoder = MultiBitEncoder::Create(config.features.params);
-    if (!encoder.ok()) return encoder.status();
-    LDPGRAPH_RETURN_IF_ERROR(encoder->CheckInput(data.features));
-    for (std::uint32_t i : encoder->MemoisedDims(coins)) {
+    for (std::uint32_t i : builder.feature_encoder().MemoisedDims(coins)) {
       InsertSorted(&after.feature_values, std::make_pair(i, MultiBitEncoder::ValueBits(data.features[i])));
     }
-  } else if (!data.features.empty()) {
-    return Status::InvalidArgument("graph " + std::to_string(config.graph_id) +
-                                   " collects no features, but features were given");
   }
-  if (config.label.enabled != data.has_label) {
-    return Status::InvalidArgument("graph " + std::to_string(config.graph_id) +
-                                   (config.label.enabled ? " needs a label, none was given"
-                                                         : " collects no label, but a label was given"));
-  }
-  if (config.label.enabled) {
-    if (data.label >= config.label.classes) {
-      return Status::OutOfRange("label " + std::to_string(data.label) + " is not below classes = " +
-                                std::to_string(config.label.classes));
-    }
-    InsertSorted(&after.labels, data.label);
-  }
+  if (config.label.enabled) InsertSorted(&after.labels, data.label);
   return after;
 }
 

@@ -6,8 +6,7 @@
 
 #include <cmath>
 
-#include "internal/memoised_rr.h"
-#include "ldpgraph/dprr.h"
+#include "internal/dprr_rates.h"
 #include "support/noise_kind.h"
 #include "support/stats.h"
 
@@ -16,15 +15,6 @@ using namespace ldpgraph::testing;
 
 namespace {
 constexpr double kAlpha = 1e-6;
-
-struct DprrRates final : internal::RateGrid {
-  explicit DprrRates(const Dprr& d) : dprr(d) {}
-  const Dprr& dprr;
-  std::uint64_t size() const override { return dprr.num_users(); }
-  double Rate(std::uint64_t t) const override {
-    return (1 - dprr.p()) * dprr.SamplingProbability(static_cast<std::int64_t>(t));
-  }
-};
 
 std::vector<double> BinomialPmf(std::uint64_t n, double p) {
   std::vector<double> pmf(n + 1);
@@ -40,7 +30,7 @@ TEST_CASE("MemoisedOnesCount.IsBinomialAtEachPointAndBetweenPoints") {
   const std::uint32_t n = 61;
   auto dprr = Dprr::Create(n, 1.0);
   REQUIRE(dprr.ok());
-  const DprrRates rates(*dprr);
+  const internal::DprrRates rates(*dprr);
   const std::uint64_t candidates = n - 1;
   const int runs = 100000;
   for (auto [t1, t2] : {std::pair<std::uint64_t, std::uint64_t>{3, 17}, {10, 11}, {29, 60}}) {

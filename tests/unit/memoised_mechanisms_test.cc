@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "internal/memoised_rr.h"
+#include "internal/dprr_rates.h"
 #include "ldpgraph/dprr.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/local_lap.h"
@@ -122,14 +122,7 @@ TEST_CASE("MemoisedDprr.OnesOnlyGrowWithTheNoisyDegree") {
 TEST_CASE("MemoisedOnesCount.GrowsAlongTheGridAndStaysInRange") {
   auto dprr = Dprr::Create(5000, 2.0);
   REQUIRE(dprr.ok());
-  struct Rates final : internal::RateGrid {
-    const Dprr* dprr;
-    std::uint64_t size() const override { return dprr->num_users(); }
-    double Rate(std::uint64_t t) const override {
-      return (1 - dprr->p()) * dprr->SamplingProbability(static_cast<std::int64_t>(t));
-    }
-  } rates;
-  rates.dprr = &*dprr;
+  const internal::DprrRates rates(*dprr);
   for (std::uint64_t seed = 60; seed < 70; ++seed) {
     const PermanentCoins coins = Coins(seed);
     std::uint64_t previous = 0;

@@ -51,7 +51,13 @@ class ReportBuilder {
   // the encoder's, and those of a label as in Build().
   Result<Report> BuildEmbedding(Span<const double> h, bool has_label, std::uint32_t label, RandomSource& rng) const;
 
+  // The checks Build() and BuildMemoised() make before any randomness (the
+  // neighbour list's are the edge mechanism's, in Perturb()).
+  Status CheckUserData(const UserData& data) const;
+
   const GraphConfig& config() const { return config_; }
+  // The feature encoder (meaningful when config().features.enabled).
+  const MultiBitEncoder& feature_encoder() const { return features_; }
 
  private:
   ReportBuilder() = default;
@@ -62,8 +68,6 @@ class ReportBuilder {
   LabelRandomizer label_;
 
   Status CheckLabel(bool has_label, std::uint32_t label) const;
-  // The checks of Build() and BuildMemoised(), before any randomness.
-  Status CheckUserData(const UserData& data) const;
   // The report's fields that are not random: ids and the policy's parameters.
   Report Header(const UserData& data) const;
 };

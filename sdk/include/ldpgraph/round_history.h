@@ -33,8 +33,6 @@ struct RoundHistory {
   std::vector<std::uint64_t> degrees;  // true degrees whose noise was sent
   std::vector<std::pair<std::uint32_t, std::uint64_t>> feature_values;  // (dimension, value bits)
   std::vector<std::uint32_t> labels;
-
-  bool operator==(const RoundHistory& o) const;
 };
 
 // The loss by part, in epsilon (+infinity for a part sent without privacy).
@@ -46,9 +44,10 @@ struct RoundLoss {
 };
 
 // The history after one more round of `data` numbered `round`, which must
-// be above the last one. Pure: no randomness, nothing sent. Errors:
-// kFailedPrecondition for an embedding graph or a round not above the last,
-// kInvalidArgument / kOutOfRange for data the builder would refuse.
+// be above the last one. Pure: no randomness, nothing sent. Errors: the
+// builder's CheckUserData() (kFailedPrecondition for an embedding graph),
+// kFailedPrecondition for a round not above the last, and the edge
+// mechanism's for a bad neighbour list.
 Result<RoundHistory> AfterRound(const ReportBuilder& builder, const PermanentCoins& coins,
                                 const RoundHistory& before, const UserData& data, std::uint64_t round);
 

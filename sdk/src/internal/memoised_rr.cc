@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "ldpgraph/samplers.h"
 
 namespace ldpgraph {
 namespace internal {
