@@ -13,6 +13,10 @@ Result<std::vector<std::uint8_t>> BudgetLedger::ReportRound(const ReportBuilder&
                                                             std::uint64_t round, RandomSource& rng) {
   const GraphConfig& config = builder.config();
   const std::uint64_t graph_id = config.graph_id;
+  if (round == 0 || round > 0xFFFFFFFFu) {
+    return Status::InvalidArgument("round " + std::to_string(round) +
+                                   " is outside [1, 2^32 - 1]: rounds are numbered from 1 (round 0 is ReportOnce's)");
+  }
   std::vector<std::uint8_t> config_bytes;
   LDPGRAPH_RETURN_IF_ERROR(EncodeGraphConfig(config, &config_bytes));
   std::lock_guard<Mutex> lock(mu_);
@@ -48,6 +52,7 @@ Result<std::vector<std::uint8_t>> BudgetLedger::ReportRound(const ReportBuilder&
   }
   Result<Report> report = builder.BuildMemoised(data, coins, rng);
   if (!report.ok()) return report.status();
+  report->round = static_cast<std::uint32_t>(round);
   std::vector<std::uint8_t> bytes;
   LDPGRAPH_RETURN_IF_ERROR(EncodeReport(*report, &bytes));
   entry.bytes = bytes;

@@ -394,7 +394,9 @@ Result<Report> Decoder::Run() {
     return Bad("missing magic bytes 'LG'");
   }
   LDPGRAPH_RETURN_IF_ERROR(U8(&version, "version"));
-  if (version != wire::kVersion) return Bad("unsupported version " + std::to_string(version));
+  if (version != wire::kVersion && version != wire::kRoundsVersion) {
+    return Bad("unsupported version " + std::to_string(version));
+  }
   LDPGRAPH_RETURN_IF_ERROR(U8(&flags, "flags"));
   if (flags & ~wire::kKnownFlags) return Fail("unknown flag bits");
 
@@ -402,6 +404,10 @@ Result<Report> Decoder::Run() {
   if (!in_.ReadBytes(r.report_id.data(), r.report_id.size())) return Fail("truncated report id");
   LDPGRAPH_RETURN_IF_ERROR(Varint(&r.graph_id, "graph id"));
   LDPGRAPH_RETURN_IF_ERROR(U32(&r.num_users, "n"));
+  if (version == wire::kRoundsVersion) {
+    LDPGRAPH_RETURN_IF_ERROR(U32(&r.round, "round"));
+    if (r.round == 0) return Fail("a version-2 report's round must be at least 1 (round 0 is version 1)");
+  }
   if (flags & wire::kFlagEmbedding) {
     // The owner's report of a whole graph: no user, edges or features.
     if (flags & wire::kFlagFeatures) return Fail("an embedding report carries no features");
@@ -436,6 +442,7 @@ Status CheckReport(const Report& r) {
                std::to_string(r.num_users));
   }
   if (r.has_embedding) {
+    if (r.round != 0) return Bad("an embedding report is sent once: its round must be 0");
     LDPGRAPH_RETURN_IF_ERROR(CheckEmbedding(r));
   } else {
     LDPGRAPH_RETURN_IF_ERROR(CheckEdges(r));
@@ -457,13 +464,14 @@ Status EncodeReport(const Report& r, std::vector<std::uint8_t>* out) {
   if (start == 0) out->reserve(EncodedSizeBound(r));
   PutU8(out, wire::kMagic0);
   PutU8(out, wire::kMagic1);
-  PutU8(out, wire::kVersion);
+  PutU8(out, r.round == 0 ? wire::kVersion : wire::kRoundsVersion);
   PutU8(out, static_cast<std::uint8_t>((r.has_features ? wire::kFlagFeatures : 0) |
                                        (r.has_label ? wire::kFlagLabel : 0) |
                                        (r.has_embedding ? wire::kFlagEmbedding : 0)));
   out->insert(out->end(), r.report_id.begin(), r.report_id.end());
   PutVarint(out, r.graph_id);
   PutVarint(out, r.num_users);
+  if (r.round != 0) PutVarint(out, r.round);
 
   if (r.has_embedding) {
     PutDouble(out, r.embedding.epsilon);

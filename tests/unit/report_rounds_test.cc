@@ -76,8 +76,13 @@ TEST_CASE("ReportRound.AnUnchangedUserSendsOneReportAndSpendsOneRoundForEver") {
     auto bytes = (*ledger)->ReportRound(*builder, user.Data(), round, rng);
     REQUIRE(bytes.ok());
     CHECK(SameBody(Body(*bytes), body));
+    CHECK(Body(*bytes).round == round);  // on the wire: version 2
     CHECK(*bytes != *first);  // a fresh report id
   }
+  CHECK(body.round == 1u);
+  CHECK((*ledger)->ReportRound(*builder, user.Data(), 0, rng).status().code() == StatusCode::kInvalidArgument);
+  CHECK((*ledger)->ReportRound(*builder, user.Data(), 1ull << 32, rng).status().code() ==
+        StatusCode::kInvalidArgument);
   auto loss = (*ledger)->Loss(config.graph_id);
   REQUIRE(loss.ok());
   CHECK(loss->rounds == 100u);

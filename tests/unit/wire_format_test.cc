@@ -55,6 +55,13 @@ Report GoldenDprr() {
   return r;
 }
 
+// The DPRR report again, sent in round 300 of a graph collected in rounds.
+Report GoldenDprrRound300() {
+  Report r = GoldenDprr();
+  r.round = 300;
+  return r;
+}
+
 Report GoldenNonPrivateWithFeaturesAndLabel() {
   Report r;
   r.graph_id = 300;
@@ -142,6 +149,7 @@ void CheckSameReport(const Report& a, const Report& b) {
   CHECK(a.graph_id == b.graph_id);
   CHECK(a.num_users == b.num_users);
   CHECK(a.user_id == b.user_id);
+  CHECK(a.round == b.round);
   CHECK(a.report_id == b.report_id);
   CHECK(a.edges.mechanism == b.edges.mechanism);
   CHECK(a.edges.allocation == b.edges.allocation);
@@ -166,6 +174,7 @@ void CheckSameReport(const Report& a, const Report& b) {
 
 // The golden vectors, also printed in docs/wire-format.md.
 const char* kGoldenDprrHex = "4c470100000102030405060708090a0b0c0d0e0f070a0301000000000000f03f01000000000000c03f000000000000ec3f000000000000e83f000000000000e03f03000304";
+const char* kGoldenDprrRound300Hex = "4c470200000102030405060708090a0b0c0d0e0f070aac020301000000000000f03f01000000000000c03f000000000000ec3f000000000000e83f000000000000e03f03000304";
 const char* kGoldenNonPrivateHex = "4c470103000102030405060708090a0b0c0d0e0fac02c801960100000000000000f07f03017e4600000000000012401002040d000000000000f03f0302";
 const char* kGoldenLocalLapHex = "4c470100000102030405060708090a0b0c0d0e0f01040103000000000000004001000000000000d03f000000000000fc3f100103220500";
 const char* kGoldenEmbeddingHex = "4c470106000102030405060708090a0b0c0d0e0f05030000000000000040020102010300000000"
@@ -176,6 +185,7 @@ const char* kGoldenRrDegreeHex = "4c470100000102030405060708090a0b0c0d0e0f010402
 
 TEST_CASE("WireFormat.GoldenVectors") {
   CHECK(Hex(Encode(GoldenDprr())) == kGoldenDprrHex);
+  CHECK(Hex(Encode(GoldenDprrRound300())) == kGoldenDprrRound300Hex);
   CHECK(Hex(Encode(GoldenNonPrivateWithFeaturesAndLabel())) == kGoldenNonPrivateHex);
   CHECK(Hex(Encode(GoldenLocalLap())) == kGoldenLocalLapHex);
   CHECK(Hex(Encode(GoldenRrDegree())) == kGoldenRrDegreeHex);
@@ -184,6 +194,7 @@ TEST_CASE("WireFormat.GoldenVectors") {
 
 TEST_CASE("WireFormat.GoldenVectorsDecode") {
   for (auto [hex, expected] : {std::make_pair(kGoldenDprrHex, GoldenDprr()),
+                               std::make_pair(kGoldenDprrRound300Hex, GoldenDprrRound300()),
                                std::make_pair(kGoldenNonPrivateHex, GoldenNonPrivateWithFeaturesAndLabel()),
                                std::make_pair(kGoldenLocalLapHex, GoldenLocalLap()),
                                std::make_pair(kGoldenRrDegreeHex, GoldenRrDegree()),
@@ -230,7 +241,8 @@ TEST_CASE("WireFormat.RoundTripsEveryMechanismFromTheBuilder") {
 }
 
 TEST_CASE("WireFormat.EveryTruncationIsRejected") {
-  for (const Report& r : {GoldenDprr(), GoldenNonPrivateWithFeaturesAndLabel(), GoldenLocalLap(), GoldenEmbedding()}) {
+  for (const Report& r : {GoldenDprr(), GoldenDprrRound300(), GoldenNonPrivateWithFeaturesAndLabel(), GoldenLocalLap(),
+                          GoldenEmbedding()}) {
     auto bytes = Encode(r);
     for (std::size_t len = 0; len < bytes.size(); ++len) {
       auto d = DecodeReport(bytes.data(), len);
@@ -253,11 +265,30 @@ TEST_CASE("WireFormat.RejectsBadMagicVersionAndFlags") {
   bad[0] = 'X';
   CHECK_FALSE(DecodeReport(bad.data(), bad.size()).ok());
   bad = good;
-  bad[2] = 2;
+  bad[2] = 3;
   CHECK(DecodeReport(bad.data(), bad.size()).status().message().find("version") != std::string::npos);
   bad = good;
   bad[3] = 0x80;
   CHECK(DecodeReport(bad.data(), bad.size()).status().message().find("flag") != std::string::npos);
+}
+
+TEST_CASE("WireFormat.ARoundHasOneEncoding") {
+  // Version 2 with round 0 would be a second encoding of a version-1 report.
+  auto v2 = Encode(GoldenDprrRound300());
+  std::vector<std::uint8_t> bad(v2.begin(), v2.begin() + 22);  // up to n
+  bad.push_back(0x00);                                           // round 0
+  bad.insert(bad.end(), v2.begin() + 24, v2.end());
+  CHECK(DecodeReport(bad.data(), bad.size()).status().message().find("round must be at least 1") !=
+        std::string::npos);
+  // A version-1 report read as version 2 takes its user id for a round and fails further on.
+  auto v1 = Encode(GoldenDprr());
+  v1[2] = 2;
+  CHECK_FALSE(DecodeReport(v1.data(), v1.size()).ok());
+  // An embedding graph's owner reports once.
+  Report embedding = GoldenEmbedding();
+  embedding.round = 1;
+  std::vector<std::uint8_t> out;
+  CHECK(EncodeReport(embedding, &out).message().find("round must be 0") != std::string::npos);
 }
 
 TEST_CASE("WireFormat.RejectsNonMinimalVarint") {

@@ -92,8 +92,10 @@ class BudgetLedger {
   // The memoised report of `data` for round `round` of the builder's graph
   // (docs/rounds.md). The graph's first round draws its secret key from
   // `rng` (the OS CSPRNG); every round draws its report id from it. The same
-  // round again returns the stored bytes (a retry; `data` is not read).
-  // Errors, each before anything is stored: kFailedPrecondition for a round
+  // round again returns the stored bytes (a retry; `data` is not read). The
+  // report carries its round (wire format version 2).
+  // Errors, each before anything is stored: kInvalidArgument for round 0 or
+  // one above 2^32 - 1; kFailedPrecondition for a round
   // before the last one, a graph reported once without rounds, a policy that
   // differs from the one of the graph's earlier rounds, or an embedding
   // graph; kResourceExhausted if the loss after this round would take the

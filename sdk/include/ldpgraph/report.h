@@ -38,6 +38,9 @@ struct Report {
   std::uint64_t graph_id = 0;
   std::uint32_t num_users = 0;  // n of the graph configuration the device used
   std::uint32_t user_id = 0;
+  // The collection round of a graph collected in rounds (numbered from 1);
+  // 0 for a one-shot report.
+  std::uint32_t round = 0;
   ReportId report_id{};         // random; a retry resends the same id
   NoisyEdges edges;
   bool has_features = false;

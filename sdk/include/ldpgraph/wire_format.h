@@ -1,4 +1,4 @@
-// The report's wire encoding, version 1. docs/wire-format.md is the
+// The report's wire encoding, versions 1 and 2. docs/wire-format.md is the
 // specification, with golden byte vectors that tests/unit/wire_format_test.cc
 // checks. The constants below are shared by the encoder and the decoder.
 #ifndef LDPGRAPH_WIRE_FORMAT_H_
@@ -17,6 +17,10 @@ namespace wire {
 constexpr std::uint8_t kMagic0 = 0x4C;  // 'L'
 constexpr std::uint8_t kMagic1 = 0x47;  // 'G'
 constexpr std::uint8_t kVersion = 1;
+// Version 2 is version 1 with the report's round (a graph collected in
+// rounds, docs/rounds.md) after n. A round-0 report is always version 1, so
+// a one-shot report's bytes are what they always were.
+constexpr std::uint8_t kRoundsVersion = 2;
 constexpr std::uint8_t kFlagFeatures = 0x01;
 constexpr std::uint8_t kFlagLabel = 0x02;
 constexpr std::uint8_t kFlagEmbedding = 0x04;  // GW-LDP: the whole graph's embedding matrix
