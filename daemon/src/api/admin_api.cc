@@ -10,6 +10,7 @@
 #include "api/held_graph_api.h"
 #include "api/learning_api.h"
 #include "api/report_ingest.h"
+#include "api/round_api.h"
 #include "api/routes.h"
 #include "net/json_body.h"
 #include "net/json_response.h"
@@ -27,6 +28,8 @@ HttpResponse CreateGraph(ServiceContext& ctx, const HttpRequest& request) {
   if (auto refused = ReadJsonBody(request.body, {}, &body)) return *refused;
   auto config = GraphConfigFromJsonValue(body);
   if (!config.ok()) return ErrorResponse(400, "invalid_config", config.status().message());
+  auto rounds = ParseRoundSchedule(body.contains("rounds") ? &body["rounds"] : nullptr, *config);
+  if (!rounds.ok()) return ErrorResponse(400, "invalid_config", rounds.status().message());
   // What the daemon can assemble: rows, features and labels are held for
   // every user, whether she reported or not (issue 66: 2^32 - 1 users and
   // 60 reports took a job to 21 GB). Held graphs have the same bound.
@@ -35,12 +38,14 @@ HttpResponse CreateGraph(ServiceContext& ctx, const HttpRequest& request) {
                          "num_users must be at most " + std::to_string(kMaxGraphUsers) + " (2^30), got " +
                              std::to_string(config->num_users));
   }
-  Status created = ctx.graphs.Create(*config);
+  Status created = ctx.graphs.Create(*config, *rounds);
   if (created.code() == StatusCode::kFailedPrecondition) return ErrorResponse(409, "exists", created.message());
   if (!created.ok()) return ErrorResponse(503, "unavailable", created.message());
   ctx.logger->Info("graph_created", {{"graph_id", std::to_string(config->graph_id)},
-                                     {"num_users", std::to_string(config->num_users)}});
-  return JsonResponse(201, GraphConfigToJson(*config));
+                                     {"num_users", std::to_string(config->num_users)},
+                                     {"rounds", rounds->enabled ? "yes" : "no"}});
+  auto registered = ctx.graphs.Find(config->graph_id);
+  return JsonResponse(201, registered ? GraphPolicyJson(*registered) : GraphConfigToJson(*config));
 }
 
 HttpResponse ListGraphs(ServiceContext& ctx) {
@@ -50,7 +55,8 @@ HttpResponse ListGraphs(ServiceContext& ctx) {
   for (const GraphReportCount& c : *counts) reports[c.graph_id] = c.reports;
   auto labels = ctx.store->GraphLabels();
   auto rules = ctx.store->GraphSymmetrisations();
-  if (!labels.ok() || !rules.ok()) return ErrorResponse(503, "unavailable", "the store cannot be read");
+  auto rounds = ctx.store->Rounds();
+  if (!labels.ok() || !rules.ok() || !rounds.ok()) return ErrorResponse(503, "unavailable", "the store cannot be read");
   json list = json::array();
   for (const auto& registered : ctx.graphs.All()) {
     const GraphConfig& g = registered->config;
@@ -58,8 +64,9 @@ HttpResponse ListGraphs(ServiceContext& ctx) {
                   {"num_users", g.num_users},
                   {"reports", reports[g.graph_id]},
                   {"symmetrise", rules->count(g.graph_id) ? (*rules)[g.graph_id] : "none"},
-                  {"config", json::parse(GraphConfigToJson(g))}};
+                  {"config", json::parse(GraphPolicyJson(*registered))}};
     if (labels->count(g.graph_id)) entry["label"] = (*labels)[g.graph_id];
+    if (rounds->count(g.graph_id)) entry["rounds"] = RoundStateJson(*registered, rounds->at(g.graph_id));
     list.push_back(entry);
   }
   return JsonResponse(200, json{{"graphs", list}}.dump());
@@ -125,6 +132,7 @@ namespace {
 
 HttpResponse RouteAdmin(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {
   if (std::optional<HttpResponse> learning = HandleLearning(ctx, request, path)) return *learning;
+  if (std::optional<HttpResponse> rounds = HandleRounds(ctx, request, path)) return *rounds;
   if (std::optional<HttpResponse> held = HandleHeldGraphs(ctx, request, path)) return *held;
   if (std::optional<HttpResponse> federation = HandleFederation(ctx, request, path)) return *federation;
   if (std::optional<HttpResponse> gw = HandleGw(ctx, request, path)) return *gw;

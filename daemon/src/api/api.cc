@@ -7,7 +7,9 @@
 #include "api/learning_api.h"
 #include "api/report_ingest.h"
 #include "api/result_api.h"
+#include "api/round_api.h"
 #include "api/routes.h"
+#include "net/storage_failure.h"
 #include "ldpgraph/graph_config_codec.h"
 #include "net/accept_header.h"
 #include "net/json_response.h"
@@ -20,17 +22,33 @@ HttpResponse PublicGraph(ServiceContext& ctx, const std::string& id_text, const 
   if (!id) return ErrorResponse(400, "invalid_request", "graph id '" + id_text + "' is not an unsigned integer");
   auto graph = ctx.graphs.Find(*id);
   if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + id_text);
+  // A graph collected in rounds: its open round, which each report names
+  // (also in the Ldpgraph-Round header, for devices reading the binary form).
+  std::optional<RoundState> round;
+  if (graph->rounds.enabled) {
+    Result<std::map<std::uint64_t, RoundState>> rounds = ctx.store->Rounds();
+    if (!rounds.ok()) return StorageFailureResponse(ctx.logger, "rounds", rounds.status());
+    if (rounds->count(*id)) round = rounds->at(*id);
+  }
+  HttpResponse r;
   if (AcceptsMediaType(accept, kGraphConfigMediaType)) {
     // Devices: the SDK decodes this without a JSON parser.
     std::vector<std::uint8_t> bytes;
     Status encoded = EncodeGraphConfig(graph->config, &bytes);
     if (!encoded.ok()) return ErrorResponse(500, "internal", encoded.message());
-    HttpResponse r;
     r.content_type = kGraphConfigMediaType;
     r.body.assign(bytes.begin(), bytes.end());
-    return r;
+  } else {
+    nlohmann::json j = nlohmann::json::parse(GraphPolicyJson(*graph));
+    if (round) {  // the schedule and where it stands
+      nlohmann::json state = RoundStateJson(*graph, *round);
+      state.erase("graph_id");
+      j["rounds"].update(state);
+    }
+    r = JsonResponse(200, j.dump());
   }
-  return JsonResponse(200, GraphConfigToJson(graph->config));
+  if (round) r.headers.emplace_back("Ldpgraph-Round", std::to_string(round->current));
+  return r;
 }
 
 }  // namespace

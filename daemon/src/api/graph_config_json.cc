@@ -172,7 +172,9 @@ Result<GraphConfig> GraphConfigFromJson(const std::string& text) {
 
 Result<GraphConfig> GraphConfigFromJsonValue(const json& j) {
   if (!j.is_object()) return Status::InvalidArgument("graph config: must be a JSON object");
-  LDPGRAPH_RETURN_IF_ERROR(OnlyKnownKeys(j, "", {"graph_id", "num_users", "edges", "features", "label", "embedding"}));
+  // "rounds" is the daemon's schedule (api/round_schedule.h), not the device's policy.
+  LDPGRAPH_RETURN_IF_ERROR(
+      OnlyKnownKeys(j, "", {"graph_id", "num_users", "edges", "features", "label", "embedding", "rounds"}));
   GraphConfig c;
   auto id = UnsignedField<std::uint64_t>(j, "", "graph_id", true, 0);
   if (!id.ok()) return id.status();

@@ -5,7 +5,8 @@
 //  "edges": {"mechanism": "dprr", "epsilon": 1, "allocation": "paper", "n_max": 1000,
 //            "locallap_resolution": 16},
 //  "features": {"dims": 8, "epsilon": 1, "ranges": [[0, 1]]},   (optional)
-//  "label": {"classes": 2, "epsilon": 1}}                        (optional)
+//  "label": {"classes": 2, "epsilon": 1},                        (optional)
+//  "rounds": {...}}              (optional: the daemon's schedule, api/round_schedule.h)
 #ifndef LDPGRAPH_DAEMON_API_GRAPH_CONFIG_JSON_H_
 #define LDPGRAPH_DAEMON_API_GRAPH_CONFIG_JSON_H_
 

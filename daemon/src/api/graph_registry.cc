@@ -3,17 +3,37 @@
 #include <mutex>
 
 #include "api/graph_config_json.h"
+#include "net/json_body.h"
 
 namespace ldpgraph {
 namespace {
 
-Result<std::shared_ptr<const RegisteredGraph>> Register(const GraphConfig& config) {
+Result<std::shared_ptr<const RegisteredGraph>> Register(const GraphConfig& config, const RoundSchedule& rounds) {
   auto expected = ExpectPolicy(config);
   if (!expected.ok()) return expected.status();
-  return std::make_shared<const RegisteredGraph>(RegisteredGraph{config, *expected});
+  return std::make_shared<const RegisteredGraph>(RegisteredGraph{config, *expected, rounds});
+}
+
+// A stored policy: the configuration and its schedule.
+Result<std::shared_ptr<const RegisteredGraph>> Parse(const std::string& text) {
+  Result<nlohmann::json> j = ParseStrictJson(text);
+  if (!j.ok()) return j.status();
+  auto config = GraphConfigFromJsonValue(*j);
+  if (!config.ok()) return config.status();
+  auto member = j->find("rounds");
+  auto rounds = ParseRoundSchedule(member == j->end() ? nullptr : &*member, *config);
+  if (!rounds.ok()) return rounds.status();
+  return Register(*config, *rounds);
 }
 
 }  // namespace
+
+std::string GraphPolicyJson(const RegisteredGraph& graph) {
+  if (!graph.rounds.enabled) return GraphConfigToJson(graph.config);
+  nlohmann::json j = nlohmann::json::parse(GraphConfigToJson(graph.config));
+  j["rounds"] = RoundScheduleJson(graph.rounds);
+  return j.dump();
+}
 
 Status GraphRegistry::Load() { return Refresh(false); }
 
@@ -28,9 +48,7 @@ Status GraphRegistry::Refresh(bool unless_recent) const {
   for (const StoredGraph& g : *stored) {
     if (Find(g.graph_id, false) != nullptr) continue;
     const std::string where = "stored graph " + std::to_string(g.graph_id) + ": ";
-    auto config = GraphConfigFromJson(g.config_json);
-    if (!config.ok()) return Status::DataLoss(where + config.status().message());
-    auto registered = Register(*config);
+    auto registered = Parse(g.config_json);
     if (!registered.ok()) return Status::DataLoss(where + registered.status().message());
     fresh[g.graph_id] = std::move(*registered);
   }
@@ -39,14 +57,15 @@ Status GraphRegistry::Refresh(bool unless_recent) const {
   return Status::Ok();
 }
 
-Status GraphRegistry::Create(const GraphConfig& config) {
+Status GraphRegistry::Create(const GraphConfig& config, const RoundSchedule& rounds) {
   // Serialised with readers only for the map update; the store arbitrates
   // between two admins creating the same id.
-  auto registered = Register(config);
+  auto registered = Register(config, rounds);
   if (!registered.ok()) return registered.status();
   StoredGraph g;
   g.graph_id = config.graph_id;
-  g.config_json = GraphConfigToJson(config);
+  g.config_json = GraphPolicyJson(**registered);
+  g.history_rounds = rounds.enabled ? rounds.history : 0;
   Status stored = store_->CreateGraph(g);
   if (stored.code() == StatusCode::kFailedPrecondition) (void)Refresh(false);  // another daemon's: serve it too
   LDPGRAPH_RETURN_IF_ERROR(stored);

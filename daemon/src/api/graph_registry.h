@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "api/policy_check.h"
+#include "api/round_schedule.h"
 #include "ldpgraph/graph_config.h"
 #include "store/report_store.h"
 
@@ -24,7 +25,12 @@ namespace ldpgraph {
 struct RegisteredGraph {
   GraphConfig config;
   PolicyExpectation expected;
+  RoundSchedule rounds;  // disabled: collected once
 };
+
+// The graph's policy as the admin API shows it and the store keeps it: its
+// configuration, with "rounds" when it is collected in rounds.
+std::string GraphPolicyJson(const RegisteredGraph& graph);
 
 class GraphRegistry {
  public:
@@ -35,7 +41,7 @@ class GraphRegistry {
   // Stores, then serves. Errors: kInvalidArgument when the policy's
   // mechanisms cannot be built, kFailedPrecondition if the id exists,
   // kUnavailable when the store fails.
-  Status Create(const GraphConfig& config);
+  Status Create(const GraphConfig& config, const RoundSchedule& rounds = {});
   // nullptr when unknown, here and in the store.
   std::shared_ptr<const RegisteredGraph> Find(std::uint64_t graph_id) const;
   std::vector<std::shared_ptr<const RegisteredGraph>> All() const;

@@ -32,6 +32,7 @@ std::string EncodeJobRequest(const GraphJobRequest& r) {
   j["rule_name"] = r.rule_name;
   j["max_epochs"] = r.max_epochs;
   j["seed"] = r.seed;
+  j["round"] = r.round;
   j["hidden"] = r.hidden;
   j["layers"] = r.layers;
   j["node_input"] = r.node_input;
@@ -86,6 +87,8 @@ Result<GraphJobRequest> DecodeJobRequest(const std::string& text, const HeldGrap
     r.rule_name = j.at("rule_name").get<std::string>();
     r.max_epochs = j.at("max_epochs").get<int>();
     r.seed = j.at("seed").get<std::uint64_t>();
+    // A request queued before rounds existed has no round: the newest reports.
+    r.round = j.value("round", kNewestRound);
     r.hidden = j.at("hidden").get<int>();
     r.layers = j.at("layers").get<int>();
     r.node_input = j.at("node_input").get<std::string>();

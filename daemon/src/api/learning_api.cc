@@ -147,12 +147,50 @@ HttpResponse SetLabel(ServiceContext& ctx, const HttpRequest& request, const std
   return JsonResponse(200, json{{"graph_id", *id}, {"label", body["label"]}}.dump());
 }
 
+// A node job's "round": of a graph collected in rounds, one whose graph
+// can still be assembled (default: the open round, reports so far); of a
+// graph collected once, none.
+std::optional<HttpResponse> ReadJobRound(ServiceContext& ctx, const json& body, const RegisteredGraph& graph,
+                                         std::uint32_t* round) {
+  const std::uint64_t id = graph.config.graph_id;
+  if (!graph.rounds.enabled) {
+    if (body.contains("round")) {
+      return ErrorResponse(400, "invalid_request", "graph " + std::to_string(id) + " is collected once: it has no rounds");
+    }
+    *round = kNewestRound;
+    return std::nullopt;
+  }
+  Result<std::map<std::uint64_t, RoundState>> rounds = ctx.store->Rounds();
+  if (!rounds.ok()) return StorageFailureResponse(ctx.logger, "rounds", rounds.status());
+  auto state = rounds->find(id);
+  if (state == rounds->end()) return ErrorResponse(503, "unavailable", "the store has no round of graph " + std::to_string(id));
+  *round = state->second.current;
+  if (!body.contains("round")) return std::nullopt;
+  const json& r = body["round"];
+  if (!r.is_number_unsigned() || r.get<std::uint64_t>() < state->second.OldestKept() ||
+      r.get<std::uint64_t>() > state->second.current) {
+    return ErrorResponse(400, "out_of_range",
+                         "round = " + JsonShown(r) + ": graph " + std::to_string(id) + " keeps rounds " +
+                             std::to_string(state->second.OldestKept()) + " to " +
+                             std::to_string(state->second.current) + " (the open one)");
+  }
+  *round = r.get<std::uint32_t>();
+  return std::nullopt;
+}
+
 HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
   json body;
   if (auto refused = ReadJsonBody(request.body, {}, &body, /*empty_is_object=*/true)) return *refused;
+  return StartJobFromJson(ctx, body);
+}
+
+}  // namespace
+
+HttpResponse StartJobFromJson(ServiceContext& ctx, const json& body) {
   if (body.contains("task") && body["task"] == "gap") return StartGapJob(ctx, body);
-  if (auto unknown = CheckKnownFields(body, {"task", "graphs", "graph", "model", "label_method", "epochs", "seed",
-                                              "symmetrise", "hidden", "layers", "node_input", "denoise", "products"})) {
+  if (auto unknown = CheckKnownFields(body, {"task", "graphs", "graph", "round", "model", "label_method", "epochs",
+                                              "seed", "symmetrise", "hidden", "layers", "node_input", "denoise",
+                                              "products"})) {
     return *unknown;
   }
   GraphJobRequest job;
@@ -167,7 +205,7 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
   }
   // A field of the other kind of job would do nothing here (issue 66:
   // {"graph": 10} queued a graph job over every labelled graph).
-  static const JsonKeys kNodeOnly = {"graph", "model", "label_method", "denoise"};
+  static const JsonKeys kNodeOnly = {"graph", "round", "model", "label_method", "denoise"};
   static const JsonKeys kGraphOnly = {"graphs", "layers", "node_input", "products"};
   for (std::string_view key : task == "node" ? kGraphOnly : kNodeOnly) {
     if (body.contains(std::string(key))) {
@@ -185,6 +223,7 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
     auto graph = ctx.graphs.Find(body["graph"].get<std::uint64_t>());
     if (!graph) return ErrorResponse(404, "unknown_graph", "no graph " + body["graph"].dump());
     if (auto refused = RefuseEmbeddingGraph(graph->config)) return *refused;
+    if (auto refused = ReadJobRound(ctx, body, *graph, &job.round)) return *refused;
     job.graphs.push_back(graph->config);
     const std::string model = body.value("model", "sage");
     if (model != "sage" && model != "gcn") return ErrorResponse(400, "invalid_request", "model must be \"sage\" or \"gcn\"");
@@ -282,6 +321,8 @@ HttpResponse StartJob(ServiceContext& ctx, const HttpRequest& request) {
   }
   return QueueJob(ctx, std::move(job));
 }
+
+namespace {
 
 HttpResponse Job(ServiceContext& ctx, const HttpRequest& request, const std::string& id_text, const std::string& path) {
   const std::optional<std::uint64_t> id = ParseGraphId(id_text);

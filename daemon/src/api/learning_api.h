@@ -15,6 +15,8 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "api/service_context.h"
 #include "net/http_types.h"
 
@@ -22,6 +24,10 @@ namespace ldpgraph {
 
 // The answer for `path` when it is a learning resource; nullopt otherwise.
 std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpRequest& request, const std::string& path);
+
+// POST /v1/admin/jobs with its body read: the job resolved and queued
+// (QueueJob), or the answer refusing it.
+HttpResponse StartJobFromJson(ServiceContext& ctx, const nlohmann::json& body);
 
 // Queues `job`: 202 with the job and its Location; 422 cannot_train for what
 // TrainingJobs refuses, 503 when the store cannot record it.

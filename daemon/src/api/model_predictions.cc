@@ -55,7 +55,9 @@ Result<Matrix> NodeModelProbabilities(ServiceContext& ctx, const nlohmann::json&
   }
   Result<Symmetrisation> rule = ParseSymmetrisation(about.value("symmetrise", "none"));
   SeededRandomSource rng(about.value("seed", std::uint64_t{0}));
-  Result<AssembledGraph> assembled = AssembleGraph(graph, ctx.store, rule.ok() ? *rule : Symmetrisation::kNone, rng);
+  // The round the model was trained on, for a graph collected in rounds.
+  Result<AssembledGraph> assembled = AssembleGraph(graph, ctx.store, rule.ok() ? *rule : Symmetrisation::kNone, rng,
+                                                   nullptr, nullptr, about.value("round", kNewestRound));
   if (!assembled.ok()) return assembled.status();
   DatasetAssemblyStats stats;
   stats.Add(*assembled);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "ldpgraph/dprr.h"
 #include "ldpgraph/randomized_response.h"
@@ -139,6 +140,19 @@ Status CheckReportPolicy(const Report& r, const GraphConfig& g, const PolicyExpe
   if (r.has_label) {
     if (r.label.classes != g.label.classes) return Mismatch("label classes", r.label.classes, g.label.classes);
     LDPGRAPH_RETURN_IF_ERROR(Expect("label epsilon", r.label.epsilon, g.label.epsilon));
+  }
+  return Status::Ok();
+}
+
+Status CheckReportRound(const Report& report, bool in_rounds) {
+  const std::string graph = "graph " + std::to_string(report.graph_id);
+  if (in_rounds && report.round == 0) {
+    return Status::InvalidArgument(graph + " is collected in rounds: a report names its round (the ledger's "
+                                           "ReportRound), this one is a one-shot report");
+  }
+  if (!in_rounds && report.round != 0) {
+    return Status::InvalidArgument(graph + " is collected once: this report is of round " +
+                                   std::to_string(report.round) + " (send it with ReportOnce)");
   }
   return Status::Ok();
 }

@@ -32,6 +32,11 @@ Status CheckReportRanges(const Report& report, const GraphConfig& graph);
 // parameter, its value and the expected one.
 Status CheckReportPolicy(const Report& report, const GraphConfig& graph, const PolicyExpectation& expected);
 
+// A graph collected in rounds takes reports of round 1 on (ReportRound), one
+// collected once round 0 only (ReportOnce). Which round is open is the
+// store's check. Errors: kInvalidArgument.
+Status CheckReportRound(const Report& report, bool in_rounds);
+
 }  // namespace ldpgraph
 
 #endif  // LDPGRAPH_DAEMON_API_POLICY_CHECK_H_

@@ -28,6 +28,7 @@ int StatusOf(RejectReason reason) {
     case RejectReason::kOutOfRange: return 400;
     case RejectReason::kPolicyMismatch: return 422;
     case RejectReason::kConflict: return 409;
+    case RejectReason::kWrongRound: return 409;
     case RejectReason::kRateLimited: return 429;
     case RejectReason::kUnavailable: return 503;
     case RejectReason::kCount: break;
@@ -116,15 +117,26 @@ bool Validate(ServiceContext& ctx, const TokenSubject& subject, const std::uint8
     return false;
   }
   Status policy = CheckReportPolicy(*report, graph->config, graph->expected);
+  if (policy.ok()) policy = CheckReportRound(*report, graph->rounds.enabled);
   if (!policy.ok()) {
     *rejection = Rejected(ctx, RejectReason::kPolicyMismatch, policy.message());
     return false;
   }
   record->graph_id = report->graph_id;
   record->user_id = report->user_id;
+  record->round = report->round;
   record->report_id = report->report_id;
   record->bytes.assign(data, data + size);
   return true;
+}
+
+// A report of a round that is not open. (Answered on the store's thread,
+// which must not wait for a read of the store: the message points the
+// device to where the open round is.)
+ItemResult WrongRound(ServiceContext& ctx, std::uint64_t graph_id, std::uint32_t round) {
+  return Rejected(ctx, RejectReason::kWrongRound,
+                  "round " + std::to_string(round) + " of graph " + std::to_string(graph_id) +
+                      " is not open: the open round is at GET /v1/graphs/" + std::to_string(graph_id));
 }
 
 void RespondNow(ServiceContext& ctx, RejectReason reason, const std::string& message, const Respond& respond,
@@ -191,13 +203,20 @@ void IngestReports(ServiceContext& ctx, const HttpRequest& request, Respond resp
       continue;
     }
     const ReportId id = record.report_id;
-    ctx.store->Insert(std::move(record), [&ctx, answer, i, id](Result<InsertOutcome> outcome) {
+    const std::uint64_t graph_id = record.graph_id;
+    const std::uint32_t round = record.round;
+    ctx.store->Insert(std::move(record), [&ctx, answer, i, id, graph_id, round](Result<InsertOutcome> outcome) {
       if (!outcome.ok()) {
         answer->Set(i, Rejected(ctx, RejectReason::kUnavailable, outcome.status().message()));
+      } else if (*outcome == InsertOutcome::kWrongRound) {
+        answer->Set(i, WrongRound(ctx, graph_id, round));
       } else if (*outcome == InsertOutcome::kConflict) {
         answer->Set(i, Rejected(ctx, RejectReason::kConflict,
-                                "this user already sent a different report for this graph; a second one would "
-                                "spend her privacy budget twice"));
+                                round == 0 ? "this user already sent a different report for this graph; a second one "
+                                             "would spend her privacy budget twice"
+                                           : "this user already sent a different report in round " +
+                                                 std::to_string(round) + "; a second one would spend her "
+                                                 "privacy budget twice"));
       } else {
         answer->Set(i, Accepted(ctx, *outcome, id));
       }

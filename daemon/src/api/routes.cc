@@ -47,6 +47,7 @@ const std::vector<Route>& ApiRoutes() {
       // The admin (bearer token).
       {"/v1/admin/graphs", {"GET", "POST"}},
       {"/v1/admin/graphs/{graph_id}/tokens", {"POST"}},
+      {"/v1/admin/graphs/{graph_id}/rounds", {"GET", "POST"}},
       {"/v1/admin/graphs/{graph_id}/label", {"PUT"}},
       {"/v1/admin/graphs/{graph_id}/symmetrise", {"PUT"}},
       {"/v1/admin/jobs", {"GET", "POST"}},

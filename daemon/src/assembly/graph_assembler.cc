@@ -39,7 +39,8 @@ bool DenoisableMechanism(EdgeMechanism mechanism) {
 Status AssemblyCancelled() { return Status::FailedPrecondition("the assembly was cancelled"); }
 
 Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* store, Symmetrisation rule,
-                                     RandomSource& rng, LinkReports* link_reports, const std::atomic<bool>* cancel) {
+                                     RandomSource& rng, LinkReports* link_reports, const std::atomic<bool>* cancel,
+                                     std::uint32_t round) {
   auto cancelled = [cancel] { return cancel != nullptr && cancel->load(std::memory_order_relaxed); };
   const auto start = std::chrono::steady_clock::now();
   const std::uint32_t n = config.num_users;
@@ -88,7 +89,7 @@ Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* sto
   std::uint32_t next_row = 0;  // rows before it are appended
   std::vector<double> rectified;
   Status failure;
-  Status visit = store->ForEachReport(config.graph_id, [&](const ReportRecord& record) {
+  Status visit = store->ForEachReport(config.graph_id, round, [&](const ReportRecord& record) {
     if (!failure.ok()) return;
     if (cancelled()) {
       failure = AssemblyCancelled();

@@ -41,6 +41,8 @@ struct AssembledGraph {
 // With `link_reports`, the same pass also collects the edge reports as the
 // link denoiser takes them (linkldp/link_reports.h); the graph's mechanism
 // must then be an RR-based one (rr, dprr, rr-degree).
+// `round`: the graph as of that round of a graph collected in rounds (each
+// user's newest report up to it), kNewestRound for the newest reports.
 // Errors: kDataLoss naming the user when a stored report does not decode or
 // does not belong to this graph (the store held something ingest never
 // accepted); kFailedPrecondition for link reports of LocalLap or
@@ -49,7 +51,8 @@ struct AssembledGraph {
 // store's own errors.
 Result<AssembledGraph> AssembleGraph(const GraphConfig& config, ReportStore* store, Symmetrisation rule,
                                      RandomSource& rng, LinkReports* link_reports = nullptr,
-                                     const std::atomic<bool>* cancel = nullptr);
+                                     const std::atomic<bool>* cancel = nullptr,
+                                     std::uint32_t round = kNewestRound);
 
 // The error AssembleGraph returns when cancelled.
 Status AssemblyCancelled();

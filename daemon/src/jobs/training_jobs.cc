@@ -489,7 +489,7 @@ void TrainingJobs::RunNodeJob(Job* job) {
   SeededRandomSource rng(r.seed);
   LinkReports links;
   Result<AssembledGraph> graph =
-      AssembleGraph(config, store_, r.rules[0], rng, r.denoise ? &links : nullptr, &job->cancel);
+      AssembleGraph(config, store_, r.rules[0], rng, r.denoise ? &links : nullptr, &job->cancel, r.round);
   if (job->cancel) return finish(JobState::kCancelled, "");
   if (!graph.ok()) return finish(JobState::kFailed, graph.status().ToString());
   DatasetAssemblyStats stats;
@@ -540,7 +540,7 @@ void TrainingJobs::RunNodeJob(Job* job) {
 
   nlohmann::json classes = nlohmann::json::array();
   for (std::uint32_t c = 0; c < config.label.classes; ++c) classes.push_back(c);
-  const nlohmann::json about = {{"job_id", job->status.id},
+  nlohmann::json about = {{"job_id", job->status.id},
                                 {"task", "node"},
                                 {"model", ModelKindName(model.kind)},
                                 {"label_method", LabelMethodName(r.label_method)},
@@ -560,6 +560,7 @@ void TrainingJobs::RunNodeJob(Job* job) {
                                 {"users", stats.users},
                                 {"reporters", stats.reporters},
                                 {"edges", edges}};
+  if (r.round != kNewestRound) about["round"] = r.round;  // a graph collected in rounds
   model.node = std::move(run->model);
   Publish(job, start, model, about.dump(), run->val_accuracy, run->test_accuracy);
 }

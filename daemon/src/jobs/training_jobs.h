@@ -73,6 +73,9 @@ struct GraphJobRequest {
   // kNode: the noisy edges as reported (nullopt), or the graph the link
   // denoiser makes of them (linkldp/denoised_training.h).
   std::optional<LinkDenoising> denoise;
+  // kNode: the round of a graph collected in rounds whose graph it trains
+  // on (each user's newest report up to it); kNewestRound otherwise.
+  std::uint32_t round = kNewestRound;
   // One per graph: each graph's own policy, or one rule the job imposes.
   std::vector<Symmetrisation> rules;
   std::string rule_name = "per-graph";  // what the model remembers: a rule, or "per-graph"

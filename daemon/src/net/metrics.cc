@@ -17,6 +17,7 @@ const char* RejectReasonName(RejectReason reason) {
     case RejectReason::kPolicyMismatch: return "policy_mismatch";
     case RejectReason::kConflict: return "conflict";
     case RejectReason::kRateLimited: return "rate_limited";
+    case RejectReason::kWrongRound: return "wrong_round";
     case RejectReason::kUnavailable: return "unavailable";
     case RejectReason::kCount: break;
   }
@@ -99,6 +100,10 @@ std::string Metrics::RenderPrometheus() const {
                    {{"succeeded", jobs_succeeded.load()},
                     {"failed", jobs_failed.load()},
                     {"cancelled", jobs_cancelled.load()}});
+  Counter(&out, "ldpgraph_rounds_opened_total", "Collection rounds this daemon opened (closing the one before).",
+          rounds_opened.load());
+  Counter(&out, "ldpgraph_round_retrains_refused_total",
+          "Retraining jobs a round's schedule asked for that could not be queued.", round_retrains_refused.load());
   out += "# HELP ldpgraph_training_jobs_running Training jobs assembling or training now.\n"
          "# TYPE ldpgraph_training_jobs_running gauge\n";
   out += "ldpgraph_training_jobs_running " + std::to_string(jobs_running.load()) + "\n";

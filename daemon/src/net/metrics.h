@@ -22,6 +22,7 @@ enum class RejectReason : int {
   kConflict,             // 409
   kRateLimited,          // 429
   kUnavailable,          // 503
+  kWrongRound,           // 409: not the graph's open round
   kCount
 };
 const char* RejectReasonName(RejectReason reason);
@@ -63,6 +64,10 @@ struct Metrics {
   std::atomic<std::uint64_t> jobs_failed{0};
   std::atomic<std::uint64_t> jobs_cancelled{0};
   std::atomic<std::int64_t> jobs_running{0};
+  // Rounds (docs/rounds.md): rounds this daemon opened, and the schedule's
+  // retraining jobs it could not queue.
+  std::atomic<std::uint64_t> rounds_opened{0};
+  std::atomic<std::uint64_t> round_retrains_refused{0};
   // Long admin queries (GW) on the query worker: answered, refused (queue
   // full or stopping), and waiting now.
   std::atomic<std::uint64_t> queries_answered{0};

@@ -154,6 +154,7 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   // every graph a model covers, up to millions of users.
   d->results_ = std::make_unique<ResultCache>(d->memory_->bytes() / 8, d->memory_.get());
   d->ctx_->results = d->results_.get();
+  d->round_clock_ = std::make_unique<RoundClock>(d->ctx_.get());
   const ServerShared shared{d->ctx_->metrics, d->ctx_->logger, d->ctx_->draining};
   auto server = HttpsServer::Start(ServerOptions(config, d->ctx_.get()), shared);
   if (!server.ok()) return server.status();
@@ -191,6 +192,7 @@ void Daemon::Stop() {
   // to a server that still exists.
   ctx_->queries = nullptr;
   queries_.reset();
+  round_clock_.reset();  // before the jobs: it queues retraining
   jobs_.reset();  // cancels a running training between two epochs
   store_->Close();
 }

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "api/service_context.h"
+#include "api/round_clock.h"
 #include "federation/coordinator.h"
 #include "federation/party_service.h"
 #include "jobs/memory_budget.h"
@@ -46,6 +47,7 @@ class Daemon {
   std::unique_ptr<ServiceContext> ctx_;
   std::unique_ptr<QueryWorker> queries_;
   std::unique_ptr<ResultCache> results_;  // after the budget: it holds leases of it
+  std::unique_ptr<RoundClock> round_clock_;  // closes timed rounds, queuing their retraining
   std::unique_ptr<HttpsServer> server_;
   std::unique_ptr<PartyService> federation_party_;
   std::unique_ptr<HttpsServer> federation_server_;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <pthread.h>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -82,7 +83,26 @@ const char* const kMigrations[] = {
     "INSERT INTO training_lease (one, epoch) VALUES (true, 0);"
     "ALTER TABLE jobs ADD COLUMN over boolean NOT NULL DEFAULT false;"
     "UPDATE jobs SET over = (status_json::jsonb ->> 'state') IN ('succeeded', 'failed', 'cancelled');",
+    // 4 -> 5 (issue 68): graphs collected in rounds, as SQLite's schema 5.
+    // The reports stored before are round 0 of graphs collected once.
+    "ALTER TABLE reports ADD COLUMN round bigint NOT NULL DEFAULT 0;"
+    "ALTER TABLE reports DROP CONSTRAINT reports_pkey;"
+    "ALTER TABLE reports ADD PRIMARY KEY (graph_id, user_id, round);"
+    "CREATE TABLE graph_rounds ("
+    "  graph_id bigint PRIMARY KEY REFERENCES graphs (graph_id),"
+    "  current_round bigint NOT NULL,"
+    "  opened_unix bigint NOT NULL,"
+    "  history bigint NOT NULL);",
 };
+
+// Each user's newest report up to round $2 of graph $1 (the rows of
+// `reports r`), and what goes when a round opens: as SQLite's.
+constexpr const char* kNewestUpTo =
+    "WHERE r.graph_id = $1 AND r.round <= $2 AND NOT EXISTS (SELECT 1 FROM reports n WHERE n.graph_id = r.graph_id "
+    "AND n.user_id = r.user_id AND n.round > r.round AND n.round <= $2)";
+constexpr const char* kPruneHistory =
+    "DELETE FROM reports d WHERE d.graph_id = $1 AND d.round < $2 AND EXISTS (SELECT 1 FROM reports n "
+    "WHERE n.graph_id = d.graph_id AND n.user_id = d.user_id AND n.round > d.round AND n.round <= $2)";
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kPostgresSchemaVersion,
               "one migration per schema version");
 
@@ -144,18 +164,59 @@ class PostgresReportStore final : public ReportStore {
   void Insert(ReportRecord record, InsertDone done) override { queue_.Push(std::move(record), std::move(done)); }
 
   Status CreateGraph(const StoredGraph& graph) override {
+    const std::int64_t created = graph.created_unix ? graph.created_unix : NowUnix();
     return pool_->Run([&](pg::Connection& c) -> Status {
-      Result<pg::QueryResult> r = c.Query(
-          "INSERT INTO graphs (graph_id, config_json, created_unix) VALUES ($1, $2, $3) "
-          "ON CONFLICT (graph_id) DO NOTHING",
-          pg::Params().Int8(ToSql(graph.graph_id)).Text(graph.config_json).Int8(
-              graph.created_unix ? graph.created_unix : NowUnix()));
-      if (!r.ok()) return r.status();
-      if (r->Affected() == 0) {
-        return Status::FailedPrecondition("graph " + std::to_string(graph.graph_id) + " already exists");
-      }
-      return Status::Ok();
+      return InTransaction(c, [&]() -> Status {
+        Result<pg::QueryResult> r = c.Query(
+            "INSERT INTO graphs (graph_id, config_json, created_unix) VALUES ($1, $2, $3) "
+            "ON CONFLICT (graph_id) DO NOTHING",
+            pg::Params().Int8(ToSql(graph.graph_id)).Text(graph.config_json).Int8(created));
+        if (!r.ok()) return r.status();
+        if (r->Affected() == 0) {
+          return Status::FailedPrecondition("graph " + std::to_string(graph.graph_id) + " already exists");
+        }
+        if (graph.history_rounds == 0) return Status::Ok();
+        return c.Query("INSERT INTO graph_rounds (graph_id, current_round, opened_unix, history) VALUES ($1, 1, $2, $3)",
+                       pg::Params().Int8(ToSql(graph.graph_id)).Int8(created).Int8(graph.history_rounds))
+            .status();
+      });
     });
+  }
+
+  Result<std::map<std::uint64_t, RoundState>> Rounds() override {
+    std::map<std::uint64_t, RoundState> rounds;
+    Status s = Select("SELECT graph_id, current_round, opened_unix, history FROM graph_rounds", pg::Params(),
+                      [&](const pg::QueryResult& r, int i) { rounds[FromSql(r.Int8(i, 0))] = RoundOf(r, i); });
+    if (!s.ok()) return s;
+    return rounds;
+  }
+
+  Result<RoundState> OpenRound(std::uint64_t graph_id, std::uint32_t open) override {
+    RoundState opened;
+    Status s = pool_->Run([&](pg::Connection& c) -> Status {
+      return InTransaction(c, [&]() -> Status {
+        // FOR UPDATE: waits for the inserts that read the open round (FOR
+        // SHARE) to commit, and makes those that come later read the next.
+        Result<pg::QueryResult> r = c.Query(
+            "SELECT graph_id, current_round, opened_unix, history FROM graph_rounds WHERE graph_id = $1 FOR UPDATE",
+            pg::Params().Int8(ToSql(graph_id)));
+        if (!r.ok()) return r.status();
+        if (r->rows() == 0) {
+          return Status::FailedPrecondition("graph " + std::to_string(graph_id) + " is not collected in rounds");
+        }
+        opened = RoundOf(*r, 0);
+        LDPGRAPH_RETURN_IF_ERROR(CheckRoundOpening(graph_id, opened, open));
+        ++opened.current;
+        opened.opened_unix = NowUnix();
+        LDPGRAPH_RETURN_IF_ERROR(
+            c.Query("UPDATE graph_rounds SET current_round = $2, opened_unix = $3 WHERE graph_id = $1",
+                    pg::Params().Int8(ToSql(graph_id)).Int8(opened.current).Int8(opened.opened_unix))
+                .status());
+        return c.Query(kPruneHistory, pg::Params().Int8(ToSql(graph_id)).Int8(opened.OldestKept())).status();
+      });
+    });
+    if (!s.ok()) return s;
+    return opened;
   }
 
   Result<std::vector<StoredGraph>> ListGraphs() override {
@@ -170,7 +231,8 @@ class PostgresReportStore final : public ReportStore {
 
   Result<std::vector<GraphReportCount>> CountReports() override {
     std::vector<GraphReportCount> counts;
-    Status s = Select("SELECT graph_id, count(*) FROM reports GROUP BY graph_id ORDER BY graph_id", pg::Params(),
+    Status s = Select("SELECT graph_id, count(DISTINCT user_id) FROM reports GROUP BY graph_id ORDER BY graph_id",
+                      pg::Params(),
                       [&](const pg::QueryResult& r, int i) {
                         counts.push_back({FromSql(r.Int8(i, 0)), static_cast<std::uint64_t>(r.Int8(i, 1))});
                       });
@@ -178,11 +240,11 @@ class PostgresReportStore final : public ReportStore {
     return counts;
   }
 
-  Result<std::uint64_t> ReportBytes(std::uint64_t graph_id) override {
+  Result<std::uint64_t> ReportBytes(std::uint64_t graph_id, std::uint32_t round) override {
     std::uint64_t bytes = 0;
     // octet_length reads a stored value's size without fetching it.
-    Status s = Select("SELECT coalesce(sum(octet_length(body)), 0)::bigint FROM reports WHERE graph_id = $1",
-                      pg::Params().Int8(ToSql(graph_id)),
+    Status s = Select(std::string("SELECT coalesce(sum(octet_length(body)), 0)::bigint FROM reports r ") + kNewestUpTo,
+                      pg::Params().Int8(ToSql(graph_id)).Int8(round),
                       [&](const pg::QueryResult& r, int i) { bytes = static_cast<std::uint64_t>(r.Int8(i, 0)); });
     if (!s.ok()) return s;
     return bytes;
@@ -248,12 +310,14 @@ class PostgresReportStore final : public ReportStore {
 
   // A cursor in one read-only transaction: a consistent snapshot, fetched
   // in chunks so that a graph of millions of users streams in bounded memory.
-  Status ForEachReport(std::uint64_t graph_id, const std::function<void(const ReportRecord&)>& visit) override {
+  Status ForEachReport(std::uint64_t graph_id, std::uint32_t round,
+                       const std::function<void(const ReportRecord&)>& visit) override {
     std::size_t visited = 0;
     return pool_->Read([&](pg::Connection& c) -> Status {
       if (visited > 0) return Status::Unavailable("postgresql: the connection dropped while reading reports");
       LDPGRAPH_RETURN_IF_ERROR(c.Exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"));
-      Status s = Stream(c, graph_id, [&](const ReportRecord& r) {
+      Status s = CheckKept(c, graph_id, round);
+      if (s.ok()) s = Stream(c, graph_id, round, [&](const ReportRecord& r) {
         ++visited;
         visit(r);
       });
@@ -444,11 +508,30 @@ class PostgresReportStore final : public ReportStore {
             {"tcp_user_timeout", "2500"}};
   }
 
-  Status Stream(pg::Connection& c, std::uint64_t graph_id, const std::function<void(const ReportRecord&)>& visit) {
-    Result<pg::QueryResult> declared = c.Query(
-        "DECLARE ldpgraph_reports NO SCROLL CURSOR FOR "
-        "SELECT user_id, report_id, body FROM reports WHERE graph_id = $1 ORDER BY user_id",
+  // In the read's snapshot: whether `round` can still be assembled.
+  static Status CheckKept(pg::Connection& c, std::uint64_t graph_id, std::uint32_t round) {
+    Result<pg::QueryResult> r = c.Query(
+        "SELECT graph_id, current_round, opened_unix, history FROM graph_rounds WHERE graph_id = $1",
         pg::Params().Int8(ToSql(graph_id)));
+    if (!r.ok()) return r.status();
+    return CheckRoundKept(graph_id, r->rows() ? std::optional<RoundState>(RoundOf(*r, 0)) : std::nullopt, round);
+  }
+
+  static RoundState RoundOf(const pg::QueryResult& r, int i) {
+    RoundState state;
+    state.current = static_cast<std::uint32_t>(r.Int8(i, 1));
+    state.opened_unix = r.Int8(i, 2);
+    state.history = static_cast<std::uint32_t>(r.Int8(i, 3));
+    return state;
+  }
+
+  Status Stream(pg::Connection& c, std::uint64_t graph_id, std::uint32_t round,
+                const std::function<void(const ReportRecord&)>& visit) {
+    Result<pg::QueryResult> declared = c.Query(
+        std::string("DECLARE ldpgraph_reports NO SCROLL CURSOR FOR "
+                    "SELECT user_id, round, report_id, body FROM reports r ") +
+            kNewestUpTo + " ORDER BY user_id",
+        pg::Params().Int8(ToSql(graph_id)).Int8(round));
     if (!declared.ok()) return declared.status();
     ReportRecord record;
     record.graph_id = graph_id;
@@ -458,12 +541,13 @@ class PostgresReportStore final : public ReportStore {
       if (chunk->rows() == 0) return Status::Ok();
       for (int i = 0; i < chunk->rows(); ++i) {
         record.user_id = static_cast<std::uint32_t>(chunk->Int8(i, 0));
-        if (chunk->Length(i, 1) != record.report_id.size()) {
+        record.round = static_cast<std::uint32_t>(chunk->Int8(i, 1));
+        if (chunk->Length(i, 2) != record.report_id.size()) {
           return Status::DataLoss("store: report of user " + std::to_string(record.user_id) +
                                   " has a report id of the wrong size");
         }
-        std::memcpy(record.report_id.data(), chunk->Bytes(i, 1), record.report_id.size());
-        record.bytes.assign(chunk->Bytes(i, 2), chunk->Bytes(i, 2) + chunk->Length(i, 2));
+        std::memcpy(record.report_id.data(), chunk->Bytes(i, 2), record.report_id.size());
+        record.bytes.assign(chunk->Bytes(i, 3), chunk->Bytes(i, 3) + chunk->Length(i, 3));
         visit(record);
       }
     }
@@ -513,29 +597,40 @@ class PostgresReportStore final : public ReportStore {
       if (!fresh.ok()) return fresh.status();
       writer_db_ = std::move(fresh).value();
     }
-    std::vector<std::int64_t> graphs, users;
+    using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t>;  // (graph, user, round)
+    std::vector<std::int64_t> graphs, users, rounds;
     std::vector<const std::vector<std::uint8_t>*> ids, bodies;
     std::vector<std::vector<std::uint8_t>> id_bytes;
     id_bytes.reserve(batch.size());
     for (const Pending& p : batch) {
       graphs.push_back(ToSql(p.record.graph_id));
       users.push_back(p.record.user_id);
+      rounds.push_back(p.record.round);
       id_bytes.emplace_back(p.record.report_id.begin(), p.record.report_id.end());
       ids.push_back(&id_bytes.back());
       bodies.push_back(&p.record.bytes);
     }
+    // A row is inserted only in its graph's open round (0 for a graph
+    // collected once), read FOR SHARE: a round that opens meanwhile waits
+    // for this statement to commit, or this statement for it and then
+    // reads the new round.
     Result<pg::QueryResult> inserted = writer_db_.Query(
-        "INSERT INTO reports (graph_id, user_id, report_id, body, received_unix) "
-        "SELECT g, u, i, b, $5 FROM unnest($1::bigint[], $2::bigint[], $3::bytea[], $4::bytea[]) AS t(g, u, i, b) "
-        "ON CONFLICT (graph_id, user_id) DO NOTHING RETURNING graph_id, user_id",
-        pg::Params().Int8Array(graphs).Int8Array(users).ByteaArray(ids).ByteaArray(bodies).Int8(NowUnix()));
+        "INSERT INTO reports (graph_id, user_id, round, report_id, body, received_unix) "
+        "SELECT g, u, r, i, b, $6 FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bytea[], $5::bytea[]) "
+        "  AS t(g, u, r, i, b) "
+        "WHERE t.r = coalesce((SELECT current_round FROM graph_rounds WHERE graph_id = t.g FOR SHARE), 0) "
+        "ON CONFLICT (graph_id, user_id, round) DO NOTHING RETURNING graph_id, user_id, round",
+        pg::Params().Int8Array(graphs).Int8Array(users).Int8Array(rounds).ByteaArray(ids).ByteaArray(bodies).Int8(
+            NowUnix()));
     if (!inserted.ok()) return inserted.status();
-    std::map<std::pair<std::int64_t, std::int64_t>, bool> fresh;  // (graph, user) -> its first record still unclaimed
-    for (int i = 0; i < inserted->rows(); ++i) fresh[{inserted->Int8(i, 0), inserted->Int8(i, 1)}] = true;
+    std::map<Key, bool> fresh;  // (graph, user, round) -> its first record still unclaimed
+    for (int i = 0; i < inserted->rows(); ++i) {
+      fresh[{inserted->Int8(i, 0), inserted->Int8(i, 1), inserted->Int8(i, 2)}] = true;
+    }
     std::vector<InsertOutcome> outcomes(batch.size(), InsertOutcome::kStored);
     std::vector<std::size_t> existing;
     for (std::size_t i = 0; i < batch.size(); ++i) {
-      auto it = fresh.find({graphs[i], users[i]});
+      auto it = fresh.find({graphs[i], users[i], rounds[i]});
       if (it != fresh.end() && it->second) {
         it->second = false;  // this record is the one stored
       } else {
@@ -543,27 +638,34 @@ class PostgresReportStore final : public ReportStore {
       }
     }
     if (existing.empty()) return outcomes;
-    std::vector<std::int64_t> g, u;
+    std::vector<std::int64_t> g, u, r;
     for (std::size_t i : existing) {
       g.push_back(graphs[i]);
       u.push_back(users[i]);
+      r.push_back(rounds[i]);
     }
     Result<pg::QueryResult> rows = writer_db_.Query(
-        "SELECT r.graph_id, r.user_id, r.report_id, r.body FROM reports r "
-        "JOIN unnest($1::bigint[], $2::bigint[]) AS t(g, u) ON r.graph_id = t.g AND r.user_id = t.u",
-        pg::Params().Int8Array(g).Int8Array(u));
+        "SELECT r.graph_id, r.user_id, r.round, r.report_id, r.body FROM reports r "
+        "JOIN unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS t(g, u, n) "
+        "  ON r.graph_id = t.g AND r.user_id = t.u AND r.round = t.n",
+        pg::Params().Int8Array(g).Int8Array(u).Int8Array(r));
     if (!rows.ok()) return rows.status();
-    std::map<std::pair<std::int64_t, std::int64_t>, int> row_of;
-    for (int i = 0; i < rows->rows(); ++i) row_of[{rows->Int8(i, 0), rows->Int8(i, 1)}] = i;
+    std::map<Key, int> row_of;
+    for (int i = 0; i < rows->rows(); ++i) row_of[{rows->Int8(i, 0), rows->Int8(i, 1), rows->Int8(i, 2)}] = i;
     for (std::size_t i : existing) {
-      auto it = row_of.find({graphs[i], users[i]});
-      if (it == row_of.end()) return Status::Internal("store: a report neither inserted nor found");
-      const int r = it->second;
+      auto it = row_of.find({graphs[i], users[i], rounds[i]});
+      if (it == row_of.end()) {
+        // Neither inserted nor there: only the round check keeps a row out
+        // (pruning never touches an open round's reports).
+        outcomes[i] = InsertOutcome::kWrongRound;
+        continue;
+      }
+      const int row = it->second;
       const ReportRecord& rec = batch[i].record;
-      const bool same_id = rows->Length(r, 2) == rec.report_id.size() &&
-                           std::memcmp(rows->Bytes(r, 2), rec.report_id.data(), rec.report_id.size()) == 0;
-      const bool same_bytes = rows->Length(r, 3) == rec.bytes.size() &&
-                              std::memcmp(rows->Bytes(r, 3), rec.bytes.data(), rec.bytes.size()) == 0;
+      const bool same_id = rows->Length(row, 3) == rec.report_id.size() &&
+                           std::memcmp(rows->Bytes(row, 3), rec.report_id.data(), rec.report_id.size()) == 0;
+      const bool same_bytes = rows->Length(row, 4) == rec.bytes.size() &&
+                              std::memcmp(rows->Bytes(row, 4), rec.bytes.data(), rec.bytes.size()) == 0;
       outcomes[i] = same_id && same_bytes ? InsertOutcome::kDuplicate : InsertOutcome::kConflict;
     }
     return outcomes;

@@ -1,7 +1,7 @@
 // PostgresReportStore: the ReportStore several daemons share (issue 53).
 // Every daemon keeps the same contract as the SQLite store
 // (report_store.h) on one PostgreSQL database:
-//   - one report per (graph, user) across all daemons: the primary key
+//   - one report per (graph, user, round) across all daemons: the primary key
 //     decides, and a daemon that loses the race reads the winner's row to
 //     answer duplicate or conflict;
 //   - an insert is acknowledged only after the statement holding it has
@@ -37,7 +37,7 @@ struct PostgresStoreOptions {
 };
 
 // The schema version this build writes.
-constexpr int kPostgresSchemaVersion = 4;
+constexpr int kPostgresSchemaVersion = 5;
 
 // Errors: kInvalidArgument for options out of range, kUnavailable when the
 // server cannot be reached or refuses the login, kDataLoss when the

@@ -4,9 +4,14 @@
 // sharing one store.
 //
 // The contract every backend keeps:
-//   - one report per (graph, user): a second insert with the same report id
-//     and bytes is a duplicate (acknowledged, stored once); anything else for
-//     that pair is a conflict (it would spend the user's budget twice);
+//   - one report per (graph, user, round): a second insert with the same
+//     report id and bytes is a duplicate (acknowledged, stored once);
+//     anything else for that triple is a conflict (it would spend the
+//     user's budget twice);
+//   - a graph collected once takes round 0 only; a graph collected in rounds
+//     (docs/rounds.md) takes reports of its open round only, checked in the
+//     transaction that stores them: once round r + 1 is open no report of
+//     round r commits, so a closed round's graph never changes;
 //   - Insert()'s callback runs only after the transaction holding the report
 //     is durable, so an acknowledgement is never lost by a crash.
 #ifndef LDPGRAPH_DAEMON_STORE_REPORT_STORE_H_
@@ -24,9 +29,13 @@
 
 namespace ldpgraph {
 
+// ForEachReport's round for "each user's newest report".
+constexpr std::uint32_t kNewestRound = 0xFFFFFFFFu;
+
 struct ReportRecord {
   std::uint64_t graph_id = 0;
   std::uint32_t user_id = 0;
+  std::uint32_t round = 0;  // 0 for a graph collected once
   ReportId report_id{};
   std::vector<std::uint8_t> bytes;  // the wire encoding, exactly as received
 };
@@ -34,7 +43,8 @@ struct ReportRecord {
 enum class InsertOutcome {
   kStored,     // new: now durable
   kDuplicate,  // the same report again: already durable, nothing written
-  kConflict,   // a different report for the same (graph, user): refused
+  kConflict,   // a different report for the same (graph, user, round): refused
+  kWrongRound, // not the graph's open round (0 for a graph collected once): refused
 };
 const char* InsertOutcomeName(InsertOutcome outcome);
 
@@ -42,11 +52,34 @@ struct StoredGraph {
   std::uint64_t graph_id = 0;
   std::string config_json;  // the public configuration, as created
   std::int64_t created_unix = 0;
+  // A graph collected in rounds: how many closed rounds of reports the
+  // store keeps for retraining besides the open one (round 1 opens with
+  // the graph). 0: collected once.
+  std::uint32_t history_rounds = 0;
 };
+
+// A graph collected in rounds, as the store holds it.
+struct RoundState {
+  std::uint32_t current = 1;  // the open round
+  std::int64_t opened_unix = 0;
+  std::uint32_t history = 1;  // closed rounds kept besides the open one
+  // The oldest round whose graph can still be assembled: each user's newest
+  // report up to it is kept (older ones give way when a round opens).
+  std::uint32_t OldestKept() const { return current > history ? current - history : 1; }
+};
+
+// OpenRound's check that `open` is still the open round of `state`, and
+// that a round after it can be numbered. Errors: kFailedPrecondition,
+// kOutOfRange, as OpenRound's.
+Status CheckRoundOpening(std::uint64_t graph_id, const RoundState& state, std::uint32_t open);
+
+// ForEachReport's check that round `round` of a graph whose round state is
+// `state` (nullopt: collected once) can be assembled. Errors: kFailedPrecondition.
+Status CheckRoundKept(std::uint64_t graph_id, const std::optional<RoundState>& state, std::uint32_t round);
 
 struct GraphReportCount {
   std::uint64_t graph_id = 0;
-  std::uint64_t reports = 0;
+  std::uint64_t reports = 0;  // users who reported (in any round)
 };
 
 // A training job as the store keeps it: its last status, as JSON (the
@@ -81,6 +114,15 @@ class ReportStore {
 
   // Errors: kFailedPrecondition when the id exists, kUnavailable on I/O.
   virtual Status CreateGraph(const StoredGraph& graph) = 0;
+  // The graphs collected in rounds. Errors: kUnavailable.
+  virtual Result<std::map<std::uint64_t, RoundState>> Rounds() = 0;
+  // Opens round `open + 1` of a graph collected in rounds whose open round
+  // is `open`, and lets go of the reports no round from OldestKept() on
+  // needs, in one transaction. Errors: kFailedPrecondition for a graph not
+  // collected in rounds, or whose open round is no longer `open` (another
+  // admin or daemon opened the next one: the message names the open
+  // round); kOutOfRange past round 2^32 - 2; kUnavailable.
+  virtual Result<RoundState> OpenRound(std::uint64_t graph_id, std::uint32_t open) = 0;
   virtual Result<std::vector<StoredGraph>> ListGraphs() = 0;
   virtual Result<std::vector<GraphReportCount>> CountReports() = 0;
   // Graph classification: the class of a whole graph, set by an admin (a
@@ -166,15 +208,23 @@ class ReportStore {
   // file, ready while the daemon lives. Errors: kUnavailable, saying why.
   virtual Status CheckReady() { return Status::Ok(); }
 
-  // The bytes of the graph's stored reports, summed: an upper bound of the
-  // neighbour ids they list (each takes at least one byte of the wire
-  // format), which is how memory estimates count a graph's edges before
-  // assembling it (issue 66). Errors: kUnavailable.
-  virtual Result<std::uint64_t> ReportBytes(std::uint64_t graph_id) = 0;
+  // The bytes of the reports ForEachReport visits, summed: an upper bound
+  // of the neighbour ids they list (each takes at least one byte of the
+  // wire format), which is how memory estimates count a graph's edges
+  // before assembling it (issue 66). Errors: kUnavailable.
+  virtual Result<std::uint64_t> ReportBytes(std::uint64_t graph_id, std::uint32_t round) = 0;
+  Result<std::uint64_t> ReportBytes(std::uint64_t graph_id) { return ReportBytes(graph_id, kNewestRound); }
 
-  // Visits the graph's reports in increasing user id.
-  virtual Status ForEachReport(std::uint64_t graph_id,
+  // Visits, in increasing user id, each user's newest report of a round up
+  // to `round`: the graph as of that round. One snapshot: reports that
+  // commit meanwhile are not seen. Errors: kFailedPrecondition when the
+  // graph is collected in rounds and `round` is older than its oldest kept
+  // round (checked in the same snapshot), kUnavailable.
+  virtual Status ForEachReport(std::uint64_t graph_id, std::uint32_t round,
                                const std::function<void(const ReportRecord&)>& visit) = 0;
+  Status ForEachReport(std::uint64_t graph_id, const std::function<void(const ReportRecord&)>& visit) {
+    return ForEachReport(graph_id, kNewestRound, visit);
+  }
 
   // Commits what is queued, answers every callback, stops the store's threads.
   // Inserts after Close() fail with kUnavailable.

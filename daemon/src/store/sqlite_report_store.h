@@ -20,7 +20,7 @@ struct SqliteStoreOptions {
 };
 
 // The schema version this build writes; older files are migrated on open.
-constexpr int kStoreSchemaVersion = 4;
+constexpr int kStoreSchemaVersion = 5;
 
 // Errors: kUnavailable when the file cannot be opened or written,
 // kDataLoss when it is not an ldpgraph store or comes from a newer version.

@@ -1,0 +1,75 @@
+#include "api/round_schedule.h"
+
+#include <string>
+
+namespace ldpgraph {
+namespace {
+
+using nlohmann::json;
+
+Status Bad(const std::string& field, const std::string& what) {
+  return Status::InvalidArgument("graph config: rounds." + field + " " + what);
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& RetrainKeys() {
+  static const std::vector<std::string_view> keys = {"model", "label_method", "epochs", "seed",
+                                                     "hidden", "denoise", "symmetrise"};
+  return keys;
+}
+
+Result<RoundSchedule> ParseRoundSchedule(const json* rounds, const GraphConfig& config) {
+  RoundSchedule s;
+  if (rounds == nullptr || rounds->is_null()) return s;
+  if (!rounds->is_object()) return Status::InvalidArgument("graph config: rounds must be an object");
+  if (config.embedding.enabled) {
+    return Status::InvalidArgument("graph config: an embedding graph's owner reports once: it takes no rounds");
+  }
+  for (auto it = rounds->begin(); it != rounds->end(); ++it) {
+    if (it.key() != "every_hours" && it.key() != "history" && it.key() != "retrain") {
+      return Bad(it.key(), "is not a known field (every_hours, history, retrain)");
+    }
+  }
+  s.enabled = true;
+  if (rounds->contains("every_hours")) {
+    const json& h = (*rounds)["every_hours"];
+    if (!h.is_number() || !(h.get<double>() >= kMinRoundHours) || h.get<double>() > 24.0 * 366 * 100) {
+      return Bad("every_hours", "must be a number of hours from 1/3600 (a second) to 100 years");
+    }
+    s.every_hours = h.get<double>();
+  }
+  if (rounds->contains("history")) {
+    const json& h = (*rounds)["history"];
+    if (!h.is_number_unsigned() || h.get<std::uint64_t>() < 1 || h.get<std::uint64_t>() > kMaxRoundHistory) {
+      return Bad("history", "must be an integer in [1, " + std::to_string(kMaxRoundHistory) + "]");
+    }
+    s.history = h.get<std::uint32_t>();
+  }
+  if (rounds->contains("retrain")) {
+    const json& r = (*rounds)["retrain"];
+    if (!r.is_object()) return Bad("retrain", "must be an object of node-job options");
+    for (auto it = r.begin(); it != r.end(); ++it) {
+      bool known = false;
+      for (std::string_view k : RetrainKeys()) known = known || it.key() == k;
+      if (!known) {
+        return Bad("retrain." + it.key(), "is not a node job's option (model, label_method, epochs, seed, hidden, "
+                                           "denoise, symmetrise)");
+      }
+    }
+    if (!config.features.enabled || !config.label.enabled) {
+      return Bad("retrain", "needs a graph whose users report features and labels (node training)");
+    }
+    s.retrain = r;
+  }
+  return s;
+}
+
+json RoundScheduleJson(const RoundSchedule& s) {
+  json j = {{"history", s.history}};
+  if (s.every_hours > 0) j["every_hours"] = s.every_hours;
+  if (!s.retrain.is_null()) j["retrain"] = s.retrain;
+  return j;
+}
+
+}  // namespace ldpgraph
