@@ -20,6 +20,7 @@
 #include "store/postgres_report_store.h"
 #include "bench/scratch_postgres.h"
 #include "support/store_contract.h"
+#include "support/store_rounds_contract.h"
 
 using namespace ldpgraph;
 
@@ -82,6 +83,103 @@ TEST_CASE("PostgresStore.TwinsInOneBatch") {
 TEST_CASE("PostgresStore.GraphSettingsAndJobs") {
   if (Server() == nullptr) return;
   ldpgraph::testing::CheckGraphSettingsAndJobs(FreshStore(*Server()));
+}
+
+TEST_CASE("PostgresStore.RoundsTakeTheOpenRoundOnly") {
+  if (Server() == nullptr) return;
+  ldpgraph::testing::CheckRoundsTakeTheOpenRoundOnly(FreshStore(*Server()));
+}
+
+TEST_CASE("PostgresStore.RoundHistoryIsBounded") {
+  if (Server() == nullptr) return;
+  ldpgraph::testing::CheckRoundHistoryIsBounded(FreshStore(*Server()));
+}
+
+TEST_CASE("PostgresStore.AClosedRoundNeverChanges") {
+  if (Server() == nullptr) return;
+  ldpgraph::testing::CheckAClosedRoundNeverChanges(FreshStore(*Server()));
+}
+
+// Two daemons share the store: reports to both race one daemon closing the
+// round; each acknowledged report is in the closed round, which then holds still.
+TEST_CASE("PostgresStore.AClosedRoundNeverChangesAcrossDaemons") {
+  if (Server() == nullptr) return;
+  const ldpgraph::testing::StoreOpener open = FreshStore(*Server());
+  auto a = open(nullptr), b = open(nullptr);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  REQUIRE((*a)->CreateGraph({ldpgraph::testing::kRoundsGraph, "{}", 0, 4}).ok());
+  constexpr std::uint32_t kUsers = 4000;
+  std::vector<std::atomic<int>> outcome(kUsers);
+  for (auto& o : outcome) o = -1;
+  std::atomic<std::uint32_t> answered{0};
+  auto send = [&](ReportStore& store, std::uint32_t parity) {
+    for (std::uint32_t u = parity; u < kUsers; u += 2) {
+      store.Insert(ldpgraph::testing::RoundRecord(u, 1), [&, u](Result<InsertOutcome> r) {
+        outcome[u] = r.ok() ? static_cast<int>(*r) : 100;
+        ++answered;
+      });
+      if (u % 64 == parity + 62) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // paced
+    }
+  };
+  std::thread to_a([&] { send(**a, 0); }), to_b([&] { send(**b, 1); });
+  while (answered.load() < kUsers / 4) std::this_thread::yield();
+  REQUIRE((*b)->OpenRound(ldpgraph::testing::kRoundsGraph, 1).ok());
+  const auto at_close = ldpgraph::testing::GraphAsOf(**a, 1);
+  to_a.join();
+  to_b.join();
+  while (answered.load() < kUsers) std::this_thread::yield();
+  const auto after = ldpgraph::testing::GraphAsOf(**b, 1);
+  CHECK(after == at_close);
+  std::uint32_t stored = 0;
+  for (std::uint32_t u = 0; u < kUsers; ++u) {
+    if (outcome[u] == static_cast<int>(InsertOutcome::kStored)) {
+      ++stored;
+      CHECK_MESSAGE(after.count(u), "user " << u << " was acknowledged but is not in round 1");
+    } else {
+      CHECK(outcome[u] == static_cast<int>(InsertOutcome::kWrongRound));
+    }
+  }
+  CHECK(stored == after.size());
+  CHECK(stored < kUsers);  // the close did land among the reports
+  MESSAGE("two daemons: round 1 closed after " << stored << " of " << kUsers << " reports");
+}
+
+// A database written before rounds (schema 4): its reports become round 0
+// of graphs collected once.
+TEST_CASE("PostgresStore.MigratesADatabaseFromBeforeRounds") {
+  if (Server() == nullptr) return;
+  std::string conninfo;
+  const ldpgraph::testing::StoreOpener open = FreshStore(*Server(), &conninfo);
+  const std::string db = DatabaseOf(conninfo);
+  // The tables migration 4 -> 5 reads, as schema 4 left them.
+  REQUIRE(Server()->Exec(db, "CREATE TABLE ldpgraph_schema (version integer NOT NULL);"
+                             "INSERT INTO ldpgraph_schema VALUES (4);"
+                             "CREATE TABLE graphs (graph_id bigint PRIMARY KEY, config_json text NOT NULL,"
+                             "  created_unix bigint NOT NULL);"
+                             "CREATE TABLE reports (graph_id bigint NOT NULL, user_id bigint NOT NULL,"
+                             "  report_id bytea NOT NULL, body bytea NOT NULL, received_unix bigint NOT NULL,"
+                             "  PRIMARY KEY (graph_id, user_id));"
+                             "INSERT INTO graphs VALUES (7, '{}', 1700000000);"
+                             "INSERT INTO reports VALUES (7, 1, '\\x01010101010101010101010101010101', '\\x0d0e', 1);")
+              .ok());
+  auto store = open(nullptr);
+  REQUIRE_MESSAGE(store.ok(), store.status().ToString());
+  CHECK(Server()->Scalar(db, "SELECT version FROM ldpgraph_schema").value() == std::to_string(kPostgresSchemaVersion));
+  auto rounds = (*store)->Rounds();
+  REQUIRE(rounds.ok());
+  CHECK(rounds->empty());
+  std::vector<ReportRecord> seen;
+  REQUIRE((*store)->ForEachReport(7, [&](const ReportRecord& r) { seen.push_back(r); }).ok());
+  REQUIRE(seen.size() == 1);
+  CHECK(seen[0].user_id == 1);
+  CHECK(seen[0].round == 0);
+  CHECK(seen[0].bytes == std::vector<std::uint8_t>{0x0d, 0x0e});
+  ReportRecord again = seen[0];
+  again.graph_id = 7;
+  CHECK(*ldpgraph::testing::InsertSync(**store, again) == InsertOutcome::kDuplicate);
+  again.round = 1;
+  CHECK(*ldpgraph::testing::InsertSync(**store, again) == InsertOutcome::kWrongRound);
 }
 
 TEST_CASE("PostgresDocuments.KeepTheDocumentContractAcrossDaemons") {
