@@ -2,6 +2,10 @@
 
 #include <string>
 
+#include "graph/symmetrise.h"
+#include "linkldp/denoised_training.h"
+#include "train/lpgnn_pipeline.h"
+
 namespace ldpgraph {
 namespace {
 
@@ -9,6 +13,36 @@ using nlohmann::json;
 
 Status Bad(const std::string& field, const std::string& what) {
   return Status::InvalidArgument("graph config: rounds." + field + " " + what);
+}
+
+// The values of a retraining job's options, checked when the graph is
+// created rather than found wrong when its first round closes.
+Status CheckRetrainValues(const json& r) {
+  auto text = [&](const char* key) { return r.contains(key) && r[key].is_string() ? r[key].get<std::string>() : ""; };
+  for (const char* key : {"model", "label_method", "denoise", "symmetrise"}) {
+    if (r.contains(key) && !r[key].is_string()) return Bad(std::string("retrain.") + key, "must be a string");
+  }
+  if (r.contains("model") && text("model") != "sage" && text("model") != "gcn") {
+    return Bad("retrain.model", "must be \"sage\" or \"gcn\"");
+  }
+  if (r.contains("label_method")) {
+    if (auto m = ParseLabelMethod(text("label_method")); !m.ok()) return Bad("retrain.label_method", m.status().message());
+  }
+  if (r.contains("denoise") && text("denoise") != "none") {
+    if (auto d = ParseLinkDenoising(text("denoise")); !d.ok()) {
+      return Bad("retrain.denoise", "must be \"none\", \"blink\" or \"ours\"");
+    }
+  }
+  if (r.contains("symmetrise")) {
+    if (auto s = ParseSymmetrisation(text("symmetrise")); !s.ok()) return Bad("retrain.symmetrise", s.status().message());
+  }
+  for (const auto& [key, hi] : {std::make_pair("epochs", 100000), std::make_pair("hidden", 4096)}) {
+    if (r.contains(key) && (!r[key].is_number_integer() || r[key].get<std::int64_t>() < 1 || r[key].get<std::int64_t>() > hi)) {
+      return Bad(std::string("retrain.") + key, "must be an integer in [1, " + std::to_string(hi) + "]");
+    }
+  }
+  if (r.contains("seed") && !r["seed"].is_number_unsigned()) return Bad("retrain.seed", "must be an unsigned integer");
+  return Status::Ok();
 }
 
 }  // namespace
@@ -57,6 +91,7 @@ Result<RoundSchedule> ParseRoundSchedule(const json* rounds, const GraphConfig& 
                                            "denoise, symmetrise)");
       }
     }
+    LDPGRAPH_RETURN_IF_ERROR(CheckRetrainValues(r));
     if (!config.features.enabled || !config.label.enabled) {
       return Bad("retrain", "needs a graph whose users report features and labels (node training)");
     }
