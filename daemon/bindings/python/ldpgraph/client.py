@@ -164,6 +164,18 @@ class Client:
     def set_symmetrisation(self, graph_id, body):
         return self._request("PUT", "/v1/admin/graphs/%d/symmetrise" % graph_id, body=body)
 
+    # ---- rounds (docs/rounds.md) ------------------------------------------------
+
+    def rounds(self, graph_id):
+        """The round state of a graph collected in rounds: {"open", "opened_unix", "oldest_kept", ...}."""
+        return self._request("GET", "/v1/admin/graphs/%d/rounds" % graph_id)
+
+    def close_round(self, graph_id, close=None):
+        """Closes the open round (or, when `close` is given, round `close` if it is the open one) and
+        opens the next; the answer names the retraining job the schedule queued, if any."""
+        body = {} if close is None else {"close": close}
+        return self._request("POST", "/v1/admin/graphs/%d/rounds" % graph_id, body=body)
+
     # ---- jobs and models ------------------------------------------------------
 
     def submit_job(self, request):

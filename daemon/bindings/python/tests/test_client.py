@@ -56,6 +56,44 @@ def test_phones_built_in_python_report_and_read_their_own_results(admin):
         assert mine["class"] == predictions[u]["class"]
 
 
+def test_rounds_of_changing_friend_lists_retrain_a_model_each(admin, tmp_path):
+    admin.create_graph({"graph_id": 33, "num_users": N, "edges": {"mechanism": "rr", "epsilon": 4.0},
+                        "features": {"dims": 8, "epsilon": 4.0}, "label": {"classes": 2, "epsilon": 4.0},
+                        "rounds": {"retrain": {"model": "gcn", "epochs": 30, "seed": 1}}})
+    config = admin.graph_config(33)
+    assert config["rounds"]["open"] == 1
+    builder = ldpgraph.device.ReportBuilder(config)
+    tokens = admin.user_tokens(33, first=0, count=N)
+    a, x, y = communities(N, dims=8, seed=5)
+    ledgers = [ldpgraph.device.BudgetLedger(tmp_path / ("u%d.bin" % u), epsilon_cap=100.0) for u in range(N)]
+    versions = []
+    for round in (1, 2):
+        friends = [list(a[u].indices) for u in range(N)]
+        if round == 2:
+            friends[0] = friends[0][1:]  # user 0 drops a friend
+        for u in range(N):
+            admin.send_report(ledgers[u].report_round(builder, round, u, friends[u], features=x[u].astype(np.float64),
+                                                      label=int(y[u])), tokens[u])
+        with pytest.raises(ApiError) as early:  # the next round is not open yet
+            other = ldpgraph.device.BudgetLedger(tmp_path / "other.bin", epsilon_cap=100.0)
+            admin.send_report(other.report_round(builder, round + 1, 1, friends[1], features=x[1].astype(np.float64),
+                                                 label=int(y[1])), tokens[1])
+        assert (early.value.status, early.value.code) == (409, "wrong_round")
+        closed = admin.close_round(33, close=round)
+        assert closed["open"] == round + 1
+        status = admin.wait_for_job(closed["retrain"]["job_id"], poll_seconds=0.1, timeout=120)
+        assert status["state"] == "succeeded", status
+        versions.append(admin.models()["models"][-1])
+        assert versions[-1]["round"] == round
+        assert admin.result(33, tokens[3])["model_version"] == versions[-1]["version"]
+    assert admin.rounds(33)["open"] == 3
+    # Two rounds of an unchanged list cost one.
+    assert ledgers[3].loss(33)["epsilon"] == pytest.approx(ledgers[3].loss(33)["naive_epsilon"] / 2)
+    with pytest.raises(ApiError) as stale:
+        admin.close_round(33, close=1)
+    assert (stale.value.status, stale.value.code) == (409, "round_not_open")
+
+
 def test_refusals_carry_the_daemons_code(admin, daemon):
     with pytest.raises(ApiError) as unknown:
         admin.create_graph({"graph_id": 32, "num_users": 10, "colour": "blue"})
