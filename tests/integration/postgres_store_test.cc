@@ -108,41 +108,7 @@ TEST_CASE("PostgresStore.AClosedRoundNeverChangesAcrossDaemons") {
   auto a = open(nullptr), b = open(nullptr);
   REQUIRE(a.ok());
   REQUIRE(b.ok());
-  REQUIRE((*a)->CreateGraph({ldpgraph::testing::kRoundsGraph, "{}", 0, 4}).ok());
-  constexpr std::uint32_t kUsers = 4000;
-  std::vector<std::atomic<int>> outcome(kUsers);
-  for (auto& o : outcome) o = -1;
-  std::atomic<std::uint32_t> answered{0};
-  auto send = [&](ReportStore& store, std::uint32_t parity) {
-    for (std::uint32_t u = parity; u < kUsers; u += 2) {
-      store.Insert(ldpgraph::testing::RoundRecord(u, 1), [&, u](Result<InsertOutcome> r) {
-        outcome[u] = r.ok() ? static_cast<int>(*r) : 100;
-        ++answered;
-      });
-      if (u % 64 == parity + 62) std::this_thread::sleep_for(std::chrono::milliseconds(1));  // paced
-    }
-  };
-  std::thread to_a([&] { send(**a, 0); }), to_b([&] { send(**b, 1); });
-  while (answered.load() < kUsers / 4) std::this_thread::yield();
-  REQUIRE((*b)->OpenRound(ldpgraph::testing::kRoundsGraph, 1).ok());
-  const auto at_close = ldpgraph::testing::GraphAsOf(**a, 1);
-  to_a.join();
-  to_b.join();
-  while (answered.load() < kUsers) std::this_thread::yield();
-  const auto after = ldpgraph::testing::GraphAsOf(**b, 1);
-  CHECK(after == at_close);
-  std::uint32_t stored = 0;
-  for (std::uint32_t u = 0; u < kUsers; ++u) {
-    if (outcome[u] == static_cast<int>(InsertOutcome::kStored)) {
-      ++stored;
-      CHECK_MESSAGE(after.count(u), "user " << u << " was acknowledged but is not in round 1");
-    } else {
-      CHECK(outcome[u] == static_cast<int>(InsertOutcome::kWrongRound));
-    }
-  }
-  CHECK(stored == after.size());
-  CHECK(stored < kUsers);  // the close did land among the reports
-  MESSAGE("two daemons: round 1 closed after " << stored << " of " << kUsers << " reports");
+  ldpgraph::testing::CheckAClosedRoundNeverChanges({a->get(), b->get()}, **b);
 }
 
 // A database written before rounds (schema 4): its reports become round 0

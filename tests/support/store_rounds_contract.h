@@ -127,31 +127,33 @@ inline void CheckRoundHistoryIsBounded(const StoreOpener& open) {
 
 // Reports of round 1 race its closing: whatever was acknowledged stored is
 // in round 1's graph, and that graph does not change after the close.
-inline void CheckAClosedRoundNeverChanges(const StoreOpener& open) {
-  auto store = open(nullptr);
-  REQUIRE(store.ok());
-  ReportStore& s = **store;
-  REQUIRE(s.CreateGraph({kRoundsGraph, "{}", 0, 4}).ok());
+// `senders` take the reports in turn (daemons sharing a store), `closer`
+// closes the round.
+inline void CheckAClosedRoundNeverChanges(const std::vector<ReportStore*>& senders, ReportStore& closer) {
+  REQUIRE(closer.CreateGraph({kRoundsGraph, "{}", 0, 4}).ok());
   constexpr std::uint32_t kUsers = 3000;
   std::vector<std::atomic<int>> outcome(kUsers);
   for (auto& o : outcome) o = -1;
   std::atomic<std::uint32_t> answered{0};
-  std::thread senders([&] {
-    for (std::uint32_t u = 0; u < kUsers; ++u) {
-      s.Insert(RoundRecord(u, 1), [&, u](Result<InsertOutcome> r) {
-        outcome[u] = r.ok() ? static_cast<int>(*r) : 100;
-        ++answered;
-      });
-      // Paced (about 0.1 s in all), so that the close lands among them.
-      if (u % 32 == 31) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-  });
+  std::vector<std::thread> threads;
+  for (std::size_t k = 0; k < senders.size(); ++k) {
+    threads.emplace_back([&, k] {
+      for (std::uint32_t u = static_cast<std::uint32_t>(k); u < kUsers; u += static_cast<std::uint32_t>(senders.size())) {
+        senders[k]->Insert(RoundRecord(u, 1), [&, u](Result<InsertOutcome> r) {
+          outcome[u] = r.ok() ? static_cast<int>(*r) : 100;
+          ++answered;
+        });
+        // Paced (about 0.1 s in all), so that the close lands among them.
+        if (u % 32 == 31) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    });
+  }
   while (answered.load() < kUsers / 4) std::this_thread::yield();
-  REQUIRE(s.OpenRound(kRoundsGraph, 1).ok());
-  const auto at_close = GraphAsOf(s, 1);
-  senders.join();
+  REQUIRE(closer.OpenRound(kRoundsGraph, 1).ok());
+  const auto at_close = GraphAsOf(closer, 1);
+  for (std::thread& t : threads) t.join();
   while (answered.load() < kUsers) std::this_thread::yield();
-  const auto after = GraphAsOf(s, 1);
+  const auto after = GraphAsOf(*senders[0], 1);
   CHECK(after == at_close);
   std::uint32_t stored = 0, refused = 0;
   for (std::uint32_t u = 0; u < kUsers; ++u) {
@@ -168,7 +170,14 @@ inline void CheckAClosedRoundNeverChanges(const StoreOpener& open) {
   CHECK(stored == after.size());
   CHECK(stored >= kUsers / 4);
   CHECK(refused > 0);  // the close did land among the reports
-  MESSAGE("round 1 closed after " << stored << " stored reports; " << refused << " came too late");
+  MESSAGE(senders.size() << " sender(s): round 1 closed after " << stored << " stored reports; " << refused
+                         << " came too late");
+}
+
+inline void CheckAClosedRoundNeverChanges(const StoreOpener& open) {
+  auto store = open(nullptr);
+  REQUIRE(store.ok());
+  CheckAClosedRoundNeverChanges({store->get()}, **store);
 }
 
 }  // namespace testing
