@@ -118,6 +118,40 @@ TEST_CASE("Api.RoutesAndAdminAuth") {
   CHECK(drained.status == 503);
 }
 
+// A device learns the open round from the graph's policy, in JSON and in
+// the header that also comes with the binary form.
+TEST_CASE("Api.AGraphInRoundsShowsItsOpenRound") {
+  Fixture f;
+  const std::string graph =
+      R"({"graph_id": 4, "num_users": 10, "edges": {"mechanism": "rr", "epsilon": 3}, "rounds": {"history": 2}})";
+  const HttpResponse created = f.Call("POST", "/v1/admin/graphs", graph, kAdmin);
+  REQUIRE(created.status == 201);
+  CHECK(created.body.find("\"rounds\":{\"history\":2}") != std::string::npos);
+  auto round_header = [](const HttpResponse& r) {
+    for (const auto& [name, value] : r.headers) {
+      if (name == "Ldpgraph-Round") return value;
+    }
+    return std::string();
+  };
+  HttpResponse json = f.Call("GET", "/v1/graphs/4");
+  CHECK(json.body.find("\"open\":1") != std::string::npos);
+  CHECK(round_header(json) == "1");
+  CHECK(f.Call("POST", "/v1/admin/graphs/4/rounds", "", kAdmin).status == 201);
+  HttpRequest binary;
+  binary.method = "GET";
+  binary.target = "/v1/graphs/4";
+  binary.accept = "application/x-ldpgraph-config";
+  HttpResponse answer;
+  ldpgraph::HandleRequest(*f.ctx, binary, [&](HttpResponse r) { answer = std::move(r); });
+  CHECK(answer.content_type == "application/x-ldpgraph-config");
+  CHECK(round_header(answer) == "2");
+  // A graph collected once has no round.
+  REQUIRE(f.Call("POST", "/v1/admin/graphs", R"({"graph_id": 5, "num_users": 10, "edges": {"mechanism": "rr", "epsilon": 3}})",
+                 kAdmin).status == 201);
+  CHECK(round_header(f.Call("GET", "/v1/graphs/5")).empty());
+  CHECK(f.Call("GET", "/v1/graphs/5").body.find("rounds") == std::string::npos);
+}
+
 TEST_CASE("Api.GwQueriesGoToTheQueryWorkerOnceAuthorized") {
   Fixture f;
   const std::string pair = R"({"a": 1, "b": 2})";
