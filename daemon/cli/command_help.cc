@@ -175,6 +175,10 @@ std::vector<CommandHelp> MakeEntries() {
        "  [--trials 1000000] [--confidence 0.95] [--epsilon 1] [--only NAME] [--broken on|off] [--seed S]\n"
        "  exit 1 when a lower bound exceeds its claim or a broken double is missed\n",
        "ldpgraph audit mechanisms --trials 200000"},
+      {"audit rounds", "the longitudinal edge game over 100 rounds, memoised and with fresh noise (which must lose)",
+       "  [--mechanism rr|dprr|rr-degree] [--epsilon 1] [--trials 2000] [--seed 1]\n"
+       "  exit 1 when memoised rounds tell more than one, or fresh noise does not\n",
+       "ldpgraph audit rounds --mechanism dprr"},
       {"audit model", "attack a node model: link stealing (lsa), LinkTeller, membership inference (mia); AUC",
        "  --model FILE --dataset PATH [--attack lsa|linkteller|mia] [--pairs 100000 (linkteller 1000)] [--seed 0]\n"
        "  [--split-seed 0]   mia: the --seed the model was trained with (members: its training users)\n",
