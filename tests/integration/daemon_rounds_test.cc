@@ -235,7 +235,7 @@ TEST_CASE("DaemonRounds.BadRoundsAreRefusedAndChangeNothing") {
   AdminDaemon d;
   auto create = [&](const std::string& body) { return d.Admin("POST", "/v1/admin/graphs", body); };
   const std::string base = R"({"graph_id": 5, "num_users": 100, "edges": {"mechanism": "rr", "epsilon": 2})";
-  for (const auto& [rounds, says] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& bad : std::vector<std::pair<std::string, std::string>>{
            {R"("rounds": {"history": 0})", "rounds.history"},
            {R"("rounds": {"every_hours": 0})", "rounds.every_hours"},
            {R"("rounds": {"weekly": true})", "rounds.weekly"},
@@ -244,9 +244,10 @@ TEST_CASE("DaemonRounds.BadRoundsAreRefusedAndChangeNothing") {
            {R"("rounds": {"retrain": {"label_method": "rr"}})", "rounds.retrain.label_method"},
            {R"("rounds": {"retrain": {"epochs": 0}})", "rounds.retrain.epochs"},
            {R"("rounds": 7)", "rounds must be an object"}}) {
-    const auto refused = create(base + ", " + rounds + "}");
-    CHECK_MESSAGE(refused.status == 400, rounds);
-    CHECK_MESSAGE(Body(refused)["message"].get<std::string>().find(says) != std::string::npos, refused.body);
+    // (Not a structured binding: clang's C++17 cannot capture one in CHECK_MESSAGE's lambda.)
+    const auto refused = create(base + ", " + bad.first + "}");
+    CHECK_MESSAGE(refused.status == 400, bad.first);
+    CHECK_MESSAGE(Body(refused)["message"].get<std::string>().find(bad.second) != std::string::npos, refused.body);
   }
   CHECK(Body(d.Admin("GET", "/v1/admin/graphs"))["graphs"].empty());
   REQUIRE(create(base + "}").status == 201);  // collected once
