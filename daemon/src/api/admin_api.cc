@@ -44,8 +44,7 @@ HttpResponse CreateGraph(ServiceContext& ctx, const HttpRequest& request) {
   ctx.logger->Info("graph_created", {{"graph_id", std::to_string(config->graph_id)},
                                      {"num_users", std::to_string(config->num_users)},
                                      {"rounds", rounds->enabled ? "yes" : "no"}});
-  auto registered = ctx.graphs.Find(config->graph_id);
-  return JsonResponse(201, registered ? GraphPolicyJson(*registered) : GraphConfigToJson(*config));
+  return JsonResponse(201, GraphPolicyJson(*config, *rounds));
 }
 
 HttpResponse ListGraphs(ServiceContext& ctx) {
@@ -64,7 +63,7 @@ HttpResponse ListGraphs(ServiceContext& ctx) {
                   {"num_users", g.num_users},
                   {"reports", reports[g.graph_id]},
                   {"symmetrise", rules->count(g.graph_id) ? (*rules)[g.graph_id] : "none"},
-                  {"config", json::parse(GraphPolicyJson(*registered))}};
+                  {"config", json::parse(GraphPolicyJson(g, registered->rounds))}};
     if (labels->count(g.graph_id)) entry["label"] = (*labels)[g.graph_id];
     if (rounds->count(g.graph_id)) entry["rounds"] = RoundStateJson(*registered, rounds->at(g.graph_id));
     list.push_back(entry);

@@ -26,9 +26,9 @@ HttpResponse PublicGraph(ServiceContext& ctx, const std::string& id_text, const 
   // (also in the Ldpgraph-Round header, for devices reading the binary form).
   std::optional<RoundState> round;
   if (graph->rounds.enabled) {
-    Result<std::map<std::uint64_t, RoundState>> rounds = ctx.store->Rounds();
-    if (!rounds.ok()) return StorageFailureResponse(ctx.logger, "rounds", rounds.status());
-    if (rounds->count(*id)) round = rounds->at(*id);
+    Result<std::optional<RoundState>> stored = ctx.store->RoundStateOf(*id);
+    if (!stored.ok()) return StorageFailureResponse(ctx.logger, "rounds", stored.status());
+    round = *stored;
   }
   HttpResponse r;
   if (AcceptsMediaType(accept, kGraphConfigMediaType)) {
@@ -39,7 +39,7 @@ HttpResponse PublicGraph(ServiceContext& ctx, const std::string& id_text, const 
     r.content_type = kGraphConfigMediaType;
     r.body.assign(bytes.begin(), bytes.end());
   } else {
-    nlohmann::json j = nlohmann::json::parse(GraphPolicyJson(*graph));
+    nlohmann::json j = nlohmann::json::parse(GraphPolicyJson(graph->config, graph->rounds));
     if (round) {  // the schedule and where it stands
       nlohmann::json state = RoundStateJson(*graph, *round);
       state.erase("graph_id");

@@ -28,10 +28,10 @@ Result<std::shared_ptr<const RegisteredGraph>> Parse(const std::string& text) {
 
 }  // namespace
 
-std::string GraphPolicyJson(const RegisteredGraph& graph) {
-  if (!graph.rounds.enabled) return GraphConfigToJson(graph.config);
-  nlohmann::json j = nlohmann::json::parse(GraphConfigToJson(graph.config));
-  j["rounds"] = RoundScheduleJson(graph.rounds);
+std::string GraphPolicyJson(const GraphConfig& config, const RoundSchedule& rounds) {
+  if (!rounds.enabled) return GraphConfigToJson(config);
+  nlohmann::json j = nlohmann::json::parse(GraphConfigToJson(config));
+  j["rounds"] = RoundScheduleJson(rounds);
   return j.dump();
 }
 
@@ -64,7 +64,7 @@ Status GraphRegistry::Create(const GraphConfig& config, const RoundSchedule& rou
   if (!registered.ok()) return registered.status();
   StoredGraph g;
   g.graph_id = config.graph_id;
-  g.config_json = GraphPolicyJson(**registered);
+  g.config_json = GraphPolicyJson(config, rounds);
   g.history_rounds = rounds.enabled ? rounds.history : 0;
   Status stored = store_->CreateGraph(g);
   if (stored.code() == StatusCode::kFailedPrecondition) (void)Refresh(false);  // another daemon's: serve it too
@@ -92,6 +92,10 @@ std::shared_ptr<const RegisteredGraph> GraphRegistry::Find(std::uint64_t graph_i
 
 std::vector<std::shared_ptr<const RegisteredGraph>> GraphRegistry::All() const {
   (void)Refresh(false);  // an admin listing: another daemon's new graphs too
+  return Known();
+}
+
+std::vector<std::shared_ptr<const RegisteredGraph>> GraphRegistry::Known() const {
   std::shared_lock<std::shared_mutex> lock(mu_);
   std::vector<std::shared_ptr<const RegisteredGraph>> all;
   for (const auto& [id, g] : graphs_) all.push_back(g);

@@ -30,7 +30,7 @@ struct RegisteredGraph {
 
 // The graph's policy as the admin API shows it and the store keeps it: its
 // configuration, with "rounds" when it is collected in rounds.
-std::string GraphPolicyJson(const RegisteredGraph& graph);
+std::string GraphPolicyJson(const GraphConfig& config, const RoundSchedule& rounds);
 
 class GraphRegistry {
  public:
@@ -45,6 +45,9 @@ class GraphRegistry {
   // nullptr when unknown, here and in the store.
   std::shared_ptr<const RegisteredGraph> Find(std::uint64_t graph_id) const;
   std::vector<std::shared_ptr<const RegisteredGraph>> All() const;
+  // The graphs this daemon knows now, without asking the store (what a
+  // periodic task reads between its refreshes by All()).
+  std::vector<std::shared_ptr<const RegisteredGraph>> Known() const;
 
  private:
   // Reads the store's graphs into the map (a graph is never changed once

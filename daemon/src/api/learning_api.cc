@@ -160,19 +160,18 @@ std::optional<HttpResponse> ReadJobRound(ServiceContext& ctx, const json& body, 
     *round = kNewestRound;
     return std::nullopt;
   }
-  Result<std::map<std::uint64_t, RoundState>> rounds = ctx.store->Rounds();
-  if (!rounds.ok()) return StorageFailureResponse(ctx.logger, "rounds", rounds.status());
-  auto state = rounds->find(id);
-  if (state == rounds->end()) return ErrorResponse(503, "unavailable", "the store has no round of graph " + std::to_string(id));
-  *round = state->second.current;
+  Result<std::optional<RoundState>> stored = ctx.store->RoundStateOf(id);
+  if (!stored.ok()) return StorageFailureResponse(ctx.logger, "rounds", stored.status());
+  if (!*stored) return ErrorResponse(503, "unavailable", "the store has no round of graph " + std::to_string(id));
+  const RoundState& state = **stored;
+  *round = state.current;
   if (!body.contains("round")) return std::nullopt;
   const json& r = body["round"];
-  if (!r.is_number_unsigned() || r.get<std::uint64_t>() < state->second.OldestKept() ||
-      r.get<std::uint64_t>() > state->second.current) {
+  if (!r.is_number_unsigned() || r.get<std::uint64_t>() < state.OldestKept() || r.get<std::uint64_t>() > state.current) {
     return ErrorResponse(400, "out_of_range",
                          "round = " + JsonShown(r) + ": graph " + std::to_string(id) + " keeps rounds " +
-                             std::to_string(state->second.OldestKept()) + " to " +
-                             std::to_string(state->second.current) + " (the open one)");
+                             std::to_string(state.OldestKept()) + " to " + std::to_string(state.current) +
+                             " (the open one)");
   }
   *round = r.get<std::uint32_t>();
   return std::nullopt;
@@ -312,7 +311,7 @@ HttpResponse StartJobFromJson(ServiceContext& ctx, const json& body) {
     job.rules = std::move(rules).value();
   }
   // Its memory, from the reports stored now: refused if it can never fit.
-  Result<std::uint64_t> report_bytes = StoredReportBytes(ctx, job.graphs);
+  Result<std::uint64_t> report_bytes = StoredReportBytes(ctx, job.graphs, job.round);
   if (!report_bytes.ok()) return StorageFailureResponse(ctx.logger, "reports", report_bytes.status());
   job.memory_bytes = TrainingMemoryEstimate(job, *report_bytes);
   if (ctx.memory != nullptr) {
@@ -363,7 +362,7 @@ HttpResponse PredictNodes(ServiceContext& ctx, const json& about, std::uint64_t 
   MemoryBudget::Lease lease;
   const NodeGnnConfig& c = model->node->config();
   const std::uint64_t features = graph->config.features.enabled ? graph->config.features.params.dims : 0;
-  Result<std::uint64_t> report_bytes = StoredReportBytes(ctx, {graph->config});
+  Result<std::uint64_t> report_bytes = StoredReportBytes(ctx, {graph->config}, about.value("round", kNewestRound));
   if (!report_bytes.ok()) return StorageFailureResponse(ctx.logger, "reports", report_bytes.status());
   if (auto refused = LeaseForRequest(ctx.memory, "this prediction",
                                      PredictionMemory(graph->config.num_users, c.hidden, c.layers, features,

@@ -20,10 +20,11 @@ std::uint64_t PredictionMemory(std::uint64_t users, int hidden, int layers, std:
          answers * 2 * (48 + 24 * classes);
 }
 
-Result<std::uint64_t> StoredReportBytes(ServiceContext& ctx, const std::vector<GraphConfig>& graphs) {
+Result<std::uint64_t> StoredReportBytes(ServiceContext& ctx, const std::vector<GraphConfig>& graphs,
+                                        std::uint32_t round) {
   std::uint64_t bytes = 0;
   for (const GraphConfig& g : graphs) {
-    Result<std::uint64_t> b = ctx.store->ReportBytes(g.graph_id);
+    Result<std::uint64_t> b = ctx.store->ReportBytes(g.graph_id, round);
     if (!b.ok()) return b.status();
     bytes += *b;
   }

@@ -35,9 +35,11 @@ std::uint64_t PredictionMemory(std::uint64_t users, int hidden, int layers, std:
 // (measured: 23 on a dense RR graph of 4,000 users, `ldpgraph bench admin`).
 constexpr std::uint64_t kPeakBytesPerReportByte = 28;
 
-// The bytes of the stored reports of `graphs`, for PredictionMemory.
+// The bytes of the stored reports of `graphs` as of `round` (each user's
+// newest up to it; a node model's or job's round), for PredictionMemory.
 // Errors: the store's.
-Result<std::uint64_t> StoredReportBytes(ServiceContext& ctx, const std::vector<GraphConfig>& graphs);
+Result<std::uint64_t> StoredReportBytes(ServiceContext& ctx, const std::vector<GraphConfig>& graphs,
+                                        std::uint32_t round = kNewestRound);
 
 // Each graph's symmetrisation policy as its admin set it ("none" by
 // default). Errors: the store's; kDataLoss for a stored rule it cannot read.

@@ -58,7 +58,7 @@ Result<std::shared_ptr<const Matrix>> Probabilities(ServiceContext& ctx, std::ui
   const std::uint64_t classes = about.value("classes", json::array()).size();
   MemoryBudget::Lease lease;
   if (ctx.memory != nullptr) {
-    Result<std::uint64_t> report_bytes = StoredReportBytes(ctx, {graph});
+    Result<std::uint64_t> report_bytes = StoredReportBytes(ctx, {graph}, about.value("round", kNewestRound));
     if (!report_bytes.ok()) return report_bytes.status();
     const std::uint64_t bytes =
         node ? PredictionMemory(graph.num_users, model->node->config().hidden, model->node->config().layers,

@@ -1,7 +1,6 @@
 #include "api/round_api.h"
 
 #include <cmath>
-#include <map>
 
 #include "api/learning_api.h"
 #include "net/json_body.h"
@@ -26,11 +25,10 @@ std::optional<HttpResponse> FindRoundGraph(ServiceContext& ctx, const std::strin
                          "graph " + id_text + " is collected once; a graph collected in rounds is created with "
                                               "\"rounds\" in its policy");
   }
-  Result<std::map<std::uint64_t, RoundState>> rounds = ctx.store->Rounds();
-  if (!rounds.ok()) return StorageFailureResponse(ctx.logger, "rounds", rounds.status());
-  auto it = rounds->find(*id);
-  if (it == rounds->end()) return ErrorResponse(503, "unavailable", "the store has no round of graph " + id_text);
-  *state = it->second;
+  Result<std::optional<RoundState>> stored = ctx.store->RoundStateOf(*id);
+  if (!stored.ok()) return StorageFailureResponse(ctx.logger, "rounds", stored.status());
+  if (!*stored) return ErrorResponse(503, "unavailable", "the store has no round of graph " + id_text);
+  *state = **stored;
   return std::nullopt;
 }
 

@@ -35,8 +35,12 @@ void RoundClock::Loop() {
 }
 
 void RoundClock::CloseDueRounds() {
+  const auto tick = std::chrono::steady_clock::now();
+  const bool refresh = tick - refreshed_ >= kRefresh;
+  if (refresh) refreshed_ = tick;
+  const auto graphs = refresh ? ctx_->graphs.All() : ctx_->graphs.Known();
   bool timed = false;
-  for (const auto& g : ctx_->graphs.All()) timed = timed || g->rounds.every_hours > 0;
+  for (const auto& g : graphs) timed = timed || g->rounds.every_hours > 0;
   if (!timed) return;  // nothing to read from the store
   Result<std::map<std::uint64_t, RoundState>> rounds = ctx_->store->Rounds();
   if (!rounds.ok()) {
@@ -44,7 +48,7 @@ void RoundClock::CloseDueRounds() {
     return;
   }
   const auto now = std::chrono::system_clock::now();
-  for (const auto& g : ctx_->graphs.All()) {
+  for (const auto& g : graphs) {
     auto state = rounds->find(g->config.graph_id);
     if (g->rounds.every_hours <= 0 || state == rounds->end()) continue;
     const auto opened = std::chrono::system_clock::time_point(std::chrono::seconds(state->second.opened_unix));

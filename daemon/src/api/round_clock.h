@@ -33,6 +33,11 @@ class RoundClock {
 
   ServiceContext* ctx_;
   std::chrono::milliseconds tick_;
+  // When the registry last asked the store for graphs other daemons created
+  // (every kRefresh; between, the clock reads the store only for a graph
+  // whose rounds are timed).
+  std::chrono::steady_clock::time_point refreshed_{};
+  static constexpr std::chrono::seconds kRefresh{10};
   std::mutex mu_;
   std::condition_variable wake_;
   bool stop_ = false;

@@ -16,6 +16,7 @@
 #include "store/commit_queue.h"
 #include "store/pg_db.h"
 #include "store/pg_pool.h"
+#include "store/rounds_sql.h"
 
 namespace ldpgraph {
 namespace {
@@ -95,14 +96,6 @@ const char* const kMigrations[] = {
     "  history bigint NOT NULL);",
 };
 
-// Each user's newest report up to round $2 of graph $1 (the rows of
-// `reports r`), and what goes when a round opens: as SQLite's.
-constexpr const char* kNewestUpTo =
-    "WHERE r.graph_id = $1 AND r.round <= $2 AND NOT EXISTS (SELECT 1 FROM reports n WHERE n.graph_id = r.graph_id "
-    "AND n.user_id = r.user_id AND n.round > r.round AND n.round <= $2)";
-constexpr const char* kPruneHistory =
-    "DELETE FROM reports d WHERE d.graph_id = $1 AND d.round < $2 AND EXISTS (SELECT 1 FROM reports n "
-    "WHERE n.graph_id = d.graph_id AND n.user_id = d.user_id AND n.round > d.round AND n.round <= $2)";
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kPostgresSchemaVersion,
               "one migration per schema version");
 
@@ -185,7 +178,7 @@ class PostgresReportStore final : public ReportStore {
 
   Result<std::map<std::uint64_t, RoundState>> Rounds() override {
     std::map<std::uint64_t, RoundState> rounds;
-    Status s = Select("SELECT graph_id, current_round, opened_unix, history FROM graph_rounds", pg::Params(),
+    Status s = Select(rounds_sql::kSelectRoundState, pg::Params(),
                       [&](const pg::QueryResult& r, int i) { rounds[FromSql(r.Int8(i, 0))] = RoundOf(r, i); });
     if (!s.ok()) return s;
     return rounds;
@@ -197,9 +190,8 @@ class PostgresReportStore final : public ReportStore {
       return InTransaction(c, [&]() -> Status {
         // FOR UPDATE: waits for the inserts that read the open round (FOR
         // SHARE) to commit, and makes those that come later read the next.
-        Result<pg::QueryResult> r = c.Query(
-            "SELECT graph_id, current_round, opened_unix, history FROM graph_rounds WHERE graph_id = $1 FOR UPDATE",
-            pg::Params().Int8(ToSql(graph_id)));
+        Result<pg::QueryResult> r = c.Query(std::string(rounds_sql::kSelectRoundState) + " WHERE graph_id = $1 FOR UPDATE",
+                                            pg::Params().Int8(ToSql(graph_id)));
         if (!r.ok()) return r.status();
         if (r->rows() == 0) {
           return Status::FailedPrecondition("graph " + std::to_string(graph_id) + " is not collected in rounds");
@@ -212,7 +204,7 @@ class PostgresReportStore final : public ReportStore {
             c.Query("UPDATE graph_rounds SET current_round = $2, opened_unix = $3 WHERE graph_id = $1",
                     pg::Params().Int8(ToSql(graph_id)).Int8(opened.current).Int8(opened.opened_unix))
                 .status());
-        return c.Query(kPruneHistory, pg::Params().Int8(ToSql(graph_id)).Int8(opened.OldestKept())).status();
+        return c.Query(rounds_sql::PruneHistory("$1", "$2"), pg::Params().Int8(ToSql(graph_id)).Int8(opened.OldestKept())).status();
       });
     });
     if (!s.ok()) return s;
@@ -243,7 +235,8 @@ class PostgresReportStore final : public ReportStore {
   Result<std::uint64_t> ReportBytes(std::uint64_t graph_id, std::uint32_t round) override {
     std::uint64_t bytes = 0;
     // octet_length reads a stored value's size without fetching it.
-    Status s = Select(std::string("SELECT coalesce(sum(octet_length(body)), 0)::bigint FROM reports r ") + kNewestUpTo,
+    Status s = Select("SELECT coalesce(sum(octet_length(body)), 0)::bigint FROM reports r " +
+                          rounds_sql::NewestUpTo("$1", "$2"),
                       pg::Params().Int8(ToSql(graph_id)).Int8(round),
                       [&](const pg::QueryResult& r, int i) { bytes = static_cast<std::uint64_t>(r.Int8(i, 0)); });
     if (!s.ok()) return s;
@@ -510,13 +503,13 @@ class PostgresReportStore final : public ReportStore {
 
   // In the read's snapshot: whether `round` can still be assembled.
   static Status CheckKept(pg::Connection& c, std::uint64_t graph_id, std::uint32_t round) {
-    Result<pg::QueryResult> r = c.Query(
-        "SELECT graph_id, current_round, opened_unix, history FROM graph_rounds WHERE graph_id = $1",
-        pg::Params().Int8(ToSql(graph_id)));
+    Result<pg::QueryResult> r =
+        c.Query(std::string(rounds_sql::kSelectRoundState) + " WHERE graph_id = $1", pg::Params().Int8(ToSql(graph_id)));
     if (!r.ok()) return r.status();
     return CheckRoundKept(graph_id, r->rows() ? std::optional<RoundState>(RoundOf(*r, 0)) : std::nullopt, round);
   }
 
+  // Row i of rounds_sql::kSelectRoundState.
   static RoundState RoundOf(const pg::QueryResult& r, int i) {
     RoundState state;
     state.current = static_cast<std::uint32_t>(r.Int8(i, 1));
@@ -528,9 +521,8 @@ class PostgresReportStore final : public ReportStore {
   Status Stream(pg::Connection& c, std::uint64_t graph_id, std::uint32_t round,
                 const std::function<void(const ReportRecord&)>& visit) {
     Result<pg::QueryResult> declared = c.Query(
-        std::string("DECLARE ldpgraph_reports NO SCROLL CURSOR FOR "
-                    "SELECT user_id, round, report_id, body FROM reports r ") +
-            kNewestUpTo + " ORDER BY user_id",
+        "DECLARE ldpgraph_reports NO SCROLL CURSOR FOR SELECT user_id, round, report_id, body FROM reports r " +
+            rounds_sql::NewestUpTo("$1", "$2") + " ORDER BY user_id",
         pg::Params().Int8(ToSql(graph_id)).Int8(round));
     if (!declared.ok()) return declared.status();
     ReportRecord record;

@@ -12,6 +12,14 @@ const char* InsertOutcomeName(InsertOutcome outcome) {
   return "unknown";
 }
 
+Result<std::optional<RoundState>> ReportStore::RoundStateOf(std::uint64_t graph_id) {
+  Result<std::map<std::uint64_t, RoundState>> rounds = Rounds();
+  if (!rounds.ok()) return rounds.status();
+  auto it = rounds->find(graph_id);
+  if (it == rounds->end()) return std::optional<RoundState>();
+  return std::optional<RoundState>(it->second);
+}
+
 Status CheckRoundOpening(std::uint64_t graph_id, const RoundState& state, std::uint32_t open) {
   if (state.current != open) {
     return Status::FailedPrecondition("round " + std::to_string(open) + " of graph " + std::to_string(graph_id) +

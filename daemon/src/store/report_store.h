@@ -116,6 +116,8 @@ class ReportStore {
   virtual Status CreateGraph(const StoredGraph& graph) = 0;
   // The graphs collected in rounds. Errors: kUnavailable.
   virtual Result<std::map<std::uint64_t, RoundState>> Rounds() = 0;
+  // One graph's; nullopt for a graph collected once. Errors: kUnavailable.
+  Result<std::optional<RoundState>> RoundStateOf(std::uint64_t graph_id);
   // Opens round `open + 1` of a graph collected in rounds whose open round
   // is `open`, and lets go of the reports no round from OldestKept() on
   // needs, in one transaction. Errors: kFailedPrecondition for a graph not

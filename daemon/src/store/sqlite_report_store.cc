@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "store/commit_queue.h"
+#include "store/rounds_sql.h"
 #include "store/sqlite_db.h"
 
 namespace ldpgraph {
@@ -119,19 +120,6 @@ Status Migrate(sqlite::Db& db, const std::string& path) {
   return Status::Ok();
 }
 
-// Each user's newest report up to round ?2 of graph ?1 (the rows of
-// `reports r`): none of hers is newer and still within the round.
-constexpr const char* kNewestUpTo =
-    "WHERE r.graph_id = ?1 AND r.round <= ?2 AND NOT EXISTS (SELECT 1 FROM reports n WHERE n.graph_id = r.graph_id "
-    "AND n.user_id = r.user_id AND n.round > r.round AND n.round <= ?2)";
-
-// When a round opens: a report older than the oldest kept round ?2 goes
-// once a newer one of the same user stands at or before it.
-constexpr const char* kPruneHistory =
-    "DELETE FROM reports WHERE graph_id = ?1 AND round < ?2 AND EXISTS (SELECT 1 FROM reports n "
-    "WHERE n.graph_id = reports.graph_id AND n.user_id = reports.user_id AND n.round > reports.round "
-    "AND n.round <= ?2)";
-
 Status Configure(sqlite::Db& db) {
   // WAL: readers never block the writer; FULL: COMMIT returns after fsync.
   return db.Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;");
@@ -196,8 +184,7 @@ class SqliteReportStore final : public ReportStore {
 
   Result<std::map<std::uint64_t, RoundState>> Rounds() override {
     std::map<std::uint64_t, RoundState> rounds;
-    Status s = ForEachRow("SELECT graph_id, current_round, opened_unix, history FROM graph_rounds",
-                          [&](sqlite::Statement& row) { rounds[FromSql(row.ColumnInt(0))] = RoundOf(row); });
+    Status s = ForEachRow(rounds_sql::kSelectRoundState, [&](sqlite::Statement& row) { rounds[FromSql(row.ColumnInt(0))] = RoundOf(row); });
     if (!s.ok()) return s;
     return rounds;
   }
@@ -206,13 +193,13 @@ class SqliteReportStore final : public ReportStore {
     RoundState opened;
     Status s = WriterTransaction([&]() -> Status {
       auto current = sqlite::Statement::Prepare(
-          write_db_, "SELECT current_round, opened_unix, history FROM graph_rounds WHERE graph_id = ?1");
+          write_db_, (std::string(rounds_sql::kSelectRoundState) + " WHERE graph_id = ?1").c_str());
       if (!current.ok()) return current.status();
       current->BindInt(1, ToSql(graph_id));
       auto row = current->Step();
       if (!row.ok()) return row.status();
       if (!*row) return Status::FailedPrecondition("graph " + std::to_string(graph_id) + " is not collected in rounds");
-      opened = RoundOf(*current, 0);
+      opened = RoundOf(*current);
       LDPGRAPH_RETURN_IF_ERROR(CheckRoundOpening(graph_id, opened, open));
       ++opened.current;
       opened.opened_unix = NowUnix();
@@ -223,7 +210,7 @@ class SqliteReportStore final : public ReportStore {
       update->BindInt(2, opened.current);
       update->BindInt(3, opened.opened_unix);
       LDPGRAPH_RETURN_IF_ERROR(update->Step().status());
-      auto prune = sqlite::Statement::Prepare(write_db_, kPruneHistory);
+      auto prune = sqlite::Statement::Prepare(write_db_, rounds_sql::PruneHistory("?1", "?2").c_str());
       if (!prune.ok()) return prune.status();
       prune->BindInt(1, ToSql(graph_id));
       prune->BindInt(2, opened.OldestKept());
@@ -328,7 +315,8 @@ class SqliteReportStore final : public ReportStore {
     std::lock_guard<std::mutex> lock(admin_mu_);
     // length() of a blob reads its size from the record header, not the blob.
     auto stmt = sqlite::Statement::Prepare(
-        admin_db_, (std::string("SELECT coalesce(sum(length(body)), 0) FROM reports r ") + kNewestUpTo).c_str());
+        admin_db_,
+        ("SELECT coalesce(sum(length(body)), 0) FROM reports r " + rounds_sql::NewestUpTo("?1", "?2")).c_str());
     if (!stmt.ok()) return stmt.status();
     stmt->BindInt(1, ToSql(graph_id));
     stmt->BindInt(2, round);
@@ -357,7 +345,7 @@ class SqliteReportStore final : public ReportStore {
   Status ReadKeptRound(std::uint64_t graph_id, std::uint32_t round,
                        const std::function<void(const ReportRecord&)>& visit) {
     auto state = sqlite::Statement::Prepare(
-        admin_db_, "SELECT graph_id, current_round, opened_unix, history FROM graph_rounds WHERE graph_id = ?1");
+        admin_db_, (std::string(rounds_sql::kSelectRoundState) + " WHERE graph_id = ?1").c_str());
     if (!state.ok()) return state.status();
     state->BindInt(1, ToSql(graph_id));
     auto found = state->Step();
@@ -367,7 +355,8 @@ class SqliteReportStore final : public ReportStore {
     // The primary key (graph, user, round) orders the rows by user.
     auto stmt = sqlite::Statement::Prepare(
         admin_db_,
-        (std::string("SELECT user_id, round, report_id, body FROM reports r ") + kNewestUpTo + " ORDER BY user_id")
+        ("SELECT user_id, round, report_id, body FROM reports r " + rounds_sql::NewestUpTo("?1", "?2") +
+         " ORDER BY user_id")
             .c_str());
     if (!stmt.ok()) return stmt.status();
     stmt->BindInt(1, ToSql(graph_id));
@@ -392,11 +381,12 @@ class SqliteReportStore final : public ReportStore {
     return Status::Ok();
   }
 
-  static RoundState RoundOf(sqlite::Statement& row, int first = 1) {
+  // A row of rounds_sql::kSelectRoundState.
+  static RoundState RoundOf(sqlite::Statement& row) {
     RoundState r;
-    r.current = static_cast<std::uint32_t>(row.ColumnInt(first));
-    r.opened_unix = row.ColumnInt(first + 1);
-    r.history = static_cast<std::uint32_t>(row.ColumnInt(first + 2));
+    r.current = static_cast<std::uint32_t>(row.ColumnInt(1));
+    r.opened_unix = row.ColumnInt(2);
+    r.history = static_cast<std::uint32_t>(row.ColumnInt(3));
     return r;
   }
 
