@@ -136,6 +136,14 @@ std::vector<CommandHelp> MakeEntries() {
        "  [--soft-degree-multiple M]   soft graphs: pairs kept per user, times her degree estimate\n"
        "                               (default: 4 to 64, as a budget of 2^21 pairs allows)\n",
        "ldpgraph experiment linkldp --dataset ../shared/data/nodes/cora --out /tmp/linkldp --epsilons 4 --splits 2"},
+      {"experiment rounds", "reports over months: accuracy and each user's loss while friend lists change",
+       "  --dataset PATH --out DIR     one node-classification graph (true features and labels)\n"
+       "  [--rounds 20] [--change-users 0.1] [--change-friends 0.1]\n"
+       "                               each round this share of users changes this share of friends\n"
+       "  [--mechanisms rr-degree,dprr] [--epsilons 4] [--model gcn|sage] [--no-fresh]\n"
+       "  [--splits 3] [--epochs 500] [--seed 1] [--jobs 2]\n"
+       "                               key=value figures per setting; charts beside results.csv\n",
+       "ldpgraph experiment rounds --dataset ../shared/data/nodes/cora --out /tmp/rounds --rounds 5 --splits 1"},
       {"experiment gap", "GAP (edge- and node-level DP) against the MLP without edges and non-private GCN/SAGE",
        "  --dataset PATH --out DIR\n"
        "  [--epsilons 0.5,1,2,4,8,inf] [--splits 5] [--hops 2] [--epochs 100] [--jobs J]\n"

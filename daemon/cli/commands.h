@@ -41,6 +41,8 @@ const char* GwUsage();
 int RunGwExperimentCommand(const std::vector<std::string>& args);
 // ldpgraph experiment audit (audit_command.cc, likewise).
 int RunAuditExperimentCommand(const std::vector<std::string>& args);
+// ldpgraph experiment rounds (rounds_experiment_command.cc).
+int RunRoundsExperimentCommand(const std::vector<std::string>& args);
 
 }  // namespace ldpgraph
 

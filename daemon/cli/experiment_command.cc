@@ -7,6 +7,7 @@
 //   linkldp  node classification on a graph every user reports under edge LDP, denoised by the server (Blink and ours)
 //   fedcog   several parties, each holding part of one graph, train one classifier (FedCog-SGC) vs each alone
 //   gw       graph classification by GW on graphs and on (LDP) federated node embeddings (GW-LDP)
+//   rounds   a graph collected in rounds while friend lists change: accuracy and each user's loss
 // Every study appends to DIR/results.csv as runs finish (a rerun resumes),
 // then writes DIR/summary.csv and its SVG charts.
 #include <cmath>
@@ -499,7 +500,7 @@ int RunReport(const std::vector<std::string>& args) {
 
 int RunExperimentCommand(const std::vector<std::string>& args) {
   const std::string usage =
-      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn|gap|linkldp|fedcog|gw|audit|report [options] (see ldpgraph help)";
+      "usage: ldpgraph experiment dprr|degree|scaling|lpgnn|gap|linkldp|fedcog|gw|audit|rounds|report [options] (see ldpgraph help)";
   if (args.empty()) return Usage(usage);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "dprr") return RunDprr(rest);
@@ -509,6 +510,7 @@ int RunExperimentCommand(const std::vector<std::string>& args) {
   if (args[0] == "fedcog") return RunFedCog(rest);
   if (args[0] == "gw") return RunGwExperimentCommand(rest);
   if (args[0] == "audit") return RunAuditExperimentCommand(rest);
+  if (args[0] == "rounds") return RunRoundsExperimentCommand(rest);
   if (args[0] == "degree") return RunDegree(rest);
   if (args[0] == "scaling") return RunScaling(rest);
   if (args[0] == "report") return RunReport(rest);

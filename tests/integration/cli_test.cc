@@ -628,6 +628,46 @@ TEST_CASE("Cli.ExperimentLpgnnCombinesPrivateFeaturesLabelsAndEdges") {
   CHECK(Ldpgraph("experiment nope").exit_code == 2);
 }
 
+TEST_CASE("Cli.ExperimentRoundsFollowsAccuracyAndEachUsersLossAsFriendsChange") {
+  TempDir dir;
+  WriteTinyNodeDataset(dir);
+  const std::string out = dir.path() + "/rounds";
+  const std::string command = "experiment rounds --dataset " + dir.path() + "/nodes --rounds 3 --splits 1 " +
+                              "--epsilons 4 --mechanisms rr-degree,dprr --epochs 20 --change-users 0.2 --out " + out;
+  Run r = Ldpgraph(command);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // Edge-free once, the true graph each round, memoised and fresh each
+  // round for both mechanisms.
+  CHECK(Lines(out + "/results.csv") == 1 + 1 + 3 + 2 * 3 * 2);
+  for (const char* mechanism : {"rr-degree", "dprr"}) {
+    const std::string setting = std::string("setting=nodes/gcn/") + mechanism + "/4 ";
+    const std::size_t at = r.output.find(setting);
+    REQUIRE(at != std::string::npos);
+    const std::string line = r.output.substr(at, r.output.find('\n', at) - at);
+    CHECK(line.find(" rounds=3 ") != std::string::npos);
+    CHECK(line.find(" loss_first_round=4 ") != std::string::npos);
+    CHECK(line.find(" loss_naive=12") != std::string::npos);  // fresh noise: 3 rounds x 4
+    CHECK(Exists(out + "/accuracy_vs_round__nodes_gcn_" + mechanism + "_4.svg"));
+    CHECK(Exists(out + "/loss_vs_round__nodes_gcn_" + mechanism + "_4.svg"));
+  }
+  // Friends changed, so some users spent more than one round's epsilon,
+  // and none more than both bits and three degrees (DPRR: eq. 8's split).
+  const std::string memoised = LineStarting(out + "/results.csv", "nodes,gcn,rr-degree,4,memoised,3,0,");
+  REQUIRE(!memoised.empty());
+  CHECK(memoised.find(",8.4,") != std::string::npos);
+  Run again = Ldpgraph(command);
+  CHECK(again.exit_code == 0);
+  CHECK(again.output.find("0 run(s) to do") != std::string::npos);
+  for (const char* args : {"--mechanisms locallap", "--epsilons inf", "--change-users 0", "--change-friends 1.5",
+                           "--rounds 0", "--model gat", "--splits 0", "--frobnicate 1"}) {
+    Run bad = Ldpgraph("experiment rounds --dataset " + dir.path() + "/nodes --out " + out + " " + args);
+    INFO(args << ": " << bad.output);
+    CHECK(bad.exit_code == 2);
+  }
+  CHECK(Lines(out + "/results.csv") == 1 + 1 + 3 + 2 * 3 * 2);  // the refused runs changed nothing
+}
+
 TEST_CASE("Cli.EveryCommandExplainsItselfWithHelp") {
   const Run overview = Ldpgraph("help");
   REQUIRE(overview.exit_code == 0);

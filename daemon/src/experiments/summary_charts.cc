@@ -15,14 +15,13 @@ std::size_t IndexOf(const std::vector<std::string>& names, const std::string& na
   return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
 }
 
-// Letters, digits, '.', '-' and '_' only: a safe file name part.
-std::string FilePart(const std::string& s) {
+}  // namespace
+
+std::string ChartFilePart(const std::string& s) {
   std::string out;
   for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-') ? c : '_';
   return out;
 }
-
-}  // namespace
 
 Result<std::vector<std::string>> WriteCharts(const std::string& out_dir, const std::vector<std::string>& group,
                                              const std::vector<std::string>& metrics,
@@ -82,7 +81,7 @@ Result<std::vector<std::string>> WriteCharts(const std::string& out_dir, const s
     for (std::size_t i = 0; i < group.size(); ++i) {
       if (i == xi || i == si) continue;
       title += (title.empty() ? "" : ", ") + group[i] + " = " + fixed[k];
-      file += "_" + FilePart(fixed[k]);
+      file += "_" + ChartFilePart(fixed[k]);
       ++k;
     }
     file += ".svg";

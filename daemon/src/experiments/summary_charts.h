@@ -19,6 +19,10 @@ struct ChartRequest {
   bool log_y = false;
 };
 
+// `s` with every character but letters, digits, '.' and '-' made '_': a
+// safe part of a chart's file name.
+std::string ChartFilePart(const std::string& s);
+
 // Writes OUT_DIR/<metric>_vs_<x_column>__<fixed values>.svg for every
 // combination of the other group columns with two or more finite x values
 // (mean with a standard-deviation bar per point). A series whose x is inf
