@@ -6,6 +6,7 @@ import org.ldpgraph.BudgetLedger;
 import org.ldpgraph.DeviceResult;
 import org.ldpgraph.Graph;
 import org.ldpgraph.LdpgraphException;
+import org.ldpgraph.PrivacyLoss;
 import org.ldpgraph.RandomSource;
 import org.ldpgraph.Uploader;
 import org.ldpgraph.UserData;
@@ -43,9 +44,12 @@ public final class JavaClient {
     }
   }
 
-  // Every phone: the configuration, the report made once and kept, the upload.
+  // Every phone: the configuration, the report made once and kept (or, for
+  // a graph collected in rounds, the open round's memoised report), the upload.
   private static void report(Uploader uploader, long graphId, List<Phone> phones, Path storage) throws Exception {
     int delivered = 0;
+    double loss = 0, naive = 0;  // summed over the phones, to show the mean
+    long round = uploader.fetchOpenRound(graphId);
     try (Graph graph = uploader.fetchGraph(graphId); RandomSource rng = RandomSource.os()) {
       for (Phone p : phones) {
         Path app = storage.resolve("phone-" + p.user());
@@ -54,13 +58,19 @@ public final class JavaClient {
         if (p.features() != null) user = user.withFeatures(p.features());
         if (p.label() >= 0) user = user.withLabel(p.label());
         try (BudgetLedger ledger = BudgetLedger.openFile(app.resolve("privacy.ledger"), 10)) {
-          byte[] report = ledger.report(graph, rng, user);
+          byte[] report = round == 0 ? ledger.report(graph, rng, user) : ledger.reportRound(graph, rng, user, round);
           if (uploader.send(p.token(), report) == 200) delivered++;
+          PrivacyLoss spent = ledger.loss(graphId);  // what the app shows its user
+          loss += spent.epsilon;
+          naive += spent.naiveEpsilon;
         }
       }
     }
+    System.out.println("round=" + round);
     System.out.println("phones=" + phones.size());
     System.out.println("delivered=" + delivered);
+    System.out.println("loss_mean=" + loss / phones.size());
+    System.out.println("naive_mean=" + naive / phones.size());
   }
 
   // Every phone asks for her own result, waiting while no model covers the graph.

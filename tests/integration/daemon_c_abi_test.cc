@@ -59,6 +59,12 @@ TEST_CASE("DaemonCAbi.ADeviceFetchesItsGraphBuildsItsReportAndUploadsIt") {
   REQUIRE(ldpgraph_uploader_fetch_config(u, kGraph, config.data(), config.size(), &config_len) == LDPGRAPH_OK);
   CHECK(ldpgraph_uploader_fetch_config(u, 999, config.data(), config.size(), &config_len) ==
         LDPGRAPH_FAILED_PRECONDITION);
+  // A graph collected once: no round to report in.
+  std::uint32_t open_round = 7;
+  CHECK(ldpgraph_uploader_fetch_open_round(u, kGraph, &open_round) == LDPGRAPH_OK);
+  CHECK(open_round == 0);
+  CHECK(ldpgraph_uploader_fetch_open_round(u, 999, &open_round) == LDPGRAPH_FAILED_PRECONDITION);
+  CHECK(ldpgraph_uploader_fetch_open_round(u, kGraph, nullptr) == LDPGRAPH_INVALID_ARGUMENT);
   ldpgraph_graph* graph = nullptr;
   REQUIRE(ldpgraph_graph_from_config(config.data(), config.size(), &graph) == LDPGRAPH_OK);
   CHECK(ldpgraph_graph_id(graph) == kGraph);

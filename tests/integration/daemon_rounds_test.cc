@@ -15,6 +15,7 @@
 
 #include "ldpgraph/budget_ledger.h"
 #include "ldpgraph/report_builder.h"
+#include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
 #include "net/token_authority.h"
 #include "store/report_store.h"
@@ -154,12 +155,20 @@ TEST_CASE("DaemonRounds.ThreeRoundsOfAChangingGraphGiveAModelEach") {
 
   Population people;
   Devices devices;
+  // A device learns the open round with the graph's configuration.
+  lt::UploaderOptions uploading;
+  uploading.server = d.process.endpoint();
+  auto uploader = lt::Uploader::Create(uploading);
+  REQUIRE(uploader.ok());
   std::vector<double> loss_before(kUsers);
   std::set<std::uint64_t> versions;
   std::size_t grew = 0;  // changed users whose loss grew
   for (std::uint32_t round = 1; round <= 3; ++round) {
     INFO("round " << round);
     const std::set<std::uint32_t> changed = round == 1 ? std::set<std::uint32_t>() : people.Change();
+    std::uint32_t open = 0;
+    REQUIRE((*uploader)->FetchGraphConfig(kGraph, &open).ok());
+    CHECK(open == round);
     for (std::uint32_t u = 0; u < kUsers; ++u) {
       const auto answer = Send(d, devices.tokens[u], devices.Round(people, u, round));
       REQUIRE_MESSAGE(answer.status == 200, answer.body);

@@ -100,6 +100,15 @@ ldpgraph_status ldpgraph_uploader_fetch_config(ldpgraph_uploader* u, uint64_t gr
   return LDPGRAPH_OK;
 }
 
+ldpgraph_status ldpgraph_uploader_fetch_open_round(ldpgraph_uploader* u, uint64_t graph_id, uint32_t* round) {
+  if (u == nullptr || round == nullptr) return Fail(LDPGRAPH_INVALID_ARGUMENT, "uploader and round must not be NULL");
+  std::uint32_t open = 0;
+  auto config = u->uploader->FetchGraphConfig(graph_id, &open);
+  if (!config.ok()) return FromStatus(config.status());
+  *round = open;
+  return LDPGRAPH_OK;
+}
+
 ldpgraph_status ldpgraph_uploader_fetch_result(ldpgraph_uploader* u, uint64_t graph_id, const char* token,
                                                ldpgraph_device_result* result, double* probabilities,
                                                size_t capacity, size_t* classes) {

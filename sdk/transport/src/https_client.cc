@@ -139,6 +139,13 @@ bool EqualsIgnoreCase(const std::string& a, const char* b) {
 
 }  // namespace
 
+const std::string* FindHeader(const std::vector<std::pair<std::string, std::string>>& headers, const char* name) {
+  for (const auto& [n, value] : headers) {
+    if (EqualsIgnoreCase(n, name)) return &value;
+  }
+  return nullptr;
+}
+
 HttpsClient::HttpsClient(const ServerEndpoint& endpoint) : endpoint_(endpoint), tls_(new Tls) {}
 HttpsClient::~HttpsClient() = default;
 
@@ -313,8 +320,15 @@ Result<HttpAnswer> HttpsClient::ReadAnswer(bool* close_after) {
       const std::string name = line.substr(0, colon);
       std::string value = line.substr(colon + 1);
       while (!value.empty() && value.front() == ' ') value.erase(0, 1);
-      if (EqualsIgnoreCase(name, "content-length")) content_length = std::strtoull(value.c_str(), nullptr, 10);
-      if (EqualsIgnoreCase(name, "connection") && EqualsIgnoreCase(value, "close")) *close_after = true;
+      if (EqualsIgnoreCase(name, "content-length")) {
+        content_length = std::strtoull(value.c_str(), nullptr, 10);
+        continue;
+      }
+      if (EqualsIgnoreCase(name, "connection")) {
+        if (EqualsIgnoreCase(value, "close")) *close_after = true;
+        continue;
+      }
+      answer.headers.emplace_back(name, value);
       if (EqualsIgnoreCase(name, "retry-after")) {
         answer.retry_after_seconds = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
       }

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <deque>
+#include <string>
 #include <thread>
 
 #include "ldpgraph/graph_config_codec.h"
@@ -74,7 +76,7 @@ std::vector<Result<SendOutcome>> Uploader::SendMany(const std::vector<OutgoingRe
   return PipelinedWithRetries(requests, window);
 }
 
-Result<GraphConfig> Uploader::FetchGraphConfig(std::uint64_t graph_id) {
+Result<GraphConfig> Uploader::FetchGraphConfig(std::uint64_t graph_id, std::uint32_t* open_round) {
   auto answer = std::move(
       PipelinedWithRetries({{"GET", "/v1/graphs/" + std::to_string(graph_id), "", "", "", kGraphConfigMediaType}}, 1)
           .front());
@@ -85,6 +87,18 @@ Result<GraphConfig> Uploader::FetchGraphConfig(std::uint64_t graph_id) {
   if (!answer->delivered) {
     return Status::FailedPrecondition("graph " + std::to_string(graph_id) + ": HTTP " +
                                       std::to_string(answer->http_status) + " " + answer->body);
+  }
+  if (open_round != nullptr) {
+    *open_round = 0;
+    if (const std::string* round = FindHeader(answer->headers, "Ldpgraph-Round")) {
+      char* end = nullptr;
+      const unsigned long long r = std::strtoull(round->c_str(), &end, 10);
+      if (round->empty() || *end != '\0' || r > 0xFFFFFFFFull) {
+        return Status::InvalidArgument("graph " + std::to_string(graph_id) + ": a bad Ldpgraph-Round header '" +
+                                       *round + "'");
+      }
+      *open_round = static_cast<std::uint32_t>(r);
+    }
   }
   return DecodeGraphConfig(reinterpret_cast<const std::uint8_t*>(answer->body.data()), answer->body.size());
 }
@@ -136,6 +150,7 @@ std::vector<Result<SendOutcome>> Uploader::PipelinedWithRetries(const std::vecto
       if (answers[k].ok()) {
         outcome.http_status = answers[k]->status;
         outcome.body = std::move(answers[k]->body);
+        outcome.headers = std::move(answers[k]->headers);
         outcome.answered = answers[k]->received;
         if (answers[k]->status == 200 || !Retryable(answers[k]->status)) {
           outcome.delivered = answers[k]->status == 200;

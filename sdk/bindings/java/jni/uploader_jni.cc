@@ -84,6 +84,14 @@ JNIEXPORT jbyteArray JNICALL Java_org_ldpgraph_Uploader_nativeFetchConfig(JNIEnv
   return NewBytes(env, bytes.data(), len);
 }
 
+JNIEXPORT jlong JNICALL Java_org_ldpgraph_Uploader_nativeFetchOpenRound(JNIEnv* env, jclass, jlong handle,
+                                                                       jlong graph_id) {
+  auto* u = Handle<ldpgraph_uploader>(env, handle, "Uploader");
+  if (u == nullptr) return 0;
+  std::uint32_t round = 0;
+  return Check(env, ldpgraph_uploader_fetch_open_round(u, static_cast<std::uint64_t>(graph_id), &round)) ? round : 0;
+}
+
 JNIEXPORT jint JNICALL Java_org_ldpgraph_Uploader_nativeSend(JNIEnv* env, jclass, jlong handle, jstring token,
                                                              jbyteArray report) {
   std::string t;

@@ -53,6 +53,13 @@ size_t ldpgraph_uploader_queued(const ldpgraph_uploader* uploader);
 ldpgraph_status ldpgraph_uploader_fetch_config(ldpgraph_uploader* uploader, uint64_t graph_id, uint8_t* out,
                                                size_t capacity, size_t* len);
 
+/* The round graph `graph_id` takes reports of now, into *round: the round
+ * to pass ldpgraph_ledger_report_round (0 for a graph collected once, whose
+ * users report once with ldpgraph_ledger_report). It changes when the daemon
+ * closes a round: fetch it before each report. LDPGRAPH_FAILED_PRECONDITION
+ * for an unknown graph. */
+ldpgraph_status ldpgraph_uploader_fetch_open_round(ldpgraph_uploader* uploader, uint64_t graph_id, uint32_t* round);
+
 /* A device's own result: what the latest model covering graph `graph_id`
  * says about the user `token` belongs to (Uploader::FetchResult). */
 typedef struct ldpgraph_device_result {

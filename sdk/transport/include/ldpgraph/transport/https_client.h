@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ldpgraph/status.h"
@@ -35,9 +36,15 @@ struct HttpAnswer {
   int status = 0;
   std::string body;
   unsigned retry_after_seconds = 0;  // from Retry-After (delta-seconds), 0 when absent
+  // Every header but the framing ones (Content-Length, Connection), as
+  // received: (name, value) in their order.
+  std::vector<std::pair<std::string, std::string>> headers;
   // When the answer was read whole: in a pipeline each answer has its own.
   std::chrono::steady_clock::time_point received;
 };
+
+// The value of header `name` (any case) in `headers`, or null.
+const std::string* FindHeader(const std::vector<std::pair<std::string, std::string>>& headers, const char* name);
 
 // One request of a pipeline; `bearer`, `content_type` and `accept` may be empty.
 struct HttpRequestSpec {

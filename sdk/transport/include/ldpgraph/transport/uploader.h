@@ -42,6 +42,7 @@ struct SendOutcome {
   bool delivered = false;  // 200: stored now or earlier (duplicate)
   int http_status = 0;     // the final answer's status
   std::string body;        // the final answer's JSON
+  std::vector<std::pair<std::string, std::string>> headers;  // the final answer's (HttpAnswer::headers)
   unsigned attempts = 0;
   std::chrono::steady_clock::time_point answered;  // when the final answer arrived
 };
@@ -88,10 +89,13 @@ class Uploader {
   std::size_t corrupt_queue_files() const { return queue_.corrupt_files(); }
   std::uint64_t handshakes() const { return client_->handshakes(); }
   // The graph's public configuration (binary, decoded and validated), with
-  // the same retries as Send(). Errors: kFailedPrecondition for an unknown
-  // graph or certificate trouble, kUnavailable when retries ran out,
-  // kInvalidArgument when the daemon's answer does not decode.
-  Result<GraphConfig> FetchGraphConfig(std::uint64_t graph_id);
+  // the same retries as Send(); `open_round`, when given, gets the round the
+  // daemon takes reports of now (its Ldpgraph-Round header; 0 for a graph
+  // collected once), the round to pass BudgetLedger::ReportRound. Errors:
+  // kFailedPrecondition for an unknown graph or certificate trouble,
+  // kUnavailable when retries ran out, kInvalidArgument when the daemon's
+  // answer does not decode.
+  Result<GraphConfig> FetchGraphConfig(std::uint64_t graph_id, std::uint32_t* open_round = nullptr);
   // What the latest model covering graph `graph_id` says about the user
   // `user_token` belongs to (her class, or her graph's), with the same
   // retries as Send(): the daemon reads whose result from the token, never

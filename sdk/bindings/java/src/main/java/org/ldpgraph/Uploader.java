@@ -84,6 +84,17 @@ public final class Uploader extends NativeObject {
     return nativeFetchConfig(handle(), graphId);
   }
 
+  /**
+   * The round the graph takes reports of now: the round to pass
+   * BudgetLedger.reportRound (0 for a graph collected once, reported with
+   * BudgetLedger.report). It moves on when the daemon closes a round: fetch
+   * it before each report. FAILED_PRECONDITION for an unknown graph.
+   */
+  public long fetchOpenRound(long graphId) {
+    if (graphId < 0) throw new IllegalArgumentException("graphId = " + graphId + " is negative");
+    return nativeFetchOpenRound(handle(), graphId);
+  }
+
   /** The graph, from the daemon's configuration. */
   public Graph fetchGraph(long graphId) {
     return Graph.fromConfig(fetchConfig(graphId));
@@ -136,6 +147,8 @@ public final class Uploader extends NativeObject {
   private static native void nativeFree(long handle);
 
   private static native byte[] nativeFetchConfig(long handle, long graphId);
+
+  private static native long nativeFetchOpenRound(long handle, long graphId);
 
   private static native int nativeSend(long handle, String token, byte[] report);
 
