@@ -245,6 +245,17 @@ fi
 study 24-sbm-d16-progap "A generated graph of mean degree 16 (3,000 nodes, 7 classes): ProGAP against GAP under edge- and node-level DP vs epsilon, 10 splits" -- \
   experiment gap --dataset "$sbm16" --epsilons 1,2,4,8,inf --splits 10 --models gap,progap --jobs 2
 
+# Reports over months (issue 68): 20 rounds while 10% of the users change
+# 10% of their friends each round, memoised against fresh noise (docs/rounds.md).
+study 25-cora-rounds "Cora: 20 collection rounds of changing friend lists, memoised reports against fresh noise and the true graph, 3 splits" -- \
+  experiment rounds --dataset "$cora" --mechanisms rr-degree,dprr --epsilons 1,4,8 --rounds 20 --splits 3 --jobs 2
+sbm_rounds=build/release/sbm-rounds
+if wanted 26-sbm-rounds "${selected[@]}" && [ ! -f "$sbm_rounds/edges.csv" ]; then
+  "$ldpgraph" generate --kind sbm --nodes 5000 --degree 10 --seed 1 --output "$sbm_rounds" >/dev/null
+fi
+study 26-sbm-rounds "A generated graph (5,000 users, 4 classes, mean degree 10): 20 collection rounds of changing friend lists, 3 splits" -- \
+  experiment rounds --dataset "$sbm_rounds" --mechanisms rr-degree --epsilons 1,4,8 --rounds 20 --splits 3 --jobs 2
+
 {
   cat docs/results-intro.md
   echo

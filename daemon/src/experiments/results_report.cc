@@ -13,6 +13,7 @@
 #include "experiments/dprr_experiment.h"
 #include "experiments/lpgnn_experiment.h"
 #include "experiments/results_table.h"
+#include "experiments/rounds_experiment.h"
 #include "experiments/scaling_experiment.h"
 
 namespace ldpgraph {
@@ -86,6 +87,7 @@ Status RefreshSummary(const std::string& dir) {
   if (header == DprrResultsColumns()) return SummariseDprrExperiment(dir);
   if (header == LpgnnResultsColumns()) return SummariseLpgnnExperiment(dir);
   if (header == ScalingResultsColumns()) return SummariseScalingExperiment(dir);
+  if (header == RoundsResultsColumns()) return SummariseRoundsExperiment(dir);
   return Status::Ok();
 }
 

@@ -217,16 +217,19 @@ class RoundsRunner {
 
 }  // namespace
 
-Status SummariseRoundsExperiment(const std::string& out_dir) {
+const std::vector<std::string>& RoundsResultsColumns() { return kColumns; }
+
+Status SummariseRoundsExperiment(const std::string& out_dir, std::vector<std::string>* figures) {
   Result<std::unique_ptr<ResultsTable>> table =
       ResultsTable::OpenReadOnly(out_dir + "/results.csv", kColumns, kKeyColumns);
   if (!table.ok()) return table.status();
-  Result<std::vector<SummaryRow>> summary = Summarise(kColumns, (*table)->Rows(), kGroup, kMetrics);
-  if (!summary.ok()) return summary.status();
-  LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/summary.csv", kGroup, kMetrics, *summary));
-  const RoundsView view(*summary);
+  Result<std::vector<SummaryRow>> by_round = Summarise(kColumns, (*table)->Rows(), kGroup, kMetrics);
+  if (!by_round.ok()) return by_round.status();
+  LDPGRAPH_RETURN_IF_ERROR(WriteSummary(out_dir + "/by_round.csv", kGroup, kMetrics, *by_round));
+  const RoundsView view(*by_round);
+  LDPGRAPH_RETURN_IF_ERROR(WriteRoundsSummary(out_dir + "/summary.csv", view));
   LDPGRAPH_RETURN_IF_ERROR(WriteRoundsCharts(out_dir, view));
-  for (const std::string& line : RoundsFigures(view)) std::printf("%s\n", line.c_str());
+  if (figures != nullptr) *figures = RoundsFigures(view);
   return Status::Ok();
 }
 
@@ -287,7 +290,10 @@ Status RunRoundsExperiment(const GraphDataset& dataset, const RoundsExperimentOp
     }
   }
   LDPGRAPH_RETURN_IF_ERROR(RunJobs("experiment rounds", std::move(jobs), o.jobs, skipped));
-  return SummariseRoundsExperiment(o.out_dir);
+  std::vector<std::string> figures;
+  LDPGRAPH_RETURN_IF_ERROR(SummariseRoundsExperiment(o.out_dir, &figures));
+  for (const std::string& line : figures) std::printf("%s\n", line.c_str());
+  return Status::Ok();
 }
 
 }  // namespace ldpgraph

@@ -18,6 +18,10 @@
 //   loss_mean,loss_p99,loss_max,lists_changed,reports_changed
 // where the losses are over users, in epsilon (the ledgers' for memoised,
 // rounds x epsilon for fresh, inf for the true graph, 0 without edges).
+// DIR/by_round.csv has their means and deviations over the splits per
+// round, DIR/summary.csv one row per method (rounds_summary.h), and the
+// charts accuracy and loss against the round. Prints each setting's figures
+// as one line of key=value.
 #ifndef LDPGRAPH_DAEMON_EXPERIMENTS_ROUNDS_EXPERIMENT_H_
 #define LDPGRAPH_DAEMON_EXPERIMENTS_ROUNDS_EXPERIMENT_H_
 
@@ -48,9 +52,12 @@ struct RoundsExperimentOptions {
 // features and labels (before any work); the first failing run's otherwise.
 Status RunRoundsExperiment(const GraphDataset& dataset, const RoundsExperimentOptions& options);
 
-// Rewrites DIR/summary.csv and the charts from DIR/results.csv, and prints
-// each setting's figures as key=value lines.
-Status SummariseRoundsExperiment(const std::string& out_dir);
+// Rewrites DIR/by_round.csv, DIR/summary.csv and the charts from
+// DIR/results.csv; `figures`, when given, gets each setting's key=value line.
+Status SummariseRoundsExperiment(const std::string& out_dir, std::vector<std::string>* figures = nullptr);
+
+// The header of the study's results.csv.
+const std::vector<std::string>& RoundsResultsColumns();
 
 }  // namespace ldpgraph
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "experiments/results_table.h"
+#include "internal/durable_file.h"
 #include "experiments/summary_charts.h"
 #include "experiments/svg_plot.h"
 
@@ -50,6 +51,20 @@ const SummaryRow* LastRound(const RoundsView::Methods& methods, const std::strin
   return it == methods.end() || it->second.empty() ? nullptr : it->second.back();
 }
 
+// One method's row of summary.csv after the setting's four columns.
+std::string MethodRow(const std::string& method, const std::vector<const SummaryRow*>& rows) {
+  double accuracy = 0;
+  for (const SummaryRow* row : rows) accuracy += row->mean[kAccuracy];
+  accuracy /= static_cast<double>(rows.size());
+  const SummaryRow& first = *rows.front();
+  const SummaryRow& last = *rows.back();
+  const bool once = std::isinf(RoundOf(&last));  // edge-free: trained once
+  std::string line = method + "," + (once ? "-" : last.setting[5]) + "," + FormatNumber(accuracy) + "," +
+                     FormatNumber(first.mean[kAccuracy]) + "," + FormatNumber(last.mean[kAccuracy]);
+  for (Metric m : {kLossMean, kLossP99, kLossMax}) line += "," + FormatNumber(last.mean[m]);
+  return line + "\n";
+}
+
 }  // namespace
 
 RoundsView::RoundsView(const std::vector<SummaryRow>& summary) {
@@ -74,6 +89,23 @@ RoundsView::RoundsView(const std::vector<SummaryRow>& summary) {
 const RoundsView::Methods& RoundsView::BarsOf(const CsvRow& setting) const {
   auto it = bars_.find({setting[0], setting[1]});
   return it == bars_.end() ? none_ : it->second;
+}
+
+Status WriteRoundsSummary(const std::string& path, const RoundsView& view) {
+  std::string text =
+      "dataset,model,mechanism,edge_epsilon,method,rounds,accuracy_mean,accuracy_first_round,accuracy_last_round,"
+      "loss_mean,loss_p99,loss_max\n";
+  for (const auto& [setting, methods] : view.settings()) {
+    const std::string prefix = setting[0] + "," + setting[1] + "," + setting[2] + "," + setting[3] + ",";
+    for (const char* m : {"memoised", "fresh"}) {
+      if (methods.count(m)) text += prefix + MethodRow(m, methods.at(m));
+    }
+    const Methods& bars = view.BarsOf(setting);
+    for (const char* m : {"true-graph", "edge-free"}) {
+      if (bars.count(m)) text += prefix + MethodRow(m, bars.at(m));
+    }
+  }
+  return internal::WriteFileDurably(path, std::vector<std::uint8_t>(text.begin(), text.end()));
 }
 
 Status WriteRoundsCharts(const std::string& out_dir, const RoundsView& view) {

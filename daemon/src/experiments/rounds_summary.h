@@ -39,6 +39,13 @@ class RoundsView {
   Methods none_;
 };
 
+// One row per method and setting, written to `path`:
+//   dataset,model,mechanism,edge_epsilon,method,rounds,accuracy_mean,
+//   accuracy_first_round,accuracy_last_round,loss_mean,loss_p99,loss_max
+// the accuracy averaged over the rounds (each round's the mean over the
+// splits), and the users' loss after the last round.
+Status WriteRoundsSummary(const std::string& path, const RoundsView& view);
+
 // Writes OUT_DIR/accuracy_vs_round__<setting>.svg and
 // loss_vs_round__<setting>.svg for every private setting.
 Status WriteRoundsCharts(const std::string& out_dir, const RoundsView& view);
