@@ -30,8 +30,7 @@ start=$SECONDS
 echo
 echo "== 1. ldpgraphd on 127.0.0.1 with a throwaway CA ($out)"
 source examples/scratch_daemon.sh
-start_scratch_daemon "$bin/daemon/ldpgraphd" "$out"
-trap 'kill "$daemon_pid" 2>/dev/null || true' EXIT
+start_demo_daemon "$bin/daemon/ldpgraphd" "$out"
 echo "ldpgraphd listens on https://127.0.0.1:$port (pid $daemon_pid)"
 
 echo
@@ -46,9 +45,7 @@ mkdir -p "$out/phones"
 "$bin/examples/rounds_fleet" "${admin[@]}" --dataset "$out/social" --ledgers "$out/phones" --rounds 3 \
   --epsilon 4 --feature-epsilon 4 --label-epsilon 4 | tee "$out/rounds.txt"
 
-kill -TERM "$daemon_pid"
-wait "$daemon_pid" && stop="exit 0" || stop="exit $?"
-trap - EXIT
+stop_demo_daemon
 last=$(tail -n 1 "$out/rounds.txt")
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$last"; }
 echo

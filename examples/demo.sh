@@ -31,8 +31,7 @@ start=$SECONDS
 echo
 echo "== 1. ldpgraphd on 127.0.0.1 with a throwaway CA ($out)"
 source examples/scratch_daemon.sh
-start_scratch_daemon "$bin/daemon/ldpgraphd" "$out"
-trap 'kill "$daemon_pid" 2>/dev/null || true' EXIT
+start_demo_daemon "$bin/daemon/ldpgraphd" "$out"
 url=https://127.0.0.1:$port
 echo "ldpgraphd listens on $url (pid $daemon_pid)"
 
@@ -65,9 +64,7 @@ echo "== 6. predictions of model version 1 for three graphs"
 "$ldpgraph" daemon predict "${admin[@]}" --model 1 --graphs 1,2,3
 "$ldpgraph" daemon metrics "${admin[@]}" > "$out/metrics.txt"
 
-kill -TERM "$daemon_pid"
-wait "$daemon_pid" && stop="exit 0" || stop="exit $?"
-trap - EXIT
+stop_demo_daemon
 echo
 echo "accuracy with DPRR at epsilon 1 (the daemon, OR-symmetrised): $private_acc"
 echo "accuracy without privacy (same model, split, seed): $public_acc"

@@ -1,4 +1,4 @@
-# A throwaway ldpgraphd on loopback, for demo.sh and the device fleet check
+# A throwaway ldpgraphd on loopback, for the demos and the device fleet check
 # (tests/device/armhf_fleet_check.sh). Source it, then
 #   start_scratch_daemon LDPGRAPHD DIR
 # makes a CA and a certificate for 127.0.0.1 under DIR/pki, a token secret and
@@ -52,4 +52,17 @@ TOML
     return 1
   fi
   admin=(--daemon "https://127.0.0.1:$port" --ca "$pki/ca.crt" --admin-token-file "$dir/admin-token")
+}
+
+# The demos' daemon: a scratch daemon in DIR that is killed if the script
+# exits early; stop_demo_daemon stops it with SIGTERM and sets $stop to how
+# it exited.
+start_demo_daemon() {
+  start_scratch_daemon "$1" "$2"
+  trap 'kill "$daemon_pid" 2>/dev/null || true' EXIT
+}
+stop_demo_daemon() {
+  kill -TERM "$daemon_pid"
+  wait "$daemon_pid" && stop="exit 0" || stop="exit $?"
+  trap - EXIT
 }
