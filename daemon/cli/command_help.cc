@@ -42,8 +42,12 @@ std::vector<CommandHelp> MakeEntries() {
        "  [--graphs N] [--min-nodes A --max-nodes B] [--seed S]\n"
        "  ba: [--nodes N --m M]        er: [--nodes N --p P]      communities: [--degree D]\n"
        "  sbm: [--nodes N] [--degree D] [--classes C] [--homophily H] [--features F] [--words W]\n"
-       "       [--signal S]            (10000, 10, 4, 0.6, 500, 10, 0.1)\n",
-       "ldpgraph generate --kind sbm --nodes 22470 --degree 15.2 --features 4714 --words 14 --output /tmp/sbm"},
+       "       [--signal S]            (10000, 10, 4, 0.6, 500, 10, 0.1)\n"
+       "       [--class-shares A,B,..] each class's share of the users (equal)\n"
+       "       [--degree-exponent G]   degree-corrected: power-law expected degrees, G in (2, 10] (0: off)\n"
+       "       [--max-degree M]        their cap (n - 1)\n",
+       "ldpgraph generate --kind sbm --nodes 22470 --degree 15.2 --degree-exponent 2.4 --max-degree 709 "
+       "--class-shares 0.289,0.148,0.257,0.306 --homophily 0.885 --features 4714 --words 14 --output /tmp/social"},
       {"bench perturb", "the SDK's DPRR against a per-bit implementation",
        "  [--users N] [--degree D] [--epsilon E]       (1000000, 100, 1)\n"
        "  [--reports R] [--baseline-reports B]         timed reports (200000, 50)\n",

@@ -12,7 +12,8 @@ namespace ldpgraph {
 int RunGenerateCommand(const std::vector<std::string>& args) {
   Result<Flags> flags =
       Flags::Parse(args, {"kind", "graphs", "nodes", "min-nodes", "max-nodes", "m", "p", "degree", "seed", "output", "classes",
-                            "features", "words", "homophily", "signal"});
+                            "features", "words", "homophily", "signal", "class-shares", "degree-exponent",
+                            "max-degree"});
   auto usage = [](const std::string& m) {
     std::fprintf(stderr, "ldpgraph generate: %s\n", m.c_str());
     return 2;
@@ -34,6 +35,12 @@ int RunGenerateCommand(const std::vector<std::string>& args) {
   Result<std::uint64_t> words = flags->Unsigned("words", node_defaults.words);
   Result<double> homophily = flags->Double("homophily", node_defaults.homophily);
   Result<double> signal = flags->Double("signal", node_defaults.signal);
+  Result<std::vector<double>> shares = flags->DoubleList("class-shares", {});
+  Result<double> exponent = flags->Double("degree-exponent", node_defaults.degree_exponent);
+  Result<std::uint64_t> max_degree = flags->Unsigned("max-degree", node_defaults.max_degree);
+  for (const Status* s : {&shares.status(), &exponent.status(), &max_degree.status()}) {
+    if (!s->ok()) return usage(s->message());
+  }
   Result<std::uint64_t> seed = flags->Unsigned("seed", 0);
   for (const Status* s : {&graphs.status(), &nodes.status(), &min_nodes.status(), &max_nodes.status(), &m.status(),
                           &p.status(), &degree.status(), &seed.status(), &classes.status(), &features.status(),
@@ -71,6 +78,7 @@ int RunGenerateCommand(const std::vector<std::string>& args) {
     if (*classes < 2 || *classes > 1000) return usage("--classes must be in [2, 1000]");
     if (*nodes < 2 * *classes || *nodes > 100000000) return usage("--nodes must be in [2 * classes, 10^8]");
     if (!(*degree > 0) || *degree > static_cast<double>(*nodes) / 2) return usage("--degree must be in (0, nodes / 2]");
+    if (*max_degree >= *nodes) return usage("--max-degree must be below --nodes");
     if (*features != 0 && (*features < *classes || *features > (1u << 24))) {
       return usage("--features must be 0 or in [classes, 2^24]");
     }
@@ -85,6 +93,10 @@ int RunGenerateCommand(const std::vector<std::string>& args) {
     spec.features = static_cast<std::uint32_t>(*features);
     spec.words = static_cast<std::uint32_t>(*words);
     spec.signal = *signal;
+    spec.class_shares = *shares;
+    spec.degree_exponent = *exponent;
+    spec.max_degree = static_cast<std::uint32_t>(*max_degree);
+    if (Status s = CheckNodeDatasetSpec(spec); !s.ok()) return usage(s.message());
     ds = SyntheticNodeDataset(spec, rng);
   } else {
     return usage("--kind must be communities, ba, er or sbm");

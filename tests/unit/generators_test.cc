@@ -2,7 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 using namespace ldpgraph;
 
@@ -100,4 +103,51 @@ TEST_CASE("Generators.SyntheticNodeDatasetHasItsDegreeHomophilyAndWords") {
     }
   }
   CHECK(topical / static_cast<double>(x.nnz()) == doctest::Approx(0.3 + 0.7 / 4).epsilon(0.03));
+}
+
+TEST_CASE("Generators.DegreeCorrectedNodeDatasetHasAHeavyTailItsSharesAndHomophily") {
+  NodeDatasetSpec spec;
+  spec.nodes = 20000;
+  spec.mean_degree = 15;
+  spec.homophily = 0.88;
+  spec.features = 0;
+  spec.class_shares = {0.3, 0.15, 0.25, 0.3};
+  spec.degree_exponent = 2.3;
+  spec.max_degree = 600;
+  REQUIRE(CheckNodeDatasetSpec(spec).ok());
+  SeededRandomSource rng(5);
+  const GraphDataset ds = SyntheticNodeDataset(spec, rng);
+  const CsrGraph& g = ds.graphs[0];
+  // The mean degree exactly (repeats are drawn again), the largest capped.
+  CHECK(g.num_entries() == 2u * 150000);
+  std::vector<std::uint32_t> degrees;
+  std::uint64_t within = 0;
+  for (std::uint32_t u = 0; u < g.num_nodes(); ++u) {
+    degrees.push_back(g.degree(u));
+    for (std::uint32_t v : g.neighbours(u)) within += ds.node_labels[u] == ds.node_labels[v];
+  }
+  std::sort(degrees.begin(), degrees.end());
+  const std::uint32_t median = degrees[degrees.size() / 2], p99 = degrees[degrees.size() * 99 / 100];
+  CHECK(median < 15);          // most users below the mean...
+  CHECK(p99 > 8 * median);     // ...and a heavy tail
+  CHECK(degrees.back() <= 700);  // the cap, give or take the draws around it
+  CHECK(static_cast<double>(within) / g.num_entries() == doctest::Approx(0.88).epsilon(0.02));
+  std::vector<int> counts(4, 0);
+  for (std::int64_t label : ds.node_labels) ++counts[static_cast<std::size_t>(label)];
+  CHECK(counts == std::vector<int>{6000, 3000, 5000, 6000});
+}
+
+TEST_CASE("Generators.BadNodeDatasetSpecsAreNamed") {
+  const auto error = [](void (*change)(NodeDatasetSpec&)) {
+    NodeDatasetSpec spec;
+    change(spec);
+    return CheckNodeDatasetSpec(spec).message();
+  };
+  CHECK(CheckNodeDatasetSpec(NodeDatasetSpec{}).ok());
+  CHECK(error([](NodeDatasetSpec& s) { s.class_shares = {0.5, 0.5}; }).find("2 class shares for 4") != std::string::npos);
+  CHECK(error([](NodeDatasetSpec& s) { s.class_shares = {0.5, 0.3, 0.1, 0.2}; }).find("sum to 1") != std::string::npos);
+  CHECK(error([](NodeDatasetSpec& s) { s.class_shares = {1, 0, 0, 0}; }).find("positive") != std::string::npos);
+  CHECK(error([](NodeDatasetSpec& s) { s.degree_exponent = 1.5; }).find("exponent") != std::string::npos);
+  CHECK(error([](NodeDatasetSpec& s) { s.max_degree = 5; }).find("largest degree") != std::string::npos);
+  CHECK(error([](NodeDatasetSpec& s) { s.homophily = 1.5; }).find("homophily") != std::string::npos);
 }

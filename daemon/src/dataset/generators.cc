@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 #include "ldpgraph/samplers.h"
 
@@ -97,10 +98,147 @@ GraphDataset SyntheticCommunities(const SyntheticSpec& spec, RandomSource& rng) 
   return ds;
 }
 
-GraphDataset SyntheticNodeDataset(const NodeDatasetSpec& spec, RandomSource& rng) {
+Status CheckNodeDatasetSpec(const NodeDatasetSpec& s) {
+  if (s.classes < 2 || s.nodes < 2 * s.classes) return Status::InvalidArgument("need classes >= 2 and nodes >= 2 * classes");
+  if (!(s.mean_degree > 0) || s.mean_degree > s.nodes / 2.0) return Status::InvalidArgument("the mean degree must be in (0, nodes / 2]");
+  if (!(s.homophily >= 0 && s.homophily <= 1)) return Status::InvalidArgument("the homophily must be in [0, 1]");
+  if (!s.class_shares.empty()) {
+    if (s.class_shares.size() != s.classes) {
+      return Status::InvalidArgument(std::to_string(s.class_shares.size()) + " class shares for " +
+                                     std::to_string(s.classes) + " classes");
+    }
+    double sum = 0;
+    for (double share : s.class_shares) {
+      if (!(share > 0)) return Status::InvalidArgument("every class share must be positive");
+      sum += share;
+    }
+    if (std::fabs(sum - 1) > 1e-3) return Status::InvalidArgument("the class shares must sum to 1");
+    for (double share : s.class_shares) {
+      if (share * s.nodes < 2) return Status::InvalidArgument("every class needs at least 2 nodes");
+    }
+  }
+  if (s.degree_exponent != 0 && !(s.degree_exponent > 2 && s.degree_exponent <= 10)) {
+    return Status::InvalidArgument("the degree exponent must be 0 (no degree correction) or in (2, 10]");
+  }
+  if (s.max_degree != 0 && (s.max_degree < s.mean_degree || s.max_degree >= s.nodes)) {
+    return Status::InvalidArgument("the largest degree must be 0 (n - 1) or in [mean degree, nodes)");
+  }
+  return Status::Ok();
+}
+
+namespace {
+
+// Class sizes from the spec's shares (the remainder to the largest shares).
+std::vector<std::uint32_t> ClassSizes(const NodeDatasetSpec& spec) {
   const std::uint32_t n = spec.nodes, c = spec.classes;
   std::vector<std::uint32_t> sizes(c);
-  for (std::uint32_t k = 0; k < c; ++k) sizes[k] = n / c + (k < n % c ? 1 : 0);
+  if (spec.class_shares.empty()) {
+    for (std::uint32_t k = 0; k < c; ++k) sizes[k] = n / c + (k < n % c ? 1 : 0);
+    return sizes;
+  }
+  std::uint32_t given = 0;
+  for (std::uint32_t k = 0; k < c; ++k) {
+    sizes[k] = static_cast<std::uint32_t>(std::floor(spec.class_shares[k] * n));
+    given += sizes[k];
+  }
+  std::vector<std::uint32_t> order(c);
+  for (std::uint32_t k = 0; k < c; ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return spec.class_shares[a] > spec.class_shares[b];
+  });
+  for (std::uint32_t i = 0; given < n; ++i, ++given) ++sizes[order[i % c]];
+  return sizes;
+}
+
+// Power-law weights with the given mean, none above `cap`: Pareto draws,
+// scaled to the mean, capped, and scaled again until the mean holds.
+std::vector<double> PowerLawWeights(std::uint32_t n, double exponent, double mean, double cap, RandomSource& rng) {
+  std::vector<double> w(n);
+  for (double& x : w) x = std::pow(1 - UniformUnit(rng), -1 / (exponent - 1));
+  for (int pass = 0; pass < 20; ++pass) {
+    double sum = 0;
+    for (double x : w) sum += x;
+    const double scale = mean * n / sum;
+    bool capped = false;
+    for (double& x : w) {
+      x *= scale;
+      if (x > cap) {
+        x = cap;
+        capped = true;
+      }
+    }
+    if (!capped || std::fabs(scale - 1) < 1e-6) break;
+  }
+  return w;
+}
+
+// Draws index i with probability w[i] / sum (cumulative sums, binary search).
+class WeightedPick {
+ public:
+  explicit WeightedPick(std::vector<double> w) : cumulative_(std::move(w)) {
+    for (std::size_t i = 1; i < cumulative_.size(); ++i) cumulative_[i] += cumulative_[i - 1];
+  }
+  std::size_t operator()(RandomSource& rng) const {
+    const double u = UniformUnit(rng) * cumulative_.back();
+    const auto it = std::upper_bound(cumulative_.begin(), cumulative_.end(), u);
+    return std::min<std::size_t>(static_cast<std::size_t>(it - cumulative_.begin()), cumulative_.size() - 1);
+  }
+  double total() const { return cumulative_.back(); }
+
+ private:
+  std::vector<double> cumulative_;
+};
+
+CsrGraph DegreeCorrectedBlockModel(const NodeDatasetSpec& spec, const std::vector<std::uint32_t>& sizes,
+                                   RandomSource& rng) {
+  const std::uint32_t n = spec.nodes, c = spec.classes;
+  const double cap = spec.max_degree != 0 ? spec.max_degree : n - 1.0;
+  const std::vector<double> weights = PowerLawWeights(n, spec.degree_exponent, spec.mean_degree, cap, rng);
+  std::vector<std::uint32_t> first(c + 1, 0);
+  for (std::uint32_t k = 0; k < c; ++k) first[k + 1] = first[k] + sizes[k];
+  std::vector<WeightedPick> in_class;
+  std::vector<double> class_weight(c);
+  for (std::uint32_t k = 0; k < c; ++k) {
+    in_class.emplace_back(std::vector<double>(weights.begin() + first[k], weights.begin() + first[k + 1]));
+    class_weight[k] = in_class.back().total();
+  }
+  const WeightedPick any(weights);
+  std::vector<std::uint32_t> class_of(n);
+  for (std::uint32_t k = 0; k < c; ++k) std::fill(class_of.begin() + first[k], class_of.begin() + first[k + 1], k);
+  // Each edge: one end by weight, the other by weight inside her class
+  // (homophily) or inside another class chosen by its weight. Self-loops
+  // and repeats (common among hubs) are drawn again, so the mean degree
+  // holds; a graph too dense for its weights stops after 20 tries an edge.
+  const auto edges = static_cast<std::uint64_t>(std::llround(spec.mean_degree * n / 2));
+  EdgeList list;
+  list.reserve(edges);
+  std::unordered_set<std::uint64_t> seen;
+  seen.reserve(edges);
+  for (std::uint64_t tries = 0; list.size() < edges && tries < 20 * edges; ++tries) {
+    const auto u = static_cast<std::uint32_t>(any(rng));
+    const std::uint32_t a = class_of[u];
+    std::uint32_t b = a;
+    if (!Bernoulli(rng, spec.homophily)) {
+      const double others = any.total() - class_weight[a];
+      double x = UniformUnit(rng) * others;
+      for (b = 0; b < c; ++b) {
+        if (b == a) continue;
+        if ((x -= class_weight[b]) < 0) break;
+      }
+      if (b == c) b = a == c - 1 ? c - 2 : c - 1;  // rounding at the end of the sum
+    }
+    const auto v = static_cast<std::uint32_t>(first[b] + in_class[b](rng));
+    if (u == v || !seen.insert(std::uint64_t{std::min(u, v)} << 32 | std::max(u, v)).second) continue;
+    list.emplace_back(u, v);
+  }
+  return CsrGraph::FromUndirectedEdges(n, list);
+}
+
+}  // namespace
+
+GraphDataset SyntheticNodeDataset(const NodeDatasetSpec& spec, RandomSource& rng) {
+  const std::uint32_t n = spec.nodes, c = spec.classes;
+  const std::vector<std::uint32_t> sizes = ClassSizes(spec);
   std::vector<std::vector<double>> probs(c, std::vector<double>(c));
   for (std::uint32_t a = 0; a < c; ++a) {
     for (std::uint32_t b = 0; b < c; ++b) {
@@ -113,7 +251,8 @@ GraphDataset SyntheticNodeDataset(const NodeDatasetSpec& spec, RandomSource& rng
   GraphDataset ds;
   ds.format = DatasetFormat::kCsv;
   ds.name = "sbm";
-  ds.graphs.push_back(StochasticBlockModel(sizes, probs, rng));
+  ds.graphs.push_back(spec.degree_exponent > 0 ? DegreeCorrectedBlockModel(spec, sizes, rng)
+                                               : StochasticBlockModel(sizes, probs, rng));
   ds.node_labels.reserve(n);
   for (std::uint32_t k = 0; k < c; ++k) ds.node_labels.insert(ds.node_labels.end(), sizes[k], k);
   if (spec.features == 0) return ds;

@@ -49,13 +49,28 @@ struct NodeDatasetSpec {
   // Probability that a draw comes from the node's class's own block of
   // features[c F / C, (c+1) F / C) rather than from all F.
   double signal = 0.1;
+  // Each class's share of the nodes (summing to 1); empty: equal shares.
+  std::vector<double> class_shares;
+  // Degree-corrected (0: the plain SBM, every node the same expected
+  // degree): each node's expected degree drawn from a power law of this
+  // exponent (> 2, so that the mean exists; social networks: 2-3), capped at
+  // max_degree (0: n - 1), scaled to the mean degree.
+  double degree_exponent = 0;
+  std::uint32_t max_degree = 0;
 };
 
+// Whether `spec` can be generated; kInvalidArgument names what is wrong.
+Status CheckNodeDatasetSpec(const NodeDatasetSpec& spec);
+
 // A node-classification dataset (CSV format): a stochastic block model with
-// one community per class (equal sizes; nodes numbered community by
-// community), binary bag-of-words features and the community as the label.
-// O(nodes * classes + edges + nodes * words). Requires nodes >= 2 * classes,
-// classes >= 2, features 0 or >= classes.
+// one community per class (nodes numbered community by community), binary
+// bag-of-words features and the community as the label. Degree-corrected,
+// it is a Chung-Lu graph inside the blocks: each edge joins a node drawn
+// in proportion to its weight to, with probability homophily, a node of its
+// class, else one of another class, each again in proportion to weight; so
+// degrees follow the weights and the edge homophily is about `homophily`.
+// O(nodes * classes + edges + nodes * words). `spec` must pass
+// CheckNodeDatasetSpec.
 GraphDataset SyntheticNodeDataset(const NodeDatasetSpec& spec, RandomSource& rng);
 
 }  // namespace ldpgraph
