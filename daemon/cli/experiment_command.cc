@@ -132,13 +132,23 @@ int RunLpgnn(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(
       args, {"dataset", "models", "feature-mechanisms", "feature-epsilons", "label-methods", "label-epsilons",
              "edge-epsilons", "kx", "ky", "splits", "out", "epochs", "jobs", "hidden", "weight-decay", "dropout",
-             "select-on", "patience", "min-epochs"});
+             "select-on", "patience", "min-epochs", "validate-on", "propagate-validation-labels"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<std::string> path = flags->String("dataset");
   Result<std::string> out = flags->String("out");
   if (!path.ok()) return Usage(path.status().message());
   if (!out.ok()) return Usage(out.status().message());
   LpgnnExperimentOptions o;
+  const std::string validate_on = flags->StringOr("validate-on", "propagated");
+  const std::string propagate_val = flags->StringOr("propagate-validation-labels", "yes");
+  if (validate_on != "propagated" && validate_on != "noisy") {
+    return Usage("--validate-on takes propagated or noisy, got '" + validate_on + "'");
+  }
+  if (propagate_val != "yes" && propagate_val != "no") {
+    return Usage("--propagate-validation-labels takes yes or no, got '" + propagate_val + "'");
+  }
+  o.validate_on_propagated_labels = validate_on == "propagated";
+  o.propagate_validation_labels = propagate_val == "yes";
   Result<std::vector<std::string>> models = flags->StringList("models", o.models);
   Result<std::vector<std::string>> mechanisms = flags->StringList("feature-mechanisms", {"mbm", "1bm", "laplace"});
   Result<std::vector<std::string>> methods = flags->StringList("label-methods", {"ce", "fc", "drop"});

@@ -68,6 +68,8 @@ class LpgnnRunner {
     o.hidden = options_.hidden;
     o.dropout = options_.dropout;
     o.train = options_.train;
+    o.validate_on_propagated_labels = options_.validate_on_propagated_labels;
+    o.propagate_validation_labels = options_.propagate_validation_labels;
     return o;
   }
 

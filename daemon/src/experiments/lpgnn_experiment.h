@@ -38,6 +38,9 @@ struct LpgnnExperimentOptions {
   float dropout = 0.5f;
   std::string out_dir;
   NodeTrainOptions train;
+  // LpgnnOptions' validation reference and which labels Drop propagates.
+  bool validate_on_propagated_labels = true;
+  bool propagate_validation_labels = true;
   int jobs = 1;
 };
 
