@@ -126,8 +126,9 @@ std::vector<CommandHelp> MakeEntries() {
        "  [--kx LIST] [--ky LIST] [--splits K] [--jobs J]\n"
        "  [--hidden H] [--dropout P] [--weight-decay W] [--epochs E]\n"
        "  [--select-on loss|accuracy] [--patience P] [--min-epochs M] (loss, 30, 100)\n"
-       "  [--validate-on propagated|noisy]  private labels: validate against the labels propagated\n"
-       "                               by label KProp, or as they are (propagated)\n"
+       "  [--validate-on propagated|noisy|estimated]  private labels: validate against the labels\n"
+       "                               propagated by label KProp, as they are, or whichever is\n"
+       "                               estimated right most often (propagated)\n"
        "  [--propagate-validation-labels yes|no]  whether Drop's KProp spreads them (yes)\n"
        "  inf in an epsilon list: no privacy for that part\n",
        "ldpgraph experiment lpgnn --dataset ../shared/data/nodes/cora --out /tmp/lpgnn --feature-epsilons 1 "

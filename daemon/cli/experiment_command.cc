@@ -139,15 +139,14 @@ int RunLpgnn(const std::vector<std::string>& args) {
   if (!path.ok()) return Usage(path.status().message());
   if (!out.ok()) return Usage(out.status().message());
   LpgnnExperimentOptions o;
-  const std::string validate_on = flags->StringOr("validate-on", "propagated");
+  Result<ValidationReference> reference =
+      ParseValidationReference(flags->StringOr("validate-on", ValidationReferenceName(o.validation_reference)));
+  if (!reference.ok()) return Usage("--validate-on: " + reference.status().message());
   const std::string propagate_val = flags->StringOr("propagate-validation-labels", "yes");
-  if (validate_on != "propagated" && validate_on != "noisy") {
-    return Usage("--validate-on takes propagated or noisy, got '" + validate_on + "'");
-  }
   if (propagate_val != "yes" && propagate_val != "no") {
     return Usage("--propagate-validation-labels takes yes or no, got '" + propagate_val + "'");
   }
-  o.validate_on_propagated_labels = validate_on == "propagated";
+  o.validation_reference = *reference;
   o.propagate_validation_labels = propagate_val == "yes";
   Result<std::vector<std::string>> models = flags->StringList("models", o.models);
   Result<std::vector<std::string>> mechanisms = flags->StringList("feature-mechanisms", {"mbm", "1bm", "laplace"});

@@ -424,7 +424,7 @@ TEST_CASE("Lpgnn.ValidationReferenceStopsBeforePropagationNamesOneClass") {
     } else {
       CHECK(run->reference_steps == 16);
     }
-    o.validate_on_propagated_labels = false;
+    o.validation_reference = ValidationReference::kNoisy;
     CHECK(TrainLpgnn(in, o)->reference_steps == 0);
   }
 }
@@ -445,7 +445,7 @@ TEST_CASE("Lpgnn.DropCanLeaveTheValidationLabelsOutOfItsTargets") {
   o.label_method = LabelMethod::kDrop;
   o.kx_choices = {0};
   o.ky_choices = {2};
-  o.validate_on_propagated_labels = false;
+  o.validation_reference = ValidationReference::kNoisy;
   o.train.max_epochs = 1;  // one step, kept: validation cannot choose another epoch
   for (const bool spread : {false, true}) {
     CAPTURE(spread);

@@ -207,7 +207,7 @@ class AuditRunner {
       lo.kind = NodeGnnKind::kGcn;
       lo.label_method = LabelMethod::kCrossEntropy;
       lo.kx_choices = {0};
-      lo.validate_on_propagated_labels = false;
+      lo.validation_reference = ValidationReference::kNoisy;
       lo.seed = seed;
       DenoisedTrainingOptions blink_options;
       blink_options.seed = seed;

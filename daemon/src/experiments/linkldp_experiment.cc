@@ -206,7 +206,7 @@ class LinkLdpRunner {
     if (!private_inputs) o.kx_choices = {0};
     // Every method judged as ours is (denoised_training.h): against the
     // labels as the server holds them.
-    o.validate_on_propagated_labels = false;
+    o.validation_reference = ValidationReference::kNoisy;
     o.seed = in.seed;
     o.on_progress = progress;
     return o;

@@ -68,7 +68,7 @@ class LpgnnRunner {
     o.hidden = options_.hidden;
     o.dropout = options_.dropout;
     o.train = options_.train;
-    o.validate_on_propagated_labels = options_.validate_on_propagated_labels;
+    o.validation_reference = options_.validation_reference;
     o.propagate_validation_labels = options_.propagate_validation_labels;
     return o;
   }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "dataset/graph_dataset.h"
+#include "train/lpgnn_pipeline.h"
 #include "train/node_trainer.h"
 
 namespace ldpgraph {
@@ -39,7 +40,7 @@ struct LpgnnExperimentOptions {
   std::string out_dir;
   NodeTrainOptions train;
   // LpgnnOptions' validation reference and which labels Drop propagates.
-  bool validate_on_propagated_labels = true;
+  ValidationReference validation_reference = ValidationReference::kPropagated;
   bool propagate_validation_labels = true;
   int jobs = 1;
 };

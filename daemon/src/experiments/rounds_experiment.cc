@@ -175,7 +175,7 @@ class RoundsRunner {
     o.kind = options_.model == "sage" ? NodeGnnKind::kSage : NodeGnnKind::kGcn;
     o.label_method = LabelMethod::kCrossEntropy;
     o.kx_choices = {0};
-    o.validate_on_propagated_labels = false;
+    o.validation_reference = ValidationReference::kNoisy;
     o.train.max_epochs = options_.max_epochs;
     o.seed = static_cast<std::uint64_t>(split);
     o.on_progress = progress;

@@ -91,7 +91,7 @@ Result<DenoisedRun> TrainOnLinkReports(const LinkReports& reports, const LpgnnIn
                                    " users, the features and labels " + std::to_string(inputs.labels->size()));
   }
   LpgnnOptions options = base_options;
-  options.validate_on_propagated_labels = false;  // see the file comment
+  options.validation_reference = ValidationReference::kNoisy;  // see the file comment
   DenoisedRun out;
   bool have = false;
   auto consider = [&](WeightedGraph g, const std::string& name) -> Status {

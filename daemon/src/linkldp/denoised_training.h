@@ -14,7 +14,7 @@
 // against the labels the server holds as they are, never against labels
 // propagated over one of the graphs (which would favour that graph), and so
 // does LPGNN's own choice of KProp steps on each graph
-// (validate_on_propagated_labels is set false). Drop's label KProp still
+// (validation_reference is kNoisy). Drop's label KProp still
 // spreads the validation users' labels (LPGNN's protocol), which makes
 // validation favour the graphs that join users most: left out
 // (propagate_validation_labels false), the 22,470-user social graph at edge

@@ -6,43 +6,18 @@
 
 #include "graph/graph_batch.h"
 #include "ldpgraph/label_rr.h"
+#include "train/label_reference.h"
 
 namespace ldpgraph {
 namespace {
 
 // Drop's training targets: the argmax of KProp_ky of the one-hot labels, the
-// rows of test nodes zeroed first (their labels are not used); -1 where
-// nothing propagated. One list per step count of `steps` (increasing, > 0),
-// all from one propagation.
-std::vector<std::vector<int>> PropagatedTargetsAt(const std::vector<int>& labels,
-                                                  const std::vector<std::uint32_t>& test, const PreparedGraph& graph,
-                                                  const std::vector<int>& steps, int classes) {
-  Matrix y = Matrix::Zero(static_cast<Eigen::Index>(labels.size()), classes);
-  for (std::size_t i = 0; i < labels.size(); ++i) {
-    if (labels[i] >= 0) y(static_cast<Eigen::Index>(i), labels[i]) = 1.0f;
-  }
-  for (std::uint32_t t : test) y.row(t).setZero();
-  std::vector<std::vector<int>> out;
-  Matrix next;
-  int done = 0;
-  for (int wanted : steps) {
-    for (; done < wanted; ++done) {
-      SpMM(graph.agg, y, &next);
-      y.swap(next);
-    }
-    std::vector<int>& targets = out.emplace_back(labels.size(), -1);
-    for (Eigen::Index i = 0; i < y.rows(); ++i) {
-      Eigen::Index best = 0;
-      if (y.row(i).maxCoeff(&best) > 0) targets[static_cast<std::size_t>(i)] = static_cast<int>(best);
-    }
-  }
-  return out;
-}
-
+// rows of `hidden` zeroed first (their labels are not used); -1 where
+// nothing propagated.
 std::vector<int> PropagatedTargets(const std::vector<int>& labels, const std::vector<std::uint32_t>& test,
                                    const PreparedGraph& graph, int steps, int classes) {
   if (steps == 0) return labels;
-  return std::move(PropagatedTargetsAt(labels, test, graph, {steps}, classes).front());
+  return std::move(PropagatedLabels(labels, test, graph, {steps}, classes).front());
 }
 
 std::vector<int> Increasing(std::vector<int> values) {
@@ -94,6 +69,23 @@ bool KeepsEveryClass(const std::vector<int>& reference, const std::vector<char>&
 }
 
 }  // namespace
+
+const char* ValidationReferenceName(ValidationReference reference) {
+  switch (reference) {
+    case ValidationReference::kPropagated: return "propagated";
+    case ValidationReference::kNoisy: return "noisy";
+    case ValidationReference::kEstimated: return "estimated";
+  }
+  return "?";
+}
+
+Result<ValidationReference> ParseValidationReference(const std::string& name) {
+  for (ValidationReference r :
+       {ValidationReference::kPropagated, ValidationReference::kNoisy, ValidationReference::kEstimated}) {
+    if (name == ValidationReferenceName(r)) return r;
+  }
+  return Status::InvalidArgument("unknown validation reference '" + name + "' (propagated, noisy or estimated)");
+}
 
 const char* LabelMethodName(LabelMethod method) {
   switch (method) {
@@ -265,19 +257,36 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   LpgnnRun best;
   best.val_accuracy = -1;
   std::vector<int> val_reference = labels;
-  if (private_labels && o.validate_on_propagated_labels) {
+  if (private_labels && o.validation_reference != ValidationReference::kNoisy) {
     std::vector<char> is_test(n, 0);
     for (std::uint32_t t : in.split.test) is_test[t] = 1;
     const std::vector<double> shares = EstimatedClassShares(labels, is_test, in.classes, keep, flip);
     std::vector<int> steps = Increasing(o.ky_choices);
     steps.erase(std::remove_if(steps.begin(), steps.end(), [](int k) { return k <= 0; }), steps.end());
-    std::vector<std::vector<int>> references =
-        PropagatedTargetsAt(labels, in.split.test, label_graph, steps, in.classes);
-    for (std::size_t k = steps.size(); k-- > 0;) {
-      if (!KeepsEveryClass(references[k], is_test, shares)) continue;
-      val_reference = std::move(references[k]);
-      best.reference_steps = steps[k];
-      break;
+    std::vector<std::vector<int>> references = PropagatedLabels(labels, in.split.test, label_graph, steps, in.classes);
+    if (o.validation_reference == ValidationReference::kPropagated) {
+      for (std::size_t k = steps.size(); k-- > 0;) {
+        if (!KeepsEveryClass(references[k], is_test, shares)) continue;
+        val_reference = std::move(references[k]);
+        best.reference_steps = steps[k];
+        break;
+      }
+    } else {
+      // The raw labels are right with Pr keep; a propagation must beat that.
+      const std::vector<double> estimated =
+          EstimatedReferenceAccuracy(labels, in.split.test, label_graph, steps, in.classes, keep, flip, o.seed);
+      double best_estimate = keep;
+      std::size_t chosen = steps.size();
+      for (std::size_t k = 0; k < steps.size(); ++k) {
+        if (estimated[k] > best_estimate && KeepsEveryClass(references[k], is_test, shares)) {
+          best_estimate = estimated[k];
+          chosen = k;
+        }
+      }
+      if (chosen < steps.size()) {
+        val_reference = std::move(references[chosen]);
+        best.reference_steps = steps[chosen];
+      }
     }
     // Where nothing propagated (an isolated node, or no edges at all) the
     // node's own label stands: without it an edge-free model would be
