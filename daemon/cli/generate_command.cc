@@ -13,7 +13,7 @@ int RunGenerateCommand(const std::vector<std::string>& args) {
   Result<Flags> flags =
       Flags::Parse(args, {"kind", "graphs", "nodes", "min-nodes", "max-nodes", "m", "p", "degree", "seed", "output", "classes",
                             "features", "words", "homophily", "signal", "class-shares", "degree-exponent",
-                            "max-degree"});
+                            "max-degree", "bridge-fraction"});
   auto usage = [](const std::string& m) {
     std::fprintf(stderr, "ldpgraph generate: %s\n", m.c_str());
     return 2;
@@ -38,7 +38,8 @@ int RunGenerateCommand(const std::vector<std::string>& args) {
   Result<std::vector<double>> shares = flags->DoubleList("class-shares", {});
   Result<double> exponent = flags->Double("degree-exponent", node_defaults.degree_exponent);
   Result<std::uint64_t> max_degree = flags->Unsigned("max-degree", node_defaults.max_degree);
-  for (const Status* s : {&shares.status(), &exponent.status(), &max_degree.status()}) {
+  Result<double> bridges = flags->Double("bridge-fraction", node_defaults.bridge_fraction);
+  for (const Status* s : {&shares.status(), &exponent.status(), &max_degree.status(), &bridges.status()}) {
     if (!s->ok()) return usage(s->message());
   }
   Result<std::uint64_t> seed = flags->Unsigned("seed", 0);
@@ -96,6 +97,7 @@ int RunGenerateCommand(const std::vector<std::string>& args) {
     spec.class_shares = *shares;
     spec.degree_exponent = *exponent;
     spec.max_degree = static_cast<std::uint32_t>(*max_degree);
+    spec.bridge_fraction = *bridges;
     if (Status s = CheckNodeDatasetSpec(spec); !s.ok()) return usage(s.message());
     ds = SyntheticNodeDataset(spec, rng);
   } else {

@@ -150,4 +150,45 @@ TEST_CASE("Generators.BadNodeDatasetSpecsAreNamed") {
   CHECK(error([](NodeDatasetSpec& s) { s.degree_exponent = 1.5; }).find("exponent") != std::string::npos);
   CHECK(error([](NodeDatasetSpec& s) { s.max_degree = 5; }).find("largest degree") != std::string::npos);
   CHECK(error([](NodeDatasetSpec& s) { s.homophily = 1.5; }).find("homophily") != std::string::npos);
+  CHECK(error([](NodeDatasetSpec& s) { s.bridge_fraction = 0.2; }).find("degree-corrected") != std::string::npos);
+  CHECK(error([](NodeDatasetSpec& s) {
+          s.degree_exponent = 2.5;
+          s.bridge_fraction = 1;
+        }).find("bridge fraction") != std::string::npos);
+}
+
+// Users of degree >= 4 a minority of whose friends share her class, and
+// the edge homophily.
+std::pair<std::uint32_t, double> Mixed(double bridges) {
+  NodeDatasetSpec spec;
+  spec.nodes = 20000;
+  spec.mean_degree = 12;
+  spec.homophily = 0.85;
+  spec.features = 0;
+  spec.degree_exponent = 2.5;
+  spec.bridge_fraction = bridges;
+  REQUIRE(CheckNodeDatasetSpec(spec).ok());
+  SeededRandomSource rng(8);
+  const GraphDataset ds = SyntheticNodeDataset(spec, rng);
+  const CsrGraph& g = ds.graphs[0];
+  std::uint64_t within = 0;
+  std::uint32_t mixed = 0;
+  for (std::uint32_t u = 0; u < g.num_nodes(); ++u) {
+    std::uint32_t alike = 0;
+    for (std::uint32_t v : g.neighbours(u)) alike += ds.node_labels[u] == ds.node_labels[v];
+    within += alike;
+    mixed += g.degree(u) >= 4 && alike * 2 < g.degree(u);
+  }
+  return {mixed, static_cast<double>(within) / g.num_entries()};
+}
+
+TEST_CASE("Generators.BridgesMixClassesWhileTheOthersKeepTheHomophily") {
+  const auto [none, homophily_none] = Mixed(0);
+  const auto [some, homophily_some] = Mixed(0.1);
+  INFO("mixed users: " << none << " without bridges, " << some << " with");
+  CHECK(homophily_none == doctest::Approx(0.85).epsilon(0.02));
+  CHECK(homophily_some == doctest::Approx(0.85).epsilon(0.03));
+  // The same homophily, but spread unevenly: far more users whose friends
+  // tell little of their class.
+  CHECK(some > 4 * none);
 }

@@ -120,6 +120,10 @@ Status CheckNodeDatasetSpec(const NodeDatasetSpec& s) {
   if (s.degree_exponent != 0 && !(s.degree_exponent > 2 && s.degree_exponent <= 10)) {
     return Status::InvalidArgument("the degree exponent must be 0 (no degree correction) or in (2, 10]");
   }
+  if (!(s.bridge_fraction >= 0 && s.bridge_fraction < 1)) return Status::InvalidArgument("the bridge fraction must be in [0, 1)");
+  if (s.bridge_fraction > 0 && s.degree_exponent == 0) {
+    return Status::InvalidArgument("bridges need the degree-corrected model (a degree exponent)");
+  }
   if (s.max_degree != 0 && (s.max_degree < s.mean_degree || s.max_degree >= s.nodes)) {
     return Status::InvalidArgument("the largest degree must be 0 (n - 1) or in [mean degree, nodes)");
   }
@@ -205,6 +209,18 @@ CsrGraph DegreeCorrectedBlockModel(const NodeDatasetSpec& spec, const std::vecto
   const WeightedPick any(weights);
   std::vector<std::uint32_t> class_of(n);
   for (std::uint32_t k = 0; k < c; ++k) std::fill(class_of.begin() + first[k], class_of.begin() + first[k + 1], k);
+  // Bridges pick their friends' class by weight alone; the others keep to
+  // their own with the probability that brings the edge homophily to the
+  // spec's, as far as it can (1 at most).
+  std::vector<char> bridge(n, 0);
+  double bridge_weight = 0, chance = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    bridge[i] = UniformUnit(rng) < spec.bridge_fraction;
+    if (bridge[i]) bridge_weight += weights[i];
+  }
+  for (std::uint32_t k = 0; k < c; ++k) chance += (class_weight[k] / any.total()) * (class_weight[k] / any.total());
+  const double bridge_share = bridge_weight / any.total();
+  const double keep_to_class = std::min(1.0, (spec.homophily - bridge_share * chance) / (1 - bridge_share));
   // Each edge: one end by weight, the other by weight inside her class
   // (homophily) or inside another class chosen by its weight. Self-loops
   // and repeats (common among hubs) are drawn again, so the mean degree
@@ -218,7 +234,9 @@ CsrGraph DegreeCorrectedBlockModel(const NodeDatasetSpec& spec, const std::vecto
     const auto u = static_cast<std::uint32_t>(any(rng));
     const std::uint32_t a = class_of[u];
     std::uint32_t b = a;
-    if (!Bernoulli(rng, spec.homophily)) {
+    if (bridge[u]) {
+      b = class_of[any(rng)];
+    } else if (!Bernoulli(rng, keep_to_class)) {
       const double others = any.total() - class_weight[a];
       double x = UniformUnit(rng) * others;
       for (b = 0; b < c; ++b) {

@@ -57,6 +57,14 @@ struct NodeDatasetSpec {
   // max_degree (0: n - 1), scaled to the mean degree.
   double degree_exponent = 0;
   std::uint32_t max_degree = 0;
+  // Degree-corrected only: this fraction of the users (drawn at random)
+  // pick friends regardless of class, as bridges between groups do; the
+  // others keep to their class more, so the edge homophily stays about
+  // `homophily` (as far as keeping to their class entirely allows). Those
+  // the others pick still share their class, so about half of a bridge's
+  // friends do. Without bridges every user's friends are alike in the same
+  // proportion, and her class follows from theirs almost surely.
+  double bridge_fraction = 0;
 };
 
 // Whether `spec` can be generated; kInvalidArgument names what is wrong.
