@@ -129,7 +129,7 @@ std::vector<CommandHelp> MakeEntries() {
        "  [--select-on loss|accuracy] [--patience P] [--min-epochs M] (loss, 30, 100)\n"
        "  [--validate-on propagated|noisy|estimated]  private labels: validate against the labels\n"
        "                               propagated by label KProp, as they are, or whichever is\n"
-       "                               estimated right most often (propagated)\n"
+       "                               estimated right most often (estimated)\n"
        "  [--propagate-validation-labels yes|no]  whether Drop's KProp spreads them (yes)\n"
        "  inf in an epsilon list: no privacy for that part\n",
        "ldpgraph experiment lpgnn --dataset ../shared/data/nodes/cora --out /tmp/lpgnn --feature-epsilons 1 "

@@ -328,13 +328,24 @@ TEST_CASE("DaemonLearning.NodeJobTrainsOnTheUsersNoisyFeaturesAndLabels") {
   REQUIRE_MESSAGE(started.status == 202, started.body);
   const json done = d.Wait(json::parse(started.body)["job_id"]);
   REQUIRE_MESSAGE(done["state"] == "succeeded", done.dump());
-  // Validation accuracy against the denoised labels: far above chance for
-  // two well separated communities even at epsilon 2 everywhere.
-  CHECK(done["val_accuracy"].get<double>() > 0.7);
+  // Validation accuracy against the server's reference (the randomized
+  // labels, or their propagation where it is estimated cleaner): above chance.
+  CHECK(done["val_accuracy"].get<double>() > 0.55);
   const json models = json::parse(d.Admin("GET", "/v1/admin/models").body)["models"];
   REQUIRE(models.size() == 1);
   CHECK(models[0]["task"] == "node");
   CHECK(models[0]["label_method"] == "drop");
+  // Against the true communities: above chance at epsilon 2 everywhere, the
+  // friend lists by DPRR (0.63; 0.51 when validation counted against the
+  // propagated labels, which the check above once read as 0.7).
+  json everyone = {{"nodes", json::array()}};
+  for (std::uint32_t u = 0; u < kN; ++u) everyone["nodes"].push_back(u);
+  const json all = json::parse(d.Admin("POST", "/v1/admin/models/1/predict", everyone.dump()).body)["predictions"];
+  REQUIRE(all.size() == kN);
+  int correct = 0;
+  for (const json& one : all) correct += one["class"].get<int>() == (one["node"].get<int>() < 150 ? 0 : 1);
+  MESSAGE("accuracy against the true communities: " << static_cast<double>(correct) / kN);
+  CHECK(correct > 0.6 * kN);
 
   auto predicted = d.Admin("POST", "/v1/admin/models/1/predict", R"({"nodes": [0, 1, 299]})");
   REQUIRE_MESSAGE(predicted.status == 200, predicted.body);

@@ -40,7 +40,7 @@ struct LpgnnExperimentOptions {
   std::string out_dir;
   NodeTrainOptions train;
   // LpgnnOptions' validation reference and which labels Drop propagates.
-  ValidationReference validation_reference = ValidationReference::kPropagated;
+  ValidationReference validation_reference = ValidationReference::kEstimated;
   bool propagate_validation_labels = true;
   int jobs = 1;
 };
