@@ -60,7 +60,8 @@ TEST_CASE("FriendChurn.ChangesTheAskedShareKeepingSizeSymmetryAndHomophily") {
     // Sparse classes: a new friend is always found, so the size holds.
     CHECK(step.edges_made == step.edges_dropped);
     CHECK(step.edges_dropped >= step.users_changing);
-    CHECK(step.lists_changed > step.users_changing);  // a friend's list changes too
+    CHECK(step.changed.size() > step.users_changing);  // a friend's list changes too
+    CHECK(std::is_sorted(step.changed.begin(), step.changed.end()));
   }
   const CsrGraph now = (*churn)->Graph();
   CHECK(now.num_entries() == ds.graphs[0].num_entries());

@@ -252,11 +252,9 @@ CsrGraph DegreeCorrectedBlockModel(const NodeDatasetSpec& spec, const std::vecto
   return CsrGraph::FromUndirectedEdges(n, list);
 }
 
-}  // namespace
-
-GraphDataset SyntheticNodeDataset(const NodeDatasetSpec& spec, RandomSource& rng) {
+// Every node of a block the same expected degree.
+CsrGraph PlainBlockModel(const NodeDatasetSpec& spec, const std::vector<std::uint32_t>& sizes, RandomSource& rng) {
   const std::uint32_t n = spec.nodes, c = spec.classes;
-  const std::vector<std::uint32_t> sizes = ClassSizes(spec);
   std::vector<std::vector<double>> probs(c, std::vector<double>(c));
   for (std::uint32_t a = 0; a < c; ++a) {
     for (std::uint32_t b = 0; b < c; ++b) {
@@ -266,11 +264,19 @@ GraphDataset SyntheticNodeDataset(const NodeDatasetSpec& spec, RandomSource& rng
       probs[a][b] = std::min(probs[a][b], 1.0);
     }
   }
+  return StochasticBlockModel(sizes, probs, rng);
+}
+
+}  // namespace
+
+GraphDataset SyntheticNodeDataset(const NodeDatasetSpec& spec, RandomSource& rng) {
+  const std::uint32_t n = spec.nodes, c = spec.classes;
+  const std::vector<std::uint32_t> sizes = ClassSizes(spec);
   GraphDataset ds;
   ds.format = DatasetFormat::kCsv;
   ds.name = "sbm";
   ds.graphs.push_back(spec.degree_exponent > 0 ? DegreeCorrectedBlockModel(spec, sizes, rng)
-                                               : StochasticBlockModel(sizes, probs, rng));
+                                               : PlainBlockModel(spec, sizes, rng));
   ds.node_labels.reserve(n);
   for (std::uint32_t k = 0; k < c; ++k) ds.node_labels.insert(ds.node_labels.end(), sizes[k], k);
   if (spec.features == 0) return ds;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "ldpgraph/samplers.h"
 
@@ -104,8 +105,13 @@ ChurnStep FriendChurn::Step() {
   if (candidates.empty()) return step;
   const auto changing = std::max<std::size_t>(
       1, static_cast<std::size_t>(std::llround(options_.user_fraction * static_cast<double>(candidates.size()))));
-  const std::vector<std::vector<std::uint32_t>> before = lists_;
-  std::vector<std::uint32_t> touched;
+  // The lists this step touches, as they were: the users whose list differs
+  // are among them (a dropped friend may be made again).
+  std::map<std::uint32_t, std::vector<std::uint32_t>> before;
+  const auto remember = [&](std::uint32_t a, std::uint32_t b) {
+    before.try_emplace(a, lists_[a]);
+    before.try_emplace(b, lists_[b]);
+  };
   for (std::size_t i = 0; i < changing; ++i) {
     std::swap(candidates[i], candidates[i + UniformBelow(*rng_, candidates.size() - i)]);
     const std::uint32_t u = candidates[i];
@@ -114,24 +120,23 @@ ChurnStep FriendChurn::Step() {
     const auto degree = static_cast<double>(lists_[u].size());
     const auto k = std::min<std::size_t>(
         lists_[u].size(), std::max<long long>(1, std::llround(options_.friend_fraction * degree)));
-    touched.push_back(u);
     for (std::size_t d = 0; d < k; ++d) {
       const std::uint32_t v = lists_[u][UniformBelow(*rng_, lists_[u].size())];
+      remember(u, v);
       Drop(u, v);
-      touched.push_back(v);
       ++step.edges_dropped;
     }
     for (std::size_t m = 0; m < k; ++m) {
       std::uint32_t v = 0;
       if (!NewFriend(u, Bernoulli(*rng_, target_homophily_), &v)) continue;
+      remember(u, v);
       Make(u, v);
-      touched.push_back(v);
       ++step.edges_made;
     }
   }
-  std::sort(touched.begin(), touched.end());
-  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-  for (std::uint32_t u : touched) step.lists_changed += lists_[u] != before[u];
+  for (const auto& [u, list] : before) {
+    if (lists_[u] != list) step.changed.push_back(u);
+  }
   return step;
 }
 

@@ -33,7 +33,7 @@ struct ChurnStep {
   std::uint64_t users_changing = 0;  // users who dropped and made friends
   std::uint64_t edges_dropped = 0;
   std::uint64_t edges_made = 0;
-  std::uint64_t lists_changed = 0;   // users whose list differs from the last round's
+  std::vector<std::uint32_t> changed;  // users whose list differs from the last round's, increasing
 };
 
 class FriendChurn {

@@ -117,7 +117,7 @@ class RoundsRunner {
         Result<LpgnnRun> run = TrainOnReports(*mechanism, reports, split, AtRound(progress, r, method));
         if (!run.ok()) return run.status();
         LDPGRAPH_RETURN_IF_ERROR(
-            Append(key, *run, method == "memoised" ? memoised : naive, step.lists_changed, round->reports_changed));
+            Append(key, *run, method == "memoised" ? memoised : naive, step.changed.size(), round->reports_changed));
       }
     }
     return Status::Ok();
@@ -141,7 +141,7 @@ class RoundsRunner {
       if (table_->Has(key)) continue;
       Result<LpgnnRun> run = TrainOnGraph((*churn)->Graph(), split, AtRound(progress, r, "true-graph"));
       if (!run.ok()) return run.status();
-      LDPGRAPH_RETURN_IF_ERROR(Append(key, *run, unbounded, step.lists_changed, 0));
+      LDPGRAPH_RETURN_IF_ERROR(Append(key, *run, unbounded, step.changed.size(), 0));
     }
     return Status::Ok();
   }

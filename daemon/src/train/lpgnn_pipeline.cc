@@ -14,10 +14,10 @@ namespace {
 // Drop's training targets: the argmax of KProp_ky of the one-hot labels, the
 // rows of `hidden` zeroed first (their labels are not used); -1 where
 // nothing propagated.
-std::vector<int> PropagatedTargets(const std::vector<int>& labels, const std::vector<std::uint32_t>& test,
+std::vector<int> PropagatedTargets(const std::vector<int>& labels, const std::vector<std::uint32_t>& hidden,
                                    const PreparedGraph& graph, int steps, int classes) {
   if (steps == 0) return labels;
-  return std::move(PropagatedLabels(labels, test, graph, {steps}, classes).front());
+  return std::move(PropagatedLabels(labels, hidden, graph, {steps}, classes).front());
 }
 
 std::vector<int> Increasing(std::vector<int> values) {
