@@ -46,7 +46,8 @@ std::vector<CommandHelp> MakeEntries() {
        "       [--class-shares A,B,..] each class's share of the users (equal)\n"
        "       [--degree-exponent G]   degree-corrected: power-law expected degrees, G in (2, 10] (0: off)\n"
        "       [--max-degree M]        their cap (n - 1)\n"
-       "       [--bridge-fraction B]   degree-corrected: users whose friends ignore class (0)\n",
+       "       [--bridge-fraction B]   degree-corrected: users whose friends ignore class (0)\n"
+       "       [--misfit-fraction M]   users labelled regardless of their community (0)\n",
        "ldpgraph generate --kind sbm --nodes 22470 --degree 15.2 --degree-exponent 2.4 --max-degree 709 "
        "--class-shares 0.289,0.148,0.257,0.306 --homophily 0.885 --features 4714 --words 14 --output /tmp/social"},
       {"bench perturb", "the SDK's DPRR against a per-bit implementation",

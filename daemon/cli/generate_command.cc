@@ -13,7 +13,7 @@ int RunGenerateCommand(const std::vector<std::string>& args) {
   Result<Flags> flags =
       Flags::Parse(args, {"kind", "graphs", "nodes", "min-nodes", "max-nodes", "m", "p", "degree", "seed", "output", "classes",
                             "features", "words", "homophily", "signal", "class-shares", "degree-exponent",
-                            "max-degree", "bridge-fraction"});
+                            "max-degree", "bridge-fraction", "misfit-fraction"});
   auto usage = [](const std::string& m) {
     std::fprintf(stderr, "ldpgraph generate: %s\n", m.c_str());
     return 2;
@@ -39,7 +39,9 @@ int RunGenerateCommand(const std::vector<std::string>& args) {
   Result<double> exponent = flags->Double("degree-exponent", node_defaults.degree_exponent);
   Result<std::uint64_t> max_degree = flags->Unsigned("max-degree", node_defaults.max_degree);
   Result<double> bridges = flags->Double("bridge-fraction", node_defaults.bridge_fraction);
-  for (const Status* s : {&shares.status(), &exponent.status(), &max_degree.status(), &bridges.status()}) {
+  Result<double> misfits = flags->Double("misfit-fraction", node_defaults.misfit_fraction);
+  for (const Status* s : {&shares.status(), &exponent.status(), &max_degree.status(), &bridges.status(),
+                          &misfits.status()}) {
     if (!s->ok()) return usage(s->message());
   }
   Result<std::uint64_t> seed = flags->Unsigned("seed", 0);
@@ -98,6 +100,7 @@ int RunGenerateCommand(const std::vector<std::string>& args) {
     spec.degree_exponent = *exponent;
     spec.max_degree = static_cast<std::uint32_t>(*max_degree);
     spec.bridge_fraction = *bridges;
+    spec.misfit_fraction = *misfits;
     if (Status s = CheckNodeDatasetSpec(spec); !s.ok()) return usage(s.message());
     ds = SyntheticNodeDataset(spec, rng);
   } else {

@@ -189,10 +189,6 @@ ldpgraph_status ldpgraph_graph_from_config(const uint8_t* config, size_t config_
   if (out == nullptr) return NullArgument("out");
   auto decoded = ldpgraph::DecodeGraphConfig(config, config_len);
   if (!decoded.ok()) return FromStatus(decoded.status());
-  if (decoded->embedding.enabled) {
-    return Fail(LDPGRAPH_INVALID_ARGUMENT, "graph " + std::to_string(decoded->graph_id) +
-                                               " is an embedding graph (GW-LDP): build its report with the C++ API");
-  }
   return MakeGraph(*decoded, out);
 }
 
@@ -210,9 +206,26 @@ size_t ldpgraph_graph_encoded_features(const ldpgraph_graph* g) {
   return g && g->builder->config().features.enabled ? g->features.sampled_dims() : 0;
 }
 
+uint32_t ldpgraph_graph_embedding_dims(const ldpgraph_graph* g) {
+  return g && g->builder->config().embedding.enabled ? g->builder->config().embedding.dims : 0;
+}
+
 size_t ldpgraph_graph_max_report_bytes(const ldpgraph_graph* g) {
   if (g == nullptr) return 0;
   const ldpgraph::GraphConfig& c = g->builder->config();
+  if (c.embedding.enabled) {
+    // Header, ids, epsilons and label; a summary's three varints; or n
+    // rows of m pairs, 5 bytes each at most.
+    std::uint64_t bytes = 128;
+    if (c.embedding.encoding == ldpgraph::EmbeddingEncoding::kMultiBit) {
+      ldpgraph::EmbeddingParams p;
+      p.nodes = c.num_users;
+      p.dims = c.embedding.dims;
+      p.epsilon = c.embedding.epsilon;
+      bytes += 5 * static_cast<std::uint64_t>(c.num_users) * p.RowParams().sampled_dims;
+    }
+    return bytes > SIZE_MAX ? SIZE_MAX : static_cast<size_t>(bytes);
+  }
   const std::uint64_t others = c.num_users - 1;
   // Header, ids and mechanism parameters, then the worst case per item:
   // 5 bytes per 32-bit varint, 10 per 64-bit zigzag value. Counted in 64
@@ -231,6 +244,9 @@ ldpgraph_status ldpgraph_perturb_edges(const ldpgraph_graph* g, ldpgraph_rng* rn
   if (neighbours == nullptr && count != 0) return NullArgument("neighbours");
   if (out == nullptr) return NullArgument("out");
   if (out_count == nullptr) return NullArgument("out_count");
+  if (g->builder->config().embedding.enabled) {
+    return Fail(LDPGRAPH_FAILED_PRECONDITION, "an embedding graph takes no edges: use ldpgraph_ledger_report_embedding");
+  }
   if (g->edges->mechanism() == ldpgraph::EdgeMechanism::kLocalLap) {
     return Fail(LDPGRAPH_FAILED_PRECONDITION, "LocalLap outputs no neighbour list: build a report");
   }
@@ -413,6 +429,38 @@ ldpgraph_status ldpgraph_ledger_report_round(ldpgraph_ledger* ledger, const ldpg
   }
   return CopyRecorded(ledger->ledger->ReportRound(*g->builder, ToUserData(*user), round, *rng->source), out,
                       out_capacity, out_len);
+}
+
+ldpgraph_status ldpgraph_ledger_report_embedding(ldpgraph_ledger* ledger, const ldpgraph_graph* g, ldpgraph_rng* rng,
+                                                 const double* h, size_t rows, size_t dims, int has_label,
+                                                 uint32_t label, uint8_t* out, size_t out_capacity, size_t* out_len) {
+  if (ledger == nullptr) return NullArgument("ledger");
+  if (g == nullptr) return NullArgument("graph");
+  if (rng == nullptr) return NullArgument("rng");
+  if (h == nullptr && rows != 0) return NullArgument("h");
+  if (out == nullptr && out_capacity != 0) return NullArgument("out");
+  if (out_len == nullptr) return NullArgument("out_len");
+  const ldpgraph::GraphConfig& c = g->builder->config();
+  if (!c.embedding.enabled) {
+    return Fail(LDPGRAPH_FAILED_PRECONDITION, "graph " + std::to_string(c.graph_id) +
+                                                  " takes users' reports, not embeddings: use ldpgraph_ledger_report");
+  }
+  if (dims != c.embedding.dims) {
+    return Fail(LDPGRAPH_INVALID_ARGUMENT, "graph " + std::to_string(c.graph_id) + " has embeddings of " +
+                                               std::to_string(c.embedding.dims) + " columns, got " +
+                                               std::to_string(dims));
+  }
+  if (rows != 0 && dims > SIZE_MAX / rows) return Fail(LDPGRAPH_INVALID_ARGUMENT, "rows x dims overflows");
+  const ldpgraph::Span<const double> values(h, rows * dims);
+  auto bytes = ledger->ledger->ReportOnce(c.graph_id, [&]() -> ldpgraph::Result<ldpgraph::BudgetLedger::NewReport> {
+    auto report = g->builder->BuildEmbedding(values, has_label != 0, label, *rng->source);
+    if (!report.ok()) return report.status();
+    ldpgraph::BudgetLedger::NewReport made;
+    LDPGRAPH_RETURN_IF_ERROR(ldpgraph::EncodeReport(*report, &made.bytes));
+    made.epsilon = ldpgraph::ReportEpsilon(*report);
+    return made;
+  });
+  return CopyRecorded(bytes, out, out_capacity, out_len);
 }
 
 ldpgraph_status ldpgraph_ledger_loss(const ldpgraph_ledger* ledger, uint64_t graph_id, ldpgraph_loss* out) {

@@ -5,6 +5,21 @@
 
 namespace ldpgraph {
 
+const char* EmbeddingEncodingName(EmbeddingEncoding encoding) {
+  return encoding == EmbeddingEncoding::kSummary ? "summary" : "multibit";
+}
+
+GraphSummaryParams EmbeddingPolicy::SummaryParams() const {
+  GraphSummaryParams p;
+  p.dims = dims;
+  p.value_bins = value_bins;
+  p.size_bins = size_bins;
+  p.min_nodes = min_nodes;
+  p.max_nodes = max_nodes;
+  p.epsilon = epsilon;
+  return p;
+}
+
 Status GraphConfig::Validate() const {
   if (!embedding.enabled) {  // nobody sends edges to an embedding graph: its edge policy is unused
     Result<std::unique_ptr<EdgeRandomizer>> edges_ok = MakeEdgeRandomizer(num_users, edges);
@@ -15,11 +30,17 @@ Status GraphConfig::Validate() const {
     // As every report: n >= 2 (a one-node graph has no structure to compare).
     if (num_users < 2) return Status::InvalidArgument("an embedding graph needs at least 2 nodes");
     if (features.enabled) return Status::InvalidArgument("an embedding graph collects no features");
-    EmbeddingParams p;
-    p.nodes = num_users;
-    p.dims = embedding.dims;
-    p.epsilon = embedding.epsilon;
-    LDPGRAPH_RETURN_IF_ERROR(p.Validate());
+    if (embedding.encoding == EmbeddingEncoding::kSummary) {
+      LDPGRAPH_RETURN_IF_ERROR(embedding.SummaryParams().Validate());
+    } else if (embedding.encoding == EmbeddingEncoding::kMultiBit) {
+      EmbeddingParams p;
+      p.nodes = num_users;
+      p.dims = embedding.dims;
+      p.epsilon = embedding.epsilon;
+      LDPGRAPH_RETURN_IF_ERROR(p.Validate());
+    } else {
+      return Status::InvalidArgument("unknown embedding encoding");
+    }
   }
   if (label.enabled) {
     Result<LabelRandomizer> label_ok = LabelRandomizer::Create(label.classes, label.epsilon);

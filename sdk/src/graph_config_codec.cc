@@ -7,14 +7,15 @@
 namespace ldpgraph {
 namespace {
 
-// 'L' 'C', version 1, flags (1: features, 2: label, 4: embedding), then the
-// fields below.
+// 'L' 'C', version 1, flags (1: features, 2: label, 4: embedding, 8: the
+// embedding by the summary encoder, with its grid), then the fields below.
 constexpr std::uint8_t kMagic0 = 0x4C;
 constexpr std::uint8_t kMagic1 = 0x43;
 constexpr std::uint8_t kVersion = 1;
 constexpr std::uint8_t kFeatures = 0x01;
 constexpr std::uint8_t kLabel = 0x02;
 constexpr std::uint8_t kEmbedding = 0x04;
+constexpr std::uint8_t kSummary = 0x08;
 constexpr std::uint64_t kMaxRanges = 1u << 24;
 
 class Reader {
@@ -44,6 +45,7 @@ class Reader {
 
 Status EncodeGraphConfig(const GraphConfig& c, std::vector<std::uint8_t>* out) {
   LDPGRAPH_RETURN_IF_ERROR(c.Validate());
+  const bool summary = c.embedding.enabled && c.embedding.encoding == EmbeddingEncoding::kSummary;
   using internal::PutDouble;
   using internal::PutU8;
   using internal::PutVarint;
@@ -51,7 +53,7 @@ Status EncodeGraphConfig(const GraphConfig& c, std::vector<std::uint8_t>* out) {
   PutU8(out, kMagic1);
   PutU8(out, kVersion);
   PutU8(out, static_cast<std::uint8_t>((c.features.enabled ? kFeatures : 0) | (c.label.enabled ? kLabel : 0) |
-                                      (c.embedding.enabled ? kEmbedding : 0)));
+                                      (c.embedding.enabled ? kEmbedding : 0) | (summary ? kSummary : 0)));
   PutVarint(out, c.graph_id);
   PutVarint(out, c.num_users);
   PutU8(out, static_cast<std::uint8_t>(c.edges.mechanism));
@@ -71,6 +73,12 @@ Status EncodeGraphConfig(const GraphConfig& c, std::vector<std::uint8_t>* out) {
   if (c.embedding.enabled) {
     PutVarint(out, c.embedding.dims);
     PutDouble(out, c.embedding.epsilon);
+    if (summary) {
+      PutVarint(out, c.embedding.value_bins);
+      PutVarint(out, c.embedding.size_bins);
+      PutVarint(out, c.embedding.min_nodes);
+      PutVarint(out, c.embedding.max_nodes);
+    }
   }
   if (c.label.enabled) {
     PutVarint(out, c.label.classes);
@@ -89,7 +97,10 @@ Result<GraphConfig> DecodeGraphConfig(const std::uint8_t* data, std::size_t size
   LDPGRAPH_RETURN_IF_ERROR(in.U8("version", &version));
   if (version != kVersion) return Status::InvalidArgument("graph config: unknown version " + std::to_string(version));
   LDPGRAPH_RETURN_IF_ERROR(in.U8("flags", &flags));
-  if (flags & ~(kFeatures | kLabel | kEmbedding)) return Status::InvalidArgument("graph config: unknown flags");
+  if (flags & ~(kFeatures | kLabel | kEmbedding | kSummary)) return Status::InvalidArgument("graph config: unknown flags");
+  if ((flags & kSummary) && !(flags & kEmbedding)) {
+    return Status::InvalidArgument("graph config: the summary flag without an embedding");
+  }
   GraphConfig c;
   LDPGRAPH_RETURN_IF_ERROR(in.U64("graph id", &c.graph_id));
   LDPGRAPH_RETURN_IF_ERROR(in.U32("n", &c.num_users));
@@ -120,6 +131,13 @@ Result<GraphConfig> DecodeGraphConfig(const std::uint8_t* data, std::size_t size
     c.embedding.enabled = true;
     LDPGRAPH_RETURN_IF_ERROR(in.U32("embedding dims", &c.embedding.dims));
     LDPGRAPH_RETURN_IF_ERROR(in.F64("embedding epsilon", &c.embedding.epsilon));
+    if (flags & kSummary) {
+      c.embedding.encoding = EmbeddingEncoding::kSummary;
+      LDPGRAPH_RETURN_IF_ERROR(in.U32("summary value bins", &c.embedding.value_bins));
+      LDPGRAPH_RETURN_IF_ERROR(in.U32("summary size bins", &c.embedding.size_bins));
+      LDPGRAPH_RETURN_IF_ERROR(in.U32("summary min nodes", &c.embedding.min_nodes));
+      LDPGRAPH_RETURN_IF_ERROR(in.U32("summary max nodes", &c.embedding.max_nodes));
+    }
   }
   if (flags & kLabel) {
     c.label.enabled = true;

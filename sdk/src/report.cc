@@ -6,8 +6,9 @@
 namespace ldpgraph {
 
 double ReportEpsilon(const Report& report) {
-  if (report.has_embedding) {
-    return report.embedding.epsilon + (report.has_label ? report.label.epsilon : 0.0);
+  if (report.has_embedding || report.has_summary) {
+    const double encoded = report.has_embedding ? report.embedding.epsilon : report.summary.epsilon;
+    return encoded + (report.has_label ? report.label.epsilon : 0.0);
   }
   double total = report.edges.mechanism == EdgeMechanism::kNone
                      ? std::numeric_limits<double>::infinity()

@@ -19,7 +19,11 @@ Result<std::unique_ptr<ReportBuilder>> ReportBuilder::Create(const GraphConfig& 
     if (!enc.ok()) return enc.status();
     b->features_ = std::move(enc).value();
   }
-  if (config.embedding.enabled) {
+  if (config.embedding.enabled && config.embedding.encoding == EmbeddingEncoding::kSummary) {
+    Result<GraphSummaryEncoder> enc = GraphSummaryEncoder::Create(config.embedding.SummaryParams());
+    if (!enc.ok()) return enc.status();
+    b->summary_ = std::move(enc).value();
+  } else if (config.embedding.enabled) {
     EmbeddingParams p;
     p.nodes = config.num_users;
     p.dims = config.embedding.dims;
@@ -109,11 +113,32 @@ Result<Report> ReportBuilder::BuildEmbedding(Span<const double> h, bool has_labe
   r.graph_id = config_.graph_id;
   r.num_users = config_.num_users;
   r.edges.epsilon = std::numeric_limits<double>::infinity();
-  r.has_embedding = true;
-  r.embedding.epsilon = config_.embedding.epsilon;
-  r.embedding.dims = config_.embedding.dims;
-  // The encoder checks all of h before it draws anything.
-  LDPGRAPH_RETURN_IF_ERROR(embedding_.Encode(h, rng, &r.embedding.rows));
+  const EmbeddingPolicy& policy = config_.embedding;
+  if (policy.encoding == EmbeddingEncoding::kSummary) {
+    if (h.size() == 0 || h.size() % policy.dims != 0) {
+      return Status::InvalidArgument("a summary report needs n x dims = " + std::to_string(policy.dims) +
+                                     " embedding entries for some n >= 1, got " + std::to_string(h.size()));
+    }
+    const std::size_t nodes = h.size() / policy.dims;
+    if (nodes > 0xFFFFFFFFu) return Status::InvalidArgument("a summary report takes at most 2^32 - 1 nodes");
+    r.has_summary = true;
+    r.summary.epsilon = policy.epsilon;
+    r.summary.dims = policy.dims;
+    r.summary.value_bins = policy.value_bins;
+    r.summary.size_bins = policy.size_bins;
+    r.summary.min_nodes = policy.min_nodes;
+    r.summary.max_nodes = policy.max_nodes;
+    // Encode checks all of h before it draws anything.
+    Result<std::uint32_t> cell = summary_.Encode(h, static_cast<std::uint32_t>(nodes), rng);
+    if (!cell.ok()) return cell.status();
+    r.summary.cell = *cell;
+  } else {
+    r.has_embedding = true;
+    r.embedding.epsilon = policy.epsilon;
+    r.embedding.dims = policy.dims;
+    // The encoder checks all of h before it draws anything.
+    LDPGRAPH_RETURN_IF_ERROR(embedding_.Encode(h, rng, &r.embedding.rows));
+  }
   if (config_.label.enabled) {
     r.has_label = true;
     r.label.epsilon = config_.label.epsilon;

@@ -6,6 +6,7 @@
 
 #include "internal/byte_io.h"
 #include "ldpgraph/embedding_encoder.h"
+#include "ldpgraph/graph_summary.h"
 #include "internal/validation.h"
 
 namespace ldpgraph {
@@ -110,13 +111,36 @@ Status CheckFeatures(const ReportFeatures& f) {
   return CheckEncodedRow(f.encoded, params.SampledDims(), f.dims, "features");
 }
 
-Status CheckEmbedding(const Report& r) {
-  const ReportEmbedding& e = r.embedding;
+// What an embedding report (either encoder's) must not carry.
+Status CheckOwnerReport(const Report& r) {
   if (r.user_id != 0) return Bad("an embedding report has no user: user id must be 0");
   if (r.has_features) return Bad("an embedding report carries no features");
   if (r.edges.mechanism != EdgeMechanism::kNone || !r.edges.neighbours.empty()) {
     return Bad("an embedding report carries no edges");
   }
+  if (r.has_embedding && r.has_summary) return Bad("a report carries embedding rows or a summary, not both");
+  if (r.round != 0) return Bad("an embedding report is sent once: its round must be 0");
+  return Status::Ok();
+}
+
+Status CheckSummary(const Report& r) {
+  const ReportSummary& s = r.summary;
+  GraphSummaryParams grid;
+  grid.dims = s.dims;
+  grid.value_bins = s.value_bins;
+  grid.size_bins = s.size_bins;
+  grid.min_nodes = s.min_nodes;
+  grid.max_nodes = s.max_nodes;
+  grid.epsilon = s.epsilon;
+  Status valid = grid.Validate();
+  if (!valid.ok()) return Bad("summary: " + valid.message());
+  if (s.cell >= grid.cells()) return Bad("summary cell " + std::to_string(s.cell) + " is not below its grid's " +
+                                         std::to_string(grid.cells()) + " cells");
+  return Status::Ok();
+}
+
+Status CheckEmbedding(const Report& r) {
+  const ReportEmbedding& e = r.embedding;
   EmbeddingParams params;
   params.nodes = r.num_users;
   params.dims = e.dims;
@@ -408,12 +432,26 @@ Result<Report> Decoder::Run() {
     LDPGRAPH_RETURN_IF_ERROR(U32(&r.round, "round"));
     if (r.round == 0) return Fail("a version-2 report's round must be at least 1 (round 0 is version 1)");
   }
-  if (flags & wire::kFlagEmbedding) {
+  if (flags & (wire::kFlagEmbedding | wire::kFlagSummary)) {
     // The owner's report of a whole graph: no user, edges or features.
     if (flags & wire::kFlagFeatures) return Fail("an embedding report carries no features");
-    r.has_embedding = true;
+    if ((flags & wire::kFlagEmbedding) && (flags & wire::kFlagSummary)) {
+      return Fail("a report carries embedding rows or a summary, not both");
+    }
     r.edges.epsilon = std::numeric_limits<double>::infinity();
-    LDPGRAPH_RETURN_IF_ERROR(Embedding(&r));
+    if (flags & wire::kFlagEmbedding) {
+      r.has_embedding = true;
+      LDPGRAPH_RETURN_IF_ERROR(Embedding(&r));
+    } else {
+      r.has_summary = true;
+      LDPGRAPH_RETURN_IF_ERROR(Double(&r.summary.epsilon, "summary epsilon"));
+      LDPGRAPH_RETURN_IF_ERROR(U32(&r.summary.dims, "summary dims"));
+      LDPGRAPH_RETURN_IF_ERROR(U32(&r.summary.value_bins, "summary value bins"));
+      LDPGRAPH_RETURN_IF_ERROR(U32(&r.summary.size_bins, "summary size bins"));
+      LDPGRAPH_RETURN_IF_ERROR(U32(&r.summary.min_nodes, "summary min nodes"));
+      LDPGRAPH_RETURN_IF_ERROR(U32(&r.summary.max_nodes, "summary max nodes"));
+      LDPGRAPH_RETURN_IF_ERROR(U32(&r.summary.cell, "summary cell"));
+    }
   } else {
     LDPGRAPH_RETURN_IF_ERROR(U32(&r.user_id, "user id"));
     LDPGRAPH_RETURN_IF_ERROR(Edges(&r));
@@ -441,9 +479,9 @@ Status CheckReport(const Report& r) {
     return Bad("user id " + std::to_string(r.user_id) + " is not below n = " +
                std::to_string(r.num_users));
   }
-  if (r.has_embedding) {
-    if (r.round != 0) return Bad("an embedding report is sent once: its round must be 0");
-    LDPGRAPH_RETURN_IF_ERROR(CheckEmbedding(r));
+  if (r.has_embedding || r.has_summary) {
+    LDPGRAPH_RETURN_IF_ERROR(CheckOwnerReport(r));
+    LDPGRAPH_RETURN_IF_ERROR(r.has_embedding ? CheckEmbedding(r) : CheckSummary(r));
   } else {
     LDPGRAPH_RETURN_IF_ERROR(CheckEdges(r));
   }
@@ -467,7 +505,8 @@ Status EncodeReport(const Report& r, std::vector<std::uint8_t>* out) {
   PutU8(out, r.round == 0 ? wire::kVersion : wire::kRoundsVersion);
   PutU8(out, static_cast<std::uint8_t>((r.has_features ? wire::kFlagFeatures : 0) |
                                        (r.has_label ? wire::kFlagLabel : 0) |
-                                       (r.has_embedding ? wire::kFlagEmbedding : 0)));
+                                       (r.has_embedding ? wire::kFlagEmbedding : 0) |
+                                       (r.has_summary ? wire::kFlagSummary : 0)));
   out->insert(out->end(), r.report_id.begin(), r.report_id.end());
   PutVarint(out, r.graph_id);
   PutVarint(out, r.num_users);
@@ -478,6 +517,14 @@ Status EncodeReport(const Report& r, std::vector<std::uint8_t>* out) {
     PutVarint(out, r.embedding.dims);
     PutVarint(out, r.embedding.rows.empty() ? 0 : r.embedding.rows[0].size());
     for (const auto& row : r.embedding.rows) PutEncodedRow(out, row);
+  } else if (r.has_summary) {
+    PutDouble(out, r.summary.epsilon);
+    PutVarint(out, r.summary.dims);
+    PutVarint(out, r.summary.value_bins);
+    PutVarint(out, r.summary.size_bins);
+    PutVarint(out, r.summary.min_nodes);
+    PutVarint(out, r.summary.max_nodes);
+    PutVarint(out, r.summary.cell);
   } else {
     PutUserPart(r, out);
   }

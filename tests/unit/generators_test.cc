@@ -193,3 +193,39 @@ TEST_CASE("Generators.BridgesMixClassesWhileTheOthersKeepTheHomophily") {
   // tell little of their class.
   CHECK(some > 4 * none);
 }
+
+TEST_CASE("Generators.MisfitsAreFewFriendUsersLabelledRegardlessOfTheirCommunity") {
+  NodeDatasetSpec spec;
+  spec.nodes = 20000;
+  spec.mean_degree = 12;
+  spec.homophily = 0.95;
+  spec.features = 0;
+  spec.degree_exponent = 2.5;
+  spec.misfit_fraction = 0.2;
+  REQUIRE(CheckNodeDatasetSpec(spec).ok());
+  SeededRandomSource rng(8);
+  const GraphDataset ds = SyntheticNodeDataset(spec, rng);
+  const CsrGraph& g = ds.graphs[0];
+  // Equal shares: nodes are numbered community by community, 5,000 each.
+  std::uint64_t within = 0, changed = 0, changed_degree = 0, kept_degree = 0;
+  for (std::uint32_t u = 0; u < g.num_nodes(); ++u) {
+    const bool misfit = ds.node_labels[u] != u / 5000;
+    changed += misfit;
+    (misfit ? changed_degree : kept_degree) += g.degree(u);
+    for (std::uint32_t v : g.neighbours(u)) within += ds.node_labels[u] == ds.node_labels[v];
+  }
+  const double homophily = static_cast<double>(within) / g.num_entries();
+  const double changed_share = static_cast<double>(changed) / g.num_nodes();
+  const double changed_mean = static_cast<double>(changed_degree) / changed;
+  const double kept_mean = static_cast<double>(kept_degree) / (g.num_nodes() - changed);
+  INFO("changed " << changed_share << ", mean degree " << changed_mean << " against " << kept_mean
+                  << ", homophily " << homophily);
+  // A fifth relabelled from 4 equal shares: 15% change.
+  CHECK(changed_share == doctest::Approx(0.15).epsilon(0.1));
+  CHECK(changed_mean < 0.6 * kept_mean);
+  // Uniform misfits would cost the edge homophily about 0.95 (1 - 0.85^2) = 0.26.
+  CHECK(homophily > 0.95 - 0.15);
+  CHECK(homophily < 0.95 - 0.02);
+  spec.misfit_fraction = 1.5;
+  CHECK(CheckNodeDatasetSpec(spec).message().find("misfit fraction") != std::string::npos);
+}

@@ -127,10 +127,14 @@ Status ParseLabel(const json& l, LabelPolicy* out) {
   return Status::Ok();
 }
 
-// GW-LDP: {"dims": h, "epsilon": e}, the owner's whole-matrix budget.
+// GW-LDP: {"dims": h, "epsilon": e, "encoding": "multibit"}, the owner's
+// whole-report budget; or "encoding": "summary" with the grid's
+// "min_nodes" and "max_nodes" (1 and 1024) and "value_bins" and
+// "size_bins" (GraphSummaryParams::ForEpsilon's for that range).
 Status ParseEmbedding(const json& e, EmbeddingPolicy* out) {
   if (!e.is_object()) return Bad("embedding", "must be an object");
-  LDPGRAPH_RETURN_IF_ERROR(OnlyKnownKeys(e, "embedding.", {"dims", "epsilon"}));
+  LDPGRAPH_RETURN_IF_ERROR(OnlyKnownKeys(
+      e, "embedding.", {"dims", "epsilon", "encoding", "value_bins", "size_bins", "min_nodes", "max_nodes"}));
   out->enabled = true;
   auto dims = UnsignedField<std::uint32_t>(e, "embedding.", "dims", true, 0);
   if (!dims.ok()) return dims.status();
@@ -138,7 +142,43 @@ Status ParseEmbedding(const json& e, EmbeddingPolicy* out) {
   auto epsilon = NumberField(e, "embedding.", "epsilon", true, 0);
   if (!epsilon.ok()) return epsilon.status();
   out->epsilon = *epsilon;
+  auto encoding = StringField(e, "embedding.", "encoding", false, "multibit");
+  if (!encoding.ok()) return encoding.status();
+  if (*encoding == "multibit") {
+    for (const char* key : {"value_bins", "size_bins", "min_nodes", "max_nodes"}) {
+      if (e.contains(key)) return Bad(std::string("embedding.") + key, "is for the summary encoding only");
+    }
+    out->encoding = EmbeddingEncoding::kMultiBit;
+    return Status::Ok();
+  }
+  if (*encoding != "summary") return Bad("embedding.encoding", "must be \"multibit\" or \"summary\"");
+  out->encoding = EmbeddingEncoding::kSummary;
+  const GraphSummaryParams defaults;
+  auto min_nodes = UnsignedField<std::uint32_t>(e, "embedding.", "min_nodes", false, defaults.min_nodes);
+  if (!min_nodes.ok()) return min_nodes.status();
+  auto max_nodes = UnsignedField<std::uint32_t>(e, "embedding.", "max_nodes", false, defaults.max_nodes);
+  if (!max_nodes.ok()) return max_nodes.status();
+  out->min_nodes = *min_nodes;
+  out->max_nodes = *max_nodes;
+  const GraphSummaryParams grid = GraphSummaryParams::ForEpsilon(*dims, *epsilon, *min_nodes, *max_nodes);
+  auto value_bins = UnsignedField<std::uint32_t>(e, "embedding.", "value_bins", false, grid.value_bins);
+  if (!value_bins.ok()) return value_bins.status();
+  auto size_bins = UnsignedField<std::uint32_t>(e, "embedding.", "size_bins", false, grid.size_bins);
+  if (!size_bins.ok()) return size_bins.status();
+  out->value_bins = *value_bins;
+  out->size_bins = *size_bins;
   return Status::Ok();
+}
+
+json EmbeddingJson(const EmbeddingPolicy& e) {
+  json j = {{"dims", e.dims}, {"epsilon", e.epsilon}, {"encoding", EmbeddingEncodingName(e.encoding)}};
+  if (e.encoding == EmbeddingEncoding::kSummary) {
+    j["value_bins"] = e.value_bins;
+    j["size_bins"] = e.size_bins;
+    j["min_nodes"] = e.min_nodes;
+    j["max_nodes"] = e.max_nodes;
+  }
+  return j;
 }
 
 }  // namespace
@@ -160,7 +200,7 @@ std::string GraphConfigToJson(const GraphConfig& c) {
     j["features"] = {{"dims", c.features.params.dims}, {"epsilon", c.features.params.epsilon}, {"ranges", ranges}};
   }
   if (c.label.enabled) j["label"] = {{"classes", c.label.classes}, {"epsilon", c.label.epsilon}};
-  if (c.embedding.enabled) j["embedding"] = {{"dims", c.embedding.dims}, {"epsilon", c.embedding.epsilon}};
+  if (c.embedding.enabled) j["embedding"] = EmbeddingJson(c.embedding);
   return j.dump();
 }
 

@@ -7,10 +7,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/summary_graphs.h"
 #include "gw/graph_space.h"
 #include "gw/gromov_wasserstein.h"
 #include "gw/pairwise_gw.h"
 #include "gw/private_embedding.h"
+#include "gw/private_summary.h"
 #include "ldpgraph/wire_format.h"
 #include "net/json_body.h"
 #include "net/json_response.h"
@@ -76,6 +78,10 @@ std::optional<HttpResponse> GwSize(const ServiceContext& ctx, std::uint64_t id, 
   auto graph = ctx.graphs.Find(id);
   *users = graph ? graph->config.num_users : 0;
   if (!graph || !graph->config.embedding.enabled || *users <= ctx.gw_max_nodes) return std::nullopt;
+  if (graph->config.embedding.encoding == EmbeddingEncoding::kSummary) {
+    *users = 1;  // its space is one point, whatever its owner's graph
+    return std::nullopt;
+  }
   return ErrorResponse(422, "too_large",
                        "graph " + std::to_string(id) + " has " + std::to_string(*users) +
                            " users; GW compares graphs of at most " + std::to_string(ctx.gw_max_nodes) +
@@ -105,6 +111,67 @@ bool Alpha(const json& body, double* alpha) {
 
 HttpResponse Refuse(const Refusal& r) { return ErrorResponse(r.status, r.reason, r.message); }
 
+// The embedding policy of graph `id`, or the refusal for an unknown graph
+// or one that is no embedding graph.
+std::optional<EmbeddingPolicy> EmbeddingOf(ServiceContext& ctx, std::uint64_t id, Refusal* refusal) {
+  auto graph = ctx.graphs.Find(id);
+  if (!graph) {
+    *refusal = {404, "unknown_graph", "no graph " + std::to_string(id)};
+    return std::nullopt;
+  }
+  if (!graph->config.embedding.enabled) {
+    *refusal = {409, "not_an_embedding_graph", "graph " + std::to_string(id) + " takes users' reports, not embeddings"};
+    return std::nullopt;
+  }
+  return graph->config.embedding;
+}
+
+bool IsSummary(const EmbeddingPolicy& e) { return e.encoding == EmbeddingEncoding::kSummary; }
+
+// The space of summary graph `id` among its grid's denoised points.
+std::optional<GraphSpace> SummarySpaceOf(const SummaryPoints& points, std::uint64_t id, Refusal* refusal) {
+  const Eigen::Index row = points.RowOf(id);
+  if (row < 0) {
+    *refusal = {409, "no_embeddings", "graph " + std::to_string(id) + " has no summary report yet"};
+    return std::nullopt;
+  }
+  return SummarySpace(points.points.row(row));
+}
+
+HttpResponse StoreRefusal(const Status& s) {
+  return s.code() == StatusCode::kUnavailable ? ErrorResponse(503, "unavailable", s.message())
+                                              : ErrorResponse(500, "internal", s.message());
+}
+
+// POST /v1/admin/gw between two summary graphs: of the same grid, their
+// points denoised together with every other report of that grid.
+HttpResponse SummaryPair(ServiceContext& ctx, std::uint64_t a, std::uint64_t b, const EmbeddingPolicy& grid,
+                         const EmbeddingPolicy& other, double alpha) {
+  if (!SameSummaryGrid(grid, other)) {
+    return ErrorResponse(409, "different_grids",
+                         "graphs " + std::to_string(a) + " and " + std::to_string(b) +
+                             " are summarised on different grids (dims, epsilon, bins or size range): "
+                             "their points do not compare");
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Result<SummaryPoints> points = LoadSummaryPoints(ctx, grid);
+  if (!points.ok()) return StoreRefusal(points.status());
+  Refusal refusal;
+  std::optional<GraphSpace> x = SummarySpaceOf(*points, a, &refusal);
+  if (!x) return Refuse(refusal);
+  std::optional<GraphSpace> y = SummarySpaceOf(*points, b, &refusal);
+  if (!y) return Refuse(refusal);
+  Result<double> gw = Discrepancy(*x, *y, alpha);
+  if (!gw.ok()) return ErrorResponse(500, "internal", gw.status().message());
+  json out = {{"a", a},
+              {"b", b},
+              {"gw", *gw},
+              {"encoding", "summary"},
+              {"denoised_with", points->ids.size()},
+              {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()}};
+  return JsonResponse(200, out.dump());
+}
+
 HttpResponse Pair(ServiceContext& ctx, const HttpRequest& request) {
   Refusal refusal;
   json body;
@@ -115,6 +182,19 @@ HttpResponse Pair(ServiceContext& ctx, const HttpRequest& request) {
     return ErrorResponse(400, "invalid_request", "\"a\" and \"b\" must be graph ids (unsigned integers)");
   }
   if (!Alpha(body, &alpha)) return ErrorResponse(400, "invalid_request", "\"alpha\" must be a number in [0, 1]");
+  {
+    std::optional<EmbeddingPolicy> ea = EmbeddingOf(ctx, a, &refusal);
+    if (!ea) return Refuse(refusal);
+    std::optional<EmbeddingPolicy> eb = EmbeddingOf(ctx, b, &refusal);
+    if (!eb) return Refuse(refusal);
+    if (IsSummary(*ea) || IsSummary(*eb)) {
+      if (IsSummary(*ea) != IsSummary(*eb)) {
+        return ErrorResponse(409, "different_encodings",
+                             "one graph sent a summary, the other its embeddings' rows: they do not compare");
+      }
+      return SummaryPair(ctx, a, b, *ea, *eb, alpha);
+    }
+  }
   std::uint64_t users_a = 0, users_b = 0;
   if (auto large = GwSize(ctx, a, &users_a)) return *large;
   if (auto large = GwSize(ctx, b, &users_b)) return *large;
@@ -134,37 +214,44 @@ HttpResponse Pair(ServiceContext& ctx, const HttpRequest& request) {
               {"gw", *gw},
               {"nodes_a", x->structure.rows()},
               {"nodes_b", y->structure.rows()},
+              {"encoding", "multibit"},
               {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()}};
   return JsonResponse(200, out.dump());
 }
 
-HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
+using Found = std::vector<std::pair<double, std::uint64_t>>;
+
+// The summary graphs of `grid` other than `id`, by GW to it (its grid's points).
+std::optional<HttpResponse> NearestSummaries(ServiceContext& ctx, std::uint64_t id, const EmbeddingPolicy& grid,
+                                             double alpha, Found* found) {
+  Result<SummaryPoints> points = LoadSummaryPoints(ctx, grid);
+  if (!points.ok()) return StoreRefusal(points.status());
   Refusal refusal;
-  json body;
-  if (auto refused = ReadJsonBody(request.body, {"graph", "k", "alpha"}, &body)) return *refused;
-  std::uint64_t id = 0;
-  double alpha = 0;
-  if (!GraphId(body, "graph", &id)) return ErrorResponse(400, "invalid_request", "\"graph\" must be a graph id");
-  if (!Alpha(body, &alpha)) return ErrorResponse(400, "invalid_request", "\"alpha\" must be a number in [0, 1]");
-  std::uint64_t k = 5;
-  if (body.contains("k")) {
-    const json& k_value = body["k"];
-    if (!k_value.is_number_unsigned() || k_value.get<std::uint64_t>() < 1 || k_value.get<std::uint64_t>() > 10000) {
-      return ErrorResponse(400, "invalid_request", "\"k\" must be an integer in [1, 10000]");
-    }
-    k = k_value.get<std::uint64_t>();
+  std::optional<GraphSpace> query = SummarySpaceOf(*points, id, &refusal);
+  if (!query) return Refuse(refusal);
+  for (std::size_t row = 0; row < points->ids.size(); ++row) {
+    if (points->ids[row] == id) continue;
+    Result<double> gw = Discrepancy(*query, SummarySpace(points->points.row(static_cast<Eigen::Index>(row))), alpha);
+    if (!gw.ok()) return ErrorResponse(500, "internal", gw.status().message());
+    found->emplace_back(*gw, points->ids[row]);
   }
+  return std::nullopt;
+}
+
+// The multi-bit embedding graphs other than `id`, by GW to it; those too
+// large to compare are left out (and listed), not allowed to make every
+// query as slow as they would be.
+std::optional<HttpResponse> NearestEmbeddings(ServiceContext& ctx, std::uint64_t id, double alpha, Found* found,
+                                              json* too_large) {
   std::uint64_t users = 0;
   if (auto large = GwSize(ctx, id, &users)) return *large;
-  // Graphs too large to compare are left out (and listed), not allowed to
-  // make every query as slow as they would be.
-  json too_large = json::array();
   std::vector<std::uint64_t> comparable;
   std::uint64_t largest = 0;
   for (const auto& graph : ctx.graphs.All()) {
-    if (graph->config.graph_id == id || !graph->config.embedding.enabled) continue;
+    const EmbeddingPolicy& e = graph->config.embedding;
+    if (graph->config.graph_id == id || !e.enabled || IsSummary(e)) continue;
     if (graph->config.num_users > ctx.gw_max_nodes) {
-      too_large.push_back(graph->config.graph_id);
+      too_large->push_back(graph->config.graph_id);
     } else {
       comparable.push_back(graph->config.graph_id);
       largest = std::max<std::uint64_t>(largest, graph->config.num_users);
@@ -174,9 +261,9 @@ HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
   if (auto refused = LeaseForRequest(ctx.memory, "this GW query", GwMemoryEstimate(users, largest), &lease)) {
     return *refused;
   }
+  Refusal refusal;
   Result<GraphSpace> query = LoadSpace(ctx, id, &refusal);
   if (!query.ok()) return Refuse(refusal);
-  std::vector<std::pair<double, std::uint64_t>> found;
   for (std::uint64_t other : comparable) {
     // A query over many graphs must not hold up the daemon's stop.
     if (ctx.draining.load()) return ErrorResponse(503, "draining", "the daemon is stopping");
@@ -188,11 +275,56 @@ HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
     }
     Result<double> gw = Discrepancy(*query, *space, alpha);
     if (!gw.ok()) return ErrorResponse(500, "internal", gw.status().message());
-    found.emplace_back(*gw, other);
+    found->emplace_back(*gw, other);
   }
-  std::sort(found.begin(), found.end());
+  return std::nullopt;
+}
+
+HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
+  Refusal refusal;
+  json body;
+  if (auto refused = ReadJsonBody(request.body, {"graph", "k", "alpha", "among"}, &body)) return *refused;
+  std::uint64_t id = 0;
+  double alpha = 0;
+  if (!GraphId(body, "graph", &id)) return ErrorResponse(400, "invalid_request", "\"graph\" must be a graph id");
+  // "labelled": only graphs with a label vote and are listed (k-NN
+  // classification, as `ldpgraph gw` scores it); "all" (the default): every
+  // graph that has reported.
+  bool labelled_only = false;
+  if (body.contains("among")) {
+    const json& among = body["among"];
+    if (!among.is_string() || (among != "all" && among != "labelled")) {
+      return ErrorResponse(400, "invalid_request", "\"among\" must be \"all\" or \"labelled\"");
+    }
+    labelled_only = among == "labelled";
+  }
+  if (!Alpha(body, &alpha)) return ErrorResponse(400, "invalid_request", "\"alpha\" must be a number in [0, 1]");
+  std::uint64_t k = 5;
+  if (body.contains("k")) {
+    const json& k_value = body["k"];
+    if (!k_value.is_number_unsigned() || k_value.get<std::uint64_t>() < 1 || k_value.get<std::uint64_t>() > 10000) {
+      return ErrorResponse(400, "invalid_request", "\"k\" must be an integer in [1, 10000]");
+    }
+    k = k_value.get<std::uint64_t>();
+  }
+  std::optional<EmbeddingPolicy> policy = EmbeddingOf(ctx, id, &refusal);
+  if (!policy) return Refuse(refusal);
+  Found found;
+  json too_large = json::array();
+  const bool summary = IsSummary(*policy);
+  if (auto refused = summary ? NearestSummaries(ctx, id, *policy, alpha, &found)
+                             : NearestEmbeddings(ctx, id, alpha, &found, &too_large)) {
+    return *refused;
+  }
   Result<std::map<std::uint64_t, std::uint32_t>> labels = ctx.store->GraphLabels();
   if (!labels.ok()) return ErrorResponse(503, "unavailable", labels.status().message());
+  if (labelled_only) {
+    found.erase(std::remove_if(found.begin(), found.end(),
+                               [&](const std::pair<double, std::uint64_t>& f) { return !labels->count(f.second); }),
+                found.end());
+  }
+  // By discrepancy, then id: `ldpgraph gw`'s k-NN order (gw/kernel_svm.h).
+  std::sort(found.begin(), found.end());
   json nearest = json::array();
   std::map<std::uint32_t, int> votes;
   for (std::size_t i = 0; i < found.size() && i < k; ++i) {
@@ -204,10 +336,13 @@ HttpResponse Nearest(ServiceContext& ctx, const HttpRequest& request) {
     }
     nearest.push_back(item);
   }
-  json out = {{"graph", id}, {"compared", found.size()}, {"nearest", nearest}};
+  json out = {{"graph", id},
+              {"compared", found.size()},
+              {"encoding", EmbeddingEncodingName(policy->encoding)},
+              {"nearest", nearest}};
   if (!too_large.empty()) out["skipped_too_large"] = too_large;
   if (!votes.empty()) {
-    auto best = votes.begin();
+    auto best = votes.begin();  // ties: the smaller label
     for (auto it = votes.begin(); it != votes.end(); ++it) {
       if (it->second > best->second) best = it;
     }

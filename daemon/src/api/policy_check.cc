@@ -107,12 +107,27 @@ Status CheckReportPolicy(const Report& r, const GraphConfig& g, const PolicyExpe
     return Status::InvalidArgument("the report was made for n = " + std::to_string(r.num_users) +
                                    "; the graph has n = " + std::to_string(g.num_users));
   }
-  if (r.has_embedding != g.embedding.enabled) {
+  const bool owner_report = r.has_embedding || r.has_summary;
+  if (owner_report != g.embedding.enabled) {
     return Status::InvalidArgument(g.embedding.enabled ? "the graph is an embedding graph: its owner's report "
                                                          "carries the embeddings and nothing else"
                                                        : "the graph takes users' reports, not embeddings");
   }
-  if (r.has_embedding) {
+  const bool summary_graph = g.embedding.encoding == EmbeddingEncoding::kSummary;
+  if (owner_report && r.has_summary != summary_graph) {
+    return Status::InvalidArgument(summary_graph ? "the graph takes a summary of the embeddings (one grid cell), not rows"
+                                                 : "the graph takes the embeddings' rows, not a summary");
+  }
+  if (r.has_summary) {
+    const ReportSummary& s = r.summary;
+    const EmbeddingPolicy& grid = g.embedding;
+    if (s.dims != grid.dims) return Mismatch("summary dims", s.dims, grid.dims);
+    if (s.value_bins != grid.value_bins) return Mismatch("summary value bins", s.value_bins, grid.value_bins);
+    if (s.size_bins != grid.size_bins) return Mismatch("summary size bins", s.size_bins, grid.size_bins);
+    if (s.min_nodes != grid.min_nodes) return Mismatch("summary min nodes", s.min_nodes, grid.min_nodes);
+    if (s.max_nodes != grid.max_nodes) return Mismatch("summary max nodes", s.max_nodes, grid.max_nodes);
+    LDPGRAPH_RETURN_IF_ERROR(Expect("summary epsilon", s.epsilon, grid.epsilon));
+  } else if (r.has_embedding) {
     // The decoder checked the rows against the report's own dims and
     // epsilon (m follows from both); these must be the graph's.
     if (r.embedding.dims != g.embedding.dims) return Mismatch("embedding dims", r.embedding.dims, g.embedding.dims);

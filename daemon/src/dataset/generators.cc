@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <unordered_set>
 
 #include "ldpgraph/samplers.h"
@@ -124,6 +125,7 @@ Status CheckNodeDatasetSpec(const NodeDatasetSpec& s) {
   if (s.bridge_fraction > 0 && s.degree_exponent == 0) {
     return Status::InvalidArgument("bridges need the degree-corrected model (a degree exponent)");
   }
+  if (!(s.misfit_fraction >= 0 && s.misfit_fraction <= 1)) return Status::InvalidArgument("the misfit fraction must be in [0, 1]");
   if (s.max_degree != 0 && (s.max_degree < s.mean_degree || s.max_degree >= s.nodes)) {
     return Status::InvalidArgument("the largest degree must be 0 (n - 1) or in [mean degree, nodes)");
   }
@@ -269,6 +271,30 @@ CsrGraph PlainBlockModel(const NodeDatasetSpec& spec, const std::vector<std::uin
 
 }  // namespace
 
+namespace {
+
+// A label from the class shares (the community sizes) for each misfit. A
+// user is a misfit with probability inversely proportional to her degree
+// + 1, scaled so that the expected share is the spec's: in social networks
+// the few-friend users are the ones whose friends say least of them, while
+// the hubs, which hold most edges, keep the edge homophily high.
+void RelabelMisfits(const NodeDatasetSpec& spec, const CsrGraph& graph, const std::vector<std::uint32_t>& sizes,
+                    RandomSource& rng, std::vector<std::int64_t>* labels) {
+  std::vector<std::uint32_t> cumulative(sizes.size());
+  std::partial_sum(sizes.begin(), sizes.end(), cumulative.begin());
+  double inverse_sum = 0;
+  for (std::uint32_t v = 0; v < graph.num_nodes(); ++v) inverse_sum += 1.0 / (graph.degree(v) + 1.0);
+  const double scale = spec.misfit_fraction * graph.num_nodes() / inverse_sum;
+  for (std::uint32_t v = 0; v < graph.num_nodes(); ++v) {
+    if (!(UniformUnit(rng) < scale / (graph.degree(v) + 1.0))) continue;
+    const std::uint64_t pick = UniformBelow(rng, spec.nodes);
+    (*labels)[v] = static_cast<std::int64_t>(std::upper_bound(cumulative.begin(), cumulative.end(), pick) -
+                                             cumulative.begin());
+  }
+}
+
+}  // namespace
+
 GraphDataset SyntheticNodeDataset(const NodeDatasetSpec& spec, RandomSource& rng) {
   const std::uint32_t n = spec.nodes, c = spec.classes;
   const std::vector<std::uint32_t> sizes = ClassSizes(spec);
@@ -279,6 +305,7 @@ GraphDataset SyntheticNodeDataset(const NodeDatasetSpec& spec, RandomSource& rng
                                                : PlainBlockModel(spec, sizes, rng));
   ds.node_labels.reserve(n);
   for (std::uint32_t k = 0; k < c; ++k) ds.node_labels.insert(ds.node_labels.end(), sizes[k], k);
+  if (spec.misfit_fraction > 0) RelabelMisfits(spec, ds.graphs[0], sizes, rng, &ds.node_labels);
   if (spec.features == 0) return ds;
 
   const std::uint32_t f = spec.features;

@@ -65,6 +65,15 @@ struct NodeDatasetSpec {
   // friends do. Without bridges every user's friends are alike in the same
   // proportion, and her class follows from theirs almost surely.
   double bridge_fraction = 0;
+  // About this fraction of the users take a label drawn from the class
+  // shares instead of their community's, while their friends and their
+  // features still follow the community and the label respectively: pages
+  // whose friends are of one kind while they are of another, whose class
+  // cannot be read off their friends. A user is one with probability
+  // inversely proportional to her degree + 1 (the few-friend users, as in
+  // social networks, where the hubs that hold most edges keep the edge
+  // homophily high).
+  double misfit_fraction = 0;
 };
 
 // Whether `spec` can be generated; kInvalidArgument names what is wrong.
@@ -72,7 +81,8 @@ Status CheckNodeDatasetSpec(const NodeDatasetSpec& spec);
 
 // A node-classification dataset (CSV format): a stochastic block model with
 // one community per class (nodes numbered community by community), binary
-// bag-of-words features and the community as the label. Degree-corrected,
+// bag-of-words features and the community as the label (but for misfits,
+// whose features follow their label). Degree-corrected,
 // it is a Chung-Lu graph inside the blocks: each edge joins a node drawn
 // in proportion to its weight to, with probability homophily, a node of its
 // class, else one of another class, each again in proportion to weight; so

@@ -88,7 +88,7 @@ GraphSummaryParams SummaryParams(const GraphDataset& ds, std::uint32_t dims, con
 
 // Every graph's summary as the server holds it: each client's one cell,
 // denoised together; without LDP the exact point.
-Result<std::vector<GraphSpace>> SummarySpaces(const GraphDataset& ds, const std::vector<Eigen::MatrixXd>& embeddings,
+Result<std::vector<GraphSpace>> EncodedSummarySpaces(const GraphDataset& ds, const std::vector<Eigen::MatrixXd>& embeddings,
                                               std::size_t f, const GwClassificationOptions& o) {
   const GraphSummaryParams params = SummaryParams(ds, static_cast<std::uint32_t>(embeddings[0].cols()), o);
   Result<GraphSummaryEncoder> encoder = GraphSummaryEncoder::Create(params);
@@ -112,10 +112,7 @@ Result<std::vector<GraphSpace>> SummarySpaces(const GraphDataset& ds, const std:
     }
     reports.push_back(*report);
   }
-  Result<Eigen::MatrixXd> points = DenoiseSummaries(*encoder, reports);
-  if (!points.ok()) return points.status();
-  for (Eigen::Index g = 0; g < points->rows(); ++g) spaces.push_back(SummarySpace(points->row(g)));
-  return spaces;
+  return SummarySpaces(*encoder, reports);
 }
 
 // The spaces of one fold's embeddings: trained on its training graphs (or
@@ -145,7 +142,7 @@ Result<std::vector<GraphSpace>> EmbeddingSpaces(const GraphDataset& ds, const Gr
          << "), model test accuracy " << e->test_accuracy;
     o.log(line.str());
   }
-  if (o.encoder == "summary") return SummarySpaces(ds, e->embeddings, f, o);
+  if (o.encoder == "summary") return EncodedSummarySpaces(ds, e->embeddings, f, o);
   std::vector<GraphSpace> spaces;
   spaces.reserve(e->embeddings.size());
   for (std::size_t g = 0; g < e->embeddings.size(); ++g) {

@@ -192,26 +192,29 @@ Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& d, const std::vector<std::uin
   return best;
 }
 
+std::uint32_t KnnPredict(const Eigen::MatrixXd& d, const std::vector<std::uint32_t>& labels,
+                         const std::vector<std::uint32_t>& train, std::uint32_t t, int k) {
+  std::vector<std::uint32_t> order = train;
+  const std::size_t kk = std::min<std::size_t>(static_cast<std::size_t>(std::max(k, 1)), order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kk), order.end(),
+                    [&](std::uint32_t a, std::uint32_t b) { return d(t, a) < d(t, b) || (d(t, a) == d(t, b) && a < b); });
+  std::map<std::uint32_t, int> votes;
+  for (std::size_t i = 0; i < kk; ++i) ++votes[labels[order[i]]];
+  std::uint32_t guess = 0;
+  int most = -1;
+  for (auto& [label, count] : votes) {
+    if (count > most) {
+      most = count;
+      guess = label;
+    }
+  }
+  return guess;
+}
+
 double KnnAccuracy(const Eigen::MatrixXd& d, const std::vector<std::uint32_t>& labels,
                    const std::vector<std::uint32_t>& train, const std::vector<std::uint32_t>& test, int k) {
   std::size_t right = 0;
-  for (std::uint32_t t : test) {
-    std::vector<std::uint32_t> order = train;
-    const std::size_t kk = std::min<std::size_t>(static_cast<std::size_t>(std::max(k, 1)), order.size());
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(kk), order.end(),
-                      [&](std::uint32_t a, std::uint32_t b) { return d(t, a) < d(t, b) || (d(t, a) == d(t, b) && a < b); });
-    std::map<std::uint32_t, int> votes;
-    for (std::size_t i = 0; i < kk; ++i) ++votes[labels[order[i]]];
-    std::uint32_t guess = 0;
-    int most = -1;
-    for (auto& [label, count] : votes) {
-      if (count > most) {
-        most = count;
-        guess = label;
-      }
-    }
-    right += guess == labels[t];
-  }
+  for (std::uint32_t t : test) right += KnnPredict(d, labels, train, t, k) == labels[t];
   return test.empty() ? 0 : static_cast<double>(right) / static_cast<double>(test.size());
 }
 

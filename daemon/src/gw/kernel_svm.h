@@ -50,8 +50,12 @@ Result<SvmFit> FitKernelSvm(const Eigen::MatrixXd& distances, const std::vector<
                             const SvmGrid& grid, int inner_folds, std::uint64_t seed, int threads = 1,
                             const SvmProgress& progress = {});
 
-// The accuracy on `test` of the majority label among each test graph's k
-// nearest training graphs (ties: the smaller label).
+// The majority label among graph t's k nearest training graphs (by
+// distance, then index; vote ties: the smaller label).
+std::uint32_t KnnPredict(const Eigen::MatrixXd& distances, const std::vector<std::uint32_t>& labels,
+                         const std::vector<std::uint32_t>& train, std::uint32_t t, int k);
+
+// The accuracy on `test` of KnnPredict.
 double KnnAccuracy(const Eigen::MatrixXd& distances, const std::vector<std::uint32_t>& labels,
                    const std::vector<std::uint32_t>& train, const std::vector<std::uint32_t>& test, int k);
 

@@ -79,4 +79,14 @@ Eigen::RowVectorXd ExactSummary(const GraphSummaryParams& p, const Eigen::Matrix
   return point;
 }
 
+Result<std::vector<GraphSpace>> SummarySpaces(const GraphSummaryEncoder& encoder,
+                                              const std::vector<std::uint32_t>& reports) {
+  Result<Eigen::MatrixXd> points = DenoiseSummaries(encoder, reports);
+  if (!points.ok()) return points.status();
+  std::vector<GraphSpace> spaces;
+  spaces.reserve(reports.size());
+  for (Eigen::Index g = 0; g < points->rows(); ++g) spaces.push_back(SummarySpace(points->row(g)));
+  return spaces;
+}
+
 }  // namespace ldpgraph

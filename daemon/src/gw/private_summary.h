@@ -36,6 +36,11 @@ Result<Eigen::MatrixXd> DenoiseSummaries(const GraphSummaryEncoder& encoder,
 // One node whose features are `point`.
 GraphSpace SummarySpace(const Eigen::RowVectorXd& point);
 
+// Every report's space: DenoiseSummaries, one SummarySpace per row (what
+// `ldpgraph gw --encoder summary` compares). Errors: SummaryPrior's.
+Result<std::vector<GraphSpace>> SummarySpaces(const GraphSummaryEncoder& encoder,
+                                              const std::vector<std::uint32_t>& reports);
+
 // A graph's exact summary point, unencoded (no LDP): its embeddings' column
 // means in the range's [0, 1] units and its size on the grid's log scale,
 // clamped to the range but not cut into bins.

@@ -85,8 +85,8 @@ void ldpgraph_graph_free(ldpgraph_graph* graph);
 /* The graph as the daemon serves it, from its binary configuration
  * (GET /v1/graphs/{id} with Accept: application/x-ldpgraph-config, or
  * ldpgraph_uploader_fetch_config). LDPGRAPH_INVALID_ARGUMENT names what does
- * not decode; an embedding graph (GW-LDP) is refused here: its one report
- * is built with the C++ API. */
+ * not decode. An embedding graph (GW-LDP) takes only
+ * ldpgraph_ledger_report_embedding. */
 ldpgraph_status ldpgraph_graph_from_config(const uint8_t* config, size_t config_len, ldpgraph_graph** out);
 uint64_t ldpgraph_graph_id(const ldpgraph_graph* graph);
 uint32_t ldpgraph_graph_num_users(const ldpgraph_graph* graph);
@@ -94,8 +94,11 @@ uint32_t ldpgraph_graph_num_users(const ldpgraph_graph* graph);
 size_t ldpgraph_graph_max_neighbours(const ldpgraph_graph* graph);
 /* Capacity ldpgraph_encode_features needs: m of the multi-bit encoder. */
 size_t ldpgraph_graph_encoded_features(const ldpgraph_graph* graph);
-/* Capacity ldpgraph_report_new needs: an upper bound on the encoded size. */
+/* Capacity ldpgraph_report_new (or for an embedding graph
+ * ldpgraph_ledger_report_embedding) needs: an upper bound on the encoded size. */
 size_t ldpgraph_graph_max_report_bytes(const ldpgraph_graph* graph);
+/* An embedding graph's embedding columns; 0 for a graph of users' reports. */
+uint32_t ldpgraph_graph_embedding_dims(const ldpgraph_graph* graph);
 
 /* ---- Single mechanisms ------------------------------------------------- */
 /* Randomizes a neighbour list with the graph's edge mechanism (DPRR, RR or
@@ -173,6 +176,21 @@ ldpgraph_status ldpgraph_ledger_report_round(ldpgraph_ledger* ledger, const ldpg
                                              ldpgraph_rng* rng, const ldpgraph_user_data* user,
                                              uint64_t round, uint8_t* out, size_t out_capacity,
                                              size_t* out_len);
+
+/* ---- Embedding graphs (GW-LDP, docs/gw.md) ------------------------------ */
+/* The one report of an embedding graph: its owner's node embeddings h
+ * (rows x dims, row after row, every entry in [0, 1]) through the graph's
+ * encoder, and the graph's class by RR when the graph asks for a label
+ * (has_label; label is read only then). The multi-bit encoding needs rows = n
+ * of the graph; the summary encoding any rows >= 1, and its report is one
+ * grid cell whatever rows is (the size stays private too). Recorded as
+ * ldpgraph_ledger_report records: a retry returns the same bytes and spends
+ * nothing. LDPGRAPH_FAILED_PRECONDITION for a graph that is no embedding
+ * graph; buffer rules as ldpgraph_ledger_report. */
+ldpgraph_status ldpgraph_ledger_report_embedding(ldpgraph_ledger* ledger, const ldpgraph_graph* graph,
+                                                 ldpgraph_rng* rng, const double* h, size_t rows, size_t dims,
+                                                 int has_label, uint32_t label, uint8_t* out,
+                                                 size_t out_capacity, size_t* out_len);
 
 /* What one graph has cost its user, for an app to show. */
 typedef struct ldpgraph_loss {

@@ -34,6 +34,17 @@ struct ReportEmbedding {
   std::vector<std::vector<EncodedFeature>> rows;  // num_users rows of m pairs
 };
 
+// An embedding graph's one report by the summary encoder (graph_summary.h):
+// one cell of the grid, through k-ary randomized response over its cells,
+// with the grid it was made on (public, so that a report made on a stale
+// grid is refused rather than read on the wrong one).
+struct ReportSummary {
+  double epsilon = 0;  // for the whole report
+  std::uint32_t dims = 0, value_bins = 0, size_bins = 0;
+  std::uint32_t min_nodes = 0, max_nodes = 0;
+  std::uint32_t cell = 0;  // the randomized cell, below value_bins^dims x size_bins
+};
+
 struct Report {
   std::uint64_t graph_id = 0;
   std::uint32_t num_users = 0;  // n of the graph configuration the device used
@@ -51,6 +62,9 @@ struct Report {
   // neighbours) or features: the graph's owner reports the whole graph.
   bool has_embedding = false;
   ReportEmbedding embedding;
+  // The same for a summary report (at most one of the two).
+  bool has_summary = false;
+  ReportSummary summary;
 };
 
 // The privacy budget the report spends: edge + feature + label epsilon;

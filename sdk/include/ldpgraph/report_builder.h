@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "ldpgraph/embedding_encoder.h"
+#include "ldpgraph/graph_summary.h"
 #include "ldpgraph/graph_config.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/report.h"
@@ -45,10 +46,12 @@ class ReportBuilder {
 
   // An embedding graph's one report (config().embedding.enabled): its
   // owner's n x dims node embeddings `h` (row after row, each in [0, 1])
-  // through the embedding encoder, and the graph's class through RR when
-  // the label policy asks for it. Errors, before any randomness: kFailedPrecondition
-  // on a graph that is not an embedding graph (and Build() on one that is),
-  // the encoder's, and those of a label as in Build().
+  // through the policy's encoder, and the graph's class through RR when
+  // the label policy asks for it. The multi-bit encoder takes n =
+  // num_users rows; the summary encoder any n >= 1 (h.size() / dims: the
+  // size stays on the device). Errors, before any randomness:
+  // kFailedPrecondition on a graph that is not an embedding graph (and
+  // Build() on one that is), the encoder's, and those of a label as in Build().
   Result<Report> BuildEmbedding(Span<const double> h, bool has_label, std::uint32_t label, RandomSource& rng) const;
 
   // The checks Build() and BuildMemoised() make before any randomness (the
@@ -65,6 +68,7 @@ class ReportBuilder {
   std::unique_ptr<EdgeRandomizer> edges_;
   MultiBitEncoder features_;
   EmbeddingEncoder embedding_;
+  GraphSummaryEncoder summary_;
   LabelRandomizer label_;
 
   Status CheckLabel(bool has_label, std::uint32_t label) const;

@@ -24,7 +24,8 @@ constexpr std::uint8_t kRoundsVersion = 2;
 constexpr std::uint8_t kFlagFeatures = 0x01;
 constexpr std::uint8_t kFlagLabel = 0x02;
 constexpr std::uint8_t kFlagEmbedding = 0x04;  // GW-LDP: the whole graph's embedding matrix
-constexpr std::uint8_t kKnownFlags = kFlagFeatures | kFlagLabel | kFlagEmbedding;
+constexpr std::uint8_t kFlagSummary = 0x08;    // GW-LDP: one cell of the summary grid
+constexpr std::uint8_t kKnownFlags = kFlagFeatures | kFlagLabel | kFlagEmbedding | kFlagSummary;
 constexpr std::size_t kHeaderBytes = 20;  // magic, version, flags, report id
 
 // Hard limits on untrusted input, checked before anything is allocated.

@@ -128,6 +128,17 @@ class ReportBuilder:
         return self._native.build(user, np.asarray(neighbours, dtype=np.int64), features, label,
                                   rng if rng is not None else Rng())
 
+    def build_embedding(self, embeddings, label=None, rng=None):
+        """An embedding graph's one report (GW-LDP, docs/gw.md): its owner's node
+        embeddings (nodes x dims, each entry in [0, 1]) through the graph's encoder,
+        and the graph's class by randomized response if the graph asks for one.
+        The summary encoding takes any number of nodes and sends one grid cell
+        (report.summary_cell), so the graph's size stays private. RuntimeError
+        (failed_precondition) on a graph of users' reports; ValueError for bad
+        embeddings or label."""
+        return self._native.build_embedding(np.asarray(embeddings, dtype=np.float64), label,
+                                            rng if rng is not None else Rng())
+
 
 def encode_report(report):
     """The report's wire bytes (docs/wire-format.md)."""
@@ -155,6 +166,19 @@ class BudgetLedger:
 
     def report_once(self, graph_id, make):
         return self._native.report_once(_arrays.non_negative_int("graph_id", graph_id), make)
+
+    def report_embedding(self, builder, embeddings, label=None, rng=None):
+        """The embedding graph's one report, recorded: the same bytes on a retry,
+        nothing more spent (ReportBuilder.build_embedding makes it the first time)."""
+        if not isinstance(builder, ReportBuilder):
+            raise TypeError("builder must be a ReportBuilder, got %s" % type(builder).__name__)
+        graph_id = builder.config["graph_id"]
+
+        def make():
+            report = builder.build_embedding(embeddings, label, rng)
+            return report.encode(), report.epsilon
+
+        return self._native.report_once(graph_id, make)
 
     def report_round(self, builder, round, user, neighbours, features=None, label=None, rng=None):
         """Her memoised report for round `round` of the builder's graph (docs/rounds.md).

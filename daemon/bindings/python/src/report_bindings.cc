@@ -106,6 +106,29 @@ class Builder {
     return Take(impl_->Build(input.data, *rng.source));
   }
 
+  // An embedding graph's one report from its owner's rows x dims embeddings.
+  ldpgraph::Report BuildEmbedding(const py::object& embeddings, const py::object& label, Rng& rng) const {
+    const Float64Array h = Float64Array::ensure(embeddings);
+    if (!h || h.ndim() != 2) throw py::value_error("embeddings must be a 2-d array (nodes x dims) of numbers");
+    bool has_label = false;
+    std::uint32_t y = 0;
+    if (!label.is_none()) {
+      const auto value = label.cast<std::int64_t>();
+      if (value < 0 || value > 0xFFFFFFFFll) {
+        throw py::value_error("label must be a non-negative class, got " + std::to_string(value));
+      }
+      has_label = true;
+      y = static_cast<std::uint32_t>(value);
+    }
+    const ldpgraph::EmbeddingPolicy& policy = impl_->config().embedding;
+    if (policy.enabled && static_cast<std::uint64_t>(h.shape(1)) != policy.dims) {
+      throw py::value_error("graph " + std::to_string(impl_->config().graph_id) + " has embeddings of " +
+                            std::to_string(policy.dims) + " columns, got " + std::to_string(h.shape(1)));
+    }
+    const ldpgraph::Span<const double> values(h.data(), static_cast<std::size_t>(h.size()));
+    return Take(impl_->BuildEmbedding(values, has_label, y, *rng.source));
+  }
+
   const ldpgraph::ReportBuilder& impl() const { return *impl_; }
   std::string ConfigJson() const { return ldpgraph::GraphConfigToJson(impl_->config()); }
 
@@ -193,6 +216,10 @@ void BindReports(py::module_& m) {
         if (!r.has_label) return py::none();
         return py::int_(r.label.value);
       })
+      .def_property_readonly("summary_cell", [](const ldpgraph::Report& r) -> py::object {
+        if (!r.has_summary) return py::none();
+        return py::int_(r.summary.cell);
+      })
       .def_property_readonly("epsilon", &ldpgraph::ReportEpsilon)
       .def("encode", &Encode);
   m.def("decode_report", &Decode, py::arg("data"));
@@ -200,7 +227,8 @@ void BindReports(py::module_& m) {
       .def(py::init<const std::string&>(), py::arg("config_json"))
       .def_property_readonly("config_json", &Builder::ConfigJson)
       .def("build", &Builder::Build, py::arg("user"), py::arg("neighbours"), py::arg("features"), py::arg("label"),
-           py::arg("rng"));
+           py::arg("rng"))
+      .def("build_embedding", &Builder::BuildEmbedding, py::arg("embeddings"), py::arg("label"), py::arg("rng"));
   py::class_<Ledger>(m, "BudgetLedger")
       .def(py::init<const std::string&, double>(), py::arg("path"), py::arg("epsilon_cap"))
       .def("report_once", &Ledger::ReportOnce, py::arg("graph_id"), py::arg("make"))

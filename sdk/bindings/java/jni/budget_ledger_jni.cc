@@ -72,6 +72,41 @@ JNIEXPORT jbyteArray JNICALL Java_org_ldpgraph_BudgetLedger_nativeReportRound(
   return NewBytes(env, ReportBuffer(len), len);
 }
 
+JNIEXPORT jbyteArray JNICALL Java_org_ldpgraph_BudgetLedger_nativeReportEmbedding(
+    JNIEnv* env, jclass, jlong ledger, jlong graph, jlong rng, jdoubleArray embeddings, jint dims, jboolean has_label,
+    jint label) {
+  auto* l = Handle<ldpgraph_ledger>(env, ledger, "BudgetLedger");
+  auto* g = l ? Handle<ldpgraph_graph>(env, graph, "Graph") : nullptr;
+  auto* r = g ? Handle<ldpgraph_rng>(env, rng, "RandomSource") : nullptr;
+  if (r == nullptr) return nullptr;
+  if (dims < 1 || (has_label && label < 0)) {
+    ThrowIllegalArgument(env, dims < 1 ? "dims must be at least 1" : "label is negative");
+    return nullptr;
+  }
+  std::vector<double> h;
+  if (!ReadDoubles(env, embeddings, "embeddings", /*optional=*/false, &h)) return nullptr;
+  const auto columns = static_cast<std::size_t>(dims);
+  if (h.size() % columns != 0) {
+    ThrowIllegalArgument(env, ("embeddings hold " + std::to_string(h.size()) + " values, not rows x dims = rows x " +
+                               std::to_string(columns))
+                                  .c_str());
+    return nullptr;
+  }
+  const std::size_t rows = h.size() / columns;
+  std::size_t capacity = ldpgraph_graph_max_report_bytes(g), len = 0;
+  auto call = [&] {
+    return ldpgraph_ledger_report_embedding(l, g, r, h.data(), rows, columns, has_label ? 1 : 0,
+                                            static_cast<std::uint32_t>(label), ReportBuffer(capacity), capacity, &len);
+  };
+  ldpgraph_status s = call();
+  if (s == LDPGRAPH_BUFFER_TOO_SMALL) {  // recorded: read it again into a buffer of its size
+    capacity = len;
+    s = call();
+  }
+  if (!Check(env, s)) return nullptr;
+  return NewBytes(env, ReportBuffer(len), len);
+}
+
 // The loss as 7 doubles: epsilon, naive, rounds, last round, edges, features, label.
 JNIEXPORT jdoubleArray JNICALL Java_org_ldpgraph_BudgetLedger_nativeLoss(JNIEnv* env, jclass, jlong ledger,
                                                                           jlong graph_id) {

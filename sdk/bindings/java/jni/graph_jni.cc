@@ -59,6 +59,11 @@ JNIEXPORT jint JNICALL Java_org_ldpgraph_Graph_nativeNumUsers(JNIEnv* env, jclas
   return g ? static_cast<jint>(ldpgraph_graph_num_users(g)) : 0;
 }
 
+JNIEXPORT jint JNICALL Java_org_ldpgraph_Graph_nativeEmbeddingDims(JNIEnv* env, jclass, jlong handle) {
+  auto* g = Handle<ldpgraph_graph>(env, handle, "Graph");
+  return g ? static_cast<jint>(ldpgraph_graph_embedding_dims(g)) : 0;
+}
+
 JNIEXPORT jintArray JNICALL Java_org_ldpgraph_Graph_nativePerturbEdges(JNIEnv* env, jclass, jlong graph, jlong rng,
                                                                         jint user, jintArray neighbours) {
   auto* g = Handle<ldpgraph_graph>(env, graph, "Graph");

@@ -59,6 +59,25 @@ public final class BudgetLedger extends NativeObject {
                              user.hasLabel, user.label, round);
   }
 
+  /**
+   * The one report of an embedding graph (GW-LDP, docs/gw.md): its owner's node
+   * embeddings, row after row (rows x dims values, each in [0, 1]), through the
+   * graph's encoder, with the graph's class by randomized response when the graph
+   * asks for one (label; null when it does not). The summary encoding takes any
+   * number of rows and sends one grid cell, so the graph's size stays private; the
+   * multi-bit encoding needs the graph's n rows. Recorded like report(): a retry
+   * returns the same bytes and spends nothing. LdpgraphException
+   * FAILED_PRECONDITION for a graph of users' reports, INVALID_ARGUMENT or
+   * OUT_OF_RANGE for bad embeddings, RESOURCE_EXHAUSTED past the cap.
+   */
+  public byte[] reportEmbedding(Graph graph, RandomSource rng, double[] embeddings, int dims, Integer label) {
+    if (graph == null) throw new IllegalArgumentException("graph must not be null");
+    Graph.checkRng(rng);
+    if (embeddings == null) throw new IllegalArgumentException("embeddings must not be null");
+    return nativeReportEmbedding(handle(), graph.handle(), rng.handle(), embeddings, dims, label != null,
+                                 label == null ? 0 : label);
+  }
+
   /** What `graphId` has cost so far. LdpgraphException FAILED_PRECONDITION if it has no report. */
   public PrivacyLoss loss(long graphId) {
     return new PrivacyLoss(nativeLoss(handle(), graphId));
@@ -75,6 +94,9 @@ public final class BudgetLedger extends NativeObject {
 
   private static native byte[] nativeReportRound(long ledger, long graph, long rng, int user, int[] neighbours,
                                                  double[] features, boolean hasLabel, int label, long round);
+
+  private static native byte[] nativeReportEmbedding(long ledger, long graph, long rng, double[] embeddings, int dims,
+                                                     boolean hasLabel, int label);
 
   private static native double[] nativeLoss(long ledger, long graphId);
 }

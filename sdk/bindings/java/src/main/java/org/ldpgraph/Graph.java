@@ -94,6 +94,11 @@ public final class Graph extends NativeObject {
     return nativeNumUsers(handle());
   }
 
+  /** An embedding graph's embedding columns (BudgetLedger.reportEmbedding); 0 for a graph of users' reports. */
+  public int embeddingDims() {
+    return nativeEmbeddingDims(handle());
+  }
+
   /** Her friend list through the graph's edge mechanism (not LocalLap's, which outputs no list). */
   public int[] perturbEdges(RandomSource rng, int userId, int[] neighbours) {
     checkRng(rng);
@@ -160,6 +165,8 @@ public final class Graph extends NativeObject {
   private static native long nativeId(long handle);
 
   private static native int nativeNumUsers(long handle);
+
+  private static native int nativeEmbeddingDims(long handle);
 
   private static native int[] nativePerturbEdges(long graph, long rng, int user, int[] neighbours);
 
