@@ -23,7 +23,7 @@ struct ldpgraph_rng {
 
 struct ldpgraph_graph {
   std::unique_ptr<ldpgraph::ReportBuilder> builder;
-  std::unique_ptr<ldpgraph::EdgeRandomizer> edges;
+  std::unique_ptr<ldpgraph::EdgeRandomizer> edges;  // null for an embedding graph
   ldpgraph::MultiBitEncoder features;
   ldpgraph::LabelRandomizer label;
 };
@@ -143,9 +143,11 @@ ldpgraph_status MakeGraph(const ldpgraph::GraphConfig& c, ldpgraph_graph** out) 
   if (!builder.ok()) return FromStatus(builder.status());
   auto g = std::make_unique<ldpgraph_graph>();
   g->builder = std::move(builder).value();
-  auto edges = ldpgraph::MakeEdgeRandomizer(c.num_users, c.edges);
-  if (!edges.ok()) return FromStatus(edges.status());
-  g->edges = std::move(edges).value();
+  if (!c.embedding.enabled) {  // an embedding graph takes no edges: its edge policy is unused
+    auto edges = ldpgraph::MakeEdgeRandomizer(c.num_users, c.edges);
+    if (!edges.ok()) return FromStatus(edges.status());
+    g->edges = std::move(edges).value();
+  }
   if (c.features.enabled) g->features = *ldpgraph::MultiBitEncoder::Create(c.features.params);
   if (c.label.enabled) g->label = *ldpgraph::LabelRandomizer::Create(c.label.classes, c.label.epsilon);
   *out = g.release();
@@ -199,7 +201,7 @@ uint32_t ldpgraph_graph_num_users(const ldpgraph_graph* g) { return g ? g->build
 void ldpgraph_graph_free(ldpgraph_graph* graph) { delete graph; }
 
 size_t ldpgraph_graph_max_neighbours(const ldpgraph_graph* g) {
-  return g ? g->edges->max_output_neighbours() : 0;
+  return g && g->edges ? g->edges->max_output_neighbours() : 0;
 }
 
 size_t ldpgraph_graph_encoded_features(const ldpgraph_graph* g) {

@@ -487,3 +487,64 @@ TEST_CASE("GraphConfigCodec.RoundTripsAndRefusesEveryTruncation") {
   CHECK_FALSE(ldpgraph::EncodeGraphConfig(invalid, &none).ok());
   CHECK(none.empty());
 }
+
+TEST_CASE("WireFormat.SummaryReportsCarryOneCellAndTheirGrid") {
+  GraphConfig c;
+  c.graph_id = 21;
+  c.num_users = 2;
+  c.embedding.enabled = true;
+  c.embedding.dims = 1;
+  c.embedding.epsilon = 4;
+  c.embedding.encoding = EmbeddingEncoding::kSummary;
+  c.embedding.value_bins = 4;
+  c.embedding.size_bins = 4;
+  c.embedding.min_nodes = 10;
+  c.embedding.max_nodes = 1000;
+  auto builder = ReportBuilder::Create(c);
+  REQUIRE(builder.ok());
+  SeededRandomSource rng(6);
+  // Graphs of 15 and 900 nodes: reports of the same length.
+  const std::vector<double> small(15, 0.2), large(900, 0.8);
+  auto a = (*builder)->BuildEmbedding(small, false, 0, rng);
+  auto b = (*builder)->BuildEmbedding(large, false, 0, rng);
+  REQUIRE_MESSAGE(a.ok(), a.status().ToString());
+  REQUIRE(b.ok());
+  CHECK(a->has_summary);
+  CHECK_FALSE(a->has_embedding);
+  CHECK(ReportEpsilon(*a) == 4);
+  const auto bytes = Encode(*a);
+  CHECK(bytes.size() == Encode(*b).size());
+  auto decoded = DecodeReport(bytes.data(), bytes.size());
+  REQUIRE_MESSAGE(decoded.ok(), decoded.status().ToString());
+  CHECK(decoded->summary.cell == a->summary.cell);
+  CHECK(decoded->summary.max_nodes == 1000);
+  CHECK(Hex(Encode(*decoded)) == Hex(bytes));
+  // Any length that is rows x dims; none else, and nothing out of range.
+  CHECK((*builder)->BuildEmbedding(std::vector<double>{}, false, 0, rng).status().code() ==
+        StatusCode::kInvalidArgument);
+  CHECK((*builder)->BuildEmbedding(std::vector<double>(5, 1.5), false, 0, rng).status().code() ==
+        StatusCode::kOutOfRange);
+  // Refused on decoding: a cell past the grid, a grid no encoder takes, rows and a summary together.
+  Report bad = *a;
+  bad.summary.cell = 16;
+  std::vector<std::uint8_t> out;
+  CHECK(EncodeReport(bad, &out).message().find("not below its grid's 16 cells") != std::string::npos);
+  bad = *a;
+  bad.summary.min_nodes = 2000;
+  CHECK(EncodeReport(bad, &out).message().find("size range") != std::string::npos);
+  std::vector<std::uint8_t> both = bytes;
+  both[3] |= wire::kFlagEmbedding;
+  CHECK(DecodeReport(both.data(), both.size()).status().message().find("not both") != std::string::npos);
+  // The configuration travels with its grid.
+  std::vector<std::uint8_t> config;
+  REQUIRE(EncodeGraphConfig(c, &config).ok());
+  auto back = DecodeGraphConfig(config.data(), config.size());
+  REQUIRE(back.ok());
+  CHECK(back->embedding.encoding == EmbeddingEncoding::kSummary);
+  CHECK(back->embedding.min_nodes == 10);
+  CHECK(back->embedding.max_nodes == 1000);
+  CHECK(back->embedding.value_bins == 4);
+  for (std::size_t cut = 0; cut < config.size(); ++cut) CHECK_FALSE(DecodeGraphConfig(config.data(), cut).ok());
+  c.embedding.value_bins = 0;
+  CHECK_FALSE(EncodeGraphConfig(c, &config).ok());
+}

@@ -225,3 +225,44 @@ def test_the_ledger_sends_one_report_per_graph_and_keeps_to_its_cap(tmp_path):
     with pytest.raises(RuntimeError, match="the app failed"):
         reopened.report_once(14, broken)
     assert len(reopened) == 1
+
+
+SUMMARY_CONFIG = {
+    "graph_id": 40, "num_users": 2,
+    "embedding": {"dims": 2, "epsilon": 4, "encoding": "summary", "value_bins": 2, "size_bins": 2,
+                  "min_nodes": 10, "max_nodes": 100},
+}
+
+
+def test_a_summary_report_is_one_cell_whatever_the_graphs_size(tmp_path):
+    builder = ldpgraph.device.ReportBuilder(SUMMARY_CONFIG)
+    assert builder.config["embedding"]["encoding"] == "summary"
+    rng = ldpgraph.device.Rng(seed=3)
+    small = builder.build_embedding(np.full((12, 2), 0.2), rng=rng)
+    large = builder.build_embedding(np.full((90, 2), 0.9), rng=rng)
+    assert 0 <= small.summary_cell < 8 and 0 <= large.summary_cell < 8
+    assert len(small.encode()) == len(large.encode())
+    assert small.epsilon == pytest.approx(4.0)
+    assert ldpgraph.device.decode_report(small.encode()).summary_cell == small.summary_cell
+    # Randomized response over 8 cells at epsilon 4: the true cell (every bin
+    # the lowest) with Pr e^4 / (e^4 + 7) = 0.886, each other with 0.016.
+    cells = [builder.build_embedding(np.full((12, 2), 0.2), rng=ldpgraph.device.Rng(seed=s)).summary_cell
+             for s in range(2000)]
+    keep = math.exp(4) / (math.exp(4) + 7)
+    assert cells.count(0) / 2000 == pytest.approx(keep, abs=0.03)
+    assert all(cells.count(c) / 2000 == pytest.approx((1 - keep) / 7, abs=0.012) for c in range(1, 8))
+    with pytest.raises(ValueError, match="2 columns, got 3"):
+        builder.build_embedding(np.full((5, 3), 0.5))
+    with pytest.raises(ValueError, match="2-d"):
+        builder.build_embedding([0.5, 0.5])
+    with pytest.raises(ValueError, match="range|outside"):
+        builder.build_embedding(np.full((5, 2), 1.5))
+    with pytest.raises(RuntimeError, match="not an embedding graph"):
+        ldpgraph.device.ReportBuilder(CONFIG).build_embedding(np.full((5, 3), 0.5))
+    with pytest.raises(ValueError, match="embedding.encoding"):
+        ldpgraph.device.ReportBuilder(dict(SUMMARY_CONFIG, embedding=dict(SUMMARY_CONFIG["embedding"], encoding="zip")))
+
+    ledger = ldpgraph.device.BudgetLedger(tmp_path / "ledger", epsilon_cap=10)
+    sent = ledger.report_embedding(builder, np.full((30, 2), 0.4), rng=rng)
+    again = ledger.report_embedding(builder, np.full((70, 2), 0.7), rng=rng)
+    assert again == sent and ledger.spent == pytest.approx(4.0)
