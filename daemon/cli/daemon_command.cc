@@ -62,7 +62,8 @@ const char kDaemonUsage[] =
     "  predict --model V --nodes U,U,...       the same per user, for a node model\n"
     "  gw --graph A --to B [--alpha 0.5]       GW-LDP: the (fused) GW discrepancy between two embedding\n"
     "                                          graphs, from their owners' LDP-encoded embeddings\n"
-    "  nearest --graph ID [--k 5] [--alpha 0.5]  the k embedding graphs closest to one, with their labels\n"
+    "  nearest --graph ID [--k 5] [--alpha 0.5] [--among all|labelled]\n"
+    "                                          the k embedding graphs closest to one, with their labels\n"
     "                                          and the k-NN vote\n"
     "  metrics                                 the daemon's Prometheus metrics\n";
 
@@ -152,7 +153,7 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
                                       "graphs", "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method",
                                       "rule", "node-input", "products", "dataset", "held-graph", "privacy", "epsilon",
                                       "delta", "hops", "max-degree", "batch-size", "residual", "parties", "party",
-                                      "partition", "partition-seed", "to", "k", "alpha", "first", "count"},
+                                      "partition", "partition-seed", "to", "k", "alpha", "among", "first", "count"},
                                      {"wait"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<AdminConnection> connection = ConnectToAdmin(*flags);
@@ -236,7 +237,8 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
     }
     if (!k.ok() || !alpha.ok()) return Usage(!k.ok() ? k.status().message() : alpha.status().message());
     const json body = pair ? json{{"a", *graph}, {"b", *to}, {"alpha", *alpha}}
-                           : json{{"graph", *graph}, {"k", *k}, {"alpha", *alpha}};
+                           : json{{"graph", *graph}, {"k", *k}, {"alpha", *alpha},
+                                  {"among", flags->StringOr("among", "all")}};
     if (!client.Call("POST", pair ? "/v1/admin/gw" : "/v1/admin/gw/nearest", body.dump(), 200, &out)) return 1;
     if (pair) {
       PrintKeyValues(out);

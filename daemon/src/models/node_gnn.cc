@@ -116,6 +116,12 @@ Tape::Var NodeGnnModel::Convolutions(Tape& tape, const PreparedGraph& graph, Tap
   return h;
 }
 
+void NodeGnnModel::SetConstantScores(const std::vector<float>& scores) {
+  for (Parameter* p : Parameters()) p->value.setZero();
+  Matrix& bias = root_.back().bias()->value;
+  for (Eigen::Index c = 0; c < bias.size(); ++c) bias(c) = scores[static_cast<std::size_t>(c)];
+}
+
 std::vector<Parameter*> NodeGnnModel::Parameters() {
   std::vector<Parameter*> params;
   for (std::size_t k = 0; k < root_.size(); ++k) {

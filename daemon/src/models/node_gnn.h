@@ -58,6 +58,10 @@ class NodeGnnModel {
                     const PreparedGraph* kprop_graph = nullptr);
   std::vector<Parameter*> Parameters();
   std::vector<BatchNormStats*> Stats() { return {}; }
+  // Makes the model answer `scores` (one per class) for every node whatever
+  // its inputs: every weight and bias 0 but the last layer's bias. (SELU
+  // and ReLU map 0 to 0.) Requires scores.size() == config().classes.
+  void SetConstantScores(const std::vector<float>& scores);
   const NodeGnnConfig& config() const { return config_; }
 
  private:

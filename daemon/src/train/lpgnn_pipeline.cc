@@ -68,6 +68,47 @@ bool KeepsEveryClass(const std::vector<int>& reference, const std::vector<char>&
   return total > 0;
 }
 
+// The share of `users` whose label in `reference` is `c`.
+double ShareOf(const std::vector<int>& reference, const std::vector<std::uint32_t>& users, int c) {
+  std::size_t hits = 0;
+  for (std::uint32_t u : users) hits += reference[u] == c;
+  return users.empty() ? 0 : static_cast<double>(hits) / static_cast<double>(users.size());
+}
+
+// Replaces `best` by the class prior when the prior validates above it:
+// the same model config (answering constant scores, the log of each
+// class's estimated share outside the test split), on kx = 0 inputs.
+Status ConsiderPrior(const LpgnnInputs& in, const std::vector<int>& labels, const std::vector<int>& val_reference,
+                     const std::vector<int>& test_labels, double keep, double flip, LpgnnRun* best) {
+  const std::size_t n = labels.size();
+  std::vector<char> is_test(n, 0);
+  for (std::uint32_t t : in.split.test) is_test[t] = 1;
+  const std::vector<double> shares = EstimatedClassShares(labels, is_test, in.classes, keep, flip);
+  const int majority = static_cast<int>(std::max_element(shares.begin(), shares.end()) - shares.begin());
+  const double val_accuracy = ShareOf(val_reference, in.split.val, majority);
+  if (!(val_accuracy > best->val_accuracy)) return Status::Ok();
+  double total = 0;
+  for (double s : shares) total += s;
+  if (!(total > 0)) return Status::Ok();
+  std::vector<float> scores(static_cast<std::size_t>(in.classes));
+  for (int c = 0; c < in.classes; ++c) {
+    // Clipped shares: a class estimated absent keeps a tiny probability.
+    scores[static_cast<std::size_t>(c)] = static_cast<float>(std::log(std::max(shares[c] / total, 1e-6)));
+  }
+  NodeGnnConfig config = best->model->config();
+  config.input_dim = static_cast<int>(in.features->cols());
+  config.kprop_steps = 0;
+  Result<NodeGnnModel> prior = NodeGnnModel::Create(config, 0);
+  if (!prior.ok()) return prior.status();
+  prior->SetConstantScores(scores);
+  best->model = std::make_unique<NodeGnnModel>(std::move(prior).value());
+  best->prior = true;
+  best->kx = best->ky = 0;
+  best->val_accuracy = val_accuracy;
+  best->test_accuracy = ShareOf(test_labels, in.split.test, majority);
+  return Status::Ok();
+}
+
 }  // namespace
 
 const char* ValidationReferenceName(ValidationReference reference) {
@@ -371,6 +412,9 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
     const int kx = best.kx;
     const NodeFeatures& x = kept.is_factored() ? kept : chosen.At(kx);
     for (std::size_t i = 1; i < label_steps.size(); ++i) LDPGRAPH_RETURN_IF_ERROR(train(x, kx, label_steps[i]));
+  }
+  if (o.prior_candidate && best.model) {
+    LDPGRAPH_RETURN_IF_ERROR(ConsiderPrior(in, labels, val_reference, test_labels, keep, flip, &best));
   }
   return best;
 }

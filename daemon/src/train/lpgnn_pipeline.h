@@ -96,6 +96,14 @@ struct LpgnnOptions {
   // 0.035 above the edge-free model and tested 0.010 below it). Left out,
   // the labels teach less (linkldp/denoised_training.h has the cost).
   bool propagate_validation_labels = true;
+  // Whether the class prior competes with the trained models: a model that
+  // answers every user with the classes' estimated shares (from the
+  // randomized labels by inverting RR), so the majority class, chosen when
+  // it validates above every trained one. Where the inputs tell little of
+  // the class (features at epsilon 1 without edges: Twitch, GCN, 0.507
+  // against a majority of 0.546) a trained model can validate and test
+  // below that constant; what is served should not.
+  bool prior_candidate = true;
   int hidden = 16;
   float dropout = 0.5f;
   // Factored features (the multi-bit estimates) of at most this many values
@@ -123,6 +131,7 @@ int LpgnnTrainings(const LpgnnOptions& options);
 
 struct LpgnnRun {
   int kx = 0, ky = 0;
+  bool prior = false;  // the chosen model is the class prior (LpgnnOptions::prior_candidate)
   // The label KProp steps of the validation reference (0: the labels as
   // they are); see TrainLpgnn.
   int reference_steps = 0;
