@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <numeric>
 #include <unistd.h>
 
 #include "dataset/generators.h"
@@ -450,6 +451,7 @@ TEST_CASE("Lpgnn.DropCanLeaveTheValidationLabelsOutOfItsTargets") {
   o.kx_choices = {0};
   o.ky_choices = {2};
   o.validation_reference = ValidationReference::kNoisy;
+  o.prior_candidate = false;  // the flipped labels may favour it: the weights are the point here
   o.train.max_epochs = 1;  // one step, kept: validation cannot choose another epoch
   for (const bool spread : {false, true}) {
     CAPTURE(spread);
@@ -484,4 +486,54 @@ TEST_CASE("Metrics.AucAndAccuracy") {
   CHECK(Accuracy(probs, labels, rows) == doctest::Approx(0.5));
   // positives 0.8, 0.4 vs negatives 0.1, 0.7: 3 of the 4 pairs are ordered right
   CHECK(RocAuc(probs, labels, rows) == doctest::Approx(0.75));
+}
+
+TEST_CASE("Lpgnn.TheClassPriorIsServedWhenNoTrainedModelValidatesAboveIt") {
+  // No edges, features that are pure noise, labels 70% one class and then
+  // randomized (epsilon ln 3: kept with Pr 3/4). Nothing beats saying the
+  // majority class to everyone; a model trained one epoch from its random
+  // start says noise.
+  SeededRandomSource rng(12);
+  const std::uint32_t n = 800;
+  const CsrGraph graph = CsrGraph::FromRows(std::vector<std::vector<std::uint32_t>>(n));
+  Matrix noise(n, 100);  // centred and wide: a random start's answers vary from node to node
+  for (Eigen::Index i = 0; i < noise.size(); ++i) noise(i) = static_cast<float>(6 * UniformUnit(rng) - 3);
+  const NodeFeatures features = NodeFeatures::Dense(noise);
+  std::vector<int> truth(n), noisy(n);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    truth[v] = UniformUnit(rng) < 0.7 ? 1 : 0;
+    noisy[v] = UniformUnit(rng) < 0.75 ? truth[v] : 1 - truth[v];
+  }
+  LpgnnInputs in;
+  in.graph = &graph;
+  in.features = &features;
+  in.labels = &noisy;
+  in.test_labels = &truth;
+  in.label_epsilon = std::log(3.0);
+  in.split = StratifiedSplit(noisy, 0.5, 0.25, 4);
+  in.rectified_features = false;
+  LpgnnOptions o;
+  o.train.max_epochs = 1;
+  Result<LpgnnRun> run = TrainLpgnn(in, o);
+  REQUIRE_MESSAGE(run.ok(), run.status().ToString());
+  INFO("validated " << run->val_accuracy << ", tested " << run->test_accuracy);
+  REQUIRE(run->prior);
+  CHECK(run->kx == 0);
+  double majority = 0;
+  for (std::uint32_t t : in.split.test) majority += truth[t] == 1;
+  majority /= static_cast<double>(in.split.test.size());
+  CHECK(run->test_accuracy == doctest::Approx(majority));
+  // The model itself says the estimated prior (0.7 / 0.3 about) to every node.
+  const PreparedGraph prepared = PrepareGraph(graph, AggregationFor(run->model->config().kind));
+  std::vector<std::uint32_t> all(n);
+  std::iota(all.begin(), all.end(), 0u);
+  const Matrix probs = EvaluateNodes(run->model.get(), prepared, features, truth, all).probs;
+  CHECK(probs(0, 1) == doctest::Approx(0.7).epsilon(0.1));
+  CHECK((probs.rowwise() - probs.row(0)).cwiseAbs().maxCoeff() < 1e-6f);
+  // Not offered, a trained model is returned, validating below the prior.
+  o.prior_candidate = false;
+  Result<LpgnnRun> trained = TrainLpgnn(in, o);
+  REQUIRE(trained.ok());
+  CHECK_FALSE(trained->prior);
+  CHECK(trained->val_accuracy < run->val_accuracy);
 }
