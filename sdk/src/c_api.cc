@@ -9,6 +9,7 @@
 
 #include "internal/c_error.h"
 #include "ldpgraph/budget_ledger.h"
+#include "ldpgraph/embedding_encoder.h"
 #include "ldpgraph/graph_config_codec.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/random_source.h"

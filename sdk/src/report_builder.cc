@@ -3,6 +3,9 @@
 #include <limits>
 #include <string>
 
+#include "ldpgraph/embedding_encoder.h"
+#include "ldpgraph/graph_summary.h"
+
 namespace ldpgraph {
 
 Result<std::unique_ptr<ReportBuilder>> ReportBuilder::Create(const GraphConfig& config) {
@@ -18,19 +21,6 @@ Result<std::unique_ptr<ReportBuilder>> ReportBuilder::Create(const GraphConfig& 
     Result<MultiBitEncoder> enc = MultiBitEncoder::Create(config.features.params);
     if (!enc.ok()) return enc.status();
     b->features_ = std::move(enc).value();
-  }
-  if (config.embedding.enabled && config.embedding.encoding == EmbeddingEncoding::kSummary) {
-    Result<GraphSummaryEncoder> enc = GraphSummaryEncoder::Create(config.embedding.SummaryParams());
-    if (!enc.ok()) return enc.status();
-    b->summary_ = std::move(enc).value();
-  } else if (config.embedding.enabled) {
-    EmbeddingParams p;
-    p.nodes = config.num_users;
-    p.dims = config.embedding.dims;
-    p.epsilon = config.embedding.epsilon;
-    Result<EmbeddingEncoder> enc = EmbeddingEncoder::Create(p);
-    if (!enc.ok()) return enc.status();
-    b->embedding_ = std::move(enc).value();
   }
   if (config.label.enabled) {
     Result<LabelRandomizer> label = LabelRandomizer::Create(config.label.classes, config.label.epsilon);
@@ -113,8 +103,12 @@ Result<Report> ReportBuilder::BuildEmbedding(Span<const double> h, bool has_labe
   r.graph_id = config_.graph_id;
   r.num_users = config_.num_users;
   r.edges.epsilon = std::numeric_limits<double>::infinity();
+  // The encoders are made here, not in Create(): an app that reports friend
+  // lists (a microcontroller's 64 KB image) links neither.
   const EmbeddingPolicy& policy = config_.embedding;
   if (policy.encoding == EmbeddingEncoding::kSummary) {
+    Result<GraphSummaryEncoder> summary = GraphSummaryEncoder::Create(policy.SummaryParams());
+    if (!summary.ok()) return summary.status();
     if (h.size() == 0 || h.size() % policy.dims != 0) {
       return Status::InvalidArgument("a summary report needs n x dims = " + std::to_string(policy.dims) +
                                      " embedding entries for some n >= 1, got " + std::to_string(h.size()));
@@ -129,15 +123,21 @@ Result<Report> ReportBuilder::BuildEmbedding(Span<const double> h, bool has_labe
     r.summary.min_nodes = policy.min_nodes;
     r.summary.max_nodes = policy.max_nodes;
     // Encode checks all of h before it draws anything.
-    Result<std::uint32_t> cell = summary_.Encode(h, static_cast<std::uint32_t>(nodes), rng);
+    Result<std::uint32_t> cell = summary->Encode(h, static_cast<std::uint32_t>(nodes), rng);
     if (!cell.ok()) return cell.status();
     r.summary.cell = *cell;
   } else {
     r.has_embedding = true;
     r.embedding.epsilon = policy.epsilon;
     r.embedding.dims = policy.dims;
+    EmbeddingParams params;
+    params.nodes = config_.num_users;
+    params.dims = policy.dims;
+    params.epsilon = policy.epsilon;
+    Result<EmbeddingEncoder> rows = EmbeddingEncoder::Create(params);
+    if (!rows.ok()) return rows.status();
     // The encoder checks all of h before it draws anything.
-    LDPGRAPH_RETURN_IF_ERROR(embedding_.Encode(h, rng, &r.embedding.rows));
+    LDPGRAPH_RETURN_IF_ERROR(rows->Encode(h, rng, &r.embedding.rows));
   }
   if (config_.label.enabled) {
     r.has_label = true;

@@ -134,8 +134,7 @@ Status CheckSummary(const Report& r) {
   grid.epsilon = s.epsilon;
   Status valid = grid.Validate();
   if (!valid.ok()) return Bad("summary: " + valid.message());
-  if (s.cell >= grid.cells()) return Bad("summary cell " + std::to_string(s.cell) + " is not below its grid's " +
-                                         std::to_string(grid.cells()) + " cells");
+  if (s.cell >= grid.cells()) return Bad("summary cell is not below its grid's value_bins^dims x size_bins cells");
   return Status::Ok();
 }
 

@@ -8,8 +8,6 @@
 
 #include <memory>
 
-#include "ldpgraph/embedding_encoder.h"
-#include "ldpgraph/graph_summary.h"
 #include "ldpgraph/graph_config.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/report.h"
@@ -67,8 +65,6 @@ class ReportBuilder {
   GraphConfig config_;
   std::unique_ptr<EdgeRandomizer> edges_;
   MultiBitEncoder features_;
-  EmbeddingEncoder embedding_;
-  GraphSummaryEncoder summary_;
   LabelRandomizer label_;
 
   Status CheckLabel(bool has_label, std::uint32_t label) const;
