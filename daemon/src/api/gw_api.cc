@@ -143,6 +143,13 @@ HttpResponse StoreRefusal(const Status& s) {
                                               : ErrorResponse(500, "internal", s.message());
 }
 
+// What denoising a grid's reports holds: each graph's cell, id, report
+// bytes while read, and point (dims + 1 doubles), twice over for the
+// posterior's products; generously 64 bytes per value.
+std::uint64_t SummaryMemoryEstimate(const ServiceContext& ctx, const EmbeddingPolicy& grid) {
+  return 64 * (static_cast<std::uint64_t>(grid.dims) + 4) * ctx.graphs.All().size();
+}
+
 // POST /v1/admin/gw between two summary graphs: of the same grid, their
 // points denoised together with every other report of that grid.
 HttpResponse SummaryPair(ServiceContext& ctx, std::uint64_t a, std::uint64_t b, const EmbeddingPolicy& grid,
@@ -152,6 +159,10 @@ HttpResponse SummaryPair(ServiceContext& ctx, std::uint64_t a, std::uint64_t b, 
                          "graphs " + std::to_string(a) + " and " + std::to_string(b) +
                              " are summarised on different grids (dims, epsilon, bins or size range): "
                              "their points do not compare");
+  }
+  MemoryBudget::Lease lease;
+  if (auto refused = LeaseForRequest(ctx.memory, "this GW query", SummaryMemoryEstimate(ctx, grid), &lease)) {
+    return *refused;
   }
   const auto start = std::chrono::steady_clock::now();
   Result<SummaryPoints> points = LoadSummaryPoints(ctx, grid);
@@ -224,6 +235,10 @@ using Found = std::vector<std::pair<double, std::uint64_t>>;
 // The summary graphs of `grid` other than `id`, by GW to it (its grid's points).
 std::optional<HttpResponse> NearestSummaries(ServiceContext& ctx, std::uint64_t id, const EmbeddingPolicy& grid,
                                              double alpha, Found* found) {
+  MemoryBudget::Lease lease;
+  if (auto refused = LeaseForRequest(ctx.memory, "this GW query", SummaryMemoryEstimate(ctx, grid), &lease)) {
+    return *refused;
+  }
   Result<SummaryPoints> points = LoadSummaryPoints(ctx, grid);
   if (!points.ok()) return StoreRefusal(points.status());
   Refusal refusal;
