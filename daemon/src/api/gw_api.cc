@@ -78,10 +78,6 @@ std::optional<HttpResponse> GwSize(const ServiceContext& ctx, std::uint64_t id, 
   auto graph = ctx.graphs.Find(id);
   *users = graph ? graph->config.num_users : 0;
   if (!graph || !graph->config.embedding.enabled || *users <= ctx.gw_max_nodes) return std::nullopt;
-  if (graph->config.embedding.encoding == EmbeddingEncoding::kSummary) {
-    *users = 1;  // its space is one point, whatever its owner's graph
-    return std::nullopt;
-  }
   return ErrorResponse(422, "too_large",
                        "graph " + std::to_string(id) + " has " + std::to_string(*users) +
                            " users; GW compares graphs of at most " + std::to_string(ctx.gw_max_nodes) +
