@@ -9,7 +9,9 @@
 //          the learned prior refines the posteriors with them (and with
 //          feature similarity when the features are true); the soft and
 //          hybrid graphs it gives and the edge-free model are trained, and
-//          the one that validates best is kept.
+//          the graph that validates best is kept if it validates above the
+//          edge-free model by a standard error of a validation accuracy
+//          (else the edge-free model: the simpler wins within noise).
 // Validation compares models trained on different graphs, so it counts
 // against the labels the server holds as they are, never against labels
 // propagated over one of the graphs (which would favour that graph), and so
