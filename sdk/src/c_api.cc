@@ -9,7 +9,6 @@
 
 #include "internal/c_error.h"
 #include "ldpgraph/budget_ledger.h"
-#include "ldpgraph/embedding_encoder.h"
 #include "ldpgraph/graph_config_codec.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/random_source.h"
@@ -221,10 +220,7 @@ size_t ldpgraph_graph_max_report_bytes(const ldpgraph_graph* g) {
     // rows of m pairs, 5 bytes each at most.
     std::uint64_t bytes = 128;
     if (c.embedding.encoding == ldpgraph::EmbeddingEncoding::kMultiBit) {
-      ldpgraph::EmbeddingParams p;
-      p.nodes = c.num_users;
-      p.dims = c.embedding.dims;
-      p.epsilon = c.embedding.epsilon;
+      const ldpgraph::EmbeddingParams p = c.embedding.RowsParams(c.num_users);
       bytes += 5 * static_cast<std::uint64_t>(c.num_users) * p.RowParams().sampled_dims;
     }
     return bytes > SIZE_MAX ? SIZE_MAX : static_cast<size_t>(bytes);

@@ -1,12 +1,19 @@
 #include "ldpgraph/graph_config.h"
 
-#include "ldpgraph/embedding_encoder.h"
 #include "ldpgraph/label_rr.h"
 
 namespace ldpgraph {
 
 const char* EmbeddingEncodingName(EmbeddingEncoding encoding) {
   return encoding == EmbeddingEncoding::kSummary ? "summary" : "multibit";
+}
+
+EmbeddingParams EmbeddingPolicy::RowsParams(std::uint32_t nodes) const {
+  EmbeddingParams p;
+  p.nodes = nodes;
+  p.dims = dims;
+  p.epsilon = epsilon;
+  return p;
 }
 
 GraphSummaryParams EmbeddingPolicy::SummaryParams() const {
@@ -33,11 +40,7 @@ Status GraphConfig::Validate() const {
     if (embedding.encoding == EmbeddingEncoding::kSummary) {
       LDPGRAPH_RETURN_IF_ERROR(embedding.SummaryParams().Validate());
     } else if (embedding.encoding == EmbeddingEncoding::kMultiBit) {
-      EmbeddingParams p;
-      p.nodes = num_users;
-      p.dims = embedding.dims;
-      p.epsilon = embedding.epsilon;
-      LDPGRAPH_RETURN_IF_ERROR(p.Validate());
+      LDPGRAPH_RETURN_IF_ERROR(embedding.RowsParams(num_users).Validate());
     } else {
       return Status::InvalidArgument("unknown embedding encoding");
     }

@@ -130,11 +130,7 @@ Result<Report> ReportBuilder::BuildEmbedding(Span<const double> h, bool has_labe
     r.has_embedding = true;
     r.embedding.epsilon = policy.epsilon;
     r.embedding.dims = policy.dims;
-    EmbeddingParams params;
-    params.nodes = config_.num_users;
-    params.dims = policy.dims;
-    params.epsilon = policy.epsilon;
-    Result<EmbeddingEncoder> rows = EmbeddingEncoder::Create(params);
+    Result<EmbeddingEncoder> rows = EmbeddingEncoder::Create(policy.RowsParams(config_.num_users));
     if (!rows.ok()) return rows.status();
     // The encoder checks all of h before it draws anything.
     LDPGRAPH_RETURN_IF_ERROR(rows->Encode(h, rng, &r.embedding.rows));

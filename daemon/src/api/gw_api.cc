@@ -52,12 +52,8 @@ Result<GraphSpace> LoadSpace(ServiceContext& ctx, std::uint64_t id, Refusal* ref
     return Status::FailedPrecondition(refusal->message);
   }
   Result<Report> report = DecodeReport(bytes.data(), bytes.size());
-  EmbeddingParams params;
-  params.nodes = c.num_users;
-  params.dims = c.embedding.dims;
-  params.epsilon = c.embedding.epsilon;
   Result<Eigen::MatrixXd> h =
-      report.ok() ? RectifyEmbedding(params, report->embedding.rows) : Result<Eigen::MatrixXd>(report.status());
+      report.ok() ? RectifyEmbedding(c.embedding.RowsParams(c.num_users), report->embedding.rows) : Result<Eigen::MatrixXd>(report.status());
   if (!h.ok()) {  // stored only after these very checks: the store is damaged
     *refusal = {500, "internal", "graph " + std::to_string(id) + "'s stored report: " + h.status().message()};
     return h.status();

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "ldpgraph/edge_mechanism.h"
+#include "ldpgraph/embedding_encoder.h"
 #include "ldpgraph/graph_summary.h"
 #include "ldpgraph/multibit.h"
 #include "ldpgraph/status.h"
@@ -51,6 +52,9 @@ struct EmbeddingPolicy {
   std::uint32_t value_bins = 4, size_bins = 4;
   std::uint32_t min_nodes = 1, max_nodes = 1024;
 
+  // The multi-bit encoder's parameters for a graph of `nodes` nodes (the
+  // configuration's num_users).
+  EmbeddingParams RowsParams(std::uint32_t nodes) const;
   // The summary encoder's parameters (range [0, 1], as every embedding entry's).
   GraphSummaryParams SummaryParams() const;
 };
