@@ -135,11 +135,19 @@ HttpResponse StoreRefusal(const Status& s) {
                                               : ErrorResponse(500, "internal", s.message());
 }
 
-// What denoising a grid's reports holds: each graph's cell, id, report
-// bytes while read, and point (dims + 1 doubles), twice over for the
-// posterior's products; generously 64 bytes per value.
-std::uint64_t SummaryMemoryEstimate(const ServiceContext& ctx, const EmbeddingPolicy& grid) {
-  return 64 * (static_cast<std::uint64_t>(grid.dims) + 4) * ctx.graphs.All().size();
+// Every point of `grid` (LoadSummaryPoints) under a lease of the memory
+// budget held in *lease: each graph's cell, id, report bytes while read,
+// and point (dims + 1 doubles), twice over for the posterior's products;
+// generously 64 bytes per value. The refusal when the budget or the store
+// says no.
+std::optional<HttpResponse> LeasedSummaryPoints(ServiceContext& ctx, const EmbeddingPolicy& grid,
+                                                MemoryBudget::Lease* lease, SummaryPoints* points) {
+  const std::uint64_t bytes = 64 * (static_cast<std::uint64_t>(grid.dims) + 4) * ctx.graphs.All().size();
+  if (auto refused = LeaseForRequest(ctx.memory, "this GW query", bytes, lease)) return refused;
+  Result<SummaryPoints> loaded = LoadSummaryPoints(ctx, grid);
+  if (!loaded.ok()) return StoreRefusal(loaded.status());
+  *points = std::move(loaded).value();
+  return std::nullopt;
 }
 
 // POST /v1/admin/gw between two summary graphs: of the same grid, their
@@ -152,17 +160,14 @@ HttpResponse SummaryPair(ServiceContext& ctx, std::uint64_t a, std::uint64_t b, 
                              " are summarised on different grids (dims, epsilon, bins or size range): "
                              "their points do not compare");
   }
-  MemoryBudget::Lease lease;
-  if (auto refused = LeaseForRequest(ctx.memory, "this GW query", SummaryMemoryEstimate(ctx, grid), &lease)) {
-    return *refused;
-  }
   const auto start = std::chrono::steady_clock::now();
-  Result<SummaryPoints> points = LoadSummaryPoints(ctx, grid);
-  if (!points.ok()) return StoreRefusal(points.status());
+  MemoryBudget::Lease lease;
+  SummaryPoints points;
+  if (auto refused = LeasedSummaryPoints(ctx, grid, &lease, &points)) return *refused;
   Refusal refusal;
-  std::optional<GraphSpace> x = SummarySpaceOf(*points, a, &refusal);
+  std::optional<GraphSpace> x = SummarySpaceOf(points, a, &refusal);
   if (!x) return Refuse(refusal);
-  std::optional<GraphSpace> y = SummarySpaceOf(*points, b, &refusal);
+  std::optional<GraphSpace> y = SummarySpaceOf(points, b, &refusal);
   if (!y) return Refuse(refusal);
   Result<double> gw = Discrepancy(*x, *y, alpha);
   if (!gw.ok()) return ErrorResponse(500, "internal", gw.status().message());
@@ -170,7 +175,7 @@ HttpResponse SummaryPair(ServiceContext& ctx, std::uint64_t a, std::uint64_t b, 
               {"b", b},
               {"gw", *gw},
               {"encoding", "summary"},
-              {"denoised_with", points->ids.size()},
+              {"denoised_with", points.ids.size()},
               {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()}};
   return JsonResponse(200, out.dump());
 }
@@ -228,19 +233,16 @@ using Found = std::vector<std::pair<double, std::uint64_t>>;
 std::optional<HttpResponse> NearestSummaries(ServiceContext& ctx, std::uint64_t id, const EmbeddingPolicy& grid,
                                              double alpha, Found* found) {
   MemoryBudget::Lease lease;
-  if (auto refused = LeaseForRequest(ctx.memory, "this GW query", SummaryMemoryEstimate(ctx, grid), &lease)) {
-    return *refused;
-  }
-  Result<SummaryPoints> points = LoadSummaryPoints(ctx, grid);
-  if (!points.ok()) return StoreRefusal(points.status());
+  SummaryPoints points;
+  if (auto refused = LeasedSummaryPoints(ctx, grid, &lease, &points)) return *refused;
   Refusal refusal;
-  std::optional<GraphSpace> query = SummarySpaceOf(*points, id, &refusal);
+  std::optional<GraphSpace> query = SummarySpaceOf(points, id, &refusal);
   if (!query) return Refuse(refusal);
-  for (std::size_t row = 0; row < points->ids.size(); ++row) {
-    if (points->ids[row] == id) continue;
-    Result<double> gw = Discrepancy(*query, SummarySpace(points->points.row(static_cast<Eigen::Index>(row))), alpha);
+  for (std::size_t row = 0; row < points.ids.size(); ++row) {
+    if (points.ids[row] == id) continue;
+    Result<double> gw = Discrepancy(*query, SummarySpace(points.points.row(static_cast<Eigen::Index>(row))), alpha);
     if (!gw.ok()) return ErrorResponse(500, "internal", gw.status().message());
-    found->emplace_back(*gw, points->ids[row]);
+    found->emplace_back(*gw, points.ids[row]);
   }
   return std::nullopt;
 }
