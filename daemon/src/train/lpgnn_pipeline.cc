@@ -77,13 +77,10 @@ double ShareOf(const std::vector<int>& reference, const std::vector<std::uint32_
 
 // Replaces `best` by the class prior when the prior validates above it:
 // the same model config (answering constant scores, the log of each
-// class's estimated share outside the test split), on kx = 0 inputs.
-Status ConsiderPrior(const LpgnnInputs& in, const std::vector<int>& labels, const std::vector<int>& val_reference,
-                     const std::vector<int>& test_labels, double keep, double flip, LpgnnRun* best) {
-  const std::size_t n = labels.size();
-  std::vector<char> is_test(n, 0);
-  for (std::uint32_t t : in.split.test) is_test[t] = 1;
-  const std::vector<double> shares = EstimatedClassShares(labels, is_test, in.classes, keep, flip);
+// class's estimated share outside the test split, `shares`), on kx = 0
+// inputs.
+Status ConsiderPrior(const LpgnnInputs& in, const std::vector<double>& shares, const std::vector<int>& val_reference,
+                     const std::vector<int>& test_labels, LpgnnRun* best) {
   const int majority = static_cast<int>(std::max_element(shares.begin(), shares.end()) - shares.begin());
   const double val_accuracy = ShareOf(val_reference, in.split.val, majority);
   if (!(val_accuracy > best->val_accuracy)) return Status::Ok();
@@ -298,10 +295,13 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   LpgnnRun best;
   best.val_accuracy = -1;
   std::vector<int> val_reference = labels;
+  // Each class's share outside the test split (by inverting RR when the
+  // labels are randomized): what a propagated reference must keep naming,
+  // and the class prior's scores.
+  std::vector<char> is_test(n, 0);
+  for (std::uint32_t t : in.split.test) is_test[t] = 1;
+  const std::vector<double> shares = EstimatedClassShares(labels, is_test, in.classes, keep, flip);
   if (private_labels && o.validation_reference != ValidationReference::kNoisy) {
-    std::vector<char> is_test(n, 0);
-    for (std::uint32_t t : in.split.test) is_test[t] = 1;
-    const std::vector<double> shares = EstimatedClassShares(labels, is_test, in.classes, keep, flip);
     std::vector<int> steps = Increasing(o.ky_choices);
     steps.erase(std::remove_if(steps.begin(), steps.end(), [](int k) { return k <= 0; }), steps.end());
     std::vector<std::vector<int>> references = PropagatedLabels(labels, in.split.test, label_graph, steps, in.classes);
@@ -414,7 +414,7 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
     for (std::size_t i = 1; i < label_steps.size(); ++i) LDPGRAPH_RETURN_IF_ERROR(train(x, kx, label_steps[i]));
   }
   if (o.prior_candidate && best.model) {
-    LDPGRAPH_RETURN_IF_ERROR(ConsiderPrior(in, labels, val_reference, test_labels, keep, flip, &best));
+    LDPGRAPH_RETURN_IF_ERROR(ConsiderPrior(in, shares, val_reference, test_labels, &best));
   }
   return best;
 }
