@@ -269,10 +269,6 @@ CsrGraph PlainBlockModel(const NodeDatasetSpec& spec, const std::vector<std::uin
   return StochasticBlockModel(sizes, probs, rng);
 }
 
-}  // namespace
-
-namespace {
-
 // A label from the class shares (the community sizes) for each misfit. A
 // user is a misfit with probability inversely proportional to her degree
 // + 1, scaled so that the expected share is the spec's: in social networks
