@@ -173,7 +173,7 @@ TEST_CASE("DaemonGwSummary.ReportsOfTheWrongKindAndBadQueriesAreRefused") {
   CHECK(refused.status == 400);
   CHECK(refused.body.find("embedding.encoding") != std::string::npos);
   bad = SummaryPolicy(4);
-  bad["embedding"]["value_bins"] = 300;  // 300 x 8 is fine; 300^1 x 8 cells too, so: too many columns
+  bad["embedding"]["value_bins"] = 300;  // with 3 columns: 300^3 x 8 cells, past 65536
   bad["embedding"]["dims"] = 3;
   refused = d.Admin("POST", "/v1/admin/graphs", bad.dump());
   CHECK(refused.status == 400);
