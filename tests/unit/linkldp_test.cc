@@ -1,7 +1,8 @@
 // The server's link denoising (daemon/src/linkldp/): report bookkeeping,
 // candidate pairs, the degree prior, the posterior (its formula and its
 // calibration on a graph whose prior is right), the learned prior and the
-// three output graphs; weighted aggregation.
+// three output graphs; weighted aggregation; training on the denoised graphs
+// against the edge-free model.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -15,6 +16,7 @@
 #include "ldpgraph/rr_with_degree.h"
 #include "ldpgraph/samplers.h"
 #include "linkldp/degree_prior.h"
+#include "linkldp/denoised_training.h"
 #include "linkldp/edge_posterior.h"
 #include "linkldp/link_denoiser.h"
 #include "linkldp/simulated_reports.h"
@@ -397,4 +399,51 @@ TEST_CASE("WeightedAggregation.UnitWeightsMatchTheUnweightedGraph") {
   const Matrix a = ToDense(PrepareGraph(path, &half, Aggregation::kGcn).agg);
   CHECK(a(0, 0) == doctest::Approx(1 / 1.5));
   CHECK(a(0, 1) == doctest::Approx(0.5 / 1.5));
+}
+
+TEST_CASE("DenoisedTraining.AGraphMustValidateAboveTheEdgeFreeModelByAStandardError") {
+  // The rule: at 0.5 on 100 validation users the margin is 0.05.
+  CHECK_FALSE(ValidatesAboveEdgeFree(0.5, 0.5, 100));
+  CHECK_FALSE(ValidatesAboveEdgeFree(0.549, 0.5, 100));
+  CHECK(ValidatesAboveEdgeFree(0.551, 0.5, 100));
+  CHECK(ValidatesAboveEdgeFree(0.501, 0.5, 1000000));
+  CHECK_FALSE(ValidatesAboveEdgeFree(1.0, 1.0, 100));  // nothing beats a perfect edge-free model
+
+  // End to end on two communities whose features barely hint at them.
+  // Reported at edge epsilon 6 the graph tells the communities apart and
+  // must be chosen; at 0.5 it is mostly noise. Either way the choice is
+  // the rule's on the accuracies it compared.
+  for (const double epsilon : {6.0, 0.5}) {
+    CAPTURE(epsilon);
+    const Communities two = TwoCommunities(200, 9, 1, epsilon, 41);
+    const std::uint32_t n = two.graph.num_nodes();
+    SeededRandomSource rng(43);
+    std::vector<int> labels(n);
+    Matrix x(n, 2);
+    for (std::uint32_t v = 0; v < n; ++v) {
+      labels[v] = v < 200 ? 0 : 1;
+      for (int j = 0; j < 2; ++j) x(v, j) = static_cast<float>(UniformUnit(rng)) + (j == labels[v] ? 0.1f : 0.0f);
+    }
+    const NodeFeatures features = NodeFeatures::Dense(x);
+    LpgnnInputs in;
+    in.features = &features;
+    in.labels = &labels;
+    in.split = StratifiedSplit(labels, 0.5, 0.25, 1);
+    in.rectified_features = false;
+    LpgnnOptions o;
+    o.kind = NodeGnnKind::kGcn;
+    o.label_method = LabelMethod::kCrossEntropy;
+    o.kx_choices = {0, 2};
+    o.train.max_epochs = 60;
+    Result<DenoisedRun> run = TrainOnLinkReports(two.reports, in, o, DenoisedTrainingOptions{});
+    REQUIRE_MESSAGE(run.ok(), run.status().ToString());
+    MESSAGE("edge epsilon " << epsilon << ": chose " << run->graph << ", best graph " << run->best_graph_accuracy
+                            << ", edge-free " << run->edge_free_accuracy << " on validation");
+    CHECK(run->trainings == 4);
+    const bool graph_wins = ValidatesAboveEdgeFree(run->best_graph_accuracy, run->edge_free_accuracy, in.split.val.size());
+    CHECK((run->graph != "edge-free") == graph_wins);
+    CHECK(run->chosen.selection_accuracy == (graph_wins ? run->best_graph_accuracy : run->edge_free_accuracy));
+    if (epsilon > 1) CHECK(graph_wins);
+    if (!graph_wins) CHECK(run->chosen_graph.graph.num_entries() == 0);
+  }
 }

@@ -30,6 +30,7 @@
 #ifndef LDPGRAPH_DAEMON_LINKLDP_DENOISED_TRAINING_H_
 #define LDPGRAPH_DAEMON_LINKLDP_DENOISED_TRAINING_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -88,11 +89,20 @@ Result<GraphRun> TrainOnGraph(const LpgnnInputs& inputs, const LpgnnOptions& opt
 // users when the labels are true (inputs.label_epsilon infinite).
 Matrix FirstModelProbabilities(const LpgnnInputs& inputs, const GraphRun& run);
 
+// Whether a model trained on a graph replaces the edge-free one: when it
+// validates above it by a standard error of a validation accuracy,
+// sqrt(a (1 - a) / validation_users) at the edge-free accuracy a. The
+// simpler model wins within noise.
+bool ValidatesAboveEdgeFree(double graph_accuracy, double edge_free_accuracy, std::size_t validation_users);
+
 struct DenoisedRun {
   GraphRun chosen;
   // Which graph the chosen model trained on: "blink-hybrid", "ours-soft",
   // "ours-hybrid" or "edge-free".
   std::string graph;
+  // The selection accuracies the choice compared: the best graph's and the
+  // edge-free model's (ours only; blink trains no edge-free model).
+  double best_graph_accuracy = 0, edge_free_accuracy = 0;
   WeightedGraph chosen_graph;
   int trainings = 0;  // TrainLpgnn calls made
 };
