@@ -10,6 +10,7 @@ build folder is configured in Release.
 
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,15 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+
+def project_version():
+    """The one version of the project: CMakeLists.txt's project(... VERSION X.Y.Z)."""
+    text = (ROOT / "CMakeLists.txt").read_text()
+    match = re.search(r"project\(ldpgraph VERSION ([0-9]+\.[0-9]+\.[0-9]+)", text)
+    if not match:
+        raise RuntimeError("no project(ldpgraph VERSION X.Y.Z) in %s" % (ROOT / "CMakeLists.txt"))
+    return match.group(1)
 
 
 class CMakeBuild(build_ext):
@@ -41,4 +51,4 @@ class CMakeBuild(build_ext):
         shutil.copyfile(built, target)
 
 
-setup(ext_modules=[Extension("ldpgraph._ldpgraph", sources=[])], cmdclass={"build_ext": CMakeBuild})
+setup(version=project_version(), ext_modules=[Extension("ldpgraph._ldpgraph", sources=[])], cmdclass={"build_ext": CMakeBuild})
