@@ -9,10 +9,10 @@
 #   libldpgraph-dev_V-1_ARCH.deb  libldpgraph-java_V-1_ARCH.deb
 #   ldpgraph-V-cpXY-cpXY-linux_ARCH.whl   (pip install it offline; numpy and
 #                                          scipy from Debian or the index)
-# Needs what .ci/install-deps installs (cmake, ninja, the compilers, dpkg-dev
-# for dpkg-shlibdeps, OpenJDK 17, pybind11, python3-pip and python3-wheel).
+# Installs the Debian packages it needs first (.ci/install-deps --packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+.ci/install-deps --packages
 build=${1:-build/package}
 out=${2:-$build/packages}
 
