@@ -5,6 +5,7 @@
 #     lib/systemd/system/ldpgraphd.service  its unit, ExecStart at this prefix's bin/
 #     lib/sysusers.d/ldpgraphd.conf       its system user
 #     share/ldpgraph/ldpgraphd.example.toml  every key with its default
+#     share/ldpgraph/monitoring/          Prometheus alert rules, a Grafana dashboard
 #     SYSCONFDIR/ldpgraph/ldpgraphd.toml  the installed configuration (/etc under /usr)
 #   cli (ldpgraph)
 #     bin/ldpgraph, bin/ldpgraph-fleet    the CLI and the device fleet simulator
@@ -62,6 +63,9 @@ if(TARGET ldpgraph_cli)
     install(PROGRAMS $<TARGET_FILE:fleet_simulator> DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME ldpgraph-fleet
       COMPONENT cli)
   endif()
+  install(FILES ${PROJECT_SOURCE_DIR}/daemon/monitoring/ldpgraphd.rules.yml
+    ${PROJECT_SOURCE_DIR}/daemon/monitoring/ldpgraphd.dashboard.json
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/ldpgraph/monitoring COMPONENT daemon)
   install(FILES ${PROJECT_SOURCE_DIR}/docs/ldpgraphd.example.toml
     DESTINATION ${CMAKE_INSTALL_DATADIR}/ldpgraph COMPONENT daemon)
   install(FILES ${PROJECT_SOURCE_DIR}/packaging/ldpgraphd/ldpgraphd.toml

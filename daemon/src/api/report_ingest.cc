@@ -7,6 +7,7 @@
 #include "api/policy_check.h"
 #include "ldpgraph/wire_format.h"
 #include "net/json_response.h"
+#include "net/storage_failure.h"
 #include "net/token_authority.h"
 
 namespace ldpgraph {
@@ -207,6 +208,7 @@ void IngestReports(ServiceContext& ctx, const HttpRequest& request, Respond resp
     const std::uint32_t round = record.round;
     ctx.store->Insert(std::move(record), [&ctx, answer, i, id, graph_id, round](Result<InsertOutcome> outcome) {
       if (!outcome.ok()) {
+        CountStorageFailure();
         answer->Set(i, Rejected(ctx, RejectReason::kUnavailable, outcome.status().message()));
       } else if (*outcome == InsertOutcome::kWrongRound) {
         answer->Set(i, WrongRound(ctx, graph_id, round));

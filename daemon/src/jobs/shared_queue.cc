@@ -33,6 +33,8 @@ void TrainingJobs::SharedWorkerLoop() {
                                                 {"error", lead.ok() ? "another daemon leads" : lead.status().message()}});
       }
       led = epoch;
+      metrics_->training_leader.store(led ? 1 : 0);
+      metrics_->training_lead_changes.fetch_add(1);
       taken_over = false;
       since = std::chrono::steady_clock::now();
       if (led) logger_->Info("training_lead_taken", {{"epoch", std::to_string(*led)}});

@@ -115,6 +115,7 @@ TrainingJobs::TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* m
     return;
   }
   RecoverInterrupted();
+  metrics_->training_leader.store(1);  // its own store: nobody else runs its jobs
   worker_ = std::thread([this] { WorkerLoop(); });
 }
 

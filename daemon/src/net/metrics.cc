@@ -4,6 +4,8 @@
 #include <initializer_list>
 #include <utility>
 
+#include "net/storage_failure.h"
+
 namespace ldpgraph {
 
 const char* RejectReasonName(RejectReason reason) {
@@ -104,6 +106,14 @@ std::string Metrics::RenderPrometheus() const {
           rounds_opened.load());
   Counter(&out, "ldpgraph_round_retrains_refused_total",
           "Retraining jobs a round's schedule asked for that could not be queued.", round_retrains_refused.load());
+  out += "# HELP ldpgraph_training_leader 1 while this daemon runs the training jobs (the lead on a shared store).\n"
+         "# TYPE ldpgraph_training_leader gauge\n";
+  out += "ldpgraph_training_leader " + std::to_string(training_leader.load()) + "\n";
+  Counter(&out, "ldpgraph_training_lead_changes_total", "Times this daemon took or lost the training lead.",
+          training_lead_changes.load());
+  Counter(&out, "ldpgraph_store_failures_total",
+          "Writes the store refused (a report's commit, a model, a held graph, a job): each answered 503.",
+          StorageFailures());
   out += "# HELP ldpgraph_training_jobs_running Training jobs assembling or training now.\n"
          "# TYPE ldpgraph_training_jobs_running gauge\n";
   out += "ldpgraph_training_jobs_running " + std::to_string(jobs_running.load()) + "\n";

@@ -64,6 +64,11 @@ struct Metrics {
   std::atomic<std::uint64_t> jobs_failed{0};
   std::atomic<std::uint64_t> jobs_cancelled{0};
   std::atomic<std::int64_t> jobs_running{0};
+  // The training lead (jobs/shared_queue.cc): 1 while this daemon runs the
+  // jobs (always, on a store it owns alone), and how often it took or lost
+  // the lead on a shared store.
+  std::atomic<std::int64_t> training_leader{0};
+  std::atomic<std::uint64_t> training_lead_changes{0};
   // Rounds (docs/rounds.md): rounds this daemon opened, and the schedule's
   // retraining jobs it could not queue.
   std::atomic<std::uint64_t> rounds_opened{0};

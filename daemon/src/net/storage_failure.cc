@@ -6,8 +6,18 @@
 #include "net/json_response.h"
 
 namespace ldpgraph {
+namespace {
+
+std::atomic<std::uint64_t> storage_failures{0};
+
+}  // namespace
+
+void CountStorageFailure() { storage_failures.fetch_add(1, std::memory_order_relaxed); }
+
+std::uint64_t StorageFailures() { return storage_failures.load(std::memory_order_relaxed); }
 
 std::string ReportStorageFailure(Logger* logger, const std::string& what, const Status& status) {
+  CountStorageFailure();
   static std::atomic<std::int64_t> last_logged{0};
   static std::atomic<std::uint64_t> unlogged{0};
   const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(

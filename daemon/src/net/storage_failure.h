@@ -6,6 +6,7 @@
 #ifndef LDPGRAPH_DAEMON_NET_STORAGE_FAILURE_H_
 #define LDPGRAPH_DAEMON_NET_STORAGE_FAILURE_H_
 
+#include <cstdint>
 #include <string>
 
 #include "ldpgraph/status.h"
@@ -17,6 +18,13 @@ namespace ldpgraph {
 // Logs `status` (a failed write of `what`, e.g. "held graph 7") as
 // storage_write_failed, rate-limited; the message a client may see.
 std::string ReportStorageFailure(Logger* logger, const std::string& what, const Status& status);
+
+// Counts a failed write that was not reported through ReportStorageFailure
+// (a report's commit, answered per item). Process-wide, as the store is.
+void CountStorageFailure();
+// Failed writes so far, ReportStorageFailure's included:
+// ldpgraph_store_failures_total.
+std::uint64_t StorageFailures();
 
 // That message as a 503 answer (reason "unavailable", Retry-After 60).
 HttpResponse StorageFailureResponse(Logger* logger, const std::string& what, const Status& status);
