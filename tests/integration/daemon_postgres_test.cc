@@ -91,6 +91,26 @@ std::unique_ptr<ScratchPostgres> ServerOrSkip() {
   return std::move(server).value();
 }
 
+// A gauge or counter of the daemon's /metrics (a line "NAME VALUE"); -1 when absent.
+double Metric(AdminDaemon& d, const std::string& name) {
+  const std::string text = d.Call("GET", "/metrics", "", "").body;
+  const std::size_t at = text.find("\n" + name + " ");
+  return at == std::string::npos ? -1 : std::stod(text.substr(at + name.size() + 2));
+}
+
+// How many of `daemons` say on /metrics that they lead training, once it
+// has settled (a daemon takes a free lead at its next 250 ms check).
+int Leaders(const std::vector<AdminDaemon*>& daemons) {
+  int leaders = 0;
+  for (int i = 0; i < 50; ++i) {
+    leaders = 0;
+    for (AdminDaemon* d : daemons) leaders += Metric(*d, "ldpgraph_training_leader") == 1 ? 1 : 0;
+    if (leaders == 1) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return leaders;
+}
+
 DaemonSettings SharedStore(const ScratchPostgres& server, const std::string& database) {
   DaemonSettings s;
   s.store = "backend = \"postgresql\"\nconnection = \"" + server.Conninfo(database) + "\"\nstate_dir = \"state\"\n";
@@ -124,11 +144,22 @@ TEST_CASE("DaemonPostgres.TwoDaemonsShareGraphsAndReportsAndLoseNothingToSigkill
   CHECK(StoredReports(a) == kUsers);
   CHECK(StoredReports(b) == kUsers);
 
+  // One of the two leads training, and /metrics says which.
+  CHECK(Leaders({&a, &b}) == 1);
+
   // SIGKILL: nothing a acknowledged is lost; b serves on, a comes back.
   a.process.Kill();
   CHECK(StoredReports(b) == kUsers);
   a.Start();
   CHECK(StoredReports(a) == kUsers);
+  // Still one leader (whichever asked first once a's lock was gone), and
+  // each daemon's lead changes agree with its gauge: taken and lost in
+  // turn, so an odd count while it leads and an even one while not.
+  CHECK(Leaders({&a, &b}) == 1);
+  for (AdminDaemon* d : {&a, &b}) {
+    const auto changes = static_cast<long>(Metric(*d, "ldpgraph_training_lead_changes_total"));
+    CHECK(changes % 2 == static_cast<long>(Metric(*d, "ldpgraph_training_leader")));
+  }
   CHECK(server->Scalar("shared", "SELECT count(*) FROM reports").value() == std::to_string(kUsers));
 }
 
