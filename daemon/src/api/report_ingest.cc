@@ -220,6 +220,7 @@ void IngestReports(ServiceContext& ctx, const HttpRequest& request, Respond resp
                                                  std::to_string(round) + "; a second one would spend her "
                                                  "privacy budget twice"));
       } else {
+        if (*outcome == InsertOutcome::kStored) ctx.report_rate.Count(graph_id, ReportRate::Now());
         answer->Set(i, Accepted(ctx, *outcome, id));
       }
     });

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "api/graph_registry.h"
+#include "api/report_rate.h"
 #include "api/result_cache.h"
 #include "jobs/memory_budget.h"
 #include "jobs/query_worker.h"
@@ -44,7 +45,8 @@ struct ServiceContext {
   RateLimiter per_address_limit;
   Metrics& metrics;  // outlives the context: the store reports commits into it
   Logger* logger;
-  std::atomic<bool> draining{false};  // SIGTERM: /healthz says 503, connections close after their answer
+  std::atomic<bool> draining{false};
+  ReportRate report_rate;  // each graph's reports stored in the last hour (the console)  // SIGTERM: /healthz says 503, connections close after their answer
   ModelRegistry* models = nullptr;  // trained model versions (set by the Daemon)
   TrainingJobs* jobs = nullptr;     // background training (set by the Daemon)
   HeldGraphStore* held_graphs = nullptr;  // graphs owners upload whole (set by the Daemon)

@@ -22,6 +22,7 @@ struct HttpRequest {
   std::string authorization;
   std::string content_type;
   std::string accept;
+  std::string cookie;  // the Cookie header (the console's session)
   std::string remote_address;
   // The common name of the client's certificate, verified against the
   // listener's client CA; empty where none is required.

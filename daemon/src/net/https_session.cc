@@ -190,6 +190,7 @@ void Session::Dispatch() {
   request.authorization = std::string(req[http::field::authorization]);
   request.content_type = std::string(req[http::field::content_type]);
   request.accept = std::string(req[http::field::accept]);
+  request.cookie = std::string(req[http::field::cookie]);
   request.remote_address = remote_;
   request.peer_name = peer_name_;
   request.body = std::move(req.body());

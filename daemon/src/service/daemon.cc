@@ -10,6 +10,7 @@
 #include "api/api.h"
 #include "api/held_graph_api.h"
 #include "api/job_request_codec.h"
+#include "console/console.h"
 #include "net/logger.h"
 #include "store/file_documents.h"
 #include "store/postgres_documents.h"
@@ -39,7 +40,12 @@ HttpsServerOptions ServerOptions(const DaemonConfig& c, ServiceContext* ctx) {
   o.client_ca_file = c.client_ca_file;
   o.upload_path_prefix = "/v1/admin/held-graphs/";
   o.upload_bearer = c.admin_token;
-  o.handler = [ctx](HttpRequest request, Respond respond) { HandleRequest(*ctx, std::move(request), std::move(respond)); };
+  o.handler = [ctx](HttpRequest request, Respond respond) {
+    // The console's pages beside the API, on the same listener and admin token.
+    const std::string path = request.target.substr(0, request.target.find('?'));
+    if (IsConsolePath(path)) return respond(HandleConsole(*ctx, request));
+    HandleRequest(*ctx, std::move(request), std::move(respond));
+  };
   if (ctx != nullptr && ctx->memory != nullptr) {
     o.admit_upload = [ctx](std::uint64_t content_length) { return AdmitUpload(*ctx, content_length); };
   }
