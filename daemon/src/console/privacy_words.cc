@@ -51,7 +51,8 @@ std::vector<PrivacyClaim> PrivacyClaims(const GraphConfig& config) {
                           Factor(e) + "."});
     claims.push_back({"a user's whole friend list, d friends", e,
                       "Protected as d friendships: up to d x epsilon for the whole list (group privacy). The "
-                      "list's length is itself randomized, never sent as it is."});
+                      "list's length is itself randomized, never sent as it is.",
+                      true});
   }
   if (config.features.enabled) {
     const double e = config.features.params.epsilon;
@@ -87,8 +88,13 @@ std::string PrivacyInWords(const GraphConfig& config, const RoundSchedule& round
       "<th scope=\"col\" class=\"n\">epsilon</th><th scope=\"col\" class=\"n\">best attack, AUC at most</th>"
       "<th scope=\"col\">in words</th></tr></thead>\n<tbody>\n";
   for (const PrivacyClaim& c : PrivacyClaims(config)) {
-    const std::string auc = std::isfinite(c.epsilon) ? Fixed3(MaxAucUnderDp(c.epsilon, 0)) : "1 (no protection)";
-    html += "<tr><th scope=\"row\">" + Escape(c.what) + "</th><td class=\"n\">" + Number(c.epsilon) +
+    std::string auc = std::isfinite(c.epsilon) ? Fixed3(MaxAucUnderDp(c.epsilon, 0)) : "1 (no protection)";
+    std::string epsilon = Number(c.epsilon);
+    if (c.per_item) {  // grows with the list: shown for 1 and 10 friends
+      epsilon = "d x " + epsilon;
+      auc = auc + " for d = 1, " + Fixed3(MaxAucUnderDp(10 * c.epsilon, 0)) + " for d = 10";
+    }
+    html += "<tr><th scope=\"row\">" + Escape(c.what) + "</th><td class=\"n\">" + epsilon +
             "</td><td class=\"n\">" + auc + "</td><td>" + Escape(c.meaning) + "</td></tr>\n";
   }
   html += "</tbody>\n</table>\n<p>An AUC of 0.5 is a coin toss. The bound holds for any attacker, whatever else "

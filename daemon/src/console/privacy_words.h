@@ -18,6 +18,7 @@ struct PrivacyClaim {
   std::string what;     // "one friendship", "her features", ...
   double epsilon = 0;   // infinite: not protected
   std::string meaning;  // one plain sentence
+  bool per_item = false;  // epsilon for each of d items (friendships): d x epsilon in all
 };
 
 // The claims of `config`, in the order a reader needs them.
