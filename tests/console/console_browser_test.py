@@ -221,6 +221,7 @@ def run(daemon, ldpgraph, fleet, shots):
         driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         if "Overview" not in driver.title:
             fail("signing in did not lead to the overview: " + driver.title)
+        console_errors(driver)  # the refusals above are in the log: start afresh
         cookie = driver.get_cookie("ldpgraph_console")
         if not cookie or not cookie["httpOnly"] or not cookie["secure"] or cookie.get("sameSite") != "Strict":
             fail("the session cookie is not HttpOnly, Secure and SameSite=Strict: %s" % cookie)

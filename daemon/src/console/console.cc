@@ -101,6 +101,9 @@ HttpResponse HandleConsole(ServiceContext& ctx, const HttpRequest& request) {
   if (path == "/console/console.css") {
     return request.method == "GET" ? ConsoleStyleSheet() : MethodNotAllowed(request, path, "GET");
   }
+  if (path == "/console/favicon.svg") {
+    return request.method == "GET" ? ConsoleIcon() : MethodNotAllowed(request, path, "GET");
+  }
   if (path == "/console/login") return Login(ctx, request);
   if (path == "/console/logout") {
     if (request.method != "POST") return MethodNotAllowed(request, path, "POST");

@@ -9,7 +9,8 @@
 //   GET  /console/graphs/{id}       one graph and its privacy policy in words
 //   GET  /console/jobs              jobs; reloads itself while one is not over
 //   GET  /console/models            model versions; /console/models/chart.svg
-//   GET  /console/console.css       its style sheet (no sign-in needed)
+//   GET  /console/console.css       its style sheet and icon (no sign-in needed)
+//   GET  /console/favicon.svg
 //   GET, POST /console/login        sign in with the admin token
 //   POST /console/logout            sign out
 // Every other page needs the admin: a session cookie from the sign-in form

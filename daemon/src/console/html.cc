@@ -66,6 +66,7 @@ HttpResponse ConsolePage(int status, const std::string& title, ConsoleSection se
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   if (refresh_seconds > 0) html += "<meta http-equiv=\"refresh\" content=\"" + std::to_string(refresh_seconds) + "\">\n";
   html += "<title>" + Escape(title) + " - ldpgraphd</title>\n<link rel=\"stylesheet\" href=\"/console/console.css\">\n"
+          "<link rel=\"icon\" href=\"/console/favicon.svg\" type=\"image/svg+xml\">\n"
           "</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to the content</a>\n<header>\n"
           "<p class=\"brand\">ldpgraphd console</p>\n";
   if (signed_in) {
@@ -81,6 +82,18 @@ HttpResponse ConsolePage(int status, const std::string& title, ConsoleSection se
   r.content_type = "text/html; charset=utf-8";
   r.body = std::move(html);
   AddSecurityHeaders(&r, false);
+  return r;
+}
+
+HttpResponse ConsoleIcon() {
+  // Two linked dots: a graph.
+  HttpResponse r;
+  r.content_type = "image/svg+xml";
+  r.body =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 16 16\"><line x1=\"4\" y1=\"12\" x2=\"12\" "
+      "y2=\"4\" stroke=\"#111\" stroke-width=\"2\"/><circle cx=\"4\" cy=\"12\" r=\"3\" fill=\"#0a3d91\"/>"
+      "<circle cx=\"12\" cy=\"4\" r=\"3\" fill=\"#0a3d91\"/></svg>\n";
+  AddSecurityHeaders(&r, true);
   return r;
 }
 

@@ -27,8 +27,9 @@ enum class ConsoleSection { kOverview, kGraphs, kJobs, kModels, kNone };
 HttpResponse ConsolePage(int status, const std::string& title, ConsoleSection section, const std::string& body,
                          bool signed_in = true, int refresh_seconds = 0);
 
-// The style sheet at /console/console.css.
+// The style sheet at /console/console.css, and the icon at /console/favicon.svg.
 HttpResponse ConsoleStyleSheet();
+HttpResponse ConsoleIcon();
 
 }  // namespace ldpgraph
 
