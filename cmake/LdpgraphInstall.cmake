@@ -6,7 +6,7 @@
 #     lib/sysusers.d/ldpgraphd.conf       its system user
 #     share/ldpgraph/ldpgraphd.example.toml  every key with its default
 #     share/ldpgraph/monitoring/          Prometheus alert rules, a Grafana dashboard
-#     SYSCONFDIR/ldpgraph/ldpgraphd.toml  the installed configuration (/etc under /usr)
+#     etc/ldpgraph/ldpgraphd.toml         the installed configuration (/etc under /usr)
 #   cli (ldpgraph)
 #     bin/ldpgraph, bin/ldpgraph-fleet    the CLI and the device fleet simulator
 #   lib (libldpgraph0)
@@ -68,8 +68,18 @@ if(TARGET ldpgraph_cli)
     DESTINATION ${CMAKE_INSTALL_DATADIR}/ldpgraph/monitoring COMPONENT daemon)
   install(FILES ${PROJECT_SOURCE_DIR}/docs/ldpgraphd.example.toml
     DESTINATION ${CMAKE_INSTALL_DATADIR}/ldpgraph COMPONENT daemon)
-  install(FILES ${PROJECT_SOURCE_DIR}/packaging/ldpgraphd/ldpgraphd.toml
-    DESTINATION ${CMAKE_INSTALL_FULL_SYSCONFDIR}/ldpgraph COMPONENT daemon)
+  # /etc/ldpgraph under the /usr prefix (the packages), PREFIX/etc/ldpgraph
+  # under any other: decided when installing, so that an install into a
+  # scratch prefix never writes the machine's /etc.
+  install(CODE "
+    if(CMAKE_INSTALL_PREFIX STREQUAL \"/usr\")
+      set(ldpgraph_etc \"/etc/ldpgraph\")
+    else()
+      set(ldpgraph_etc \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_SYSCONFDIR}/ldpgraph\")
+    endif()
+    file(INSTALL \"${PROJECT_SOURCE_DIR}/packaging/ldpgraphd/ldpgraphd.toml\"
+         DESTINATION \"\$ENV{DESTDIR}\${ldpgraph_etc}\")
+  " COMPONENT daemon)
 endif()
 
 set(LDPGRAPH_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ldpgraph)
