@@ -78,7 +78,7 @@ if(TARGET ldpgraph_cli)
       set(ldpgraph_etc \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_SYSCONFDIR}/ldpgraph\")
     endif()
     file(INSTALL \"${PROJECT_SOURCE_DIR}/packaging/ldpgraphd/ldpgraphd.toml\"
-         DESTINATION \"\$ENV{DESTDIR}\${ldpgraph_etc}\")
+         DESTINATION \"\${ldpgraph_etc}\")  # file(INSTALL) adds DESTDIR itself
   " COMPONENT daemon)
 endif()
 
