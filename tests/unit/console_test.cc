@@ -140,6 +140,13 @@ TEST_CASE("Console.RefusesEveryPageWithoutTheAdminAndShowsTheAdminApisFigures") 
   const HttpResponse graphs = f.Get("/console/graphs", cookie);
   CHECK(graphs.body.find("1 graphs, 40 users, 0 reports stored") != std::string::npos);
   CHECK(graphs.body.find("friend lists, features, labels") != std::string::npos);
+  // A page beyond the last (or not a number) shows the nearest one.
+  for (const char* query : {"?page=9", "?page=x", "?xpage=2&page=", "?page=99999999999"}) {
+    CAPTURE(query);
+    const HttpResponse paged = f.Get(std::string("/console/graphs") + query, cookie);
+    CHECK(paged.status == 200);
+    CHECK(paged.body.find("Graph 5") != std::string::npos);
+  }
   const HttpResponse one = f.Get("/console/graphs/5", cookie);
   CHECK(one.status == 200);
   CHECK(one.body.find("rr-degree") != std::string::npos);

@@ -40,15 +40,16 @@ std::string FormField(const std::string& body, const std::string& name) {
   return "";
 }
 
-// The query parameter page=N (1 when absent or not a number).
+// The query parameter page=N (1 when absent or not a number of at most 7 digits).
 std::uint64_t PageNumber(const std::string& target) {
-  const std::size_t q = target.find("page=");
-  if (q == std::string::npos) return 1;
-  std::uint64_t page = 0;
-  for (std::size_t i = q + 5; i < target.size() && i < q + 12 && std::isdigit(static_cast<unsigned char>(target[i])); ++i) {
-    page = page * 10 + static_cast<std::uint64_t>(target[i] - '0');
+  const std::size_t query = target.find('?');
+  if (query == std::string::npos) return 1;
+  const std::string value = FormField(target.substr(query + 1), "page");
+  if (value.empty() || value.size() > 7 ||
+      !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return 1;
   }
-  return page == 0 ? 1 : page;
+  return std::max<std::uint64_t>(1, std::stoull(value));
 }
 
 HttpResponse SignInPage(int status, const std::string& notice) {
