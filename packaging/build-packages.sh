@@ -16,7 +16,11 @@ cd "$(dirname "$0")/.."
 build=${1:-build/package}
 out=${2:-$build/packages}
 
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
+# A fresh build folder builds no tests (what the packages hold only); one
+# that exists keeps its settings but the prefix (CI's release build).
+fresh=()
+[ -f "$build/CMakeCache.txt" ] || fresh=(-DLDPGRAPH_BUILD_TESTS=OFF)
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr "${fresh[@]}" \
   -DLDPGRAPH_BUILD_JAVA=ON -DLDPGRAPH_BUILD_PYTHON=ON -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null
 cmake --build "$build" -j "$(nproc)" --target ldpgraphd ldpgraph_cli fleet_simulator ldpgraph_sdk ldpgraph_sdk_shared \
   ldpgraph_transport ldpgraph_jni ldpgraph_java _ldpgraph
