@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/admin_api.h"
+#include "api/report_rate.h"
 #include "api/service_context.h"
 #include "console/console.h"
 #include "console/console_session.h"
@@ -199,4 +200,20 @@ TEST_CASE("PrivacyWords.EachPartWithItsEpsilonAndTheAucItAllows") {
   CHECK(std::isinf(none.front().epsilon));
   CHECK(std::isinf(none.back().epsilon));
   CHECK(ldpgraph::PrivacyInWords(c, {}).find("no protection") != std::string::npos);
+}
+
+TEST_CASE("ReportRate.CountsTheLastSixtyMinutesPerGraph") {
+  ldpgraph::ReportRate rate;
+  const std::int64_t t = 29000000;  // a minute since the epoch
+  for (int i = 0; i < 5; ++i) rate.Count(7, t);
+  rate.Count(7, t + 30);
+  rate.Count(8, t + 30);
+  CHECK(rate.LastHour(7, t + 30) == 6);
+  CHECK(rate.LastHour(8, t + 30) == 1);
+  CHECK(rate.LastHour(9, t + 30) == 0);
+  CHECK(rate.LastHour(7, t + 59) == 6);
+  CHECK(rate.LastHour(7, t + 60) == 1);  // the first minute is an hour old
+  rate.Count(7, t + 60);                 // and its bucket is taken over, not added to
+  CHECK(rate.LastHour(7, t + 60) == 2);
+  CHECK(rate.LastHour(7, t + 200) == 0);
 }
