@@ -111,15 +111,6 @@ Result<FeatureMechanism> ParseFeatureMechanism(const std::string& name) {
   return Status::InvalidArgument("unknown feature mechanism '" + name + "' (mbm, 1bm or laplace)");
 }
 
-const char* FeatureMechanismName(FeatureMechanism mechanism) {
-  switch (mechanism) {
-    case FeatureMechanism::kMultiBit: return "mbm";
-    case FeatureMechanism::kOneBit: return "1bm";
-    case FeatureMechanism::kLaplace: return "laplace";
-  }
-  return "?";
-}
-
 void ScaleColumnsToUnit(Matrix* features) {
   for (Eigen::Index j = 0; j < features->cols(); ++j) {
     auto col = features->col(j);

@@ -22,7 +22,6 @@ enum class FeatureMechanism { kMultiBit, kOneBit, kLaplace };
 
 // "mbm", "1bm", "laplace".
 Result<FeatureMechanism> ParseFeatureMechanism(const std::string& name);
-const char* FeatureMechanismName(FeatureMechanism mechanism);
 
 // Min-max scales every column of `features` to [0, 1] (a constant column becomes 0).
 void ScaleColumnsToUnit(Matrix* features);

@@ -12,7 +12,7 @@ namespace {
 
 // PostgreSQL's type oids (pg_type.dat): fixed since the first release.
 constexpr unsigned kInt8 = 20, kInt4 = 23, kText = 25, kBytea = 17;
-constexpr unsigned kInt8Array = 1016, kInt4Array = 1007, kByteaArray = 1001;
+constexpr unsigned kInt8Array = 1016, kByteaArray = 1001;
 
 void PutBigEndian(std::string* out, std::uint64_t v, int bytes) {
   for (int i = bytes - 1; i >= 0; --i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
@@ -103,16 +103,6 @@ Params& Params::Int8Array(const std::vector<std::int64_t>& values) {
   return Add(std::move(b), kInt8Array, 1);
 }
 
-Params& Params::Int4Array(const std::vector<std::int32_t>& values) {
-  std::string b = ArrayHeader(kInt4, values.size());
-  b.reserve(b.size() + values.size() * 8);
-  for (std::int32_t v : values) {
-    PutBigEndian(&b, 4, 4);
-    PutBigEndian(&b, static_cast<std::uint32_t>(v), 4);
-  }
-  return Add(std::move(b), kInt4Array, 1);
-}
-
 Params& Params::ByteaArray(const std::vector<const std::vector<std::uint8_t>*>& values) {
   std::string b = ArrayHeader(kBytea, values.size());
   std::size_t total = b.size();
@@ -139,7 +129,6 @@ QueryResult::~QueryResult() {
 }
 
 int QueryResult::rows() const { return r_ != nullptr ? PQntuples(r_) : 0; }
-bool QueryResult::IsNull(int row, int column) const { return PQgetisnull(r_, row, column) != 0; }
 
 std::int64_t QueryResult::Int8(int row, int column) const {
   return static_cast<std::int64_t>(GetBigEndian(PQgetvalue(r_, row, column), 8));

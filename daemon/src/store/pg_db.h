@@ -25,10 +25,9 @@ class Params {
   Params& Int4(std::int32_t value);
   Params& Bytes(const void* data, std::size_t size);
   Params& Text(const std::string& text);
-  // A one-dimensional array of int8, int4 or bytea in PostgreSQL's binary
+  // A one-dimensional array of int8 or bytea in PostgreSQL's binary
   // array format: one round trip carries a whole batch (unnest($n)).
   Params& Int8Array(const std::vector<std::int64_t>& values);
-  Params& Int4Array(const std::vector<std::int32_t>& values);
   Params& ByteaArray(const std::vector<const std::vector<std::uint8_t>*>& values);
 
   int size() const { return static_cast<int>(values_.size()); }
@@ -57,7 +56,6 @@ class QueryResult {
   ~QueryResult();
 
   int rows() const;
-  bool IsNull(int row, int column) const;
   // Binary results: an int8 / int4 column, or a bytea column's bytes.
   std::int64_t Int8(int row, int column) const;
   std::int32_t Int4(int row, int column) const;

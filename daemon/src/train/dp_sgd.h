@@ -49,11 +49,6 @@ struct DpSgdOptions {
   const std::atomic<bool>* cancel = nullptr;        // once set, no further step is taken
 };
 
-// The release a run with these options makes, for the accountant.
-inline GaussianRelease DpSgdRelease(const DpSgdOptions& o) {
-  return {o.noise_multiplier, o.sampling_rate, o.steps};
-}
-
 // Steps for `epochs` passes over the data in expectation: ceil(epochs / q).
 std::int64_t DpSgdSteps(double epochs, double sampling_rate);
 
