@@ -1,6 +1,6 @@
 #include "api/report_rate.h"
 
-#include <chrono>
+#include "util/unix_clock.h"
 
 namespace ldpgraph {
 
@@ -26,8 +26,6 @@ std::uint64_t ReportRate::LastHour(std::uint64_t graph_id, std::int64_t minute) 
   return total;
 }
 
-std::int64_t ReportRate::Now() {
-  return std::chrono::duration_cast<std::chrono::minutes>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+std::int64_t ReportRate::Now() { return UnixSeconds() / 60; }
 
 }  // namespace ldpgraph

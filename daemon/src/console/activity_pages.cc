@@ -14,7 +14,7 @@ namespace {
 using nlohmann::json;
 
 std::string Fact(const std::string& term, const std::string& value) {
-  return "<dt>" + Escape(term) + "</dt><dd>" + value + "</dd>\n";
+  return "<dt>" + EscapeMarkup(term) + "</dt><dd>" + value + "</dd>\n";
 }
 
 std::string Percent(std::uint64_t part, std::uint64_t whole) {
@@ -27,7 +27,7 @@ bool Over(const std::string& state) { return state == "succeeded" || state == "f
 
 HttpResponse UnavailablePage(const std::string& title, const std::string& message) {
   return ConsolePage(503, title, ConsoleSection::kNone,
-                     "<p class=\"warning\">The daemon could not read this now: " + Escape(message) +
+                     "<p class=\"warning\">The daemon could not read this now: " + EscapeMarkup(message) +
                          ". Reload the page to try again.</p>\n");
 }
 
@@ -40,7 +40,7 @@ HttpResponse OverviewPage(ServiceContext& ctx) {
   std::string body = "<h2>Store</h2>\n<dl class=\"facts\">\n";
   body += Fact("backend", ctx.store->Shared() ? "PostgreSQL, shared with the other daemons" : "SQLite, this daemon's own");
   body += Fact("state", ready.ok() ? "<span class=\"state\">ready</span>: reports sent now are stored"
-                                   : "<span class=\"state\">not ready</span>: " + Escape(ready.message()));
+                                   : "<span class=\"state\">not ready</span>: " + EscapeMarkup(ready.message()));
   body += Fact("commits", Grouped(m.store_commits.load()));
   body += Fact("failed writes", Grouped(StorageFailures()));
   if (ctx.draining.load()) body += Fact("daemon", "<span class=\"state\">stopping</span> (SIGTERM): finishing what is in flight");
@@ -59,7 +59,7 @@ HttpResponse OverviewPage(ServiceContext& ctx) {
     body += Fact("graphs", "<a href=\"/console/graphs\">" + Grouped((*graphs)["graphs"].size()) + "</a> with " +
                                Grouped(users) + " users and " + Grouped(reports) + " reports in the store");
   } else {
-    body += Fact("graphs", "unavailable: " + Escape(graphs.status().message()));
+    body += Fact("graphs", "unavailable: " + EscapeMarkup(graphs.status().message()));
   }
   const std::uint64_t budget = m.memory_budget_bytes.load(), leased = m.memory_leased_bytes.load();
   body += "</dl>\n<h2>Memory budget</h2>\n<p>Heavy admin work (GAP jobs, GW queries, predictions, uploads) holds " +
@@ -103,10 +103,10 @@ HttpResponse JobsPage(ServiceContext& ctx) {
     if (j.contains("model_version")) {
       outcome += ", <a href=\"/console/models\">model " + std::to_string(j["model_version"].get<std::uint64_t>()) + "</a>";
     }
-    if (j.contains("error")) outcome += Escape(j["error"].get<std::string>());
+    if (j.contains("error")) outcome += EscapeMarkup(j["error"].get<std::string>());
     rows += "<tr><th scope=\"row\">" + std::to_string(j["job_id"].get<std::uint64_t>()) + "</th><td>" +
-            Escape(j["task"].get<std::string>()) + "</td><td><span class=\"state state-" + Escape(state) + "\">" +
-            Escape(state) + "</span></td><td>" + progress + "</td><td class=\"n\">" +
+            EscapeMarkup(j["task"].get<std::string>()) + "</td><td><span class=\"state state-" + EscapeMarkup(state) + "\">" +
+            EscapeMarkup(state) + "</span></td><td>" + progress + "</td><td class=\"n\">" +
             Fixed3(j["val_accuracy"].get<double>()) + "</td><td>" + (outcome.empty() ? "-" : outcome) +
             "</td><td class=\"n\">" + std::to_string(static_cast<long>(j["seconds"].get<double>())) + " s</td></tr>\n";
   }
@@ -139,7 +139,7 @@ HttpResponse ModelsPage(ServiceContext& ctx) {
     const json& v = *it;
     const std::string graphs = v.contains("graphs") ? Grouped(v["graphs"].size()) : "-";
     body += "<tr><th scope=\"row\">" + std::to_string(v["version"].get<std::uint64_t>()) + "</th><td>" +
-            Escape(v.value("task", std::string("-"))) + "</td><td>" + Escape(v.value("model", std::string("-"))) +
+            EscapeMarkup(v.value("task", std::string("-"))) + "</td><td>" + EscapeMarkup(v.value("model", std::string("-"))) +
             "</td><td class=\"n\">" + graphs + "</td><td class=\"n\">" + Fixed3(v.value("test_accuracy", -1.0)) +
             "</td><td class=\"n\">" + (v.contains("users") ? Grouped(v["users"].get<std::uint64_t>()) : "-") +
             "</td><td>" + (v.contains("job_id") ? std::to_string(v["job_id"].get<std::uint64_t>()) : "-") +

@@ -10,6 +10,7 @@
 #include "console/html.h"
 #include "net/json_response.h"
 #include "net/token_authority.h"
+#include "util/unix_clock.h"
 
 namespace ldpgraph {
 namespace {
@@ -54,7 +55,7 @@ std::uint64_t PageNumber(const std::string& target) {
 
 HttpResponse SignInPage(int status, const std::string& notice) {
   std::string body;
-  if (!notice.empty()) body += "<p class=\"warning\" role=\"alert\">" + Escape(notice) + "</p>\n";
+  if (!notice.empty()) body += "<p class=\"warning\" role=\"alert\">" + EscapeMarkup(notice) + "</p>\n";
   body +=
       "<form method=\"post\" action=\"/console/login\">\n<p><label for=\"token\">Admin token</label><br>\n"
       "<input id=\"token\" name=\"token\" type=\"password\" autocomplete=\"current-password\" required autofocus "
@@ -77,7 +78,7 @@ HttpResponse SeeOther(const std::string& location) {
 }
 
 bool SignedIn(const ServiceContext& ctx, const HttpRequest& request) {
-  return AdminAuthorized(ctx, request) || HasValidSession(request.cookie, ctx.admin_token, UnixNow());
+  return AdminAuthorized(ctx, request) || HasValidSession(request.cookie, ctx.admin_token, UnixSeconds());
 }
 
 HttpResponse Login(ServiceContext& ctx, const HttpRequest& request) {
@@ -89,7 +90,7 @@ HttpResponse Login(ServiceContext& ctx, const HttpRequest& request) {
     return SignInPage(401, "That is not the admin token.");
   }
   HttpResponse r = SeeOther("/console/");
-  r.headers.emplace_back("Set-Cookie", SessionCookie(ctx.admin_token, UnixNow()));
+  r.headers.emplace_back("Set-Cookie", SessionCookie(ctx.admin_token, UnixSeconds()));
   return r;
 }
 
@@ -122,7 +123,7 @@ HttpResponse HandleConsole(ServiceContext& ctx, const HttpRequest& request) {
   if (path == "/console/models") return ModelsPage(ctx);
   if (path == "/console/models/chart.svg") return ModelsChart(ctx);
   return ConsolePage(404, "Not found", ConsoleSection::kNone,
-                     "<p>The console has no page " + Escape(path) + ". <a href=\"/console/\">The overview</a>.</p>\n");
+                     "<p>The console has no page " + EscapeMarkup(path) + ". <a href=\"/console/\">The overview</a>.</p>\n");
 }
 
 }  // namespace ldpgraph

@@ -1,8 +1,8 @@
 #include "console/console_session.h"
 
-#include <chrono>
 #include <optional>
 
+#include "net/base64url.h"
 #include "net/hmac_sha256.h"
 #include "net/token_authority.h"
 
@@ -16,13 +16,7 @@ std::optional<std::string> Mac(const std::string& admin_token, std::int64_t expi
   std::optional<HmacSha256::Digest> digest =
       hmac->Compute(reinterpret_cast<const std::uint8_t*>(message.data()), message.size());
   if (!digest) return std::nullopt;
-  static const char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (std::uint8_t b : *digest) {
-    hex += kHex[b >> 4];
-    hex += kHex[b & 15];
-  }
-  return hex;
+  return Base64UrlEncode(digest->data(), digest->size());
 }
 
 // The value of cookie `name` in a Cookie header ("a=1; b=2"), or empty.
@@ -65,10 +59,6 @@ bool HasValidSession(const std::string& cookie_header, const std::string& admin_
   if (expiry <= now || expiry > now + kConsoleSessionSeconds) return false;
   const std::optional<std::string> mac = Mac(admin_token, expiry);
   return mac && SecretsEqual(value.substr(dot + 1), *mac);
-}
-
-std::int64_t UnixNow() {
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace ldpgraph

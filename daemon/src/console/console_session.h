@@ -1,6 +1,6 @@
 // The console's sign-in session. The operator types the admin token once;
 // the daemon answers with a cookie that proves she did, for 12 hours,
-// without holding the token: "EXPIRY.MAC", MAC = hex HMAC-SHA256 under the
+// without holding the token: "EXPIRY.MAC", MAC = base64url HMAC-SHA256 under the
 // admin token of "ldpgraph-console:EXPIRY". A new admin token (a restart
 // with another file) ends every session. The cookie is HttpOnly, Secure
 // and SameSite=Strict (another site's page cannot make the browser send
@@ -23,8 +23,6 @@ std::string ClearedSessionCookie();
 // Whether a Cookie header carries a session made with `admin_token` that
 // has not expired at `now` (MAC compared in constant time).
 bool HasValidSession(const std::string& cookie_header, const std::string& admin_token, std::int64_t now);
-// Unix seconds by the system clock.
-std::int64_t UnixNow();
 
 }  // namespace ldpgraph
 

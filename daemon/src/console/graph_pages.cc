@@ -67,10 +67,10 @@ HttpResponse GraphsPage(ServiceContext& ctx, std::uint64_t page) {
     const std::uint64_t n = g["num_users"].get<std::uint64_t>(), r = g["reports"].get<std::uint64_t>();
     const std::string share = n > 0 ? Fixed3(static_cast<double>(std::min(r, n)) / static_cast<double>(n)) : "-";
     body += "<tr><th scope=\"row\"><a href=\"/console/graphs/" + std::to_string(id) + "\">Graph " +
-            std::to_string(id) + "</a></th><td>" + Escape(Kind(g)) + "</td><td class=\"n\">" + Grouped(n) +
+            std::to_string(id) + "</a></th><td>" + EscapeMarkup(Kind(g)) + "</td><td class=\"n\">" + Grouped(n) +
             "</td><td class=\"n\">" + Grouped(r) + "</td><td class=\"n\">" + share + "</td><td class=\"n\">" +
-            Grouped(ctx.report_rate.LastHour(id, minute)) + "</td><td>" + Escape(RoundsCell(g)) + "</td><td>" +
-            (g.contains("label") ? Escape(g["label"].dump()) : "-") + "</td></tr>\n";
+            Grouped(ctx.report_rate.LastHour(id, minute)) + "</td><td>" + EscapeMarkup(RoundsCell(g)) + "</td><td>" +
+            (g.contains("label") ? EscapeMarkup(g["label"].dump()) : "-") + "</td></tr>\n";
   }
   body += "</tbody>\n</table>\n" + Pager(page, pages) +
           "<p>Reports in the last hour count what this daemon stored since it started.</p>\n";
@@ -82,7 +82,7 @@ HttpResponse GraphPage(ServiceContext& ctx, const std::string& id_text) {
   auto graph = id ? ctx.graphs.Find(*id) : nullptr;
   if (!graph) {
     return ConsolePage(404, "No such graph", ConsoleSection::kGraphs,
-                       "<p>There is no graph " + Escape(id_text) + ". <a href=\"/console/graphs\">All graphs</a>.</p>\n");
+                       "<p>There is no graph " + EscapeMarkup(id_text) + ". <a href=\"/console/graphs\">All graphs</a>.</p>\n");
   }
   Result<json> list = AdminJson(ctx, "/v1/admin/graphs");
   if (!list.ok()) return UnavailablePage("Graph " + id_text, list.status().message());
@@ -92,15 +92,15 @@ HttpResponse GraphPage(ServiceContext& ctx, const std::string& id_text) {
   }
   if (entry.is_null()) return UnavailablePage("Graph " + id_text, "the admin API does not list it");
   const std::string title = "Graph " + std::to_string(*id);
-  std::string body = "<dl class=\"facts\">\n<dt>collects</dt><dd>" + Escape(Kind(entry)) + "</dd>\n<dt>users</dt><dd>" +
+  std::string body = "<dl class=\"facts\">\n<dt>collects</dt><dd>" + EscapeMarkup(Kind(entry)) + "</dd>\n<dt>users</dt><dd>" +
                      Grouped(entry["num_users"].get<std::uint64_t>()) + "</dd>\n<dt>reports stored</dt><dd>" +
                      Grouped(entry["reports"].get<std::uint64_t>()) + "</dd>\n<dt>reports in the last hour</dt><dd>" +
                      Grouped(ctx.report_rate.LastHour(*id, ReportRate::Now())) + " (this daemon)</dd>\n" +
-                     "<dt>rounds</dt><dd>" + Escape(RoundsCell(entry)) + "</dd>\n<dt>symmetrised by</dt><dd>" +
-                     Escape(entry["symmetrise"].get<std::string>()) + "</dd>\n</dl>\n";
+                     "<dt>rounds</dt><dd>" + EscapeMarkup(RoundsCell(entry)) + "</dd>\n<dt>symmetrised by</dt><dd>" +
+                     EscapeMarkup(entry["symmetrise"].get<std::string>()) + "</dd>\n</dl>\n";
   body += "<h2>Privacy, in plain words</h2>\n" + PrivacyInWords(graph->config, graph->rounds);
-  body += "<h2>The policy devices fetch</h2>\n<pre>" + Escape(entry["config"].dump(2)) + "</pre>\n";
-  if (entry.contains("rounds")) body += "<h2>Rounds</h2>\n<pre>" + Escape(entry["rounds"].dump(2)) + "</pre>\n";
+  body += "<h2>The policy devices fetch</h2>\n<pre>" + EscapeMarkup(entry["config"].dump(2)) + "</pre>\n";
+  if (entry.contains("rounds")) body += "<h2>Rounds</h2>\n<pre>" + EscapeMarkup(entry["rounds"].dump(2)) + "</pre>\n";
   return ConsolePage(200, title, ConsoleSection::kGraphs, body);
 }
 

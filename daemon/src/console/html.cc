@@ -27,22 +27,6 @@ std::string NavLink(const char* href, const char* label, bool current) {
 
 }  // namespace
 
-std::string Escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string Grouped(std::uint64_t n) {
   std::string digits = std::to_string(n), out;
   for (std::size_t i = 0; i < digits.size(); ++i) {
@@ -65,7 +49,7 @@ HttpResponse ConsolePage(int status, const std::string& title, ConsoleSection se
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   if (refresh_seconds > 0) html += "<meta http-equiv=\"refresh\" content=\"" + std::to_string(refresh_seconds) + "\">\n";
-  html += "<title>" + Escape(title) + " - ldpgraphd</title>\n<link rel=\"stylesheet\" href=\"/console/console.css\">\n"
+  html += "<title>" + EscapeMarkup(title) + " - ldpgraphd</title>\n<link rel=\"stylesheet\" href=\"/console/console.css\">\n"
           "<link rel=\"icon\" href=\"/console/favicon.svg\" type=\"image/svg+xml\">\n"
           "</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to the content</a>\n<header>\n"
           "<p class=\"brand\">ldpgraphd console</p>\n";
@@ -76,7 +60,7 @@ HttpResponse ConsolePage(int status, const std::string& title, ConsoleSection se
             NavLink("/console/models", "Models", section == ConsoleSection::kModels) + "</ul></nav>\n" +
             "<form method=\"post\" action=\"/console/logout\"><button type=\"submit\">Sign out</button></form>\n";
   }
-  html += "</header>\n<main id=\"main\">\n<h1>" + Escape(title) + "</h1>\n" + body + "</main>\n</body>\n</html>\n";
+  html += "</header>\n<main id=\"main\">\n<h1>" + EscapeMarkup(title) + "</h1>\n" + body + "</main>\n</body>\n</html>\n";
   HttpResponse r;
   r.status = status;
   r.content_type = "text/html; charset=utf-8";

@@ -1,4 +1,4 @@
-// The console's HTML: escaping, and the frame every page shares (its
+// The console's HTML: number formats, and the frame every page shares (its
 // navigation, a skip link, one style sheet from the daemon itself). Pages
 // are plain HTML, readable without colour and with the keyboard alone.
 #ifndef LDPGRAPH_DAEMON_CONSOLE_HTML_H_
@@ -8,11 +8,10 @@
 #include <string>
 
 #include "net/http_types.h"
+#include "util/markup_escape.h"  // EscapeMarkup, for every page
 
 namespace ldpgraph {
 
-// `text` safe inside HTML text and double-quoted attributes.
-std::string Escape(const std::string& text);
 // A number as the console shows it: grouped thousands ("12,345").
 std::string Grouped(std::uint64_t n);
 // A fraction in [0, 1] with 3 decimals ("0.812"); "-" for a negative one.

@@ -94,8 +94,8 @@ std::string PrivacyInWords(const GraphConfig& config, const RoundSchedule& round
       epsilon = "d x " + epsilon;
       auc = auc + " for d = 1, " + Fixed3(MaxAucUnderDp(10 * c.epsilon, 0)) + " for d = 10";
     }
-    html += "<tr><th scope=\"row\">" + Escape(c.what) + "</th><td class=\"n\">" + epsilon +
-            "</td><td class=\"n\">" + auc + "</td><td>" + Escape(c.meaning) + "</td></tr>\n";
+    html += "<tr><th scope=\"row\">" + EscapeMarkup(c.what) + "</th><td class=\"n\">" + epsilon +
+            "</td><td class=\"n\">" + auc + "</td><td>" + EscapeMarkup(c.meaning) + "</td></tr>\n";
   }
   html += "</tbody>\n</table>\n<p>An AUC of 0.5 is a coin toss. The bound holds for any attacker, whatever else "
           "she knows: it is the largest area under the ROC curve of any test telling the two inputs apart from "

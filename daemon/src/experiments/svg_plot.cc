@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "internal/durable_file.h"
+#include "util/markup_escape.h"
 
 namespace ldpgraph {
 namespace {
@@ -22,18 +23,6 @@ constexpr std::size_t kColourCount = sizeof(kColours) / sizeof(kColours[0]);
 // the legend too), so no two series look alike.
 const char* Colour(std::size_t k) { return kColours[k % kColourCount]; }
 std::string Dash(std::size_t k) { return k >= kColourCount ? " stroke-dasharray=\"7,4\"" : ""; }
-
-std::string Escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
 
 std::string Num(double v) {
   char buf[32];
@@ -153,13 +142,13 @@ std::string RenderSvg(const PlotSpec& spec, const std::vector<PlotSeries>& serie
          "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n";
   svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   svg += "<text x=\"" + Num((kLeft + kRight) / 2) + "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" +
-         Escape(spec.title) + "</text>\n";
+         EscapeMarkup(spec.title) + "</text>\n";
   // Grid and ticks.
   if (categorical) {
     for (std::size_t i = 0; i < spec.x_categories.size(); ++i) {
       const double px = x.ToPixel(static_cast<double>(i));
       svg += "<text x=\"" + Num(px) + "\" y=\"" + Num(kBottom + 16) + "\" text-anchor=\"middle\">" +
-             Escape(spec.x_categories[i]) + "</text>\n";
+             EscapeMarkup(spec.x_categories[i]) + "</text>\n";
     }
   } else {
     for (double t : x.Ticks()) {
@@ -180,9 +169,9 @@ std::string RenderSvg(const PlotSpec& spec, const std::vector<PlotSeries>& serie
   svg += "<rect x=\"" + Num(kLeft) + "\" y=\"" + Num(kTop) + "\" width=\"" + Num(kRight - kLeft) + "\" height=\"" +
          Num(kBottom - kTop) + "\" fill=\"none\" stroke=\"#333\"/>\n";
   svg += "<text x=\"" + Num((kLeft + kRight) / 2) + "\" y=\"" + Num(kBottom + 38) + "\" text-anchor=\"middle\">" +
-         Escape(spec.x_label) + "</text>\n";
+         EscapeMarkup(spec.x_label) + "</text>\n";
   svg += "<text transform=\"translate(18," + Num((kTop + kBottom) / 2) +
-         ") rotate(-90)\" text-anchor=\"middle\">" + Escape(spec.y_label) + "</text>\n";
+         ") rotate(-90)\" text-anchor=\"middle\">" + EscapeMarkup(spec.y_label) + "</text>\n";
   if (spec.diagonal) {
     const double lo = std::max(x.lo, y.lo), hi = std::min(x.hi, y.hi);
     svg += "<line x1=\"" + Num(x.ToPixel(lo)) + "\" y1=\"" + Num(y.ToPixel(lo)) + "\" x2=\"" + Num(x.ToPixel(hi)) +
@@ -230,7 +219,7 @@ std::string RenderSvg(const PlotSpec& spec, const std::vector<PlotSeries>& serie
       svg += "<path d=\"M" + Num(kRight + 18) + "," + Num(py - 3) + " L" + Num(kRight + 36) + "," + Num(py - 3) +
              "\" stroke=\"" + colour + "\" stroke-width=\"3\"" + Dash(k) + "/>\n";
     }
-    svg += "<text x=\"" + Num(kRight + 40) + "\" y=\"" + Num(py + 1) + "\">" + Escape(series[k].name) + "</text>\n";
+    svg += "<text x=\"" + Num(kRight + 40) + "\" y=\"" + Num(py + 1) + "\">" + EscapeMarkup(series[k].name) + "</text>\n";
   }
   svg += "</svg>\n";
   return svg;

@@ -10,6 +10,7 @@
 #include "engine/kernels/kernel_table.h"
 #include "net/storage_failure.h"
 #include "train/gin_pipeline.h"
+#include "util/unix_clock.h"
 
 namespace ldpgraph {
 
@@ -582,9 +583,7 @@ void TrainingJobs::Publish(Job* job, std::chrono::steady_clock::time_point start
   // When it was trained, for devices reading their result.
   nlohmann::json about = nlohmann::json::parse(about_json, nullptr, false);
   if (about.is_object()) {
-    about["trained_at"] = std::chrono::duration_cast<std::chrono::seconds>(
-                              std::chrono::system_clock::now().time_since_epoch())
-                              .count();
+    about["trained_at"] = UnixSeconds();
   }
   Result<std::uint64_t> version = models_->Add(model, about.is_object() ? about.dump() : about_json);
   if (version.status().code() == StatusCode::kUnavailable) {

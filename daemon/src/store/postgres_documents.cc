@@ -1,16 +1,10 @@
 #include "store/postgres_documents.h"
 
-#include <chrono>
-
 #include "store/pg_pool.h"
+#include "util/unix_clock.h"
 
 namespace ldpgraph {
 namespace {
-
-std::int64_t NowUnix() {
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 class PostgresDocuments final : public DocumentStore {
  public:
@@ -115,7 +109,7 @@ class PostgresDocuments final : public DocumentStore {
     Result<pg::QueryResult> r = c.Query(
         "INSERT INTO documents (kind, id, data, summary, created_unix) VALUES ($1, $2, $3, $4, $5)",
         pg::Params().Text(kind_).Int8(static_cast<std::int64_t>(id)).Bytes(data.data(), data.size()).Text(summary).Int8(
-            NowUnix()));
+            UnixSeconds()));
     return r.status();
   }
 

@@ -17,6 +17,7 @@
 #include "store/pg_db.h"
 #include "store/pg_pool.h"
 #include "store/rounds_sql.h"
+#include "util/unix_clock.h"
 
 namespace ldpgraph {
 namespace {
@@ -102,11 +103,6 @@ static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kPostgresSchemaVer
 std::int64_t ToSql(std::uint64_t id) { return static_cast<std::int64_t>(id); }
 std::uint64_t FromSql(std::int64_t id) { return static_cast<std::uint64_t>(id); }
 
-std::int64_t NowUnix() {
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // Runs `body` in a transaction; rolls back when it fails.
 Status InTransaction(pg::Connection& c, const std::function<Status()>& body) {
   LDPGRAPH_RETURN_IF_ERROR(c.Exec("BEGIN"));
@@ -157,7 +153,7 @@ class PostgresReportStore final : public ReportStore {
   void Insert(ReportRecord record, InsertDone done) override { queue_.Push(std::move(record), std::move(done)); }
 
   Status CreateGraph(const StoredGraph& graph) override {
-    const std::int64_t created = graph.created_unix ? graph.created_unix : NowUnix();
+    const std::int64_t created = graph.created_unix ? graph.created_unix : UnixSeconds();
     return pool_->Run([&](pg::Connection& c) -> Status {
       return InTransaction(c, [&]() -> Status {
         Result<pg::QueryResult> r = c.Query(
@@ -199,7 +195,7 @@ class PostgresReportStore final : public ReportStore {
         opened = RoundOf(*r, 0);
         LDPGRAPH_RETURN_IF_ERROR(CheckRoundOpening(graph_id, opened, open));
         ++opened.current;
-        opened.opened_unix = NowUnix();
+        opened.opened_unix = UnixSeconds();
         LDPGRAPH_RETURN_IF_ERROR(
             c.Query("UPDATE graph_rounds SET current_round = $2, opened_unix = $3 WHERE graph_id = $1",
                     pg::Params().Int8(ToSql(graph_id)).Int8(opened.current).Int8(opened.opened_unix))
@@ -273,7 +269,7 @@ class PostgresReportStore final : public ReportStore {
     Status s = pool_->Run([&](pg::Connection& c) -> Status {
       Result<pg::QueryResult> r = c.Query(
           "INSERT INTO jobs (status_json, created_unix, updated_unix) VALUES ($1, $2, $2) RETURNING job_id",
-          pg::Params().Text(status_json).Int8(NowUnix()));
+          pg::Params().Text(status_json).Int8(UnixSeconds()));
       if (!r.ok()) return r.status();
       id = FromSql(r->Int8(0, 0));
       return Status::Ok();
@@ -286,7 +282,7 @@ class PostgresReportStore final : public ReportStore {
     return pool_->Run([&](pg::Connection& c) -> Status {
       Result<pg::QueryResult> r =
           c.Query("UPDATE jobs SET status_json = $2, updated_unix = $3 WHERE job_id = $1",
-                  pg::Params().Int8(ToSql(job_id)).Text(status_json).Int8(NowUnix()));
+                  pg::Params().Int8(ToSql(job_id)).Text(status_json).Int8(UnixSeconds()));
       if (!r.ok()) return r.status();
       if (r->Affected() == 0) return Status::FailedPrecondition("no job " + std::to_string(job_id));
       return Status::Ok();
@@ -371,7 +367,7 @@ class PostgresReportStore final : public ReportStore {
       Result<pg::QueryResult> r = c.Query(
           "INSERT INTO jobs (status_json, request_json, created_unix, updated_unix) VALUES ($1, $2, $3, $3) "
           "RETURNING job_id",
-          pg::Params().Text(status_json).Text(request_json).Int8(NowUnix()));
+          pg::Params().Text(status_json).Text(request_json).Int8(UnixSeconds()));
       if (!r.ok()) return r.status();
       id = FromSql(r->Int8(0, 0));
       return Status::Ok();
@@ -389,7 +385,7 @@ class PostgresReportStore final : public ReportStore {
               "  SELECT job_id FROM jobs WHERE NOT claimed AND NOT cancel_requested AND NOT over "
               "  AND request_json IS NOT NULL ORDER BY job_id LIMIT 1 FOR UPDATE SKIP LOCKED) "
               "RETURNING job_id, status_json, request_json",
-          pg::Params().Int8(NowUnix()).Int8(ToSql(epoch)));
+          pg::Params().Int8(UnixSeconds()).Int8(ToSql(epoch)));
       if (!r.ok()) return r.status();
       if (r->rows() == 1) {
         claimed = ClaimedJob{FromSql(r->Int8(0, 0)), r->Text(0, 1), r->Text(0, 2)};
@@ -408,7 +404,7 @@ class PostgresReportStore final : public ReportStore {
           c.Query(std::string(kLeaseHeld) +
                       "UPDATE jobs SET status_json = $1, updated_unix = $3, over = $4::boolean "
                       "WHERE job_id = $5 AND NOT over AND EXISTS (SELECT 1 FROM lease)",
-                  pg::Params().Text(status_json).Int8(ToSql(epoch)).Int8(NowUnix()).Text(final ? "t" : "f").Int8(
+                  pg::Params().Text(status_json).Int8(ToSql(epoch)).Int8(UnixSeconds()).Text(final ? "t" : "f").Int8(
                       ToSql(job_id)));
       if (!r.ok()) return r.status();
       if (r->Affected() == 1) return Status::Ok();
@@ -442,7 +438,7 @@ class PostgresReportStore final : public ReportStore {
           "UPDATE jobs SET cancel_requested = true, updated_unix = $3, "
           "  status_json = CASE WHEN claimed THEN status_json ELSE $2 END, over = NOT claimed "
           "WHERE job_id = $1 AND NOT over RETURNING claimed",
-          pg::Params().Int8(ToSql(id)).Text(cancelled_json).Int8(NowUnix()));
+          pg::Params().Int8(ToSql(id)).Text(cancelled_json).Int8(UnixSeconds()));
       if (!r.ok()) return r.status();
       if (r->rows() == 0) return Status::FailedPrecondition("job " + std::to_string(id) + " is unknown or has ended");
       ended_now = r->Bytes(0, 0)[0] == 0;
@@ -613,7 +609,7 @@ class PostgresReportStore final : public ReportStore {
         "WHERE t.r = coalesce((SELECT current_round FROM graph_rounds WHERE graph_id = t.g FOR SHARE), 0) "
         "ON CONFLICT (graph_id, user_id, round) DO NOTHING RETURNING graph_id, user_id, round",
         pg::Params().Int8Array(graphs).Int8Array(users).Int8Array(rounds).ByteaArray(ids).ByteaArray(bodies).Int8(
-            NowUnix()));
+            UnixSeconds()));
     if (!inserted.ok()) return inserted.status();
     std::map<Key, bool> fresh;  // (graph, user, round) -> its first record still unclaimed
     for (int i = 0; i < inserted->rows(); ++i) {

@@ -12,6 +12,7 @@
 #include "store/commit_queue.h"
 #include "store/rounds_sql.h"
 #include "store/sqlite_db.h"
+#include "util/unix_clock.h"
 
 namespace ldpgraph {
 
@@ -75,12 +76,6 @@ static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kStoreSchemaVersio
 
 std::int64_t ToSql(std::uint64_t id) { return static_cast<std::int64_t>(id); }
 std::uint64_t FromSql(std::int64_t id) { return static_cast<std::uint64_t>(id); }
-
-std::int64_t NowUnix() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 Result<std::int64_t> PragmaInt(sqlite::Db& db, const char* pragma) {
   auto stmt = sqlite::Statement::Prepare(db, pragma);
@@ -157,7 +152,7 @@ class SqliteReportStore final : public ReportStore {
   void Insert(ReportRecord record, InsertDone done) override { queue_.Push(std::move(record), std::move(done)); }
 
   Status CreateGraph(const StoredGraph& graph) override {
-    const std::int64_t created = graph.created_unix ? graph.created_unix : NowUnix();
+    const std::int64_t created = graph.created_unix ? graph.created_unix : UnixSeconds();
     return WriterTransaction([&]() -> Status {
       auto stmt = sqlite::Statement::Prepare(
           write_db_, "INSERT INTO graphs (graph_id, config_json, created_unix) VALUES (?1, ?2, ?3) "
@@ -202,7 +197,7 @@ class SqliteReportStore final : public ReportStore {
       opened = RoundOf(*current);
       LDPGRAPH_RETURN_IF_ERROR(CheckRoundOpening(graph_id, opened, open));
       ++opened.current;
-      opened.opened_unix = NowUnix();
+      opened.opened_unix = UnixSeconds();
       auto update = sqlite::Statement::Prepare(
           write_db_, "UPDATE graph_rounds SET current_round = ?2, opened_unix = ?3 WHERE graph_id = ?1");
       if (!update.ok()) return update.status();
@@ -267,7 +262,7 @@ class SqliteReportStore final : public ReportStore {
         admin_db_, "INSERT INTO jobs (status_json, created_unix, updated_unix) VALUES (?1, ?2, ?2)");
     if (!stmt.ok()) return stmt.status();
     stmt->BindText(1, status_json);
-    stmt->BindInt(2, NowUnix());
+    stmt->BindInt(2, UnixSeconds());
     auto done = stmt->Step();
     if (!done.ok()) return done.status();
     return FromSql(admin_db_.LastInsertRowId());
@@ -280,7 +275,7 @@ class SqliteReportStore final : public ReportStore {
     if (!stmt.ok()) return stmt.status();
     stmt->BindInt(1, ToSql(job_id));
     stmt->BindText(2, status_json);
-    stmt->BindInt(3, NowUnix());
+    stmt->BindInt(3, UnixSeconds());
     auto done = stmt->Step();
     if (!done.ok()) return done.status();
     if (admin_db_.Changes() == 0) return Status::FailedPrecondition("no job " + std::to_string(job_id));
@@ -418,7 +413,7 @@ class SqliteReportStore final : public ReportStore {
     if (!stmt.ok()) return stmt.status();
     stmt->BindInt(1, ToSql(graph_id));
     bind_value(*stmt);
-    stmt->BindInt(3, NowUnix());
+    stmt->BindInt(3, UnixSeconds());
     auto done = stmt->Step();
     if (!done.ok()) return done.status();
     if (admin_db_.Changes() == 0) return Status::FailedPrecondition("no graph " + std::to_string(graph_id));
@@ -451,7 +446,7 @@ class SqliteReportStore final : public ReportStore {
     std::vector<InsertOutcome> outcomes;
     outcomes.reserve(batch.size());
     Status s = write_db_.Exec("BEGIN IMMEDIATE");
-    const std::int64_t now = NowUnix();
+    const std::int64_t now = UnixSeconds();
     std::map<std::uint64_t, std::uint32_t> open_rounds;  // read once per graph in this transaction
     for (std::size_t i = 0; s.ok() && i < batch.size(); ++i) {
       auto outcome = InsertOne(batch[i].record, now, &open_rounds);
