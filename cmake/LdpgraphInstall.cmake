@@ -54,9 +54,9 @@ if(TARGET ldpgraph_cli)
     file(READ \"${PROJECT_SOURCE_DIR}/daemon/systemd/ldpgraphd.service\" unit)
     string(REPLACE \"/usr/local/bin/ldpgraphd\" \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/ldpgraphd\" unit \"\${unit}\")
     file(WRITE \"${PROJECT_BINARY_DIR}/install-staging/ldpgraphd.service\" \"\${unit}\")
+    file(INSTALL \"${PROJECT_BINARY_DIR}/install-staging/ldpgraphd.service\"
+         DESTINATION \"\${CMAKE_INSTALL_PREFIX}/lib/systemd/system\")  # file(INSTALL) adds DESTDIR itself
   " COMPONENT daemon)
-  install(FILES ${PROJECT_BINARY_DIR}/install-staging/ldpgraphd.service
-    DESTINATION lib/systemd/system COMPONENT daemon)
   install(FILES ${PROJECT_SOURCE_DIR}/daemon/systemd/ldpgraphd.sysusers
     DESTINATION lib/sysusers.d RENAME ldpgraphd.conf COMPONENT daemon)
   if(TARGET fleet_simulator)  # many devices' reports through the SDK's uploader, for a first run

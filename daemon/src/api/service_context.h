@@ -45,8 +45,8 @@ struct ServiceContext {
   RateLimiter per_address_limit;
   Metrics& metrics;  // outlives the context: the store reports commits into it
   Logger* logger;
-  std::atomic<bool> draining{false};
-  ReportRate report_rate;  // each graph's reports stored in the last hour (the console)  // SIGTERM: /healthz says 503, connections close after their answer
+  std::atomic<bool> draining{false};  // SIGTERM: /healthz says 503, connections close after their answer
+  ReportRate report_rate;  // each graph's reports stored in the last hour (the console)
   ModelRegistry* models = nullptr;  // trained model versions (set by the Daemon)
   TrainingJobs* jobs = nullptr;     // background training (set by the Daemon)
   HeldGraphStore* held_graphs = nullptr;  // graphs owners upload whole (set by the Daemon)
