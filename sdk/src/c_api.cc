@@ -1,4 +1,5 @@
 // The C ABI over the C++ SDK. No C++ type or error crosses this boundary.
+#include "ldpgraph/edge_randomizers.h"
 #include "ldpgraph/ldpgraph.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+#include "ldpgraph/edge_randomizers.h"
 #include "ldpgraph/graph_config.h"
 
 #include "ldpgraph/label_rr.h"

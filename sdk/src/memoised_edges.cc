@@ -1,6 +1,6 @@
-// The dispatch to each mechanism's memoised form (edge_mechanism.h).
+// The dispatch to each mechanism's memoised form (edge_randomizers.h).
 #include "ldpgraph/dprr.h"
-#include "ldpgraph/edge_mechanism.h"
+#include "ldpgraph/edge_randomizers.h"
 #include "ldpgraph/local_lap.h"
 #include "ldpgraph/non_private.h"
 #include "ldpgraph/randomized_response.h"

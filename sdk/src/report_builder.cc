@@ -1,3 +1,4 @@
+#include "ldpgraph/edge_randomizers.h"
 #include "ldpgraph/report_builder.h"
 
 #include <limits>

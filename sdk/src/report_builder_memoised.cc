@@ -1,5 +1,6 @@
 // ReportBuilder::BuildMemoised, apart from Build() so that a device image
 // which never reports in rounds links none of the memoised forms.
+#include "ldpgraph/edge_randomizers.h"
 #include "ldpgraph/report_builder.h"
 
 namespace ldpgraph {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "ldpgraph/dprr.h"
+#include "ldpgraph/edge_randomizers.h"
 #include "ldpgraph/embedding_encoder.h"
 #include "ldpgraph/graph_summary.h"
 #include "ldpgraph/label_rr.h"

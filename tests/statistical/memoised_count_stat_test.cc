@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "internal/dprr_rates.h"
+#include "ldpgraph/dprr.h"
 #include "support/noise_kind.h"
 #include "support/stats.h"
 
@@ -30,7 +31,7 @@ TEST_CASE("MemoisedOnesCount.IsBinomialAtEachPointAndBetweenPoints") {
   const std::uint32_t n = 61;
   auto dprr = Dprr::Create(n, 1.0);
   REQUIRE(dprr.ok());
-  const internal::DprrRates rates(*dprr);
+  const internal::DprrRates rates(dprr->num_users(), dprr->p());
   const std::uint64_t candidates = n - 1;
   const int runs = 100000;
   for (auto [t1, t2] : {std::pair<std::uint64_t, std::uint64_t>{3, 17}, {10, 11}, {29, 60}}) {

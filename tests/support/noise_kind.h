@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ldpgraph/edge_mechanism.h"
+#include "ldpgraph/edge_randomizers.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/multibit.h"
 #include "ldpgraph/permanent_coins.h"

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ldpgraph/edge_randomizers.h"
 #include "ldpgraph/local_lap.h"
 #include "ldpgraph/non_private.h"
 #include "ldpgraph/randomized_response.h"

@@ -8,6 +8,7 @@
 
 #include "internal/dprr_rates.h"
 #include "ldpgraph/dprr.h"
+#include "ldpgraph/edge_randomizers.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/local_lap.h"
 #include "ldpgraph/multibit.h"
@@ -122,7 +123,7 @@ TEST_CASE("MemoisedDprr.OnesOnlyGrowWithTheNoisyDegree") {
 TEST_CASE("MemoisedOnesCount.GrowsAlongTheGridAndStaysInRange") {
   auto dprr = Dprr::Create(5000, 2.0);
   REQUIRE(dprr.ok());
-  const internal::DprrRates rates(*dprr);
+  const internal::DprrRates rates(dprr->num_users(), dprr->p());
   for (std::uint64_t seed = 60; seed < 70; ++seed) {
     const PermanentCoins coins = Coins(seed);
     std::uint64_t previous = 0;

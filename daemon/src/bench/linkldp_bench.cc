@@ -5,6 +5,7 @@
 #include "dataset/generators.h"
 #include "dataset/graph_dataset.h"
 #include "engine/parallel.h"
+#include "ldpgraph/edge_randomizers.h"
 #include "ldpgraph/random_source.h"
 #include "linkldp/denoised_training.h"
 #include "linkldp/link_denoiser.h"

@@ -1,5 +1,6 @@
 #include "linkldp/simulated_reports.h"
 
+#include "ldpgraph/edge_randomizers.h"
 #include "ldpgraph/random_source.h"
 
 namespace ldpgraph {

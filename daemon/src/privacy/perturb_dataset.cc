@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "graph/disclosed_lists.h"
+#include "ldpgraph/edge_randomizers.h"
 #include "ldpgraph/non_private.h"
 #include "ldpgraph/samplers.h"
 #include "privacy/local_lap_server.h"

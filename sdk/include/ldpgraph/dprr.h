@@ -16,22 +16,9 @@
 #ifndef LDPGRAPH_DPRR_H_
 #define LDPGRAPH_DPRR_H_
 
-#include "ldpgraph/edge_mechanism.h"
-#include "ldpgraph/samplers.h"
+#include "ldpgraph/degree_budget.h"
 
 namespace ldpgraph {
-
-struct BudgetSplit {
-  double eps1 = 0;  // degree
-  double eps2 = 0;  // bits
-};
-
-// Splits `epsilon` by `allocation`. The paper's rule (eq. 8, alpha_b = 0.9)
-// needs n_max >= 2, the largest graph's user count. Errors: kInvalidArgument
-// for NaN, infinite or non-positive epsilon, n_max < 2, or a split that
-// leaves eps2 <= 0 (epsilon too small for n_max under eq. 8).
-Result<BudgetSplit> AllocateBudget(double epsilon, BudgetAllocation allocation,
-                                   std::uint32_t n_max);
 
 class Dprr final : public EdgeRandomizer {
  public:
@@ -46,25 +33,21 @@ class Dprr final : public EdgeRandomizer {
   Status PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours, const PermanentCoins& coins,
                          NoisyEdges* out) const;  // see ldpgraph::PerturbMemoised
   EdgeMechanism mechanism() const override { return EdgeMechanism::kDprr; }
-  std::uint32_t num_users() const override { return n_; }
+  std::uint32_t num_users() const override { return budget_.num_users(); }
 
-  double epsilon() const { return epsilon_; }
-  double eps1() const { return split_.eps1; }
-  double eps2() const { return split_.eps2; }
+  double epsilon() const { return budget_.epsilon(); }
+  double eps1() const { return budget_.split().eps1; }
+  double eps2() const { return budget_.split().eps2; }
   double p() const { return p_; }
-  BudgetAllocation allocation() const { return allocation_; }
+  BudgetAllocation allocation() const { return budget_.allocation(); }
   // q for a noisy degree d* (clamped to [0, n - 1] first), eq. 5 clamped to [0, 1].
   double SamplingProbability(std::int64_t noisy_degree) const;
 
  private:
   // Sets the fields every report of this mechanism carries alike.
   void Describe(NoisyEdges* out) const;
-  std::uint32_t n_ = 2;
-  double epsilon_ = 1;
-  BudgetAllocation allocation_ = BudgetAllocation::kPaper;
-  BudgetSplit split_;
-  double p_ = 0.5;
-  DiscreteLaplace degree_noise_;
+  DegreeBudget budget_;
+  double p_ = 0.5;  // budget_.bit_keep_probability(), kept for the hot loop
 };
 
 }  // namespace ldpgraph

@@ -1,6 +1,7 @@
 // The edge randomizers a device runs on its owner's neighbour list, and what
-// they output. Concrete mechanisms: dprr.h, randomized_response.h,
-// local_lap.h, non_private.h. MakeEdgeRandomizer() picks one from a policy.
+// they output. Concrete mechanisms: dprr.h, rr_with_degree.h,
+// randomized_response.h, local_lap.h, non_private.h; edge_randomizers.h picks
+// one from a policy.
 #ifndef LDPGRAPH_EDGE_MECHANISM_H_
 #define LDPGRAPH_EDGE_MECHANISM_H_
 
@@ -81,15 +82,6 @@ class EdgeRandomizer {
   std::uint32_t max_output_neighbours() const { return num_users() - 1; }
 };
 
-// The memoised form of `randomizer`'s Perturb() (docs/rounds.md): the same
-// output distribution in any one round, with every random choice a
-// permanent coin named by what it perturbs, so an unchanged list gives the
-// same output in every round and a change moves only what it touches.
-// Errors: Perturb()'s. Each mechanism's own PerturbMemoised() does the work;
-// this dispatch (not a virtual) keeps it out of images that never memoise.
-Status PerturbMemoised(const EdgeRandomizer& randomizer, std::uint32_t user, Span<const std::uint32_t> neighbours,
-                       const PermanentCoins& coins, NoisyEdges* out);
-
 // A graph's public edge policy: what every device of that graph runs.
 struct EdgePolicy {
   EdgeMechanism mechanism = EdgeMechanism::kDprr;
@@ -98,11 +90,6 @@ struct EdgePolicy {
   std::uint32_t n_max = 0;                             // largest graph of the deployment; 0 = n
   std::uint32_t locallap_resolution = 16;
 };
-
-// Builds the randomizer `policy` names for a graph of `num_users` users.
-// Errors: those of the concrete factories (kInvalidArgument).
-Result<std::unique_ptr<EdgeRandomizer>> MakeEdgeRandomizer(std::uint32_t num_users,
-                                                           const EdgePolicy& policy);
 
 }  // namespace ldpgraph
 

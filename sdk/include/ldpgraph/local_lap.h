@@ -12,7 +12,7 @@
 #ifndef LDPGRAPH_LOCAL_LAP_H_
 #define LDPGRAPH_LOCAL_LAP_H_
 
-#include "ldpgraph/dprr.h"
+#include "ldpgraph/degree_budget.h"
 
 namespace ldpgraph {
 
@@ -30,7 +30,7 @@ class LocalLapClient final : public EdgeRandomizer {
   Status PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours, const PermanentCoins& coins,
                          NoisyEdges* out) const;  // see ldpgraph::PerturbMemoised
   EdgeMechanism mechanism() const override { return EdgeMechanism::kLocalLap; }
-  std::uint32_t num_users() const override { return n_; }
+  std::uint32_t num_users() const override { return budget_.num_users(); }
 
  private:
   // Sets the fields every report of this mechanism carries alike.
@@ -39,12 +39,8 @@ class LocalLapClient final : public EdgeRandomizer {
   template <typename Noise>
   void FillValues(std::uint32_t user, const std::vector<std::uint32_t>& sorted, const Noise& noise,
                   NoisyEdges* out) const;
-  std::uint32_t n_ = 2;
-  double epsilon_ = 1;
-  BudgetAllocation allocation_ = BudgetAllocation::kFixed;
-  BudgetSplit split_;
+  DegreeBudget budget_;
   std::uint32_t resolution_ = 16;
-  DiscreteLaplace degree_noise_;
   DiscreteLaplace value_noise_;
 };
 

@@ -14,7 +14,7 @@
 #ifndef LDPGRAPH_RR_WITH_DEGREE_H_
 #define LDPGRAPH_RR_WITH_DEGREE_H_
 
-#include "ldpgraph/dprr.h"
+#include "ldpgraph/degree_budget.h"
 
 namespace ldpgraph {
 
@@ -31,22 +31,18 @@ class RrWithDegree final : public EdgeRandomizer {
   Status PerturbMemoised(std::uint32_t user, Span<const std::uint32_t> neighbours, const PermanentCoins& coins,
                          NoisyEdges* out) const;  // see ldpgraph::PerturbMemoised
   EdgeMechanism mechanism() const override { return EdgeMechanism::kRrDegree; }
-  std::uint32_t num_users() const override { return n_; }
+  std::uint32_t num_users() const override { return budget_.num_users(); }
 
-  double epsilon() const { return epsilon_; }
-  double eps1() const { return split_.eps1; }
-  double eps2() const { return split_.eps2; }
+  double epsilon() const { return budget_.epsilon(); }
+  double eps1() const { return budget_.split().eps1; }
+  double eps2() const { return budget_.split().eps2; }
   double p() const { return p_; }
 
  private:
   // Sets the fields every report of this mechanism carries alike.
   void Describe(NoisyEdges* out) const;
-  std::uint32_t n_ = 2;
-  double epsilon_ = 1;
-  BudgetAllocation allocation_ = BudgetAllocation::kPaper;
-  BudgetSplit split_;
-  double p_ = 0.5;
-  DiscreteLaplace degree_noise_;
+  DegreeBudget budget_;
+  double p_ = 0.5;  // budget_.bit_keep_probability(), kept for the hot loop
 };
 
 }  // namespace ldpgraph

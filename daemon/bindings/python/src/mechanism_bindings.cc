@@ -12,6 +12,7 @@
 #include "checks.h"
 #include "conversions.h"
 #include "ldpgraph/edge_mechanism.h"
+#include "ldpgraph/edge_randomizers.h"
 #include "ldpgraph/label_rr.h"
 #include "ldpgraph/multibit.h"
 #include "privacy/feature_mechanisms.h"
