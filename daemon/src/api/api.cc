@@ -60,7 +60,7 @@ void HandleRequest(ServiceContext& ctx, HttpRequest request, Respond respond) {
   if (!admin) {
     if (auto refused = CheckRoute(request, path)) return respond(std::move(*refused));
   }
-  if (path == "/v1/reports") {
+  if (path == kReportsPath) {
     if (request.method != "POST") return respond(MethodNotAllowed(request, path, "POST"));
     return IngestReports(ctx, request, std::move(respond));
   }

@@ -4,7 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/learning_api.h"
+#include "api/queue_job.h"
+#include "api/routes.h"
 #include "gap/held_graph_json.h"
 #include "jobs/memory_budget.h"
 #include "net/json_body.h"
@@ -150,7 +151,7 @@ HttpsServerOptions::UploadAdmission AdmitUpload(ServiceContext& ctx, std::uint64
 }
 
 bool IsHeldGraphUpload(const HttpRequest& request, const std::string& path) {
-  return request.method == "PUT" && PathParameter(path, "/v1/admin/held-graphs/", "").has_value();
+  return request.method == "PUT" && PathParameter(path, kHeldGraphUploadPrefix, "").has_value();
 }
 
 std::optional<HttpResponse> HandleHeldGraphs(ServiceContext& ctx, const HttpRequest& request, const std::string& path) {

@@ -24,7 +24,7 @@
 #include "api/service_context.h"
 #include "gap/held_graph.h"
 #include "net/http_types.h"
-#include "net/https_server.h"
+#include "net/https_server_options.h"
 
 namespace ldpgraph {
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/held_graph_api.h"
+#include "api/queue_job.h"
 #include "api/model_predictions.h"
 #include "assembly/dataset_assembly.h"
 #include "assembly/graph_assembler.h"
@@ -434,17 +435,6 @@ HttpResponse Predict(ServiceContext& ctx, const HttpRequest& request, const std:
 }
 
 }  // namespace
-
-HttpResponse QueueJob(ServiceContext& ctx, GraphJobRequest job) {
-  Result<std::uint64_t> id = ctx.jobs->Start(std::move(job));
-  if (id.status().code() == StatusCode::kUnavailable) return ErrorResponse(503, "unavailable", id.status().message());
-  if (!id.ok()) return ErrorResponse(422, "cannot_train", id.status().message());
-  Result<std::optional<JobStatus>> status = ctx.jobs->Get(*id);
-  HttpResponse r = status.ok() && *status ? JsonResponse(202, JobStatusJson(**status))
-                                          : JsonResponse(202, json{{"job_id", *id}, {"state", "queued"}}.dump());
-  r.headers.emplace_back("Location", "/v1/admin/jobs/" + std::to_string(*id));
-  return r;
-}
 
 bool IsLongLearningRequest(const HttpRequest& request, const std::string& path) {
   if (request.method != "POST") return false;

@@ -26,12 +26,8 @@ namespace ldpgraph {
 std::optional<HttpResponse> HandleLearning(ServiceContext& ctx, const HttpRequest& request, const std::string& path);
 
 // POST /v1/admin/jobs with its body read: the job resolved and queued
-// (QueueJob), or the answer refusing it.
+// (QueueJob, queue_job.h), or the answer refusing it.
 HttpResponse StartJobFromJson(ServiceContext& ctx, const nlohmann::json& body);
-
-// Queues `job`: 202 with the job and its Location; 422 cannot_train for what
-// TrainingJobs refuses, 503 when the store cannot record it.
-HttpResponse QueueJob(ServiceContext& ctx, GraphJobRequest job);
 
 // Whether the request computes for long (a prediction assembles graphs and
 // runs the model; a job's submission loads its held graph and calibrates

@@ -38,7 +38,7 @@ std::string Joined(const std::vector<std::string>& methods) {
 const std::vector<Route>& ApiRoutes() {
   static const std::vector<Route> routes = {
       // Devices, and anyone: reports, a graph's public policy, health, metrics.
-      {"/v1/reports", {"POST"}},
+      {kReportsPath, {"POST"}},
       {"/v1/graphs/{graph_id}", {"GET"}},
       {"/v1/graphs/{graph_id}/result", {"GET"}},
       {"/healthz", {"GET"}},

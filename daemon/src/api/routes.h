@@ -15,6 +15,11 @@
 
 namespace ldpgraph {
 
+// The paths other parts name: the listener coalesces answers to reports,
+// and admits a held graph's upload from its header.
+inline constexpr char kReportsPath[] = "/v1/reports";
+inline constexpr char kHeldGraphUploadPrefix[] = "/v1/admin/held-graphs/";
+
 struct Route {
   std::string pattern;               // "/v1/admin/jobs/{job_id}": a {name} is one non-empty segment
   std::vector<std::string> methods;  // "GET", "DELETE"

@@ -19,21 +19,9 @@
 
 #include <cstddef>
 
-namespace ldpgraph {
+#include "engine/gemm_operands.h"
 
-struct GemmOperands {
-  const float* a;
-  std::ptrdiff_t a_row_stride, a_inner_stride;
-  const float* b;
-  std::ptrdiff_t ldb;
-  float* c;
-  std::ptrdiff_t ldc;
-  const float* bias = nullptr;  // optional: added to every row of the result
-  // May round A and B to bfloat16 (sums stay float) where the CPU multiplies
-  // those far faster (Bf16Kernels(), kernel_table.h) and the shape suits it;
-  // exact float products otherwise.
-  bool bf16 = false;
-};
+namespace ldpgraph {
 
 // C = A B (accumulate false) or C += A B (accumulate true), single-threaded:
 // callers split rows (or the inner dimension) across threads themselves.

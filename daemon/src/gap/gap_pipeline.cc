@@ -43,14 +43,6 @@ Status ValidateGap(const GapInputs& in, const GapOptions& o) {
   return Status::Ok();
 }
 
-GapOptions ResolveGapOptions(const GapOptions& o, std::size_t training_nodes) {
-  GapOptions r = o;
-  const bool node_level = o.privacy == GapPrivacy::kNode;
-  if (r.classifier_epochs == 0) r.classifier_epochs = node_level ? 5 : r.encoder_epochs;
-  if (r.batch_size == 0) r.batch_size = static_cast<int>(std::min<std::size_t>(512, training_nodes));
-  return r;
-}
-
 std::uint64_t GapMemoryEstimate(const GapInputs& in, const GapOptions& options) {
   const GapOptions o = ResolveGapOptions(options, in.split.train.size());
   const auto n = static_cast<std::uint64_t>(in.graph->num_nodes());

@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "gap/gap_pipeline.h"
+#include "gap/gap_options.h"
 #include "privacy/rdp_accountant.h"
 #include "train/dp_sgd.h"
 

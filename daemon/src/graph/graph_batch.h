@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "engine/sparse_matrix.h"
-#include "graph/colour_classes.h"
+#include "graph/graph_colours.h"
 #include "graph/csr_graph.h"
 
 namespace ldpgraph {
@@ -33,7 +33,7 @@ struct PreparedGraph {
   SparseMatrix agg;
   SparseMatrix agg_t;
   Matrix inputs;  // num_nodes x input width
-  // Its colour classes under GIN's aggregation (graph/colour_classes.h);
+  // Its colour classes under GIN's aggregation (graph/graph_colours.h);
   // null for the other aggregations. Found for `inputs` as they were then:
   // a batch checks them against the inputs it is given.
   std::shared_ptr<const GraphColours> colours;

@@ -197,7 +197,8 @@ void Session::Dispatch() {
   request.admission = std::move(admission_);
   Exchange& exchange = exchanges_.back();
   exchange.keep_alive = req.keep_alive();
-  exchange.report = req.method() == http::verb::post && req.target() == "/v1/reports";
+  const std::string& coalesced = server_->options().coalesced_post_path;
+  exchange.report = !coalesced.empty() && req.method() == http::verb::post && req.target() == coalesced;
   exchange.counted = true;
   server_->in_flight().fetch_add(1);
   if (!exchange.keep_alive) reads_done_ = true;

@@ -23,7 +23,7 @@
 #include <boost/beast/ssl.hpp>
 
 #include "net/http_types.h"
-#include "net/https_server.h"
+#include "net/https_server_options.h"
 #include "net/refusal_log.h"
 
 namespace ldpgraph {
@@ -63,7 +63,7 @@ struct Exchange {
   Clock::time_point started;
   std::optional<HttpResponse> response;  // set when the Api answered
   bool keep_alive = false;
-  bool report = false;   // POST /v1/reports: answered once its group commit is done
+  bool report = false;   // a POST to coalesced_post_path: answered once its group commit is done
   bool counted = false;  // in the server's in-flight count (drain waits for it)
 };
 

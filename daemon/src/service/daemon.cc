@@ -10,6 +10,7 @@
 #include "api/api.h"
 #include "api/held_graph_api.h"
 #include "api/job_request_codec.h"
+#include "api/routes.h"
 #include "console/console.h"
 #include "net/logger.h"
 #include "store/file_documents.h"
@@ -38,7 +39,8 @@ HttpsServerOptions ServerOptions(const DaemonConfig& c, ServiceContext* ctx) {
   o.certificate_file = c.certificate_file;
   o.private_key_file = c.private_key_file;
   o.client_ca_file = c.client_ca_file;
-  o.upload_path_prefix = "/v1/admin/held-graphs/";
+  o.upload_path_prefix = kHeldGraphUploadPrefix;
+  o.coalesced_post_path = kReportsPath;
   o.upload_bearer = c.admin_token;
   o.handler = [ctx](HttpRequest request, Respond respond) {
     // The console's pages beside the API, on the same listener and admin token.
@@ -69,6 +71,7 @@ HttpsServerOptions FederationOptions(const DaemonConfig& c, PartyService* party)
   o.private_key_file = f.private_key_file;
   o.client_ca_file = f.ca_file;
   o.upload_path_prefix.clear();  // every body is bounded by max_message_bytes
+  o.coalesced_post_path.clear();
   o.upload_bearer.clear();
   o.handler = [party](HttpRequest request, Respond respond) { party->Handle(request, std::move(respond)); };
   return o;

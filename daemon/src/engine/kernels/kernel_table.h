@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/tall_gemm.h"
+#include "engine/gemm_operands.h"
 
 namespace ldpgraph {
 
