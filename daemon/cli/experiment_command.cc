@@ -23,15 +23,15 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
-#include "experiments/dprr_experiment.h"
 #include "experiments/degree_experiment.h"
-#include "experiments/gap_experiment.h"
+#include "experiments/dprr_experiment.h"
 #include "experiments/fedcog_experiment.h"
-#include "federation/loopback_federation.h"
+#include "experiments/gap_experiment.h"
 #include "experiments/linkldp_experiment.h"
 #include "experiments/lpgnn_experiment.h"
 #include "experiments/results_report.h"
 #include "experiments/scaling_experiment.h"
+#include "testbed/loopback_federation.h"
 #include "util/flags.h"
 
 namespace ldpgraph {

@@ -12,7 +12,7 @@
 #include "cli/admin_client.h"
 #include "cli/commands.h"
 #include "gap/held_graph.h"
-#include "net/test_pki.h"
+#include "testbed/test_pki.h"
 
 namespace ldpgraph {
 namespace {

@@ -25,9 +25,9 @@
 
 #include "support/admin_daemon.h"
 #include "support/daemon_log.h"
-#include "support/run_command.h"
 #include "support/held_graph_upload.h"
-#include "bench/scratch_postgres.h"
+#include "support/run_command.h"
+#include "testbed/scratch_postgres.h"
 
 using namespace ldpgraph;
 using ldpgraph::testing::AdminDaemon;

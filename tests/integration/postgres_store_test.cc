@@ -1,4 +1,4 @@
-// The PostgreSQL store on a real PostgreSQL server (bench/scratch_postgres.h):
+// The PostgreSQL store on a real PostgreSQL server (testbed/scratch_postgres.h):
 // the contract every backend keeps (support/store_contract.h), then what only
 // a shared store meets: several stores (daemons) inserting the same users at
 // once, stores opening together on an empty database, a connection the
@@ -14,13 +14,13 @@
 #include <thread>
 #include <vector>
 
-#include "net/test_pki.h"
 #include "store/pg_db.h"
 #include "store/postgres_documents.h"
 #include "store/postgres_report_store.h"
-#include "bench/scratch_postgres.h"
 #include "support/store_contract.h"
 #include "support/store_rounds_contract.h"
+#include "testbed/scratch_postgres.h"
+#include "testbed/test_pki.h"
 
 using namespace ldpgraph;
 

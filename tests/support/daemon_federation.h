@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "federation/federated_model.h"
-#include "federation/loopback_federation.h"
 #include "gap/held_graph.h"
 #include "gap/held_graph_json.h"
 #include "internal/durable_file.h"
 #include "support/admin_daemon.h"
+#include "testbed/loopback_federation.h"
 
 namespace ldpgraph {
 namespace testing {

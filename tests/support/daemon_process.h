@@ -12,7 +12,7 @@
 #include <sys/types.h>
 
 #include "ldpgraph/transport/https_client.h"
-#include "net/test_pki.h"
+#include "testbed/test_pki.h"
 
 namespace ldpgraph {
 namespace testing {

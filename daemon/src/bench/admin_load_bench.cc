@@ -21,8 +21,8 @@
 #include "ldpgraph/samplers.h"
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
-#include "net/test_pki.h"
 #include "service/daemon.h"
+#include "testbed/test_pki.h"
 
 namespace ldpgraph {
 namespace {

@@ -17,8 +17,8 @@
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/wire_format.h"
 #include "store/postgres_report_store.h"
-#include "bench/scratch_postgres.h"
 #include "store/sqlite_report_store.h"
+#include "testbed/scratch_postgres.h"
 #include "util/flags.h"
 
 namespace ldpgraph {

@@ -18,11 +18,11 @@
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"
-#include "net/test_pki.h"
 #include "service/daemon.h"
 #include "store/postgres_report_store.h"
-#include "bench/scratch_postgres.h"
 #include "store/sqlite_report_store.h"
+#include "testbed/scratch_postgres.h"
+#include "testbed/test_pki.h"
 #include "util/flags.h"
 
 namespace ldpgraph {

@@ -32,7 +32,7 @@
 namespace ldpgraph {
 
 // One FedCog run by real parties: what fedcog-tls needs from the service
-// side (the CLI builds it on federation/loopback_federation.h).
+// side (the CLI builds it on testbed/loopback_federation.h).
 struct FedCogTlsResult {
   double test_accuracy = 0, val_accuracy = 0;
   std::uint64_t propagation_bytes = 0, round_bytes = 0;  // sent by all parties together

@@ -1,4 +1,4 @@
-#include "bench/scratch_postgres.h"
+#include "testbed/scratch_postgres.h"
 
 #include <fcntl.h>
 #include <glob.h>
@@ -16,8 +16,8 @@
 
 #include "internal/durable_file.h"
 #include "net/loopback_port.h"
-#include "net/test_pki.h"
 #include "store/pg_db.h"
+#include "testbed/test_pki.h"
 
 namespace ldpgraph {
 namespace {

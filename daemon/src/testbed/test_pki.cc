@@ -1,4 +1,4 @@
-#include "net/test_pki.h"
+#include "testbed/test_pki.h"
 
 #include <cstdio>
 #include <memory>

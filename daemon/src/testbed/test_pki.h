@@ -2,8 +2,8 @@
 // certificate it signs (P-256, SHA-256, valid for localhost and 127.0.0.1),
 // written as PEM files. Not for production: there, certificates come from
 // the operator's CA (paths in the daemon's config).
-#ifndef LDPGRAPH_DAEMON_NET_TEST_PKI_H_
-#define LDPGRAPH_DAEMON_NET_TEST_PKI_H_
+#ifndef LDPGRAPH_DAEMON_TESTBED_TEST_PKI_H_
+#define LDPGRAPH_DAEMON_TESTBED_TEST_PKI_H_
 
 #include <string>
 #include <vector>
@@ -38,4 +38,4 @@ Result<FederationPkiFiles> WriteTestFederationPki(const std::string& dir, const 
 
 }  // namespace ldpgraph
 
-#endif  // LDPGRAPH_DAEMON_NET_TEST_PKI_H_
+#endif  // LDPGRAPH_DAEMON_TESTBED_TEST_PKI_H_

@@ -1,11 +1,11 @@
 // Real ldpgraphd processes on loopback as the parties of one federation,
 // each with its own folder, store, admin API and federation certificate
-// (a throwaway CA, net/test_pki.h): what `ldpgraph experiment fedcog`
+// (a throwaway CA, testbed/test_pki.h): what `ldpgraph experiment fedcog`
 // runs FedCog on, so that its numbers are those of real parties over
 // mutual TLS. Not a deployment tool: the operator's parties have their own
 // configs (docs/federation.md).
-#ifndef LDPGRAPH_DAEMON_FEDERATION_LOOPBACK_FEDERATION_H_
-#define LDPGRAPH_DAEMON_FEDERATION_LOOPBACK_FEDERATION_H_
+#ifndef LDPGRAPH_DAEMON_TESTBED_LOOPBACK_FEDERATION_H_
+#define LDPGRAPH_DAEMON_TESTBED_LOOPBACK_FEDERATION_H_
 
 #include <sys/types.h>
 
@@ -17,7 +17,7 @@
 #include "gap/held_graph.h"
 #include "ldpgraph/transport/https_client.h"
 #include "net/loopback_port.h"  // FreeLoopbackPort: the ports every party's config names
-#include "net/test_pki.h"
+#include "testbed/test_pki.h"
 
 namespace ldpgraph {
 
@@ -58,4 +58,4 @@ class LoopbackFederation {
 
 }  // namespace ldpgraph
 
-#endif  // LDPGRAPH_DAEMON_FEDERATION_LOOPBACK_FEDERATION_H_
+#endif  // LDPGRAPH_DAEMON_TESTBED_LOOPBACK_FEDERATION_H_

@@ -1,4 +1,4 @@
-#include "federation/loopback_federation.h"
+#include "testbed/loopback_federation.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>

@@ -4,8 +4,8 @@
 // port as an unprivileged user (the `postgres` account under root: the
 // server refuses root), and stopped and removed at the end. Each test or
 // run takes its own database from it. Never for production data.
-#ifndef LDPGRAPH_DAEMON_BENCH_SCRATCH_POSTGRES_H_
-#define LDPGRAPH_DAEMON_BENCH_SCRATCH_POSTGRES_H_
+#ifndef LDPGRAPH_DAEMON_TESTBED_SCRATCH_POSTGRES_H_
+#define LDPGRAPH_DAEMON_TESTBED_SCRATCH_POSTGRES_H_
 
 #include <memory>
 #include <string>
@@ -21,7 +21,7 @@ class ScratchPostgres {
   // Errors: kUnavailable when no server binaries are installed (a test
   // then skips, saying so: CI installs Debian's postgresql) or the server
   // does not come up within 60 s (its log is in the message).
-  // `tls`: the server also speaks TLS, with a throwaway CA (net/test_pki.h)
+  // `tls`: the server also speaks TLS, with a throwaway CA (testbed/test_pki.h)
   // whose certificate names localhost and 127.0.0.1 (ca_file()).
   static Result<std::unique_ptr<ScratchPostgres>> Start(bool tls = false);
   ~ScratchPostgres();
@@ -67,4 +67,4 @@ class ScratchPostgres {
 
 }  // namespace ldpgraph
 
-#endif  // LDPGRAPH_DAEMON_BENCH_SCRATCH_POSTGRES_H_
+#endif  // LDPGRAPH_DAEMON_TESTBED_SCRATCH_POSTGRES_H_
