@@ -44,6 +44,14 @@ ldpgraph::Result<nlohmann::json> Admin::Call(const std::string& method, const st
   return nlohmann::json::parse(answer->body, nullptr, false);
 }
 
+std::uint64_t DeviceSeed(std::uint64_t seed, std::size_t device) {
+  // splitmix64's finaliser over (seed, device): distinct devices, distinct streams.
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(device) + 1;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 Tally RunDevices(const Daemon& daemon, std::size_t count, std::size_t clients, std::uint64_t seed,
                  const DeviceWork& work) {
   std::atomic<std::size_t> next{0}, delivered{0}, refused{0}, failed{0}, handshakes{0};
@@ -56,9 +64,12 @@ Tally RunDevices(const Daemon& daemon, std::size_t count, std::size_t clients, s
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> threads;
   for (std::size_t c = 0; c < clients; ++c) {
-    threads.emplace_back([&, c] {
-      ldpgraph::SeededRandomSource rng(seed * 1000003 + c);
+    threads.emplace_back([&] {
       for (std::size_t i = next++; i < count; i = next++) {
+        // Each device its own stream, named by the seed and its index, not by
+        // the thread that happens to take it: the same seed gives every
+        // device the same noise however the threads are scheduled.
+        ldpgraph::SeededRandomSource rng(DeviceSeed(seed, i));
         lt::UploaderOptions options;
         options.server = daemon.endpoint;
         auto uploader = lt::Uploader::Create(options, &rng);

@@ -53,9 +53,13 @@ struct Tally {
   std::string first_error;  // of the refused or failed devices, if any
 };
 
+// The seed of device `device`'s randomness in a run seeded by `seed`.
+std::uint64_t DeviceSeed(std::uint64_t seed, std::size_t device);
+
 // Runs `work` for devices 0 .. count - 1, `clients` at a time (threads),
-// each with a fresh Uploader. `seed` makes the runs reproducible (a phone
-// uses the OS CSPRNG).
+// each with a fresh Uploader and its own random stream (DeviceSeed), so a
+// run's noise depends on `seed` alone and repeats with it (a phone uses the
+// OS CSPRNG).
 Tally RunDevices(const Daemon& daemon, std::size_t count, std::size_t clients, std::uint64_t seed,
                  const DeviceWork& work);
 
