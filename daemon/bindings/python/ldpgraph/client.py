@@ -248,3 +248,14 @@ class Client:
     def federation_predict(self, run, request):
         return self._request("POST", "/v1/admin/federation/models/%s/predict" % urllib.parse.quote(str(run), safe=""),
                              body=request)
+
+__all__ = [
+    "ApiError",
+    "Client",
+    "held_graph",
+]
+
+
+def __dir__():
+    # dir() lists the API alone, not the modules this one imports (PEP 562).
+    return list(__all__)

@@ -217,3 +217,28 @@ class BudgetLedger:
 
     def __len__(self):
         return len(self._native)
+
+__all__ = [
+    "BudgetExhausted",
+    "BudgetLedger",
+    "EdgeRandomizer",
+    "LabelRandomizer",
+    "LinkReports",
+    "MECHANISMS",
+    "MultiBitEncoder",
+    "MultiBitRectifier",
+    "Report",
+    "ReportBuilder",
+    "Rng",
+    "decode_report",
+    "encode_report",
+    "link_reports",
+    "perturb_features",
+    "perturb_graph",
+    "perturb_labels",
+]
+
+
+def __dir__():
+    # dir() lists the API alone, not the modules this one imports (PEP 562).
+    return list(__all__)

@@ -269,3 +269,29 @@ def fedcog_sgc(dataset, *, party_of=None, partition="community", parties=3, step
     return _ldpgraph.fedcog_sgc(dataset, None if party_of is None else np.asarray(party_of), partition, int(parties),
                                 int(steps), int(epochs), float(lr), float(weight_decay),
                                 _arrays.non_negative_int("seed", seed))
+
+__all__ = [
+    "Dataset",
+    "Model",
+    "adjacency_of",
+    "denoise_links",
+    "fedcog_sgc",
+    "fused_gromov_wasserstein",
+    "graph_dataset",
+    "graph_distances",
+    "gromov_wasserstein",
+    "load_model",
+    "node_dataset",
+    "rdp_epsilon",
+    "rdp_noise_multiplier",
+    "read_dataset",
+    "train",
+    "train_gap",
+    "train_lpgnn",
+    "train_on_link_reports",
+]
+
+
+def __dir__():
+    # dir() lists the API alone, not the modules this one imports (PEP 562).
+    return list(__all__)
