@@ -12,7 +12,7 @@
 #include <string>
 
 #include "api/api.h"
-#include "api/graph_config_json.h"
+#include "requests/graph_config_json.h"
 #include "net/http_parse.h"
 #include "store/sqlite_report_store.h"
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/graph_config_json.h"
+#include "requests/graph_config_json.h"
 #include "dataset/generators.h"
 #include "dataset/graph_dataset.h"
 #include "ldpgraph/device_result.h"

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/graph_config_json.h"
+#include "requests/graph_config_json.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/wire_format.h"
 #include "net/token_authority.h"

@@ -18,7 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "api/graph_config_json.h"
+#include "requests/graph_config_json.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/transport/uploader.h"
 #include "ldpgraph/wire_format.h"

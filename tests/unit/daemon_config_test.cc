@@ -6,7 +6,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "api/graph_config_json.h"
+#include "requests/graph_config_json.h"
 #include "service/daemon_config.h"
 #include "support/temp_dir.h"
 

@@ -10,7 +10,7 @@
 #include <condition_variable>
 #include <mutex>
 
-#include "api/graph_config_json.h"
+#include "requests/graph_config_json.h"
 #include "graph/disclosed_lists.h"
 #include "ldpgraph/report_builder.h"
 #include "ldpgraph/wire_format.h"

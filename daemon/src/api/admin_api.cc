@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/federation_api.h"
-#include "api/graph_config_json.h"
+#include "requests/graph_config_json.h"
 #include "api/gw_api.h"
 #include "api/held_graph_api.h"
 #include "api/learning_api.h"

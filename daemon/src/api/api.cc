@@ -1,7 +1,7 @@
 #include "api/api.h"
 
 #include "api/admin_api.h"
-#include "api/graph_config_json.h"
+#include "requests/graph_config_json.h"
 #include "api/gw_api.h"
 #include "api/held_graph_api.h"
 #include "api/learning_api.h"

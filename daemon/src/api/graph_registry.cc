@@ -2,7 +2,7 @@
 
 #include <mutex>
 
-#include "api/graph_config_json.h"
+#include "requests/graph_config_json.h"
 #include "net/json_body.h"
 
 namespace ldpgraph {

@@ -52,11 +52,6 @@ HttpsServerOptions::UploadAdmission AdmitUpload(ServiceContext& ctx, std::uint64
 // read by ReadJsonBody).
 HttpResponse StartGapJob(ServiceContext& ctx, const nlohmann::json& body);
 
-// A GAP job's options (and seed) from the body of its request; a message
-// naming the bad field. The leader of a shared store reads a queued GAP
-// job's body again with it.
-Status GapOptionsFromJson(const nlohmann::json& body, GraphJobRequest* job);
-
 }  // namespace ldpgraph
 
 #endif  // LDPGRAPH_DAEMON_API_HELD_GRAPH_API_H_

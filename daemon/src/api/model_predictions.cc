@@ -6,6 +6,7 @@
 #include "assembly/dataset_assembly.h"
 #include "assembly/graph_assembler.h"
 #include "graph/graph_batch.h"
+#include "jobs/assembly_metrics.h"
 #include "jobs/training_jobs.h"
 #include "train/graph_trainer.h"
 #include "train/lpgnn_pipeline.h"

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <mutex>
 
-#include "api/graph_config_json.h"
+#include "requests/graph_config_json.h"
 #include "assembly/graph_assembler.h"
 #include "bench/ring_neighbours.h"
 #include "ldpgraph/report_builder.h"

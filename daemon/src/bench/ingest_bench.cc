@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "api/graph_config_json.h"
+#include "requests/graph_config_json.h"
 #include "bench/percentile.h"
 #include "bench/ring_neighbours.h"
 #include "engine/allocator.h"

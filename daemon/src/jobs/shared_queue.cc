@@ -13,6 +13,7 @@
 #include <pthread.h>
 
 #include "jobs/training_jobs.h"
+#include "requests/job_request_codec.h"
 
 namespace ldpgraph {
 
@@ -122,7 +123,7 @@ void TrainingJobs::RunClaimed(const ClaimedJob& claimed, std::uint64_t epoch) {
   }
   const auto start = std::chrono::steady_clock::now();
   Result<GraphJobRequest> request =
-      codec_.decode ? codec_.decode(claimed.request_json) : Result<GraphJobRequest>(Status::Internal("no codec"));
+      DecodeJobRequest(claimed.request_json, held_graphs_);
   if (!request.ok()) {
     (void)Finish(job, start, JobState::kFailed, request.status().ToString());
   } else {

@@ -9,7 +9,7 @@
 
 #include "api/api.h"
 #include "api/held_graph_api.h"
-#include "api/job_request_codec.h"
+#include "requests/job_request_codec.h"
 #include "api/routes.h"
 #include "console/console.h"
 #include "net/logger.h"
@@ -151,11 +151,8 @@ Result<std::unique_ptr<Daemon>> Daemon::Start(const DaemonConfig& config, Logger
   d->ctx_->held_graphs = d->held_graphs_.get();
   // On a shared store a job may be queued here and run by another daemon:
   // its request travels as JSON, its held graph through the store.
-  const HeldGraphStore* held_graphs = d->held_graphs_.get();
-  JobRequestCodec codec{EncodeJobRequest,
-                        [held_graphs](const std::string& text) { return DecodeJobRequest(text, held_graphs); }};
   d->jobs_ = std::make_unique<TrainingJobs>(d->store_.get(), d->models_.get(), metrics, logger, d->memory_.get(),
-                                            std::move(codec));
+                                            d->held_graphs_.get());
   d->ctx_->jobs = d->jobs_.get();
   d->queries_ = std::make_unique<QueryWorker>(16, metrics);
   d->ctx_->queries = d->queries_.get();

@@ -9,7 +9,7 @@
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
-#include "api/graph_config_json.h"
+#include "requests/graph_config_json.h"
 #include "bindings.h"
 #include "conversions.h"
 #include "ldpgraph/budget_ledger.h"

@@ -7,8 +7,8 @@
 //  "features": {"dims": 8, "epsilon": 1, "ranges": [[0, 1]]},   (optional)
 //  "label": {"classes": 2, "epsilon": 1},                        (optional)
 //  "rounds": {...}}              (optional: the daemon's schedule, api/round_schedule.h)
-#ifndef LDPGRAPH_DAEMON_API_GRAPH_CONFIG_JSON_H_
-#define LDPGRAPH_DAEMON_API_GRAPH_CONFIG_JSON_H_
+#ifndef LDPGRAPH_DAEMON_REQUESTS_GRAPH_CONFIG_JSON_H_
+#define LDPGRAPH_DAEMON_REQUESTS_GRAPH_CONFIG_JSON_H_
 
 #include <string>
 
@@ -28,4 +28,4 @@ Result<GraphConfig> GraphConfigFromJsonValue(const nlohmann::json& config);
 
 }  // namespace ldpgraph
 
-#endif  // LDPGRAPH_DAEMON_API_GRAPH_CONFIG_JSON_H_
+#endif  // LDPGRAPH_DAEMON_REQUESTS_GRAPH_CONFIG_JSON_H_

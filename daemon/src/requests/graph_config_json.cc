@@ -1,4 +1,4 @@
-#include "api/graph_config_json.h"
+#include "requests/graph_config_json.h"
 
 #include <limits>
 #include <set>

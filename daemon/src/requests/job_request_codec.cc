@@ -1,10 +1,11 @@
-#include "api/job_request_codec.h"
+#include "requests/job_request_codec.h"
 
 #include <nlohmann/json.hpp>
 
-#include "api/graph_config_json.h"
-#include "api/held_graph_api.h"
+#include "gap/progap_pipeline.h"
 #include "graph/symmetrise.h"
+#include "requests/gap_request_json.h"
+#include "requests/graph_config_json.h"
 
 namespace ldpgraph {
 
