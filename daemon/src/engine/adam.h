@@ -17,6 +17,15 @@ struct AdamOptions {
   float weight_decay = 0.0f;
 };
 
+// The options most trainers set: a learning rate and an L2 weight decay,
+// with the paper's betas and epsilon.
+inline AdamOptions AdamWith(float lr, float weight_decay = 0.0f) {
+  AdamOptions o;
+  o.lr = lr;
+  o.weight_decay = weight_decay;
+  return o;
+}
+
 class Adam {
  public:
   Adam(std::vector<Parameter*> params, AdamOptions options);

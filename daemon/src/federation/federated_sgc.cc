@@ -116,10 +116,7 @@ Result<FederatedSgcRun> DriveFederatedSgc(std::size_t parties, int width, int cl
   LinearLayer layer("sgc", width, classes, rng);
   std::vector<Parameter*> params;
   layer.Collect(&params);
-  AdamOptions adam_options;
-  adam_options.lr = o.lr;
-  adam_options.weight_decay = o.weight_decay;
-  Adam adam(params, adam_options);
+  Adam adam(params, AdamWith(o.lr, o.weight_decay));
   std::uint64_t param_floats = 0;
   for (Parameter* p : params) param_floats += static_cast<std::uint64_t>(p->value.size());
   auto weights = [&] {

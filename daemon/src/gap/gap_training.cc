@@ -23,10 +23,7 @@ struct ParameterList {
 // keeping the epoch of best validation accuracy (the loss breaking ties).
 void TrainFullBatch(ParameterList* model, const std::function<Tape::Var(Tape&)>& forward, const GapInputs& in,
                     int epochs, const GapOptions& o, std::uint64_t seed, const std::function<void(int)>& on_epoch) {
-  AdamOptions adam_options;
-  adam_options.lr = o.lr;
-  adam_options.weight_decay = o.weight_decay;
-  Adam adam(model->Parameters(), adam_options);
+  Adam adam(model->Parameters(), AdamWith(o.lr, o.weight_decay));
   SeededRandomSource rng(seed);
   const std::vector<int> train = Masked(*in.labels, in.split.train), val = Masked(*in.labels, in.split.val);
   EarlyStopping<ParameterList> best(model, epochs + 1, 1, /*enabled=*/false);

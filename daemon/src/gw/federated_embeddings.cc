@@ -141,9 +141,7 @@ Result<FederatedEmbeddings> TrainFederatedEmbeddings(const GraphDataset& ds, con
     for (std::vector<std::uint32_t> order : clients) {
       if (order.empty()) continue;
       LoadModelState(global, model);
-      AdamOptions adam_options;
-      adam_options.lr = o.lr;
-      Adam adam(model->Parameters(), adam_options);
+      Adam adam(model->Parameters(), AdamWith(o.lr));
       for (int epoch = 0; epoch < o.local_epochs; ++epoch) {
         TrainGraphEpoch(model, *graphs, ds.labels, &order, o.batch_size, &adam, rng);
       }

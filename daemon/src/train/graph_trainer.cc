@@ -89,10 +89,7 @@ GraphTrainResult TrainGraphClassifier(GraphModel* model, const std::vector<Prepa
                                       const std::function<void(const EpochReport&)>& on_epoch) {
   const auto start = Clock::now();
   TrainingMemoryScope memory;
-  AdamOptions adam_options;
-  adam_options.lr = o.lr;
-  adam_options.weight_decay = o.weight_decay;
-  Adam adam(model->Parameters(), adam_options);
+  Adam adam(model->Parameters(), AdamWith(o.lr, o.weight_decay));
   SeededRandomSource rng(o.seed ^ 0x5eedULL);
   std::vector<std::uint32_t> order = split.train;
 

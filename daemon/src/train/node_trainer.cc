@@ -67,10 +67,7 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
                                     const std::function<void(const EpochReport&)>& on_epoch) {
   const auto start = Clock::now();
   TrainingMemoryScope memory;
-  AdamOptions adam_options;
-  adam_options.lr = o.lr;
-  adam_options.weight_decay = o.weight_decay;
-  Adam adam(model->Parameters(), adam_options);
+  Adam adam(model->Parameters(), AdamWith(o.lr, o.weight_decay));
   SeededRandomSource rng(o.seed ^ 0x5eedULL);
   const std::vector<int> train_targets = Masked(*labels.train, split.train);
 
