@@ -21,7 +21,7 @@ namespace {
 struct World {
   ldpgraph::Logger logger{"json", "error"};
   ldpgraph::Metrics metrics;
-  std::unique_ptr<ldpgraph::ReportStore> store;
+  std::unique_ptr<ldpgraph::Store> store;
   std::unique_ptr<ldpgraph::ServiceContext> ctx;
 };
 

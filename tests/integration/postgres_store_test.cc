@@ -184,12 +184,12 @@ TEST_CASE("PostgresStore.ThreeStoresRacingForTheSameUsersStoreEachOnce") {
   if (Server() == nullptr) return;
   const ldpgraph::testing::StoreOpener open = FreshStore(*Server());
   // Three stores open together on the empty database: the schema is made once.
-  std::vector<std::unique_ptr<ReportStore>> stores(3);
+  std::vector<std::unique_ptr<Store>> stores(3);
   std::vector<std::thread> openers;
   std::atomic<int> opened{0};
   for (auto& s : stores) {
     openers.emplace_back([&] {
-      Result<std::unique_ptr<ReportStore>> r = open(nullptr);
+      Result<std::unique_ptr<Store>> r = open(nullptr);
       if (r.ok()) {
         s = std::move(r).value();
         ++opened;
@@ -267,7 +267,7 @@ TEST_CASE("PostgresStore.RefusesANewerSchemaAndAWrongPassword") {
   CHECK(Server()->Scalar(db, "SELECT version FROM ldpgraph_schema").value() ==
         std::to_string(kPostgresSchemaVersion));
   REQUIRE(Server()->Exec(db, "UPDATE ldpgraph_schema SET version = 99").ok());
-  Result<std::unique_ptr<ReportStore>> future = open(nullptr);
+  Result<std::unique_ptr<Store>> future = open(nullptr);
   REQUIRE_FALSE(future.ok());
   CHECK(future.status().code() == StatusCode::kDataLoss);
   CHECK(future.status().message().find("schema version 99") != std::string::npos);
@@ -275,7 +275,7 @@ TEST_CASE("PostgresStore.RefusesANewerSchemaAndAWrongPassword") {
   PostgresStoreOptions o;
   o.conninfo = conninfo;
   o.password = "not-the-password-5150";
-  Result<std::unique_ptr<ReportStore>> denied = OpenPostgresReportStore(o);
+  Result<std::unique_ptr<Store>> denied = OpenPostgresReportStore(o);
   REQUIRE_FALSE(denied.ok());
   CHECK(denied.status().code() == StatusCode::kUnavailable);
   CHECK(denied.status().message().find("password authentication failed") != std::string::npos);
@@ -297,7 +297,7 @@ TEST_CASE("PostgresStore.SpeaksTlsToTheDatabaseAndChecksItsCertificate") {
   PostgresStoreOptions o;
   o.conninfo = (*server)->Conninfo("tls") + " sslmode=verify-full sslrootcert=" + (*server)->ca_file();
   o.password = (*server)->password();
-  Result<std::unique_ptr<ReportStore>> store = OpenPostgresReportStore(o);
+  Result<std::unique_ptr<Store>> store = OpenPostgresReportStore(o);
   REQUIRE_MESSAGE(store.ok(), store.status().ToString());
   CHECK(*ldpgraph::testing::InsertSync(**store, ldpgraph::testing::ContractRecord(1, 1)) == InsertOutcome::kStored);
   // The session really is encrypted.
@@ -314,7 +314,7 @@ TEST_CASE("PostgresStore.SpeaksTlsToTheDatabaseAndChecksItsCertificate") {
   REQUIRE(other.ok());
   PostgresStoreOptions wrong = o;
   wrong.conninfo = (*server)->Conninfo("tls") + " sslmode=verify-full sslrootcert=" + other->ca_certificate;
-  Result<std::unique_ptr<ReportStore>> refused = OpenPostgresReportStore(wrong);
+  Result<std::unique_ptr<Store>> refused = OpenPostgresReportStore(wrong);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.status().code() == StatusCode::kUnavailable);
   CHECK(refused.status().message().find("certificate verify failed") != std::string::npos);

@@ -1,4 +1,4 @@
-// The contract every ReportStore backend keeps (store/report_store.h), as
+// The contract every Store backend keeps (store/store.h), as
 // checks any backend's test runs against its own store: one report per
 // (graph, user) with duplicate and conflict answers, across restarts; group
 // commit under concurrent inserts, each answered after its commit; reads in
@@ -21,7 +21,7 @@
 namespace ldpgraph {
 namespace testing {
 
-using StoreOpener = std::function<Result<std::unique_ptr<ReportStore>>(CommitObserver)>;
+using StoreOpener = std::function<Result<std::unique_ptr<Store>>(CommitObserver)>;
 
 constexpr std::uint64_t kContractGraph = 0xFFFFFFFFFFFFFFF0ull;  // above 2^63: stored bit-cast
 
@@ -36,7 +36,7 @@ inline ReportRecord ContractRecord(std::uint32_t user, std::uint8_t id, std::uin
 }
 
 // Inserts and waits for the commit's answer.
-inline Result<InsertOutcome> InsertSync(ReportStore& store, ReportRecord r) {
+inline Result<InsertOutcome> InsertSync(Store& store, ReportRecord r) {
   std::mutex mu;
   std::condition_variable cv;
   bool done = false;

@@ -30,7 +30,7 @@ inline ReportRecord RoundRecord(std::uint32_t user, std::uint32_t round, std::ui
 }
 
 // user -> (round, first byte of the body) of the graph as of `round`.
-inline std::map<std::uint32_t, std::pair<std::uint32_t, std::uint8_t>> GraphAsOf(ReportStore& store,
+inline std::map<std::uint32_t, std::pair<std::uint32_t, std::uint8_t>> GraphAsOf(Store& store,
                                                                                    std::uint32_t round,
                                                                                    std::uint64_t graph = kRoundsGraph) {
   std::map<std::uint32_t, std::pair<std::uint32_t, std::uint8_t>> seen;
@@ -44,7 +44,7 @@ inline std::map<std::uint32_t, std::pair<std::uint32_t, std::uint8_t>> GraphAsOf
 inline void CheckRoundsTakeTheOpenRoundOnly(const StoreOpener& open) {
   auto store = open(nullptr);
   REQUIRE(store.ok());
-  ReportStore& s = **store;
+  Store& s = **store;
   REQUIRE(s.CreateGraph({kRoundsGraph, "{}", 0, 2}).ok());
   REQUIRE(s.CreateGraph({kContractGraph, "{}", 0}).ok());  // collected once
   auto rounds = s.Rounds();
@@ -98,7 +98,7 @@ inline void CheckRoundsTakeTheOpenRoundOnly(const StoreOpener& open) {
 inline void CheckRoundHistoryIsBounded(const StoreOpener& open) {
   auto store = open(nullptr);
   REQUIRE(store.ok());
-  ReportStore& s = **store;
+  Store& s = **store;
   REQUIRE(s.CreateGraph({kRoundsGraph, "{}", 0, 1}).ok());
   CHECK(*InsertSync(s, RoundRecord(1, 1)) == InsertOutcome::kStored);
   CHECK(*InsertSync(s, RoundRecord(2, 1)) == InsertOutcome::kStored);
@@ -129,7 +129,7 @@ inline void CheckRoundHistoryIsBounded(const StoreOpener& open) {
 // in round 1's graph, and that graph does not change after the close.
 // `senders` take the reports in turn (daemons sharing a store), `closer`
 // closes the round.
-inline void CheckAClosedRoundNeverChanges(const std::vector<ReportStore*>& senders, ReportStore& closer) {
+inline void CheckAClosedRoundNeverChanges(const std::vector<Store*>& senders, Store& closer) {
   REQUIRE(closer.CreateGraph({kRoundsGraph, "{}", 0, 4}).ok());
   constexpr std::uint32_t kUsers = 3000;
   std::vector<std::atomic<int>> outcome(kUsers);

@@ -61,7 +61,7 @@ struct Fixture {
   TempDir dir;
   ldpgraph::Logger logger;
   ldpgraph::Metrics metrics;
-  std::unique_ptr<ldpgraph::ReportStore> store;
+  std::unique_ptr<ldpgraph::Store> store;
   std::unique_ptr<ldpgraph::ServiceContext> ctx;
 };
 

@@ -57,7 +57,7 @@ struct Fixture {
   ldpgraph::testing::TempDir dir;
   ldpgraph::Metrics metrics;
   ldpgraph::Logger logger;
-  std::unique_ptr<ldpgraph::ReportStore> store;
+  std::unique_ptr<ldpgraph::Store> store;
   std::unique_ptr<ldpgraph::ServiceContext> ctx;
 };
 

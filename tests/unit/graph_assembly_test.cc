@@ -29,7 +29,7 @@ std::vector<std::uint32_t> Row(const CsrGraph& g, std::uint32_t u) {
   return {r.begin(), r.end()};
 }
 
-void InsertSync(ReportStore& store, ReportRecord r) {
+void InsertSync(Store& store, ReportRecord r) {
   std::mutex mu;
   std::condition_variable cv;
   bool done = false;
@@ -61,7 +61,7 @@ GraphConfig SmallGraph() {
 
 struct Fixture {
   TempDir dir;
-  std::unique_ptr<ReportStore> store;
+  std::unique_ptr<Store> store;
   GraphConfig config = SmallGraph();
 
   Fixture() {

@@ -134,7 +134,7 @@ struct Api {
   ldpgraph::testing::TempDir dir;
   ldpgraph::Logger logger;
   ldpgraph::Metrics metrics;
-  std::unique_ptr<ldpgraph::ReportStore> store;
+  std::unique_ptr<ldpgraph::Store> store;
   std::unique_ptr<ldpgraph::ServiceContext> ctx;
   std::unique_ptr<ldpgraph::ModelRegistry> models;
   std::unique_ptr<ldpgraph::HeldGraphStore> held;

@@ -18,7 +18,7 @@
 #include "api/policy_check.h"
 #include "api/round_schedule.h"
 #include "ldpgraph/graph_config.h"
-#include "store/report_store.h"
+#include "store/graph_store.h"
 
 namespace ldpgraph {
 
@@ -34,7 +34,7 @@ std::string GraphPolicyJson(const GraphConfig& config, const RoundSchedule& roun
 
 class GraphRegistry {
  public:
-  explicit GraphRegistry(ReportStore* store) : store_(store) {}
+  explicit GraphRegistry(GraphStore* store) : store_(store) {}
 
   // Errors: kDataLoss for a stored config that no longer parses or builds.
   Status Load();
@@ -56,7 +56,7 @@ class GraphRegistry {
   Status Refresh(bool unless_recent) const;
   std::shared_ptr<const RegisteredGraph> Find(std::uint64_t graph_id, bool ask_store) const;
 
-  ReportStore* store_;
+  GraphStore* store_;
   mutable std::shared_mutex mu_;
   mutable std::map<std::uint64_t, std::shared_ptr<const RegisteredGraph>> graphs_;
   mutable std::mutex refresh_mu_;

@@ -24,7 +24,7 @@ namespace ldpgraph {
 // The answer for `path` when it is a rounds resource; nullopt otherwise.
 std::optional<HttpResponse> HandleRounds(ServiceContext& ctx, const HttpRequest& request, const std::string& path);
 
-// Closes round `open` of `graph` and opens the next (ReportStore::OpenRound),
+// Closes round `open` of `graph` and opens the next (GraphStore::OpenRound),
 // then queues the schedule's retraining on the closed round; `by` ("admin",
 // "schedule") is logged. The job's id, or its refusal, is in
 // `retrain` ({"job_id": ...} or {"error": ...}; null without one).

@@ -18,7 +18,7 @@
 #include "net/token_authority.h"
 #include "store/held_graph_store.h"
 #include "store/model_registry.h"
-#include "store/report_store.h"
+#include "store/store.h"
 
 namespace ldpgraph {
 
@@ -26,7 +26,7 @@ class Coordinator;
 class PartyService;
 
 struct ServiceContext {
-  ServiceContext(ReportStore* store_in, TokenAuthority tokens_in, std::string admin_token_in, RateLimit per_token,
+  ServiceContext(Store* store_in, TokenAuthority tokens_in, std::string admin_token_in, RateLimit per_token,
                  RateLimit per_address, Metrics* metrics_in, Logger* logger_in)
       : store(store_in),
         graphs(store_in),
@@ -37,7 +37,7 @@ struct ServiceContext {
         metrics(*metrics_in),
         logger(logger_in) {}
 
-  ReportStore* store;
+  Store* store;
   GraphRegistry graphs;
   TokenAuthority tokens;
   std::string admin_token;

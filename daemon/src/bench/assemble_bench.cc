@@ -41,7 +41,7 @@ GraphConfig BenchGraph(const AssembleBenchOptions& o) {
 struct BenchStore {
   std::string backend, path, conninfo, password;
 
-  Result<std::unique_ptr<ReportStore>> Open() const {
+  Result<std::unique_ptr<Store>> Open() const {
     if (backend == "postgresql") {
       PostgresStoreOptions o;
       o.conninfo = conninfo;

@@ -236,7 +236,7 @@ Status RunIngestBench(const IngestBenchOptions& o, std::ostream& out, IngestBenc
   daemons.clear();
 
   // Count what is really in the store, through a fresh connection.
-  Result<std::unique_ptr<ReportStore>> store = Status::Internal("unset");
+  Result<std::unique_ptr<Store>> store = Status::Internal("unset");
   if (o.store == "postgresql") {
     PostgresStoreOptions po;
     po.conninfo = conninfo;

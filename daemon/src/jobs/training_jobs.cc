@@ -12,7 +12,7 @@
 
 namespace ldpgraph {
 
-TrainingJobs::TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* metrics, Logger* logger,
+TrainingJobs::TrainingJobs(Store* store, ModelRegistry* models, Metrics* metrics, Logger* logger,
                            MemoryBudget* memory, const HeldGraphStore* held_graphs)
     : store_(store),
       shared_(store->Shared()),

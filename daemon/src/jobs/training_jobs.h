@@ -47,7 +47,7 @@
 #include "requests/job_request.h"
 #include "store/held_graph_store.h"
 #include "store/model_registry.h"
-#include "store/report_store.h"
+#include "store/store.h"
 
 namespace ldpgraph {
 
@@ -58,7 +58,7 @@ class TrainingJobs {
   // `memory` (optional): GAP jobs lease their estimate from it while they train.
   // `held_graphs` (optional): where a GAP job queued in a shared store by
   // another daemon finds its graph.
-  TrainingJobs(ReportStore* store, ModelRegistry* models, Metrics* metrics, Logger* logger,
+  TrainingJobs(Store* store, ModelRegistry* models, Metrics* metrics, Logger* logger,
                MemoryBudget* memory = nullptr, const HeldGraphStore* held_graphs = nullptr);
   ~TrainingJobs();  // cancels what runs, drops what waits, joins
   TrainingJobs(const TrainingJobs&) = delete;
@@ -120,7 +120,7 @@ class TrainingJobs {
   void UpdateDurably(Job* job, const std::function<void(JobStatus&)>& change);
   void RecoverInterrupted();
 
-  ReportStore* store_;
+  Store* store_;
   const bool shared_;
   const HeldGraphStore* held_graphs_;
   bool wake_ = false;  // a job was queued here: look at the store now

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "jobs/training_jobs.h"
+#include "requests/job_request.h"
 
 namespace ldpgraph {
 

@@ -98,7 +98,7 @@ Result<std::unique_ptr<DocumentStore>> OpenDocuments(const DaemonConfig& c, cons
 }
 
 // The configured backend: SQLite (embedded) or PostgreSQL (shared).
-Result<std::unique_ptr<ReportStore>> OpenStore(const DaemonConfig& c, CommitObserver on_commit) {
+Result<std::unique_ptr<Store>> OpenStore(const DaemonConfig& c, CommitObserver on_commit) {
   if (c.store_backend == "postgresql") {
     PostgresStoreOptions o;
     o.conninfo = c.store_connection;

@@ -39,7 +39,7 @@ class Daemon {
   Daemon() = default;
   DaemonConfig config_;
   Metrics metrics_;
-  std::unique_ptr<ReportStore> store_;
+  std::unique_ptr<Store> store_;
   std::unique_ptr<MemoryBudget> memory_;  // before the jobs: they hold leases of it
   std::unique_ptr<ModelRegistry> models_;
   std::unique_ptr<HeldGraphStore> held_graphs_;

@@ -138,7 +138,7 @@ Status Migrate(pg::Connection& c) {
   });
 }
 
-class PostgresReportStore final : public ReportStore {
+class PostgresReportStore final : public Store {
  public:
   PostgresReportStore(PostgresStoreOptions options, pg::Connection writer, std::unique_ptr<pg::Pool> pool)
       : options_(std::move(options)), writer_db_(std::move(writer)), pool_(std::move(pool)) {
@@ -675,7 +675,7 @@ class PostgresReportStore final : public ReportStore {
 
 }  // namespace
 
-Result<std::unique_ptr<ReportStore>> OpenPostgresReportStore(const PostgresStoreOptions& options) {
+Result<std::unique_ptr<Store>> OpenPostgresReportStore(const PostgresStoreOptions& options) {
   if (options.conninfo.empty()) return Status::InvalidArgument("the PostgreSQL connection string is empty");
   if (options.pool_size == 0 || options.pool_size > 256) {
     return Status::InvalidArgument("the PostgreSQL pool size must be in [1, 256]");
@@ -686,7 +686,7 @@ Result<std::unique_ptr<ReportStore>> OpenPostgresReportStore(const PostgresStore
   LDPGRAPH_RETURN_IF_ERROR(Migrate(*writer));
   Result<std::unique_ptr<pg::Pool>> pool = pg::Pool::Open(options.conninfo, options.password, options.pool_size);
   if (!pool.ok()) return pool.status();
-  return std::unique_ptr<ReportStore>(
+  return std::unique_ptr<Store>(
       std::make_unique<PostgresReportStore>(options, std::move(writer).value(), std::move(pool).value()));
 }
 

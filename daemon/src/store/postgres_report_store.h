@@ -1,4 +1,4 @@
-// PostgresReportStore: the ReportStore several daemons share (issue 53).
+// PostgresReportStore: the Store several daemons share (issue 53).
 // Every daemon keeps the same contract as the SQLite store
 // (report_store.h) on one PostgreSQL database:
 //   - one report per (graph, user, round) across all daemons: the primary key
@@ -22,7 +22,7 @@
 #include <string>
 
 #include "ldpgraph/status.h"
-#include "store/report_store.h"
+#include "store/store.h"
 
 namespace ldpgraph {
 
@@ -42,7 +42,7 @@ constexpr int kPostgresSchemaVersion = 5;
 // Errors: kInvalidArgument for options out of range, kUnavailable when the
 // server cannot be reached or refuses the login, kDataLoss when the
 // database holds a newer schema than this build knows.
-Result<std::unique_ptr<ReportStore>> OpenPostgresReportStore(const PostgresStoreOptions& options);
+Result<std::unique_ptr<Store>> OpenPostgresReportStore(const PostgresStoreOptions& options);
 
 }  // namespace ldpgraph
 

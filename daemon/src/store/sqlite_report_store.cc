@@ -120,7 +120,7 @@ Status Configure(sqlite::Db& db) {
   return db.Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;");
 }
 
-class SqliteReportStore final : public ReportStore {
+class SqliteReportStore final : public Store {
  public:
   SqliteReportStore(SqliteStoreOptions options, sqlite::Db write_db, sqlite::Db admin_db)
       : options_(std::move(options)), write_db_(std::move(write_db)), admin_db_(std::move(admin_db)) {}
@@ -538,7 +538,7 @@ class SqliteReportStore final : public ReportStore {
 
 }  // namespace
 
-Result<std::unique_ptr<ReportStore>> OpenSqliteReportStore(const SqliteStoreOptions& options) {
+Result<std::unique_ptr<Store>> OpenSqliteReportStore(const SqliteStoreOptions& options) {
   if (options.path.empty()) return Status::InvalidArgument("store path is empty");
   if (options.max_reports_per_commit == 0) return Status::InvalidArgument("max_reports_per_commit must be positive");
   auto write_db = sqlite::Db::Open(options.path);
@@ -550,7 +550,7 @@ Result<std::unique_ptr<ReportStore>> OpenSqliteReportStore(const SqliteStoreOpti
   LDPGRAPH_RETURN_IF_ERROR(Configure(*admin_db));
   auto store = std::make_unique<SqliteReportStore>(options, std::move(*write_db), std::move(*admin_db));
   LDPGRAPH_RETURN_IF_ERROR(store->Prepare());
-  return std::unique_ptr<ReportStore>(std::move(store));
+  return std::unique_ptr<Store>(std::move(store));
 }
 
 }  // namespace ldpgraph

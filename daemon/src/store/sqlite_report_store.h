@@ -1,4 +1,4 @@
-// SqliteReportStore: the embedded ReportStore. One SQLite file in WAL mode
+// SqliteReportStore: the embedded Store. One SQLite file in WAL mode
 // with synchronous=FULL (a commit is on disk when COMMIT returns); one writer
 // thread that takes every insert queued while the previous commit ran and
 // commits them in one transaction, so fsyncs are shared by many reports.
@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "store/report_store.h"
+#include "store/store.h"
 
 namespace ldpgraph {
 
@@ -24,7 +24,7 @@ constexpr int kStoreSchemaVersion = 5;
 
 // Errors: kUnavailable when the file cannot be opened or written,
 // kDataLoss when it is not an ldpgraph store or comes from a newer version.
-Result<std::unique_ptr<ReportStore>> OpenSqliteReportStore(const SqliteStoreOptions& options);
+Result<std::unique_ptr<Store>> OpenSqliteReportStore(const SqliteStoreOptions& options);
 
 }  // namespace ldpgraph
 
