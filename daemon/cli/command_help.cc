@@ -12,7 +12,7 @@ std::vector<CommandHelp> MakeEntries() {
   return {
       {"perturb", "perturb every user of a dataset as her device would",
        "  --input PATH                 a graph dataset (TU or s2v format)\n"
-       "  --mechanism M                dprr | dprr-fixed | rr | locallap | none\n"
+       "  --mechanism M                dprr | dprr-fixed | rr | rr-degree | locallap | none\n"
        "  --epsilon E                  edge epsilon per user\n"
        "  --output PATH                the perturbed dataset (s2v format)\n"
        "  [--non-private-fraction A]   share of users who disclose their lists (0)\n"
