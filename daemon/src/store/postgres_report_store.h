@@ -22,6 +22,7 @@
 #include <string>
 
 #include "ldpgraph/status.h"
+#include "store/postgres_schema.h"  // kPostgresSchemaVersion
 #include "store/store.h"
 
 namespace ldpgraph {
@@ -35,9 +36,6 @@ struct PostgresStoreOptions {
   std::size_t max_reports_per_commit = 4096;
   CommitObserver on_commit;    // optional
 };
-
-// The schema version this build writes.
-constexpr int kPostgresSchemaVersion = 5;
 
 // Errors: kInvalidArgument for options out of range, kUnavailable when the
 // server cannot be reached or refuses the login, kDataLoss when the

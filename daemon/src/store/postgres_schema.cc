@@ -3,8 +3,6 @@
 #include <cstdint>
 #include <string>
 
-#include "store/postgres_report_store.h"
-
 namespace ldpgraph {
 namespace {
 

@@ -11,10 +11,13 @@
 
 namespace ldpgraph {
 
+// The schema version this build writes.
+constexpr int kPostgresSchemaVersion = 5;
+
 // Runs `body` in a transaction; rolls back when it fails.
 Status InTransaction(pg::Connection& c, const std::function<Status()>& body);
 
-// Brings the database to kPostgresSchemaVersion (postgres_report_store.h).
+// Brings the database to kPostgresSchemaVersion.
 // Errors: kDataLoss for a newer schema than this build knows, or a schema
 // table that does not hold one version; the connection's.
 Status MigratePostgresSchema(pg::Connection& c);
