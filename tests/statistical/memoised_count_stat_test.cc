@@ -34,7 +34,9 @@ TEST_CASE("MemoisedOnesCount.IsBinomialAtEachPointAndBetweenPoints") {
   const internal::DprrRates rates(dprr->num_users(), dprr->p());
   const std::uint64_t candidates = n - 1;
   const int runs = 100000;
-  for (auto [t1, t2] : {std::pair<std::uint64_t, std::uint64_t>{3, 17}, {10, 11}, {29, 60}}) {
+  for (const auto& grid_points : {std::pair<std::uint64_t, std::uint64_t>{3, 17}, {10, 11}, {29, 60}}) {
+    // Named copies: clang's doctest CAPTURE cannot take a structured binding.
+    const std::uint64_t t1 = grid_points.first, t2 = grid_points.second;
     CAPTURE(t1);
     CAPTURE(t2);
     SeededRandomSource rng(100 + t1);
