@@ -50,7 +50,7 @@ class GoldenReportsTest {
     assertEquals(expected.get("dprr"), build(EdgeMechanism.DPRR, false, false));
     assertEquals(expected.get("dprr-features-label"), build(EdgeMechanism.DPRR, true, true));
     assertEquals(expected.get("rr"), build(EdgeMechanism.RR, false, true));
-    assertEquals(expected.get("rr-degree"), build(EdgeMechanism.RR_WITH_DEGREE, true, false));
+    assertEquals(expected.get("rr-degree"), build(EdgeMechanism.RR_DEGREE, true, false));
     assertEquals(expected.get("locallap"), build(EdgeMechanism.LOCAL_LAP, false, false));
     assertEquals(expected.get("none-features-label"), build(EdgeMechanism.NONE, true, true));
   }

@@ -41,7 +41,7 @@ class LedgerTest {
     Path file = dir.resolve("rounds.ledger");
     UserData user = UserData.of(4, new int[] {1, 2, 3}).withLabel(1);
     UserData moved = UserData.of(4, new int[] {1, 2, 3, 9}).withLabel(1);
-    try (Graph g = new Graph.Builder(7, 50).edges(EdgeMechanism.RR_WITH_DEGREE, 2).label(3, 1).build();
+    try (Graph g = new Graph.Builder(7, 50).edges(EdgeMechanism.RR_DEGREE, 2).label(3, 1).build();
          RandomSource rng = RandomSource.os()) {
       byte[] first;
       try (BudgetLedger ledger = BudgetLedger.openFile(file, 100)) {
