@@ -1,7 +1,6 @@
 #include "jobs/training_jobs.h"
 
 #include <chrono>
-#include <set>
 #include <thread>
 
 #include <nlohmann/json.hpp>

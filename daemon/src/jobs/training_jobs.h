@@ -38,7 +38,6 @@
 #include <thread>
 #include <vector>
 
-#include "assembly/dataset_assembly.h"
 #include "jobs/job_kind.h"
 #include "jobs/job_status.h"
 #include "jobs/memory_budget.h"
