@@ -10,8 +10,6 @@ namespace {
 constexpr double kAlphaB = 0.9;  // the paper's share of epsilon for the bits under eq. 8
 }  // namespace
 
-double KeepProbability(double eps) { return 1.0 / (1.0 + std::exp(-eps)); }
-
 Result<BudgetSplit> AllocateBudget(double epsilon, BudgetAllocation allocation,
                                    std::uint32_t n_max) {
   LDPGRAPH_RETURN_IF_ERROR(internal::CheckEpsilon(epsilon));

@@ -8,13 +8,15 @@
 
 namespace ldpgraph {
 
+double KeepProbability(double eps) { return 1.0 / (1.0 + std::exp(-eps)); }
+
 Result<RandomizedResponse> RandomizedResponse::Create(std::uint32_t n, double epsilon) {
   LDPGRAPH_RETURN_IF_ERROR(internal::CheckNumUsers(n));
   LDPGRAPH_RETURN_IF_ERROR(internal::CheckEpsilon(epsilon));
   RandomizedResponse rr;
   rr.n_ = n;
   rr.epsilon_ = epsilon;
-  rr.p_ = 1.0 / (1.0 + std::exp(-epsilon));
+  rr.p_ = KeepProbability(epsilon);
   return rr;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "ldpgraph/edge_mechanism.h"
+#include "ldpgraph/randomized_response.h"  // KeepProbability
 #include "ldpgraph/samplers.h"
 
 namespace ldpgraph {
@@ -24,10 +25,6 @@ struct BudgetSplit {
 // leaves eps2 <= 0 (epsilon too small for n_max under eq. 8).
 Result<BudgetSplit> AllocateBudget(double epsilon, BudgetAllocation allocation,
                                    std::uint32_t n_max);
-
-// Warner's keep probability for one bit at `eps`: e^eps / (e^eps + 1),
-// written so that large epsilons do not overflow.
-double KeepProbability(double eps);
 
 class DegreeBudget {
  public:

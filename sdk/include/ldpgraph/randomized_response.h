@@ -10,6 +10,11 @@
 
 namespace ldpgraph {
 
+// Warner's keep probability for one bit at `eps`: e^eps / (e^eps + 1),
+// written so that large epsilons do not overflow. DPRR and RR with the
+// degree keep their bits with it at eps2 (degree_budget.h).
+double KeepProbability(double eps);
+
 class RandomizedResponse final : public EdgeRandomizer {
  public:
   // Errors: kInvalidArgument for n < 2 or NaN, infinite or non-positive epsilon.
