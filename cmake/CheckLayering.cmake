@@ -4,13 +4,14 @@
 #   cmake -DROOT=daemon/src -DLAYERS=daemon/src/LAYERS -P cmake/CheckLayering.cmake
 # Fails, listing every offence: a folder listing one defined after it (a
 # circle could close), a folder the file does not name, an include of a
-# folder not allowed. Includes of the SDK (ldpgraph/, internal/) are always allowed.
+# folder not allowed. Includes of the SDK's API (ldpgraph/) and of its declared base
+# (base/: sdk/base) are always allowed; its private internal/ headers never are.
 cmake_minimum_required(VERSION 3.16)
 if(NOT DEFINED ROOT OR NOT DEFINED LAYERS)
   message(FATAL_ERROR "usage: cmake -DROOT=DIR -DLAYERS=FILE -P CheckLayering.cmake")
 endif()
 get_filename_component(root_abs "${ROOT}" ABSOLUTE)
-set(external ldpgraph internal)
+set(external ldpgraph base)
 set(errors "")
 set(defined "")
 

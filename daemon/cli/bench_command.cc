@@ -1,8 +1,8 @@
 // ldpgraph bench <what>: benchmarks that print key=value figures.
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 
 #include "bench/assemble_bench.h"
 #include "bench/gemm_bench.h"
@@ -15,255 +15,157 @@
 #include "bench/node_bench.h"
 #include "bench/perturb_bench.h"
 #include "cli/commands.h"
+#include "util/flag_reader.h"
 #include "util/flags.h"
 
 namespace ldpgraph {
 
 namespace {
 
-int RunGin(const std::vector<std::string>& args) {
-  Result<Flags> flags = Flags::Parse(args, {"dataset", "epochs", "threads", "products", "colour-classes", "gathers"});
-  Result<GatherPrecision> gathers = flags.ok() ? GathersFlag(*flags) : Result<GatherPrecision>(flags.status());
+// A bad flag: 2, said under the bench's name.
+int Refuse(const char* bench, const std::string& message) {
+  std::fprintf(stderr, "ldpgraph bench %s: %s\n", bench, message.c_str());
+  return 2;
+}
+
+// The bench's outcome: 0, or its error with 2 for bad settings the bench
+// itself found (when `invalid_is_usage`) and 1 for a failure while running.
+int Done(const char* bench, const Status& s, bool invalid_is_usage = true) {
+  if (s.ok()) return 0;
+  std::fprintf(stderr, "ldpgraph bench %s: %s\n", bench, s.ToString().c_str());
+  return invalid_is_usage && s.code() == StatusCode::kInvalidArgument ? 2 : 1;
+}
+
+// --gathers auto|float|bf16, set for the whole process; false after refusing.
+bool SetGathers(const char* bench, const Flags& flags, int* refused) {
+  Result<GatherPrecision> gathers = GathersFlag(flags);
   if (!gathers.ok()) {
-    std::fprintf(stderr, "ldpgraph bench gin: %s\n", gathers.status().message().c_str());
-    return 2;
+    *refused = Refuse(bench, gathers.status().message());
+    return false;
   }
   SetDefaultGatherPrecision(*gathers);
+  return true;
+}
+
+int RunGin(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(args, {"dataset", "epochs", "threads", "products", "colour-classes", "gathers"});
+  if (!flags.ok()) return Refuse("gin", flags.status().message());
+  int refused = 0;
+  if (!SetGathers("gin", *flags, &refused)) return refused;
   GinBenchOptions o;
   Result<bool> bf16 = Bf16ProductsFlag(*flags);
-  if (!bf16.ok()) {
-    std::fprintf(stderr, "ldpgraph bench gin: %s\n", bf16.status().message().c_str());
-    return 2;
-  }
+  if (!bf16.ok()) return Refuse("gin", bf16.status().message());
   o.bf16_products = *bf16;
-  Result<std::string> dataset = flags->String("dataset");
-  Result<std::uint64_t> epochs = flags->Unsigned("epochs", 3);
-  Result<std::uint64_t> threads = flags->Unsigned("threads", 0);
-  for (const Status* s : {&dataset.status(), &epochs.status(), &threads.status()}) {
-    if (!s->ok()) {
-      std::fprintf(stderr, "ldpgraph bench gin: %s\n", s->message().c_str());
-      return 2;
-    }
-  }
-  o.dataset = *dataset;
-  o.epochs = static_cast<int>(*epochs);
-  o.threads = static_cast<int>(*threads);
   Result<bool> classes = ColourClassesFlag(*flags);
-  if (!classes.ok()) {
-    std::fprintf(stderr, "ldpgraph bench gin: %s\n", classes.status().message().c_str());
-    return 2;
-  }
+  if (!classes.ok()) return Refuse("gin", classes.status().message());
   o.colour_classes = *classes;
-  Status s = RunGinBench(o, std::cout);
-  if (!s.ok()) {
-    std::fprintf(stderr, "ldpgraph bench gin: %s\n", s.ToString().c_str());
-    return 1;
-  }
-  return 0;
+  FlagReader read(*flags);
+  read.Required("dataset", &o.dataset).Int("epochs", &o.epochs, 1, 100000).Int("threads", &o.threads, 0, 1024);
+  if (!read.ok()) return Refuse("gin", read.status().message());
+  return Done("gin", RunGinBench(o, std::cout), /*invalid_is_usage=*/false);
 }
 
 int RunNode(const std::vector<std::string>& args) {
-  auto usage = [](const std::string& message) {
-    std::fprintf(stderr, "ldpgraph bench node: %s\n", message.c_str());
-    return 2;
-  };
   Result<Flags> flags = Flags::Parse(args, {"dataset", "model", "epochs", "hidden", "threads", "gathers"});
-  if (!flags.ok()) return usage(flags.status().message());
-  Result<GatherPrecision> gathers = GathersFlag(*flags);
-  if (!gathers.ok()) return usage(gathers.status().message());
-  SetDefaultGatherPrecision(*gathers);
+  if (!flags.ok()) return Refuse("node", flags.status().message());
+  int refused = 0;
+  if (!SetGathers("node", *flags, &refused)) return refused;
   NodeBenchOptions o;
-  Result<std::string> dataset = flags->String("dataset");
-  Result<std::uint64_t> epochs = flags->Unsigned("epochs", static_cast<std::uint64_t>(o.epochs));
-  Result<std::uint64_t> hidden = flags->Unsigned("hidden", static_cast<std::uint64_t>(o.hidden));
-  Result<std::uint64_t> threads = flags->Unsigned("threads", 0);
-  for (const Status* s : {&dataset.status(), &epochs.status(), &hidden.status(), &threads.status()}) {
-    if (!s->ok()) return usage(s->message());
-  }
-  if (*epochs < 1 || *epochs > 100000 || *hidden < 1 || *hidden > 4096 || *threads > 1024) {
-    return usage("need 1 <= --epochs <= 100000, 1 <= --hidden <= 4096, --threads <= 1024");
-  }
-  o.dataset = *dataset;
-  o.model = flags->StringOr("model", o.model);
-  if (o.model != "gcn" && o.model != "sage") return usage("--model must be gcn or sage");
-  o.epochs = static_cast<int>(*epochs);
-  o.hidden = static_cast<int>(*hidden);
-  o.threads = static_cast<int>(*threads);
-  Status s = RunNodeBench(o, std::cout);
-  if (!s.ok()) {
-    std::fprintf(stderr, "ldpgraph bench node: %s\n", s.ToString().c_str());
-    return 1;  // the dataset's error: flags were checked above
-  }
-  return 0;
+  FlagReader read(*flags);
+  read.Required("dataset", &o.dataset)
+      .Choice("model", &o.model, {"gcn", "sage"})
+      .Int("epochs", &o.epochs, 1, 100000)
+      .Int("hidden", &o.hidden, 1, 4096)
+      .Int("threads", &o.threads, 0, 1024);
+  if (!read.ok()) return Refuse("node", read.status().message());
+  return Done("node", RunNodeBench(o, std::cout), /*invalid_is_usage=*/false);  // flags were checked above
 }
 
 int RunLpgnn(const std::vector<std::string>& args) {
-  auto usage = [](const std::string& message) {
-    std::fprintf(stderr, "ldpgraph bench lpgnn: %s\n", message.c_str());
-    return 2;
-  };
   Result<Flags> flags = Flags::Parse(
       args, {"dataset", "model", "feature-epsilon", "label-epsilon", "kx", "epochs", "paths", "threads"});
-  if (!flags.ok()) return usage(flags.status().message());
+  if (!flags.ok()) return Refuse("lpgnn", flags.status().message());
   LpgnnBenchOptions o;
-  Result<std::string> dataset = flags->String("dataset");
-  Result<double> feature_epsilon = flags->Double("feature-epsilon", o.feature_epsilon);
-  Result<double> label_epsilon = flags->Double("label-epsilon", o.label_epsilon);
-  Result<std::uint64_t> kx = flags->Unsigned("kx", static_cast<std::uint64_t>(o.kx));
-  Result<std::uint64_t> epochs = flags->Unsigned("epochs", static_cast<std::uint64_t>(o.epochs));
-  Result<std::uint64_t> threads = flags->Unsigned("threads", 0);
-  Result<std::vector<std::string>> paths = flags->StringList("paths", o.paths);
-  for (const Status* s : {&dataset.status(), &feature_epsilon.status(), &label_epsilon.status(), &kx.status(),
-                          &epochs.status(), &threads.status(), &paths.status()}) {
-    if (!s->ok()) return usage(s->message());
-  }
-  if (*kx > 64 || *epochs < 1 || *epochs > 100000 || *threads > 1024) {
-    return usage("need --kx <= 64, 1 <= --epochs <= 100000, --threads <= 1024");
-  }
-  o.dataset = *dataset;
-  o.model = flags->StringOr("model", o.model);
-  o.feature_epsilon = *feature_epsilon;
-  o.label_epsilon = *label_epsilon;
-  o.kx = static_cast<int>(*kx);
-  o.epochs = static_cast<int>(*epochs);
-  o.threads = static_cast<int>(*threads);
-  o.paths = *paths;
-  Status s = RunLpgnnBench(o, std::cout);
-  if (!s.ok()) {
-    std::fprintf(stderr, "ldpgraph bench lpgnn: %s\n", s.ToString().c_str());
-    return s.code() == StatusCode::kInvalidArgument ? 2 : 1;
-  }
-  return 0;
+  const double kInf = std::numeric_limits<double>::infinity();
+  FlagReader read(*flags);
+  read.Required("dataset", &o.dataset)
+      .Choice("model", &o.model, {"gcn", "sage"})
+      .Double("feature-epsilon", &o.feature_epsilon, 0, kInf)
+      .Double("label-epsilon", &o.label_epsilon, 0, kInf)
+      .Int("kx", &o.kx, 0, 64)
+      .Int("epochs", &o.epochs, 1, 100000)
+      .Int("threads", &o.threads, 0, 1024)
+      .Strings("paths", &o.paths);
+  if (!read.ok()) return Refuse("lpgnn", read.status().message());
+  return Done("lpgnn", RunLpgnnBench(o, std::cout));
 }
 
 int RunGemm(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"rows", "seconds"});
-  if (!flags.ok()) {
-    std::fprintf(stderr, "ldpgraph bench gemm: %s\n", flags.status().message().c_str());
-    return 2;
-  }
+  if (!flags.ok()) return Refuse("gemm", flags.status().message());
   GemmBenchOptions o;
-  Result<std::uint64_t> rows = flags->Unsigned("rows", static_cast<std::uint64_t>(o.rows));
-  Result<double> seconds = flags->Double("seconds", o.seconds);
-  for (const Status* s : {&rows.status(), &seconds.status()}) {
-    if (!s->ok()) {
-      std::fprintf(stderr, "ldpgraph bench gemm: %s\n", s->message().c_str());
-      return 2;
-    }
-  }
-  o.rows = static_cast<std::int64_t>(std::min<std::uint64_t>(*rows, 1ull << 40));
-  o.seconds = *seconds;
-  Status s = RunGemmBench(o, std::cout);
-  if (!s.ok()) {
-    std::fprintf(stderr, "ldpgraph bench gemm: %s\n", s.ToString().c_str());
-    return s.code() == StatusCode::kInvalidArgument ? 2 : 1;
-  }
-  return 0;
+  std::uint64_t rows = static_cast<std::uint64_t>(o.rows);
+  FlagReader read(*flags);
+  read.Unsigned("rows", &rows, 0, 1ull << 40).Double("seconds", &o.seconds, 0, 3600);
+  if (!read.ok()) return Refuse("gemm", read.status().message());
+  o.rows = static_cast<std::int64_t>(rows);
+  return Done("gemm", RunGemmBench(o, std::cout));
 }
 
 int RunGw(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "pairs", "threads", "seed"});
+  if (!flags.ok()) return Refuse("gw", flags.status().message());
   GwBenchOptions o;
-  Result<std::uint64_t> pairs = flags.ok() ? flags->Unsigned("pairs", 2000) : Result<std::uint64_t>(flags.status());
-  Result<std::uint64_t> threads = flags.ok() ? flags->Unsigned("threads", 2) : Result<std::uint64_t>(flags.status());
-  Result<std::uint64_t> seed = flags.ok() ? flags->Unsigned("seed", 0) : Result<std::uint64_t>(flags.status());
-  Result<std::string> dataset = flags.ok() ? flags->String("dataset") : Result<std::string>(flags.status());
-  for (const Status* s : {&pairs.status(), &threads.status(), &seed.status(), &dataset.status()}) {
-    if (!s->ok()) {
-      std::fprintf(stderr, "ldpgraph bench gw: %s\n", s->message().c_str());
-      return 2;
-    }
-  }
-  o.dataset = *dataset;
-  o.pairs = static_cast<int>(std::min<std::uint64_t>(*pairs, 1u << 30));
-  o.threads = static_cast<int>(std::min<std::uint64_t>(*threads, 1024));
-  o.seed = *seed;
-  Status s = RunGwBench(o, std::cout);
-  if (!s.ok()) {
-    std::fprintf(stderr, "ldpgraph bench gw: %s\n", s.ToString().c_str());
-    return s.code() == StatusCode::kInvalidArgument ? 2 : 1;
-  }
-  return 0;
+  FlagReader read(*flags);
+  read.Required("dataset", &o.dataset)
+      .Int("pairs", &o.pairs, 1, 1 << 30)
+      .Int("threads", &o.threads, 1, 1024)
+      .Unsigned("seed", &o.seed, 0, UINT64_MAX);
+  if (!read.ok()) return Refuse("gw", read.status().message());
+  return Done("gw", RunGwBench(o, std::cout));
 }
 
 int RunIngest(const std::vector<std::string>& args) {
   Result<Flags> flags =
       Flags::Parse(args, {"connections", "reports", "degree", "epsilon", "server-threads", "handshakes", "dir",
                           "pipeline", "store", "daemons", "store-connection"});
-  if (!flags.ok()) {
-    std::fprintf(stderr, "ldpgraph bench ingest: %s\n", flags.status().message().c_str());
-    return 2;
-  }
+  if (!flags.ok()) return Refuse("ingest", flags.status().message());
   IngestBenchOptions o;
-  Result<std::uint64_t> connections = flags->Unsigned("connections", o.connections);
-  Result<std::uint64_t> reports = flags->Unsigned("reports", o.reports);
-  Result<std::uint64_t> degree = flags->Unsigned("degree", o.degree);
-  Result<double> epsilon = flags->Double("epsilon", o.epsilon);
-  Result<std::uint64_t> server_threads = flags->Unsigned("server-threads", o.server_threads);
-  Result<std::uint64_t> handshakes = flags->Unsigned("handshakes", o.handshakes);
-  Result<std::uint64_t> pipeline = flags->Unsigned("pipeline", o.pipeline);
-  for (const Status* s : {&connections.status(), &reports.status(), &degree.status(), &epsilon.status(),
-                          &server_threads.status(), &handshakes.status(), &pipeline.status()}) {
-    if (!s->ok()) {
-      std::fprintf(stderr, "ldpgraph bench ingest: %s\n", s->message().c_str());
-      return 2;
-    }
-  }
-  if (*connections == 0 || *connections > 4096 || *server_threads == 0 || *server_threads > 256 ||
-      *degree > 100000 || *handshakes > 100000 || *pipeline == 0 || *pipeline > 64) {
-    std::fprintf(stderr, "ldpgraph bench ingest: need 1 <= --connections <= 4096, 1 <= --server-threads <= 256, "
-                         "--degree <= 100000, --handshakes <= 100000, 1 <= --pipeline <= 64\n");
-    return 2;
-  }
-  o.connections = static_cast<unsigned>(*connections);
-  o.reports = *reports;
-  o.degree = static_cast<std::uint32_t>(*degree);
-  o.epsilon = *epsilon;
-  o.server_threads = static_cast<unsigned>(*server_threads);
-  o.handshakes = static_cast<unsigned>(*handshakes);
-  o.pipeline = static_cast<unsigned>(*pipeline);
-  o.dir = flags->StringOr("dir", "");
-  o.store_connection = flags->StringOr("store-connection", "");
+  std::vector<std::string> stores = {"sqlite"};
+  std::vector<std::uint32_t> daemon_counts = {1};
+  FlagReader read(*flags);
+  read.Unsigned("connections", &o.connections, 1, 4096)
+      .Unsigned("reports", &o.reports, 0, UINT64_MAX)
+      .Unsigned("degree", &o.degree, 0, 100000)
+      .Double("epsilon", &o.epsilon, 0, std::numeric_limits<double>::infinity())
+      .Unsigned("server-threads", &o.server_threads, 1, 256)
+      .Unsigned("handshakes", &o.handshakes, 0, 100000)
+      .Unsigned("pipeline", &o.pipeline, 1, 64)
+      .String("dir", &o.dir)
+      .String("store-connection", &o.store_connection)
+      .Strings("store", &stores)
+      .Ints("daemons", &daemon_counts, 1, 16);
+  if (!read.ok()) return Refuse("ingest", read.status().message());
   if (const char* password = std::getenv("LDPGRAPH_STORE_PASSWORD")) o.store_password = password;
-  Result<std::vector<std::string>> stores = flags->StringList("store", {"sqlite"});
-  Result<std::vector<std::string>> daemon_counts = flags->StringList("daemons", {"1"});
-  if (!stores.ok() || !daemon_counts.ok()) {
-    std::fprintf(stderr, "ldpgraph bench ingest: %s\n",
-                 (!stores.ok() ? stores.status() : daemon_counts.status()).message().c_str());
-    return 2;
-  }
   // Every store with every daemon count it supports (SQLite: one), in one
   // run, so that their figures compare; a summary line per setting at the end.
   std::vector<std::pair<std::string, unsigned>> settings;
-  for (const std::string& store : *stores) {
+  for (const std::string& store : stores) {
     if (store != "sqlite" && store != "postgresql") {
-      std::fprintf(stderr, "ldpgraph bench ingest: --store lists sqlite and/or postgresql, got %s\n", store.c_str());
-      return 2;
+      return Refuse("ingest", "--store lists sqlite and/or postgresql, got " + store);
     }
-    for (const std::string& count : *daemon_counts) {
-      const int n = std::atoi(count.c_str());
-      if (n < 1 || n > 16 || std::to_string(n) != count) {
-        std::fprintf(stderr, "ldpgraph bench ingest: --daemons lists counts in [1, 16], got %s\n", count.c_str());
-        return 2;
-      }
+    for (const std::uint32_t n : daemon_counts) {
       if (store == "sqlite" && n != 1) continue;  // one file, one daemon
-      settings.emplace_back(store, static_cast<unsigned>(n));
+      settings.emplace_back(store, n);
     }
   }
-  if (settings.empty()) {
-    std::fprintf(stderr, "ldpgraph bench ingest: no setting to run (sqlite runs with one daemon only)\n");
-    return 2;
-  }
+  if (settings.empty()) return Refuse("ingest", "no setting to run (sqlite runs with one daemon only)");
   std::vector<IngestBenchFigures> figures(settings.size());
   for (std::size_t i = 0; i < settings.size(); ++i) {
     o.store = settings[i].first;
     o.daemons = settings[i].second;
     if (settings.size() > 1) std::cout << "# store=" << o.store << " daemons=" << o.daemons << "\n";
-    Status s = RunIngestBench(o, std::cout, &figures[i]);
-    if (!s.ok()) {
-      std::fprintf(stderr, "ldpgraph bench ingest: %s\n", s.ToString().c_str());
-      return s.code() == StatusCode::kInvalidArgument ? 2 : 1;
-    }
+    if (int failed = Done("ingest", RunIngestBench(o, std::cout, &figures[i]))) return failed;
   }
   if (settings.size() > 1) {
     for (std::size_t i = 0; i < settings.size(); ++i) {
@@ -278,114 +180,58 @@ int RunIngest(const std::vector<std::string>& args) {
 int RunAdmin(const std::vector<std::string>& args) {
   Result<Flags> flags =
       Flags::Parse(args, {"users", "held-nodes", "gap-nodes", "gw-nodes", "probe-ms", "dense-users", "dir"});
-  if (!flags.ok()) {
-    std::fprintf(stderr, "ldpgraph bench admin: %s\n", flags.status().message().c_str());
-    return 2;
-  }
+  if (!flags.ok()) return Refuse("admin", flags.status().message());
   AdminLoadBenchOptions o;
-  Result<std::uint64_t> users = flags->Unsigned("users", o.users);
-  Result<std::uint64_t> held = flags->Unsigned("held-nodes", o.held_nodes);
-  Result<std::uint64_t> gap = flags->Unsigned("gap-nodes", o.gap_nodes);
-  Result<std::uint64_t> gw = flags->Unsigned("gw-nodes", o.gw_nodes);
-  Result<std::uint64_t> probe = flags->Unsigned("probe-ms", o.probe_ms);
-  Result<std::uint64_t> dense = flags->Unsigned("dense-users", o.dense_users);
-  for (const Status* s :
-       {&users.status(), &held.status(), &gap.status(), &gw.status(), &probe.status(), &dense.status()}) {
-    if (!s->ok()) {
-      std::fprintf(stderr, "ldpgraph bench admin: %s\n", s->message().c_str());
-      return 2;
-    }
-  }
-  if (*users > 10000000 || *held > 10000000 || *gap > 10000000 || *gw > 5000 || *probe > 10000 || *dense > 100000) {
-    std::fprintf(stderr, "ldpgraph bench admin: need --users, --held-nodes, --gap-nodes <= 10^7, --gw-nodes <= 5000 "
-                         "(the daemon's gw_max_nodes), --probe-ms <= 10000, --dense-users <= 10^5\n");
-    return 2;
-  }
-  o.users = static_cast<std::uint32_t>(*users);
-  o.held_nodes = static_cast<std::uint32_t>(*held);
-  o.gap_nodes = static_cast<std::uint32_t>(*gap);
-  o.gw_nodes = static_cast<std::uint32_t>(*gw);
-  o.probe_ms = static_cast<unsigned>(*probe);
-  o.dense_users = static_cast<std::uint32_t>(*dense);
-  o.dir = flags->StringOr("dir", "");
-  Status s = RunAdminLoadBench(o, std::cout);
-  if (!s.ok()) {
-    std::fprintf(stderr, "ldpgraph bench admin: %s\n", s.ToString().c_str());
-    return s.code() == StatusCode::kInvalidArgument ? 2 : 1;
-  }
-  return 0;
+  FlagReader read(*flags);
+  read.Unsigned("users", &o.users, 0, 10000000)
+      .Unsigned("held-nodes", &o.held_nodes, 0, 10000000)
+      .Unsigned("gap-nodes", &o.gap_nodes, 0, 10000000)
+      .Unsigned("gw-nodes", &o.gw_nodes, 0, 5000)  // the daemon's gw_max_nodes
+      .Unsigned("probe-ms", &o.probe_ms, 0, 10000)
+      .Unsigned("dense-users", &o.dense_users, 0, 100000)
+      .String("dir", &o.dir);
+  if (!read.ok()) return Refuse("admin", read.status().message());
+  return Done("admin", RunAdminLoadBench(o, std::cout));
 }
 
 int RunAssemble(const std::vector<std::string>& args) {
   Result<Flags> flags =
       Flags::Parse(args, {"users", "degree", "epsilon", "symmetrise", "dir", "store", "store-connection"});
-  if (!flags.ok()) {
-    std::fprintf(stderr, "ldpgraph bench assemble: %s\n", flags.status().message().c_str());
-    return 2;
-  }
+  if (!flags.ok()) return Refuse("assemble", flags.status().message());
   AssembleBenchOptions o;
-  Result<std::uint64_t> users = flags->Unsigned("users", o.users);
-  Result<std::uint64_t> degree = flags->Unsigned("degree", o.degree);
-  Result<double> epsilon = flags->Double("epsilon", o.epsilon);
+  FlagReader read(*flags);
+  read.Unsigned("users", &o.users, 2, 0xFFFFFFFFull)
+      .Unsigned("degree", &o.degree, 0, 0xFFFFFFFEull)
+      .Double("epsilon", &o.epsilon, 0, std::numeric_limits<double>::infinity())
+      .String("dir", &o.dir)
+      .Choice("store", &o.store, {"sqlite", "postgresql"})
+      .String("store-connection", &o.store_connection);
+  if (!read.ok()) return Refuse("assemble", read.status().message());
+  if (o.degree >= o.users) return Refuse("assemble", "--degree must be below --users");
   Result<Symmetrisation> rule = ParseSymmetrisation(flags->StringOr("symmetrise", "none"));
-  for (const Status* s : {&users.status(), &degree.status(), &epsilon.status(), &rule.status()}) {
-    if (!s->ok()) {
-      std::fprintf(stderr, "ldpgraph bench assemble: %s\n", s->message().c_str());
-      return 2;
-    }
-  }
-  if (*users < 2 || *users > 0xFFFFFFFFull || *degree >= *users) {
-    std::fprintf(stderr, "ldpgraph bench assemble: need 2 <= --users < 2^32 and --degree < --users\n");
-    return 2;
-  }
-  o.users = static_cast<std::uint32_t>(*users);
-  o.degree = static_cast<std::uint32_t>(*degree);
-  o.epsilon = *epsilon;
+  if (!rule.ok()) return Refuse("assemble", rule.status().message());
   o.rule = *rule;
-  o.dir = flags->StringOr("dir", "");
-  o.store = flags->StringOr("store", "sqlite");
-  o.store_connection = flags->StringOr("store-connection", "");
   if (const char* password = std::getenv("LDPGRAPH_STORE_PASSWORD")) o.store_password = password;
-  Status s = RunAssembleBench(o, std::cout);
-  if (!s.ok()) {
-    std::fprintf(stderr, "ldpgraph bench assemble: %s\n", s.ToString().c_str());
-    return 1;
-  }
-  return 0;
+  return Done("assemble", RunAssembleBench(o, std::cout), /*invalid_is_usage=*/false);
 }
 
 int RunLinkLdp(const std::vector<std::string>& args) {
-  auto fail = [](const std::string& message) {
-    std::fprintf(stderr, "ldpgraph bench linkldp: %s\n", message.c_str());
-    return 2;
-  };
   Result<Flags> flags = Flags::Parse(
       args, {"users", "degree", "mechanism", "epsilon", "output", "threads", "dataset", "train", "model"});
-  if (!flags.ok()) return fail(flags.status().message());
+  if (!flags.ok()) return Refuse("linkldp", flags.status().message());
   LinkLdpBenchOptions o;
-  Result<std::uint64_t> users = flags->Unsigned("users", o.users);
-  Result<std::uint64_t> degree = flags->Unsigned("degree", o.degree);
-  Result<double> epsilon = flags->Double("epsilon", o.epsilon);
-  Result<std::uint64_t> threads = flags->Unsigned("threads", 0);
-  for (const Status* s : {&users.status(), &degree.status(), &epsilon.status(), &threads.status()}) {
-    if (!s->ok()) return fail(s->message());
-  }
-  if (*users > (1u << 30) || *degree > (1u << 20)) return fail("--users must be at most 2^30, --degree 2^20");
-  o.users = static_cast<std::uint32_t>(*users);
-  o.degree = static_cast<std::uint32_t>(*degree);
-  o.epsilon = *epsilon;
-  o.mechanism = flags->StringOr("mechanism", o.mechanism);
-  o.output = flags->StringOr("output", o.output);
-  o.threads = static_cast<int>(*threads);
-  o.dataset = flags->StringOr("dataset", "");
-  o.train = flags->StringOr("train", o.train);
-  o.model = flags->StringOr("model", o.model);
-  Status s = RunLinkLdpBench(o, std::cout);
-  if (!s.ok()) {
-    std::fprintf(stderr, "ldpgraph bench linkldp: %s\n", s.ToString().c_str());
-    return 1;
-  }
-  return 0;
+  FlagReader read(*flags);
+  read.Unsigned("users", &o.users, 0, 1u << 30)
+      .Unsigned("degree", &o.degree, 0, 1u << 20)
+      .Double("epsilon", &o.epsilon, 0, std::numeric_limits<double>::infinity())
+      .Int("threads", &o.threads, 0, 1024)
+      .Choice("mechanism", &o.mechanism, {"dprr", "rr-degree"})
+      .Choice("output", &o.output, {"hard", "soft", "hybrid"})
+      .String("dataset", &o.dataset)
+      .Choice("train", &o.train, {"ours", "blink", "none"})
+      .Choice("model", &o.model, {"gcn", "sage"});
+  if (!read.ok()) return Refuse("linkldp", read.status().message());
+  return Done("linkldp", RunLinkLdpBench(o, std::cout), /*invalid_is_usage=*/false);
 }
 
 }  // namespace
@@ -424,39 +270,16 @@ int RunBenchCommand(const std::vector<std::string>& args) {
   }
   Result<Flags> flags = Flags::Parse({args.begin() + 1, args.end()},
                                      {"users", "degree", "epsilon", "reports", "baseline-reports"});
-  if (!flags.ok()) {
-    std::fprintf(stderr, "ldpgraph bench perturb: %s\n", flags.status().message().c_str());
-    return 2;
-  }
+  if (!flags.ok()) return Refuse("perturb", flags.status().message());
   PerturbBenchOptions o;
-  Result<std::uint64_t> users = flags->Unsigned("users", o.users);
-  Result<std::uint64_t> degree = flags->Unsigned("degree", o.degree);
-  Result<double> epsilon = flags->Double("epsilon", o.epsilon);
-  Result<std::uint64_t> reports = flags->Unsigned("reports", o.reports);
-  Result<std::uint64_t> baseline = flags->Unsigned("baseline-reports", o.baseline_reports);
-  for (const Status* s : {&users.status(), &degree.status(), &epsilon.status(), &reports.status(),
-                          &baseline.status()}) {
-    if (!s->ok()) {
-      std::fprintf(stderr, "ldpgraph bench perturb: %s\n", s->message().c_str());
-      return 2;
-    }
-  }
-  if (*users > 0xFFFFFFFFull || *degree > 0xFFFFFFFFull || *reports == 0 || *baseline == 0) {
-    std::fprintf(stderr, "ldpgraph bench perturb: --users and --degree must fit 32 bits; "
-                         "--reports and --baseline-reports must be positive\n");
-    return 2;
-  }
-  o.users = static_cast<std::uint32_t>(*users);
-  o.degree = static_cast<std::uint32_t>(*degree);
-  o.epsilon = *epsilon;
-  o.reports = *reports;
-  o.baseline_reports = *baseline;
-  Status s = RunPerturbBench(o, std::cout);
-  if (!s.ok()) {
-    std::fprintf(stderr, "ldpgraph bench perturb: %s\n", s.ToString().c_str());
-    return 1;
-  }
-  return 0;
+  FlagReader read(*flags);
+  read.Unsigned("users", &o.users, 0, 0xFFFFFFFFull)
+      .Unsigned("degree", &o.degree, 0, 0xFFFFFFFFull)
+      .Double("epsilon", &o.epsilon, 0, std::numeric_limits<double>::infinity())
+      .Unsigned("reports", &o.reports, 1, UINT64_MAX)
+      .Unsigned("baseline-reports", &o.baseline_reports, 1, UINT64_MAX);
+  if (!read.ok()) return Refuse("perturb", read.status().message());
+  return Done("perturb", RunPerturbBench(o, std::cout), /*invalid_is_usage=*/false);
 }
 
 }  // namespace ldpgraph

@@ -40,6 +40,9 @@ const char kDaemonUsage[] =
     "                                          line each (at most 100000 a call)\n"
     "  label --graph ID --label K              the class of a whole graph\n"
     "  symmetrise --graph ID --rule none|or|and  how the graph's noisy rows are made undirected\n"
+    "  rounds --graph ID                       the round state of a graph collected in rounds\n"
+    "  close-round --graph ID [--round R]      closes the open round (only if it is still R) and opens the\n"
+    "                                          next; names the retraining job it queued (docs/rounds.md)\n"
     "  train [--graphs ID,ID,...] [--epochs N] [--seed S] [--symmetrise none|or|and]\n"
     "        [--node-input constant|degree|size|degree+size] [--products float|bf16] [--wait]\n"
     "                                          graph classification on labelled graphs (with --wait:\n"
@@ -153,7 +156,7 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
                                       "graphs", "epochs", "seed", "symmetrise", "id", "model", "nodes", "label-method",
                                       "rule", "node-input", "products", "dataset", "held-graph", "privacy", "epsilon",
                                       "delta", "hops", "max-degree", "batch-size", "residual", "parties", "party",
-                                      "partition", "partition-seed", "to", "k", "alpha", "among", "first", "count"},
+                                      "partition", "partition-seed", "to", "k", "alpha", "among", "first", "count", "round"},
                                      {"wait"});
   if (!flags.ok()) return Usage(flags.status().message());
   Result<AdminConnection> connection = ConnectToAdmin(*flags);
@@ -223,6 +226,19 @@ int RunDaemonCommand(const std::vector<std::string>& args) {
                      json{{"rule", flags->StringOr("rule", "")}}.dump(), 200, &out)) {
       return 1;
     }
+    PrintKeyValues(out);
+    return 0;
+  }
+  if (action == "rounds" || action == "close-round") {
+    Result<std::uint64_t> graph = flags->Unsigned("graph", 0);
+    Result<std::uint64_t> round = flags->Unsigned("round", 0);
+    if (!flags->Has("graph") || !graph.ok()) return Usage("--graph ID is required");
+    if (!round.ok()) return Usage(round.status().message());
+    if (action == "rounds" && flags->Has("round")) return Usage("--round is for close-round");
+    const std::string path = "/v1/admin/graphs/" + std::to_string(*graph) + "/rounds";
+    const bool close = action == "close-round";
+    const json body = close && flags->Has("round") ? json{{"close", *round}} : json::object();
+    if (!client.Call(close ? "POST" : "GET", path, close ? body.dump() : "", close ? 201 : 200, &out)) return 1;
     PrintKeyValues(out);
     return 0;
   }

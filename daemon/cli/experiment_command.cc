@@ -10,10 +10,10 @@
 //   rounds   a graph collected in rounds while friend lists change: accuracy and each user's loss
 // Every study appends to DIR/results.csv as runs finish (a rerun resumes),
 // then writes DIR/summary.csv and its SVG charts.
-#include <cmath>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,6 +32,7 @@
 #include "experiments/results_report.h"
 #include "experiments/scaling_experiment.h"
 #include "testbed/loopback_federation.h"
+#include "util/flag_reader.h"
 #include "util/flags.h"
 
 namespace ldpgraph {
@@ -53,17 +54,16 @@ int Finish(const Status& s) {
   return s.code() == StatusCode::kInvalidArgument ? Usage(s.message()) : Failure(s);
 }
 
-// --patience P and --min-epochs M: when training may stop early. Returns a
-// usage message, or an empty string once both are stored.
-std::string ParseStopping(const Flags& flags, int* patience, int* from) {
-  Result<std::uint64_t> p = flags.Unsigned("patience", static_cast<std::uint64_t>(*patience));
-  Result<std::uint64_t> m = flags.Unsigned("min-epochs", static_cast<std::uint64_t>(*from));
-  if (!p.ok()) return p.status().message();
-  if (!m.ok()) return m.status().message();
-  if (*p < 1 || *p > 100000 || *m > 100000) return "--patience takes 1 to 100000 epochs, --min-epochs 0 to 100000";
-  *patience = static_cast<int>(*p);
-  *from = static_cast<int>(*m);
-  return "";
+// --patience P and --min-epochs M: when training may stop early.
+template <typename TrainOptions>
+void ReadStopping(FlagReader& read, TrainOptions* train) {
+  read.Int("patience", &train->patience, 1, 100000).Int("min-epochs", &train->early_stop_from, 0, 100000);
+}
+
+// "results=..." and "summary=..." once a study is done; its status otherwise.
+int Finished(const Status& s, const std::string& out) {
+  if (s.ok()) std::printf("results=%s/results.csv\nsummary=%s/summary.csv\n", out.c_str(), out.c_str());
+  return Finish(s);
 }
 
 int RunDprr(const std::vector<std::string>& args) {
@@ -71,61 +71,31 @@ int RunDprr(const std::vector<std::string>& args) {
                                             "epochs", "jobs", "hidden", "layers", "batch-size", "reuse", "node-input",
                                             "patience", "min-epochs"});
   if (!flags.ok()) return Usage(flags.status().message());
-  Result<std::string> path = flags->String("dataset");
-  Result<std::string> out = flags->String("out");
-  if (!path.ok()) return Usage(path.status().message());
-  if (!out.ok()) return Usage(out.status().message());
   DprrExperimentOptions o;
-  Result<std::vector<std::string>> mechanisms = flags->StringList("mechanisms", o.mechanisms);
-  Result<std::vector<double>> epsilons = flags->DoubleList("epsilons", o.epsilons);
-  Result<std::vector<double>> alphas = flags->DoubleList("alphas", o.alphas);
-  Result<std::uint64_t> splits = flags->Unsigned("splits", 3);
-  Result<std::uint64_t> epochs = flags->Unsigned("epochs", 500);
-  Result<std::uint64_t> jobs = flags->Unsigned("jobs", 1);
-  Result<std::uint64_t> hidden = flags->Unsigned("hidden", 64);
-  Result<std::uint64_t> layers = flags->Unsigned("layers", 5);
-  Result<std::uint64_t> batch = flags->Unsigned("batch-size", 32);
-  Result<std::vector<std::string>> reuse = flags->StringList("reuse", {});
-  for (const Status* s : {&mechanisms.status(), &epsilons.status(), &alphas.status(), &splits.status(),
-                          &epochs.status(), &jobs.status(), &hidden.status(), &layers.status(), &batch.status(),
-                          &reuse.status()}) {
-    if (!s->ok()) return Usage(s->message());
-  }
-  if (*epochs < 1 || *jobs < 1 || *batch < 1 || *splits > 1000) {
-    return Usage("--epochs, --jobs and --batch-size must be positive, --splits at most 1000");
-  }
-  o.mechanisms = *mechanisms;
-  o.epsilons = *epsilons;
-  o.alphas = *alphas;
-  o.splits = static_cast<int>(*splits);
-  o.out_dir = *out;
-  o.jobs = static_cast<int>(*jobs);
-  o.model.hidden = static_cast<int>(*hidden);
-  o.model.layers = static_cast<int>(*layers);
+  o.train.max_epochs = 500;
+  o.train.batch_size = 32;
+  std::string path;
+  FlagReader read(*flags);
+  read.Required("dataset", &path)
+      .Required("out", &o.out_dir)
+      .Strings("mechanisms", &o.mechanisms)
+      .Doubles("epsilons", &o.epsilons)
+      .Doubles("alphas", &o.alphas)
+      .Int("splits", &o.splits, 1, 1000)
+      .Int("epochs", &o.train.max_epochs, 1, 1000000)
+      .Int("jobs", &o.jobs, 1, 256)
+      .Int("hidden", &o.model.hidden, 1, 65536)
+      .Int("layers", &o.model.layers, 1, 64)
+      .Int("batch-size", &o.train.batch_size, 1, 1000000000)
+      .Strings("reuse", &o.reuse_dirs);
+  ReadStopping(read, &o.train);
+  if (!read.ok()) return Usage(read.status().message());
   if (Status s = SetGinNodeInput(flags->StringOr("node-input", "constant"), &o.model); !s.ok()) {
     return Usage(s.message());
   }
-  if (std::string bad = ParseStopping(*flags, &o.train.patience, &o.train.early_stop_from); !bad.empty()) {
-    return Usage(bad);
-  }
-  o.train.max_epochs = static_cast<int>(*epochs);
-  o.train.batch_size = static_cast<int>(*batch);
-  o.reuse_dirs = *reuse;
-  Result<GraphDataset> ds = ReadDataset(*path);
+  Result<GraphDataset> ds = ReadDataset(path);
   if (!ds.ok()) return Failure(ds.status());
-  Status s = RunDprrExperiment(*ds, o);
-  if (s.ok()) std::printf("results=%s/results.csv\nsummary=%s/summary.csv\n", out->c_str(), out->c_str());
-  return Finish(s);
-}
-
-std::vector<int> Steps(const std::vector<double>& values, bool* ok) {
-  std::vector<int> out;
-  *ok = true;
-  for (double v : values) {
-    if (!(v >= 0 && v <= 64) || v != std::floor(v)) *ok = false;
-    out.push_back(static_cast<int>(v));
-  }
-  return out;
+  return Finished(RunDprrExperiment(*ds, o), o.out_dir);
 }
 
 int RunLpgnn(const std::vector<std::string>& args) {
@@ -134,76 +104,40 @@ int RunLpgnn(const std::vector<std::string>& args) {
              "edge-epsilons", "kx", "ky", "splits", "out", "epochs", "jobs", "hidden", "weight-decay", "dropout",
              "select-on", "patience", "min-epochs", "validate-on", "propagate-validation-labels"});
   if (!flags.ok()) return Usage(flags.status().message());
-  Result<std::string> path = flags->String("dataset");
-  Result<std::string> out = flags->String("out");
-  if (!path.ok()) return Usage(path.status().message());
-  if (!out.ok()) return Usage(out.status().message());
   LpgnnExperimentOptions o;
+  o.feature_mechanisms = {"mbm", "1bm", "laplace"};
+  o.label_methods = {"ce", "fc", "drop"};
+  o.jobs = 2;
+  std::string path, select_on = "loss";
+  FlagReader read(*flags);
+  read.Required("dataset", &path)
+      .Required("out", &o.out_dir)
+      .Strings("models", &o.models)
+      .Strings("feature-mechanisms", &o.feature_mechanisms)
+      .Strings("label-methods", &o.label_methods)
+      .Doubles("feature-epsilons", &o.feature_epsilons)
+      .Doubles("label-epsilons", &o.label_epsilons)
+      .Doubles("edge-epsilons", &o.edge_epsilons)
+      .Ints("kx", &o.kx_choices, 0, 64)
+      .Ints("ky", &o.ky_choices, 0, 64)
+      .Int("splits", &o.splits, 1, 1000)
+      .Int("epochs", &o.train.max_epochs, 1, 1000000)
+      .Int("jobs", &o.jobs, 1, 256)
+      .Int("hidden", &o.hidden, 1, 65536)
+      .Fraction("weight-decay", &o.train.weight_decay)
+      .Fraction("dropout", &o.dropout)
+      .Choice("select-on", &select_on, {"loss", "accuracy"})
+      .Switch("propagate-validation-labels", &o.propagate_validation_labels);
+  ReadStopping(read, &o.train);
+  if (!read.ok()) return Usage(read.status().message());
+  o.train.select_on_accuracy = select_on == "accuracy";
   Result<ValidationReference> reference =
       ParseValidationReference(flags->StringOr("validate-on", ValidationReferenceName(o.validation_reference)));
   if (!reference.ok()) return Usage("--validate-on: " + reference.status().message());
-  const std::string propagate_val = flags->StringOr("propagate-validation-labels", "yes");
-  if (propagate_val != "yes" && propagate_val != "no") {
-    return Usage("--propagate-validation-labels takes yes or no, got '" + propagate_val + "'");
-  }
   o.validation_reference = *reference;
-  o.propagate_validation_labels = propagate_val == "yes";
-  Result<std::vector<std::string>> models = flags->StringList("models", o.models);
-  Result<std::vector<std::string>> mechanisms = flags->StringList("feature-mechanisms", {"mbm", "1bm", "laplace"});
-  Result<std::vector<std::string>> methods = flags->StringList("label-methods", {"ce", "fc", "drop"});
-  Result<std::vector<double>> feature_eps = flags->DoubleList("feature-epsilons", o.feature_epsilons);
-  Result<std::vector<double>> label_eps = flags->DoubleList("label-epsilons", o.label_epsilons);
-  Result<std::vector<double>> edge_eps = flags->DoubleList("edge-epsilons", o.edge_epsilons);
-  Result<std::vector<double>> kx = flags->DoubleList("kx", {0, 2, 4, 8, 16});
-  Result<std::vector<double>> ky = flags->DoubleList("ky", {0, 2, 4, 8, 16});
-  Result<std::uint64_t> splits = flags->Unsigned("splits", 3);
-  Result<std::uint64_t> epochs = flags->Unsigned("epochs", 500);
-  Result<std::uint64_t> jobs = flags->Unsigned("jobs", 2);
-  Result<std::uint64_t> hidden = flags->Unsigned("hidden", 16);
-  Result<double> weight_decay = flags->Double("weight-decay", o.train.weight_decay);
-  Result<double> dropout = flags->Double("dropout", o.dropout);
-  const std::string select_on = flags->StringOr("select-on", "loss");
-  for (const Status* s : {&models.status(), &mechanisms.status(), &methods.status(), &feature_eps.status(),
-                          &label_eps.status(), &edge_eps.status(), &kx.status(), &ky.status(), &splits.status(),
-                          &epochs.status(), &jobs.status(), &hidden.status(), &weight_decay.status(),
-                          &dropout.status()}) {
-    if (!s->ok()) return Usage(s->message());
-  }
-  bool kx_ok = false, ky_ok = false;
-  o.kx_choices = Steps(*kx, &kx_ok);
-  o.ky_choices = Steps(*ky, &ky_ok);
-  if (!kx_ok || !ky_ok) return Usage("--kx and --ky take whole numbers of steps from 0 to 64");
-  if (*epochs < 1 || *jobs < 1 || *hidden < 1 || *splits > 1000) {
-    return Usage("--epochs, --jobs and --hidden must be positive, --splits at most 1000");
-  }
-  if (!(*weight_decay >= 0 && *weight_decay < 1) || !(*dropout >= 0 && *dropout < 1)) {
-    return Usage("--weight-decay and --dropout take values in [0, 1)");
-  }
-  if (select_on != "loss" && select_on != "accuracy") {
-    return Usage("--select-on takes loss or accuracy, got '" + select_on + "'");
-  }
-  if (std::string bad = ParseStopping(*flags, &o.train.patience, &o.train.early_stop_from); !bad.empty()) {
-    return Usage(bad);
-  }
-  o.train.select_on_accuracy = select_on == "accuracy";
-  o.train.weight_decay = static_cast<float>(*weight_decay);
-  o.dropout = static_cast<float>(*dropout);
-  o.models = *models;
-  o.feature_mechanisms = *mechanisms;
-  o.label_methods = *methods;
-  o.feature_epsilons = *feature_eps;
-  o.label_epsilons = *label_eps;
-  o.edge_epsilons = *edge_eps;
-  o.splits = static_cast<int>(*splits);
-  o.out_dir = *out;
-  o.jobs = static_cast<int>(*jobs);
-  o.hidden = static_cast<int>(*hidden);
-  o.train.max_epochs = static_cast<int>(*epochs);
-  Result<GraphDataset> ds = ReadDataset(*path);
+  Result<GraphDataset> ds = ReadDataset(path);
   if (!ds.ok()) return Failure(ds.status());
-  Status s = RunLpgnnExperiment(*ds, o);
-  if (s.ok()) std::printf("results=%s/results.csv\nsummary=%s/summary.csv\n", out->c_str(), out->c_str());
-  return Finish(s);
+  return Finished(RunLpgnnExperiment(*ds, o), o.out_dir);
 }
 
 int RunGap(const std::vector<std::string>& args) {
@@ -211,52 +145,31 @@ int RunGap(const std::vector<std::string>& args) {
       args, {"dataset", "out", "epsilons", "splits", "hops", "epochs", "jobs", "levels", "max-degree", "batch-size",
              "models"});
   if (!flags.ok()) return Usage(flags.status().message());
-  Result<std::string> path = flags->String("dataset");
-  Result<std::string> out = flags->String("out");
-  if (!path.ok()) return Usage(path.status().message());
-  if (!out.ok()) return Usage(out.status().message());
   GapExperimentOptions o;
-  Result<std::vector<std::string>> levels = flags->StringList("levels", {"edge", "node"});
-  if (!levels.ok()) return Usage(levels.status().message());
-  Result<std::vector<std::string>> models = flags->StringList("models", o.models);
-  if (!models.ok()) return Usage(models.status().message());
-  o.models = *models;
+  o.jobs = 2;
+  std::string path;
+  std::vector<std::string> levels = {"edge", "node"};
+  FlagReader read(*flags);
+  read.Required("dataset", &path)
+      .Required("out", &o.out_dir)
+      .Strings("levels", &levels)
+      .Strings("models", &o.models)
+      .Unsigned("max-degree", &o.max_degree, 1, 1000000)
+      .Int("batch-size", &o.batch_size, 1, 1000000000)  // default 0: 512, or every training node
+      .Doubles("epsilons", &o.epsilons)
+      .Int("splits", &o.splits, 1, 1000)
+      .Int("hops", &o.hops, 1, 16)
+      .Int("epochs", &o.epochs, 1, 100000)
+      .Int("jobs", &o.jobs, 1, 256);
+  if (!read.ok()) return Usage(read.status().message());
   o.edge_level = o.node_level = false;
-  for (const std::string& level : *levels) {
+  for (const std::string& level : levels) {
     if (level != "edge" && level != "node") return Usage("--levels lists edge and/or node, got " + level);
     (level == "edge" ? o.edge_level : o.node_level) = true;
   }
-  Result<std::uint64_t> max_degree = flags->Unsigned("max-degree", o.max_degree);
-  Result<std::uint64_t> batch = flags->Unsigned("batch-size", 512);
-  if (!max_degree.ok()) return Usage(max_degree.status().message());
-  if (!batch.ok()) return Usage(batch.status().message());
-  if (*max_degree < 1 || *max_degree > 1000000 || *batch < 1 || *batch > 1000000000) {
-    return Usage("need 1 <= --max-degree <= 10^6 and 1 <= --batch-size <= 10^9 (default: 512 or every training node)");
-  }
-  o.max_degree = static_cast<std::uint32_t>(*max_degree);
-  o.batch_size = flags->Has("batch-size") ? static_cast<int>(*batch) : 0;
-  Result<std::vector<double>> epsilons = flags->DoubleList("epsilons", o.epsilons);
-  Result<std::uint64_t> splits = flags->Unsigned("splits", static_cast<std::uint64_t>(o.splits));
-  Result<std::uint64_t> hops = flags->Unsigned("hops", static_cast<std::uint64_t>(o.hops));
-  Result<std::uint64_t> epochs = flags->Unsigned("epochs", static_cast<std::uint64_t>(o.epochs));
-  Result<std::uint64_t> jobs = flags->Unsigned("jobs", 2);
-  for (const Status* s : {&epsilons.status(), &splits.status(), &hops.status(), &epochs.status(), &jobs.status()}) {
-    if (!s->ok()) return Usage(s->message());
-  }
-  if (*splits < 1 || *splits > 1000 || *hops < 1 || *hops > 16 || *epochs < 1 || *epochs > 100000 || *jobs < 1) {
-    return Usage("need 1 <= --splits <= 1000, 1 <= --hops <= 16, 1 <= --epochs <= 10^5, --jobs >= 1");
-  }
-  o.epsilons = *epsilons;
-  o.splits = static_cast<int>(*splits);
-  o.hops = static_cast<int>(*hops);
-  o.epochs = static_cast<int>(*epochs);
-  o.jobs = static_cast<int>(*jobs);
-  o.out_dir = *out;
-  Result<GraphDataset> ds = ReadDataset(*path);
+  Result<GraphDataset> ds = ReadDataset(path);
   if (!ds.ok()) return Failure(ds.status());
-  Status s = RunGapExperiment(*ds, o);
-  if (s.ok()) std::printf("results=%s/results.csv\nsummary=%s/summary.csv\n", out->c_str(), out->c_str());
-  return Finish(s);
+  return Finished(RunGapExperiment(*ds, o), o.out_dir);
 }
 
 int RunLinkLdp(const std::vector<std::string>& args) {
@@ -264,41 +177,26 @@ int RunLinkLdp(const std::vector<std::string>& args) {
                                             "feature-epsilon", "label-epsilon", "splits", "jobs",
                                             "soft-degree-multiple"});
   if (!flags.ok()) return Usage(flags.status().message());
-  Result<std::string> path = flags->String("dataset");
-  Result<std::string> out = flags->String("out");
-  if (!path.ok()) return Usage(path.status().message());
-  if (!out.ok()) return Usage(out.status().message());
   LinkLdpExperimentOptions o;
-  Result<double> soft_multiple = flags->Double("soft-degree-multiple", o.soft_degree_multiple);
-  if (!soft_multiple.ok()) return Usage(soft_multiple.status().message());
-  o.soft_degree_multiple = *soft_multiple;
-  Result<std::vector<std::string>> models = flags->StringList("models", o.models);
-  Result<std::vector<std::string>> methods = flags->StringList("methods", o.methods);
-  Result<std::vector<std::string>> features = flags->StringList("features", o.feature_settings);
-  Result<std::vector<double>> epsilons = flags->DoubleList("epsilons", o.edge_epsilons);
-  Result<double> feature_epsilon = flags->Double("feature-epsilon", o.feature_epsilon);
-  Result<double> label_epsilon = flags->Double("label-epsilon", o.label_epsilon);
-  Result<std::uint64_t> splits = flags->Unsigned("splits", static_cast<std::uint64_t>(o.splits));
-  Result<std::uint64_t> jobs = flags->Unsigned("jobs", 2);
-  for (const Status* s : {&models.status(), &methods.status(), &features.status(), &epsilons.status(),
-                          &feature_epsilon.status(), &label_epsilon.status(), &splits.status(), &jobs.status()}) {
-    if (!s->ok()) return Usage(s->message());
-  }
-  if (*splits < 1 || *splits > 1000 || *jobs < 1) return Usage("need 1 <= --splits <= 1000 and --jobs >= 1");
-  o.models = *models;
-  o.methods = *methods;
-  o.feature_settings = *features;
-  o.edge_epsilons = *epsilons;
-  o.feature_epsilon = *feature_epsilon;
-  o.label_epsilon = *label_epsilon;
-  o.splits = static_cast<int>(*splits);
-  o.jobs = static_cast<int>(*jobs);
-  o.out_dir = *out;
-  Result<GraphDataset> ds = ReadDataset(*path);
+  o.jobs = 2;
+  std::string path;
+  const double kInf = std::numeric_limits<double>::infinity();
+  FlagReader read(*flags);
+  read.Required("dataset", &path)
+      .Required("out", &o.out_dir)
+      .Double("soft-degree-multiple", &o.soft_degree_multiple, 0, 1e6)
+      .Strings("models", &o.models)
+      .Strings("methods", &o.methods)
+      .Strings("features", &o.feature_settings)
+      .Doubles("epsilons", &o.edge_epsilons)
+      .Double("feature-epsilon", &o.feature_epsilon, 0, kInf)
+      .Double("label-epsilon", &o.label_epsilon, 0, kInf)
+      .Int("splits", &o.splits, 1, 1000)
+      .Int("jobs", &o.jobs, 1, 256);
+  if (!read.ok()) return Usage(read.status().message());
+  Result<GraphDataset> ds = ReadDataset(path);
   if (!ds.ok()) return Failure(ds.status());
-  Status s = RunLinkLdpExperiment(*ds, o);
-  if (s.ok()) std::printf("results=%s/results.csv\nsummary=%s/summary.csv\n", out->c_str(), out->c_str());
-  return Finish(s);
+  return Finished(RunLinkLdpExperiment(*ds, o), o.out_dir);
 }
 
 // The path of `name` beside this binary (ldpgraphd next to ldpgraph).
@@ -371,38 +269,19 @@ int RunFedCog(const std::vector<std::string>& args) {
   Result<Flags> flags =
       Flags::Parse(args, {"dataset", "out", "partitions", "parties", "methods", "steps", "splits", "jobs", "ldpgraphd"});
   if (!flags.ok()) return Usage(flags.status().message());
-  Result<std::string> path = flags->String("dataset");
-  Result<std::string> out = flags->String("out");
-  if (!path.ok()) return Usage(path.status().message());
-  if (!out.ok()) return Usage(out.status().message());
   FedCogExperimentOptions o;
-  Result<std::vector<std::string>> partitions = flags->StringList("partitions", o.partitions);
-  Result<std::vector<std::string>> methods = flags->StringList("methods", o.methods);
-  Result<std::vector<double>> parties = flags->DoubleList("parties", {2, 3, 5, 10});
-  Result<std::uint64_t> steps = flags->Unsigned("steps", static_cast<std::uint64_t>(o.steps));
-  Result<std::uint64_t> splits = flags->Unsigned("splits", static_cast<std::uint64_t>(o.splits));
-  Result<std::uint64_t> jobs = flags->Unsigned("jobs", 2);
-  for (const Status* s : {&partitions.status(), &methods.status(), &parties.status(), &steps.status(), &splits.status(),
-                          &jobs.status()}) {
-    if (!s->ok()) return Usage(s->message());
-  }
-  if (*splits < 1 || *splits > 1000 || *jobs < 1 || *steps < 1 || *steps > 64) {
-    return Usage("need 1 <= --splits <= 1000, 1 <= --steps <= 64 and --jobs >= 1");
-  }
-  o.parties.clear();
-  for (double p : *parties) {
-    if (!(p >= 2 && p <= 100000) || p != static_cast<double>(static_cast<int>(p))) {
-      return Usage("--parties takes whole numbers of at least 2");
-    }
-    o.parties.push_back(static_cast<int>(p));
-  }
-  o.partitions = *partitions;
-  o.methods = *methods;
-  o.steps = static_cast<int>(*steps);
-  o.splits = static_cast<int>(*splits);
-  o.jobs = static_cast<int>(*jobs);
-  o.out_dir = *out;
-  Result<GraphDataset> ds = ReadDataset(*path);
+  std::string path;
+  FlagReader read(*flags);
+  read.Required("dataset", &path)
+      .Required("out", &o.out_dir)
+      .Strings("partitions", &o.partitions)
+      .Strings("methods", &o.methods)
+      .Ints("parties", &o.parties, 2, 100000)
+      .Int("steps", &o.steps, 1, 64)
+      .Int("splits", &o.splits, 1, 1000)
+      .Int("jobs", &o.jobs, 1, 256);
+  if (!read.ok()) return Usage(read.status().message());
+  Result<GraphDataset> ds = ReadDataset(path);
   if (!ds.ok()) return Failure(ds.status());
   std::unique_ptr<FedCogParties> real;
   if (std::find(o.methods.begin(), o.methods.end(), "fedcog-tls") != o.methods.end()) {
@@ -411,49 +290,26 @@ int RunFedCog(const std::vector<std::string>& args) {
       return real->Run(shares, k, seed);
     };
   }
-  Status s = RunFedCogExperiment(*ds, o);
-  if (s.ok()) std::printf("results=%s/results.csv\nsummary=%s/summary.csv\n", out->c_str(), out->c_str());
-  return Finish(s);
+  return Finished(RunFedCogExperiment(*ds, o), o.out_dir);
 }
 
 int RunDegree(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(args, {"dataset", "mechanisms", "epsilon", "seed", "out"});
   if (!flags.ok()) return Usage(flags.status().message());
-  Result<std::string> path = flags->String("dataset");
-  Result<std::string> out = flags->String("out");
-  if (!path.ok()) return Usage(path.status().message());
-  if (!out.ok()) return Usage(out.status().message());
   DegreeExperimentOptions o;
-  Result<std::vector<std::string>> mechanisms = flags->StringList("mechanisms", o.mechanisms);
-  Result<double> epsilon = flags->Double("epsilon", 1.0);
-  Result<std::uint64_t> seed = flags->Unsigned("seed", 0);
-  for (const Status* s : {&mechanisms.status(), &epsilon.status(), &seed.status()}) {
-    if (!s->ok()) return Usage(s->message());
-  }
-  o.mechanisms = *mechanisms;
-  o.epsilon = *epsilon;
-  o.seed = *seed;
-  o.out_dir = *out;
-  Result<GraphDataset> ds = ReadDataset(*path);
+  std::string path;
+  FlagReader read(*flags);
+  read.Required("dataset", &path)
+      .Required("out", &o.out_dir)
+      .Strings("mechanisms", &o.mechanisms)
+      .Double("epsilon", &o.epsilon, 0, std::numeric_limits<double>::infinity())
+      .Unsigned("seed", &o.seed, 0, UINT64_MAX);
+  if (!read.ok()) return Usage(read.status().message());
+  Result<GraphDataset> ds = ReadDataset(path);
   if (!ds.ok()) return Failure(ds.status());
   Status s = RunDegreeExperiment(*ds, o);
-  if (s.ok()) std::printf("degrees=%s/degrees.csv\nsummary=%s/summary.csv\n", out->c_str(), out->c_str());
+  if (s.ok()) std::printf("degrees=%s/degrees.csv\nsummary=%s/summary.csv\n", o.out_dir.c_str(), o.out_dir.c_str());
   return Finish(s);
-}
-
-Result<std::vector<std::uint32_t>> Counts(const Flags& flags, const std::string& name,
-                                          const std::vector<std::uint32_t>& fallback) {
-  std::vector<double> defaults(fallback.begin(), fallback.end());
-  Result<std::vector<double>> values = flags.DoubleList(name, defaults);
-  if (!values.ok()) return values.status();
-  std::vector<std::uint32_t> out;
-  for (double v : *values) {
-    if (!(v >= 1 && v <= 1e8) || v != std::floor(v)) {
-      return Status::InvalidArgument("--" + name + " takes whole numbers from 1 to 1e8");
-    }
-    out.push_back(static_cast<std::uint32_t>(v));
-  }
-  return out;
 }
 
 int RunScaling(const std::vector<std::string>& args) {
@@ -463,33 +319,20 @@ int RunScaling(const std::vector<std::string>& args) {
   Result<GatherPrecision> gathers = GathersFlag(*flags);
   if (!gathers.ok()) return Usage(gathers.status().message());
   SetDefaultGatherPrecision(*gathers);
-  Result<std::string> out = flags->String("out");
-  if (!out.ok()) return Usage(out.status().message());
   ScalingExperimentOptions o;
-  Result<std::vector<std::uint32_t>> ms = Counts(*flags, "ms", o.ms);
-  Result<std::vector<std::uint32_t>> sizes = Counts(*flags, "sizes", o.sizes);
-  Result<std::vector<std::string>> mechanisms = flags->StringList("mechanisms", o.mechanisms);
-  Result<double> epsilon = flags->Double("epsilon", o.epsilon);
-  Result<std::uint64_t> graphs = flags->Unsigned("graphs", o.graphs);
-  Result<std::uint64_t> epochs = flags->Unsigned("epochs", static_cast<std::uint64_t>(o.epochs));
-  Result<std::uint64_t> rr_max = flags->Unsigned("rr-max-nodes", o.rr_max_nodes);
-  Result<std::uint64_t> ll_max = flags->Unsigned("locallap-max-nodes", o.locallap_max_nodes);
-  for (const Status* s : {&ms.status(), &sizes.status(), &mechanisms.status(), &epsilon.status(), &graphs.status(),
-                          &epochs.status(), &rr_max.status(), &ll_max.status()}) {
-    if (!s->ok()) return Usage(s->message());
-  }
-  if (*graphs > 100000 || *epochs > 10000) return Usage("--graphs at most 100000, --epochs at most 10000");
-  o.ms = *ms;
-  o.sizes = *sizes;
-  o.mechanisms = *mechanisms;
-  o.epsilon = *epsilon;
-  o.graphs = static_cast<std::uint32_t>(*graphs);
-  o.epochs = static_cast<int>(*epochs);
-  o.rr_max_nodes = static_cast<std::uint32_t>(std::min<std::uint64_t>(*rr_max, 1u << 31));
-  o.locallap_max_nodes = static_cast<std::uint32_t>(std::min<std::uint64_t>(*ll_max, 1u << 31));
-  o.out_dir = *out;
+  FlagReader read(*flags);
+  read.Required("out", &o.out_dir)
+      .Ints("ms", &o.ms, 1, 100000000)
+      .Ints("sizes", &o.sizes, 1, 100000000)
+      .Strings("mechanisms", &o.mechanisms)
+      .Double("epsilon", &o.epsilon, 0, std::numeric_limits<double>::infinity())
+      .Unsigned("graphs", &o.graphs, 0, 100000)
+      .Int("epochs", &o.epochs, 0, 10000)
+      .Unsigned("rr-max-nodes", &o.rr_max_nodes, 0, 1u << 31)
+      .Unsigned("locallap-max-nodes", &o.locallap_max_nodes, 0, 1u << 31);
+  if (!read.ok()) return Usage(read.status().message());
   Status s = RunScalingExperiment(o);
-  if (s.ok()) std::printf("results=%s/results.csv\n", out->c_str());
+  if (s.ok()) std::printf("results=%s/results.csv\n", o.out_dir.c_str());
   return Finish(s);
 }
 

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <limits>
 
-#include "internal/byte_io.h"
-#include "internal/crc32.h"
+#include "base/byte_io.h"
+#include "base/crc32.h"
 #include "internal/validation.h"
 
 namespace ldpgraph {
@@ -28,26 +28,26 @@ constexpr std::uint8_t kKindRounds = 1;
 
 template <typename T>
 void PutList(std::vector<std::uint8_t>* out, const std::vector<T>& items) {
-  internal::PutVarint(out, items.size());
-  for (const T& v : items) internal::PutVarint(out, v);
+  base::PutVarint(out, items.size());
+  for (const T& v : items) base::PutVarint(out, v);
 }
 
 void PutHistory(std::vector<std::uint8_t>* out, const RoundHistory& h) {
-  internal::PutVarint(out, h.rounds);
-  internal::PutVarint(out, h.last_round);
+  base::PutVarint(out, h.rounds);
+  base::PutVarint(out, h.last_round);
   PutList(out, h.friends_ever);
   PutList(out, h.both_bits);
   PutList(out, h.degrees);
-  internal::PutVarint(out, h.feature_values.size());
+  base::PutVarint(out, h.feature_values.size());
   for (const auto& [dim, bits] : h.feature_values) {
-    internal::PutVarint(out, dim);
-    internal::PutFixed64(out, bits);
+    base::PutVarint(out, dim);
+    base::PutFixed64(out, bits);
   }
   PutList(out, h.labels);
 }
 
 template <typename T>
-bool ReadList(internal::ByteReader& in, std::vector<T>* items) {
+bool ReadList(base::ByteReader& in, std::vector<T>* items) {
   std::uint64_t count = 0;
   if (!in.ReadVarint(&count) || count > in.remaining()) return false;
   items->resize(count);
@@ -60,7 +60,7 @@ bool ReadList(internal::ByteReader& in, std::vector<T>* items) {
          std::adjacent_find(items->begin(), items->end()) == items->end();
 }
 
-bool ReadHistory(internal::ByteReader& in, RoundHistory* h) {
+bool ReadHistory(base::ByteReader& in, RoundHistory* h) {
   if (!in.ReadVarint(&h->rounds) || !in.ReadVarint(&h->last_round) || h->rounds == 0 ||
       !ReadList(in, &h->friends_ever) || !ReadList(in, &h->both_bits) || !ReadList(in, &h->degrees)) {
     return false;
@@ -77,7 +77,7 @@ bool ReadHistory(internal::ByteReader& in, RoundHistory* h) {
 }
 
 // One entry of either version; false when malformed.
-bool ReadEntry(internal::ByteReader& in, std::uint8_t version, std::uint64_t* graph_id, LedgerEntry* e) {
+bool ReadEntry(base::ByteReader& in, std::uint8_t version, std::uint64_t* graph_id, LedgerEntry* e) {
   std::uint8_t kind = kKindOnce;
   std::uint64_t length = 0;
   if (!in.ReadVarint(graph_id) || (version >= 2 && !in.ReadU8(&kind)) || !in.ReadDouble(&e->epsilon) ||
@@ -103,22 +103,22 @@ bool ReadEntry(internal::ByteReader& in, std::uint8_t version, std::uint64_t* gr
 
 std::vector<std::uint8_t> BudgetLedger::Serialize(const std::map<std::uint64_t, LedgerEntry>& entries) {
   std::vector<std::uint8_t> out(kMagic, kMagic + sizeof kMagic);
-  internal::PutU8(&out, kVersion);
-  internal::PutVarint(&out, entries.size());
+  base::PutU8(&out, kVersion);
+  base::PutVarint(&out, entries.size());
   for (const auto& [graph_id, entry] : entries) {
-    internal::PutVarint(&out, graph_id);
-    internal::PutU8(&out, entry.in_rounds ? kKindRounds : kKindOnce);
-    internal::PutDouble(&out, entry.epsilon);
-    internal::PutVarint(&out, entry.bytes.size());
+    base::PutVarint(&out, graph_id);
+    base::PutU8(&out, entry.in_rounds ? kKindRounds : kKindOnce);
+    base::PutDouble(&out, entry.epsilon);
+    base::PutVarint(&out, entry.bytes.size());
     out.insert(out.end(), entry.bytes.begin(), entry.bytes.end());
     if (!entry.in_rounds) continue;
     out.insert(out.end(), entry.key.begin(), entry.key.end());
-    internal::PutVarint(&out, entry.config.size());
+    base::PutVarint(&out, entry.config.size());
     out.insert(out.end(), entry.config.begin(), entry.config.end());
-    internal::PutDouble(&out, entry.naive_epsilon);
+    base::PutDouble(&out, entry.naive_epsilon);
     PutHistory(&out, entry.history);
   }
-  internal::PutFixed32(&out, internal::Crc32(out.data(), out.size()));
+  base::PutFixed32(&out, base::Crc32(out.data(), out.size()));
   return out;
 }
 
@@ -128,13 +128,13 @@ Result<std::map<std::uint64_t, LedgerEntry>> BudgetLedger::Parse(
   if (state.empty()) return entries;
   if (state.size() < sizeof kMagic + 1 + 1 + 4) return Status::DataLoss("ledger state is truncated");
   const std::size_t body = state.size() - 4;
-  internal::ByteReader crc_reader(state.data() + body, 4);
+  base::ByteReader crc_reader(state.data() + body, 4);
   std::uint32_t stored_crc = 0;
   (void)crc_reader.ReadFixed32(&stored_crc);
-  if (stored_crc != internal::Crc32(state.data(), body)) {
+  if (stored_crc != base::Crc32(state.data(), body)) {
     return Status::DataLoss("ledger state fails its checksum");
   }
-  internal::ByteReader in(state.data(), body);
+  base::ByteReader in(state.data(), body);
   std::uint8_t magic[sizeof kMagic];
   std::uint8_t version = 0;
   if (!in.ReadBytes(magic, sizeof magic) || std::memcmp(magic, kMagic, sizeof kMagic) != 0) {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "internal/byte_io.h"
+#include "base/byte_io.h"
 
 namespace ldpgraph {
 namespace {
@@ -35,10 +35,10 @@ Status Check(const DeviceResult& r) {
 
 Status EncodeDeviceResult(const DeviceResult& r, std::vector<std::uint8_t>* out) {
   LDPGRAPH_RETURN_IF_ERROR(Check(r));
-  using internal::PutDouble;
-  using internal::PutFixed64;
-  using internal::PutU8;
-  using internal::PutVarint;
+  using base::PutDouble;
+  using base::PutFixed64;
+  using base::PutU8;
+  using base::PutVarint;
   PutU8(out, kMagic0);
   PutU8(out, kMagic1);
   PutU8(out, kVersion);
@@ -55,7 +55,7 @@ Status EncodeDeviceResult(const DeviceResult& r, std::vector<std::uint8_t>* out)
 }
 
 Result<DeviceResult> DecodeDeviceResult(const std::uint8_t* data, std::size_t size) {
-  internal::ByteReader in(data, size);
+  base::ByteReader in(data, size);
   auto fail = [&](const char* field) {
     return Status::InvalidArgument(std::string("device result: bad or missing ") + field + " at byte " +
                                    std::to_string(in.offset()));

@@ -1,7 +1,7 @@
 // The file-backed default storage of the budget ledger.
 #include <string>
 
-#include "internal/durable_file.h"
+#include "base/durable_file.h"
 #include "ldpgraph/budget_ledger.h"
 
 namespace ldpgraph {
@@ -10,9 +10,9 @@ LedgerStorage FileLedgerStorage(const std::string& path) {
   LedgerStorage s;
   s.load = [path](std::vector<std::uint8_t>* out) {
     bool exists = false;  // no file yet: an empty ledger
-    return internal::ReadWholeFile(path, out, &exists);
+    return base::ReadWholeFile(path, out, &exists);
   };
-  s.store = [path](const std::vector<std::uint8_t>& state) { return internal::WriteFileDurably(path, state); };
+  s.store = [path](const std::vector<std::uint8_t>& state) { return base::WriteFileDurably(path, state); };
   return s;
 }
 

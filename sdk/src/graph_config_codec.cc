@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "internal/byte_io.h"
+#include "base/byte_io.h"
 
 namespace ldpgraph {
 namespace {
@@ -38,7 +38,7 @@ class Reader {
   std::size_t remaining() const { return in_.remaining(); }
 
  private:
-  internal::ByteReader in_;
+  base::ByteReader in_;
 };
 
 }  // namespace
@@ -46,9 +46,9 @@ class Reader {
 Status EncodeGraphConfig(const GraphConfig& c, std::vector<std::uint8_t>* out) {
   LDPGRAPH_RETURN_IF_ERROR(c.Validate());
   const bool summary = c.embedding.enabled && c.embedding.encoding == EmbeddingEncoding::kSummary;
-  using internal::PutDouble;
-  using internal::PutU8;
-  using internal::PutVarint;
+  using base::PutDouble;
+  using base::PutU8;
+  using base::PutVarint;
   PutU8(out, kMagic0);
   PutU8(out, kMagic1);
   PutU8(out, kVersion);

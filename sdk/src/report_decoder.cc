@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include "internal/byte_io.h"
+#include "base/byte_io.h"
 #include "ldpgraph/embedding_encoder.h"
 #include "ldpgraph/graph_summary.h"
 #include "ldpgraph/wire_format.h"
@@ -14,7 +14,7 @@
 namespace ldpgraph {
 namespace {
 
-using internal::ByteReader;
+using base::ByteReader;
 
 Status Bad(const std::string& what) { return Status::InvalidArgument("report: " + what); }
 
@@ -65,7 +65,7 @@ class Decoder {
   Status NoisyDegree(std::int64_t* degree) {
     std::uint64_t z = 0;
     LDPGRAPH_RETURN_IF_ERROR(Varint(&z, "noisy degree"));
-    *degree = internal::UnZigZag(z);
+    *degree = base::UnZigZag(z);
     return Status::Ok();
   }
   Status Ids(std::vector<std::uint32_t>* ids);
@@ -133,7 +133,7 @@ Status Decoder::Edges(Report* r) {
       for (auto& v : e.values) {
         std::uint64_t z = 0;
         LDPGRAPH_RETURN_IF_ERROR(Varint(&z, "LocalLap value"));
-        v = internal::UnZigZag(z);
+        v = base::UnZigZag(z);
       }
       return Status::Ok();
     }

@@ -4,7 +4,7 @@
 #include <limits>
 #include <string>
 
-#include "internal/byte_io.h"
+#include "base/byte_io.h"
 #include "ldpgraph/embedding_encoder.h"
 #include "ldpgraph/graph_summary.h"
 #include "internal/validation.h"
@@ -12,7 +12,7 @@
 namespace ldpgraph {
 namespace {
 
-using internal::ByteReader;
+using base::ByteReader;
 
 Status Bad(const std::string& what) { return Status::InvalidArgument("report: " + what); }
 
@@ -166,16 +166,16 @@ Status CheckLabel(const ReportLabel& l) {
 
 // The budget split of DPRR, LocalLap and RR with degree: allocation, eps1, eps2.
 void PutSplit(std::vector<std::uint8_t>* out, const NoisyEdges& e) {
-  internal::PutU8(out, static_cast<std::uint8_t>(e.allocation));
-  internal::PutDouble(out, e.eps1);
-  internal::PutDouble(out, e.eps2);
+  base::PutU8(out, static_cast<std::uint8_t>(e.allocation));
+  base::PutDouble(out, e.eps1);
+  base::PutDouble(out, e.eps2);
 }
 
 void PutIds(std::vector<std::uint8_t>* out, const std::vector<std::uint32_t>& ids) {
-  internal::PutVarint(out, ids.size());
+  base::PutVarint(out, ids.size());
   std::uint64_t next = 0;  // smallest id the next one may take
   for (std::uint32_t id : ids) {
-    internal::PutVarint(out, id - next);
+    base::PutVarint(out, id - next);
     next = static_cast<std::uint64_t>(id) + 1;
   }
 }
@@ -183,7 +183,7 @@ void PutIds(std::vector<std::uint8_t>* out, const std::vector<std::uint32_t>& id
 void PutEncodedRow(std::vector<std::uint8_t>* out, const std::vector<EncodedFeature>& row) {
   std::uint64_t next = 0;
   for (const EncodedFeature& f : row) {
-    internal::PutVarint(out, ((f.index - next) << 1) | (f.sign < 0 ? 1u : 0u));
+    base::PutVarint(out, ((f.index - next) << 1) | (f.sign < 0 ? 1u : 0u));
     next = static_cast<std::uint64_t>(f.index) + 1;
   }
 }
@@ -195,7 +195,7 @@ std::size_t EncodedSizeBound(const Report& r) {
   std::size_t bytes = 160;  // magic, flags, report id, graph, users, user, epsilons, split, p, q, degree, label
   std::uint64_t next = 0;
   for (std::uint32_t id : r.edges.neighbours) {
-    bytes += internal::VarintSize(id - next);
+    bytes += base::VarintSize(id - next);
     next = static_cast<std::uint64_t>(id) + 1;
   }
   bytes += 10 * r.edges.values.size() + 5 * r.features.encoded.size();
@@ -205,9 +205,9 @@ std::size_t EncodedSizeBound(const Report& r) {
 
 // A user's report: her id, then her edges as her mechanism sends them.
 void PutUserPart(const Report& r, std::vector<std::uint8_t>* out) {
-  using internal::PutDouble;
-  using internal::PutU8;
-  using internal::PutVarint;
+  using base::PutDouble;
+  using base::PutU8;
+  using base::PutVarint;
   PutVarint(out, r.user_id);
   const NoisyEdges& e = r.edges;
   PutU8(out, static_cast<std::uint8_t>(e.mechanism));
@@ -229,15 +229,15 @@ void PutUserPart(const Report& r, std::vector<std::uint8_t>* out) {
     case EdgeMechanism::kRrDegree:
       PutSplit(out, e);
       PutDouble(out, e.p);
-      PutVarint(out, internal::ZigZag(e.noisy_degree));
+      PutVarint(out, base::ZigZag(e.noisy_degree));
       PutIds(out, e.neighbours);
       break;
     case EdgeMechanism::kLocalLap:
       PutSplit(out, e);
       PutVarint(out, e.resolution);
-      PutVarint(out, internal::ZigZag(e.noisy_degree));
+      PutVarint(out, base::ZigZag(e.noisy_degree));
       PutVarint(out, e.values.size());
-      for (std::int64_t v : e.values) PutVarint(out, internal::ZigZag(v));
+      for (std::int64_t v : e.values) PutVarint(out, base::ZigZag(v));
       break;
   }
 }
@@ -263,9 +263,9 @@ Status CheckReport(const Report& r) {
 
 Status EncodeReport(const Report& r, std::vector<std::uint8_t>* out) {
   LDPGRAPH_RETURN_IF_ERROR(CheckReport(r));
-  using internal::PutDouble;
-  using internal::PutU8;
-  using internal::PutVarint;
+  using base::PutDouble;
+  using base::PutU8;
+  using base::PutVarint;
   const std::size_t start = out->size();
   // Into an empty vector, one allocation; a caller appending many reports
   // keeps the vector's own geometric growth (an exact reserve per report
@@ -322,12 +322,12 @@ Status EncodeBatch(const std::vector<std::vector<std::uint8_t>>& reports, std::v
     return Status::InvalidArgument("a batch holds 1 to " + std::to_string(wire::kMaxBatchReports) +
                                    " reports, not " + std::to_string(reports.size()));
   }
-  internal::PutU8(out, wire::kMagic0);
-  internal::PutU8(out, wire::kBatchMagic1);
-  internal::PutU8(out, wire::kVersion);
-  internal::PutVarint(out, reports.size());
+  base::PutU8(out, wire::kMagic0);
+  base::PutU8(out, wire::kBatchMagic1);
+  base::PutU8(out, wire::kVersion);
+  base::PutVarint(out, reports.size());
   for (const auto& r : reports) {
-    internal::PutVarint(out, r.size());
+    base::PutVarint(out, r.size());
     out->insert(out->end(), r.begin(), r.end());
   }
   return Status::Ok();
@@ -341,7 +341,7 @@ Result<std::vector<ByteRange>> SplitBatch(const std::uint8_t* data, std::size_t 
   auto bad = [](std::size_t offset, const std::string& what) {
     return Status::InvalidArgument("batch: " + what + " at byte " + std::to_string(offset));
   };
-  internal::ByteReader in(data, size);
+  base::ByteReader in(data, size);
   std::uint8_t m0 = 0, m1 = 0, version = 0;
   if (!in.ReadU8(&m0) || !in.ReadU8(&m1) || m0 != wire::kMagic0 || m1 != wire::kBatchMagic1) {
     return bad(0, "bad magic");

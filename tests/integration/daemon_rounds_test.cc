@@ -22,6 +22,7 @@
 #include "store/sqlite_report_store.h"
 #include "support/admin_daemon.h"
 #include "support/memory_ledger_storage.h"
+#include "support/run_command.h"
 
 using nlohmann::json;
 using ldpgraph::testing::AdminDaemon;
@@ -169,6 +170,9 @@ TEST_CASE("DaemonRounds.ThreeRoundsOfAChangingGraphGiveAModelEach") {
     std::uint32_t open = 0;
     REQUIRE((*uploader)->FetchGraphConfig(kGraph, &open).ok());
     CHECK(open == round);
+    const auto open_round = (*uploader)->FetchOpenRound(kGraph);
+    REQUIRE(open_round.ok());
+    CHECK(*open_round == round);
     for (std::uint32_t u = 0; u < kUsers; ++u) {
       const auto answer = Send(d, devices.tokens[u], devices.Round(people, u, round));
       REQUIRE_MESSAGE(answer.status == 200, answer.body);
@@ -313,6 +317,48 @@ TEST_CASE("DaemonRounds.ATimedScheduleClosesRoundsByItself") {
   CHECK(after >= state["open"].get<int>() + 1);
   CHECK(after <= state["open"].get<int>() + 3);
   CHECK(d.process.run_log().find("\"by\":\"schedule\"") != std::string::npos);
+}
+
+// `ldpgraph daemon rounds` and `close-round`: the CLI's face of the same calls.
+TEST_CASE("DaemonRounds.TheCliShowsAndClosesRounds") {
+  AdminDaemon d;
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs",
+                  R"({"graph_id": 12, "num_users": 50, "edges": {"mechanism": "rr", "epsilon": 2}, "rounds": {}})")
+              .status == 201);
+  REQUIRE(d.Admin("POST", "/v1/admin/graphs", R"({"graph_id": 13, "num_users": 50, "edges": {"mechanism": "rr", "epsilon": 2}})")
+              .status == 201);
+  const std::string cli = std::string("LDPGRAPH_ADMIN_TOKEN=") + DaemonProcess::kAdminToken + " " + LDPGRAPH_CLI +
+                          " daemon %s --daemon https://127.0.0.1:" + std::to_string(d.process.port()) + " --ca " +
+                          d.process.pki().ca_certificate + " 2>&1";
+  auto run = [&](const std::string& action) {
+    char command[2048];
+    std::snprintf(command, sizeof command, cli.c_str(), action.c_str());
+    return ldpgraph::testing::RunCommand(command);
+  };
+  const auto shown = run("rounds --graph 12");
+  CHECK_MESSAGE(shown.status == 0, shown.output);
+  CHECK(shown.output.find("open=1\n") != std::string::npos);
+  // Refusals say why and change nothing.
+  const auto stale = run("close-round --graph 12 --round 2");
+  CHECK(stale.status == 1);
+  CHECK_MESSAGE(stale.output.find("HTTP 409") != std::string::npos, stale.output);
+  const auto once = run("close-round --graph 13");
+  CHECK(once.status == 1);
+  CHECK_MESSAGE(once.output.find("collected once") != std::string::npos, once.output);
+  const auto no_graph = run("close-round --round 1");
+  CHECK(no_graph.status == 2);
+  CHECK(no_graph.output.find("--graph ID is required") != std::string::npos);
+  const auto bad_round = run("close-round --graph 12 --round -1");
+  CHECK(bad_round.status == 2);
+  CHECK(run("rounds --graph 12 --round 1").status == 2);
+  CHECK(Body(d.Admin("GET", "/v1/admin/graphs/12/rounds"))["open"] == 1);
+  // Closing the open round opens the next.
+  const auto closed = run("close-round --graph 12 --round 1");
+  CHECK_MESSAGE(closed.status == 0, closed.output);
+  CHECK(closed.output.find("closed=1\n") != std::string::npos);
+  CHECK(closed.output.find("open=2\n") != std::string::npos);
+  CHECK(run("close-round --graph 12").output.find("open=3\n") != std::string::npos);
+  CHECK(Body(d.Admin("GET", "/v1/admin/graphs/12/rounds"))["open"] == 3);
 }
 
 // SIGKILLs while devices report their rounds and the admin closes them:

@@ -18,7 +18,7 @@
 #include "federation/federated_model.h"
 #include "gap/held_graph.h"
 #include "gap/held_graph_json.h"
-#include "internal/durable_file.h"
+#include "base/durable_file.h"
 #include "support/admin_daemon.h"
 #include "testbed/loopback_federation.h"
 
@@ -85,7 +85,7 @@ class DaemonFederation {
   std::optional<FederatedModel> Model(std::size_t i, std::uint64_t run) {
     std::vector<std::uint8_t> bytes;
     bool exists = false;
-    REQUIRE(internal::ReadWholeFile(ModelPath(i, run), &bytes, &exists).ok());
+    REQUIRE(base::ReadWholeFile(ModelPath(i, run), &bytes, &exists).ok());
     if (!exists) return std::nullopt;
     Result<FederatedModel> m = DecodeFederatedModel(bytes);
     REQUIRE_MESSAGE(m.ok(), m.status().ToString());

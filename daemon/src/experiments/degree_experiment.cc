@@ -8,7 +8,7 @@
 #include "experiments/results_table.h"
 #include "experiments/setting_seed.h"
 #include "experiments/svg_plot.h"
-#include "internal/durable_file.h"
+#include "base/durable_file.h"
 #include "privacy/perturb_dataset.h"
 
 namespace ldpgraph {
@@ -43,7 +43,7 @@ int Bin(std::uint32_t degree) {  // 0 -> 0, [2^k, 2^(k+1)) -> k + 1
 }
 
 Status WriteText(const std::string& path, const std::string& text) {
-  return internal::WriteFileDurably(path, std::vector<std::uint8_t>(text.begin(), text.end()));
+  return base::WriteFileDurably(path, std::vector<std::uint8_t>(text.begin(), text.end()));
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal/durable_file.h"
+#include "base/durable_file.h"
 
 namespace ldpgraph {
 namespace {
@@ -80,7 +80,7 @@ Result<std::unique_ptr<ResultsTable>> ResultsTable::Load(const std::string& path
   t->columns_ = columns;
   t->key_columns_ = std::move(key_columns);
   std::vector<std::uint8_t> bytes;
-  LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(path, &bytes, exists));
+  LDPGRAPH_RETURN_IF_ERROR(base::ReadWholeFile(path, &bytes, exists));
   std::string& text = *complete_text;
   text.assign(bytes.begin(), bytes.end());
   // A torn last line is the run that was being written when we died (or is
@@ -132,7 +132,7 @@ Result<std::unique_ptr<ResultsTable>> ResultsTable::Open(const std::string& path
   std::unique_ptr<ResultsTable> t = std::move(loaded).value();
   if (!exists || torn) {
     if (!exists) text = JoinCsv(columns) + "\n";
-    LDPGRAPH_RETURN_IF_ERROR(internal::WriteFileDurably(path, std::vector<std::uint8_t>(text.begin(), text.end())));
+    LDPGRAPH_RETURN_IF_ERROR(base::WriteFileDurably(path, std::vector<std::uint8_t>(text.begin(), text.end())));
   }
   t->fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (t->fd_ < 0) return IoError("cannot open", path);

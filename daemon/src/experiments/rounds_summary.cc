@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "experiments/results_table.h"
-#include "internal/durable_file.h"
+#include "base/durable_file.h"
 #include "experiments/summary_charts.h"
 #include "experiments/svg_plot.h"
 
@@ -105,7 +105,7 @@ Status WriteRoundsSummary(const std::string& path, const RoundsView& view) {
       if (bars.count(m)) text += prefix + MethodRow(m, bars.at(m));
     }
   }
-  return internal::WriteFileDurably(path, std::vector<std::uint8_t>(text.begin(), text.end()));
+  return base::WriteFileDurably(path, std::vector<std::uint8_t>(text.begin(), text.end()));
 }
 
 Status WriteRoundsCharts(const std::string& out_dir, const RoundsView& view) {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "internal/durable_file.h"
+#include "base/durable_file.h"
 
 namespace ldpgraph {
 namespace {
@@ -87,7 +87,7 @@ Status WriteSummary(const std::string& path, const std::vector<std::string>& gro
     }
     text += "\n";
   }
-  return internal::WriteFileDurably(path, std::vector<std::uint8_t>(text.begin(), text.end()));
+  return base::WriteFileDurably(path, std::vector<std::uint8_t>(text.begin(), text.end()));
 }
 
 }  // namespace ldpgraph

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "internal/durable_file.h"
+#include "base/durable_file.h"
 #include "util/markup_escape.h"
 
 namespace ldpgraph {
@@ -227,7 +227,7 @@ std::string RenderSvg(const PlotSpec& spec, const std::vector<PlotSeries>& serie
 
 Status WriteSvg(const std::string& path, const PlotSpec& spec, const std::vector<PlotSeries>& series) {
   const std::string svg = RenderSvg(spec, series);
-  return internal::WriteFileDurably(path, std::vector<std::uint8_t>(svg.begin(), svg.end()));
+  return base::WriteFileDurably(path, std::vector<std::uint8_t>(svg.begin(), svg.end()));
 }
 
 }  // namespace ldpgraph

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "federation/federation_wire.h"
-#include "internal/byte_io.h"
-#include "internal/crc32.h"
+#include "base/byte_io.h"
+#include "base/crc32.h"
 
 namespace ldpgraph {
 namespace {
@@ -28,11 +28,11 @@ nlohmann::json Metadata(const FederatedModel& m) {
 }
 
 void PutString(std::vector<std::uint8_t>* out, const std::string& s) {
-  internal::PutFixed32(out, static_cast<std::uint32_t>(s.size()));
+  base::PutFixed32(out, static_cast<std::uint32_t>(s.size()));
   out->insert(out->end(), s.begin(), s.end());
 }
 
-bool ReadString(internal::ByteReader& in, std::string* s) {
+bool ReadString(base::ByteReader& in, std::string* s) {
   std::uint32_t n = 0;
   if (!in.ReadFixed32(&n) || n > in.remaining()) return false;
   std::vector<std::uint8_t> bytes(n);
@@ -53,13 +53,13 @@ std::string FederatedModel::Summary() const {
 
 std::vector<std::uint8_t> EncodeFederatedModel(const FederatedModel& m) {
   std::vector<std::uint8_t> out(kMagic, kMagic + sizeof kMagic);
-  internal::PutFixed32(&out, kVersion);
+  base::PutFixed32(&out, kVersion);
   PutString(&out, Metadata(m).dump());
   PutString(&out, EncodeMatrices(m.weights));
-  internal::PutFixed32(&out, static_cast<std::uint32_t>(m.keys.size()));
-  for (std::uint32_t k : m.keys) internal::PutFixed32(&out, k);
+  base::PutFixed32(&out, static_cast<std::uint32_t>(m.keys.size()));
+  for (std::uint32_t k : m.keys) base::PutFixed32(&out, k);
   PutString(&out, EncodeMatrices({m.probabilities}));
-  internal::PutFixed32(&out, internal::Crc32(out.data(), out.size()));
+  base::PutFixed32(&out, base::Crc32(out.data(), out.size()));
   return out;
 }
 
@@ -67,13 +67,13 @@ Result<FederatedModel> DecodeFederatedModel(const std::vector<std::uint8_t>& byt
   if (bytes.size() < sizeof kMagic + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
     return Status::DataLoss("not a federated model file");
   }
-  internal::ByteReader crc(bytes.data() + bytes.size() - 4, 4);
+  base::ByteReader crc(bytes.data() + bytes.size() - 4, 4);
   std::uint32_t stored = 0;
   (void)crc.ReadFixed32(&stored);
-  if (stored != internal::Crc32(bytes.data(), bytes.size() - 4)) {
+  if (stored != base::Crc32(bytes.data(), bytes.size() - 4)) {
     return Status::DataLoss("federated model fails its checksum");
   }
-  internal::ByteReader in(bytes.data() + sizeof kMagic, bytes.size() - sizeof kMagic - 4);
+  base::ByteReader in(bytes.data() + sizeof kMagic, bytes.size() - sizeof kMagic - 4);
   std::uint32_t version = 0, users = 0;
   std::string metadata, weights, probabilities;
   if (!in.ReadFixed32(&version) || version != kVersion) return Status::DataLoss("unsupported federated model version");

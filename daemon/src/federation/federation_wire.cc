@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "internal/byte_io.h"
+#include "base/byte_io.h"
 
 namespace ldpgraph {
 namespace {
@@ -65,7 +65,7 @@ class Reader {
   }
 
  private:
-  internal::ByteReader in_;
+  base::ByteReader in_;
   bool ok_ = false;
 };
 

@@ -8,7 +8,7 @@
 #include "federation/fedcog_party.h"
 #include "federation/federation_wire.h"
 #include "federation/lnnc.h"
-#include "internal/durable_file.h"
+#include "base/durable_file.h"
 #include "net/base64url.h"
 #include "net/json_body.h"
 #include "net/json_response.h"
@@ -320,12 +320,12 @@ HttpResponse PartyService::Finish(Run& run, std::uint64_t id, const std::string&
   // A repeat (the coordinator retrying) finds the same file: nothing to do.
   std::vector<std::uint8_t> existing;
   bool exists = false;
-  Status read = internal::ReadWholeFile(ModelPath(id), &existing, &exists);
+  Status read = base::ReadWholeFile(ModelPath(id), &existing, &exists);
   if (read.ok() && exists && existing != bytes) {
     return ErrorResponse(409, "exists", "party " + config_.party + " holds another model for run " + m.run);
   }
   if (!exists) {
-    Status written = internal::WriteFileDurably(ModelPath(id), bytes);
+    Status written = base::WriteFileDurably(ModelPath(id), bytes);
     if (!written.ok()) return StorageFailureResponse(logger_, "the model of run " + m.run, written);
     logger_->Info("federated_model_stored", {{"run", m.run}, {"users", std::to_string(m.keys.size())}});
   }
@@ -350,7 +350,7 @@ std::map<std::uint64_t, std::string> PartyService::Models() const {
 Result<FederatedModel> PartyService::LoadModel(std::uint64_t run) const {
   std::vector<std::uint8_t> bytes;
   bool exists = false;
-  LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(ModelPath(run), &bytes, &exists));
+  LDPGRAPH_RETURN_IF_ERROR(base::ReadWholeFile(ModelPath(run), &bytes, &exists));
   if (!exists) return Status::FailedPrecondition("party " + config_.party + " holds no model of run " + std::to_string(run));
   return DecodeFederatedModel(bytes);
 }

@@ -9,8 +9,8 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "internal/byte_io.h"
-#include "internal/crc32.h"
+#include "base/byte_io.h"
+#include "base/crc32.h"
 
 namespace ldpgraph {
 namespace {
@@ -164,44 +164,44 @@ Result<HeldGraph> MakeHeldGraph(const HeldGraphParts& p) {
 
 std::vector<std::uint8_t> EncodeHeldGraph(const HeldGraph& g) {
   std::vector<std::uint8_t> out(kMagic, kMagic + sizeof kMagic);
-  internal::PutFixed32(&out, kVersion);
-  internal::PutFixed64(&out, g.id);
-  internal::PutFixed32(&out, g.graph.num_nodes());
-  internal::PutFixed32(&out, static_cast<std::uint32_t>(g.classes));
-  internal::PutFixed32(&out, static_cast<std::uint32_t>(g.features.cols));
-  internal::PutFixed64(&out, g.edges());
+  base::PutFixed32(&out, kVersion);
+  base::PutFixed64(&out, g.id);
+  base::PutFixed32(&out, g.graph.num_nodes());
+  base::PutFixed32(&out, static_cast<std::uint32_t>(g.classes));
+  base::PutFixed32(&out, static_cast<std::uint32_t>(g.features.cols));
+  base::PutFixed64(&out, g.edges());
   for (std::uint32_t u = 0; u < g.graph.num_nodes(); ++u) {
     for (std::uint32_t v : g.graph.neighbours(u)) {
       if (u >= v) continue;
-      internal::PutFixed32(&out, u);
-      internal::PutFixed32(&out, v);
+      base::PutFixed32(&out, u);
+      base::PutFixed32(&out, v);
     }
   }
-  internal::PutFixed64(&out, static_cast<std::uint64_t>(g.features.nnz()));
+  base::PutFixed64(&out, static_cast<std::uint64_t>(g.features.nnz()));
   for (std::int64_t r = 0; r < g.features.rows; ++r) {
     for (std::int64_t k = g.features.offsets[r]; k < g.features.offsets[r + 1]; ++k) {
       std::uint32_t bits;
       std::memcpy(&bits, &g.features.values[k], sizeof bits);
-      internal::PutFixed32(&out, static_cast<std::uint32_t>(r));
-      internal::PutFixed32(&out, static_cast<std::uint32_t>(g.features.indices[k]));
-      internal::PutFixed32(&out, bits);
+      base::PutFixed32(&out, static_cast<std::uint32_t>(r));
+      base::PutFixed32(&out, static_cast<std::uint32_t>(g.features.indices[k]));
+      base::PutFixed32(&out, bits);
     }
   }
-  for (int y : g.labels) internal::PutFixed32(&out, static_cast<std::uint32_t>(y));
-  internal::PutFixed32(&out, g.is_party_share() ? 1 : 0);
-  for (std::uint32_t key : g.keys) internal::PutFixed32(&out, key);
-  internal::PutFixed32(&out, static_cast<std::uint32_t>(g.border_parties.size()));
+  for (int y : g.labels) base::PutFixed32(&out, static_cast<std::uint32_t>(y));
+  base::PutFixed32(&out, g.is_party_share() ? 1 : 0);
+  for (std::uint32_t key : g.keys) base::PutFixed32(&out, key);
+  base::PutFixed32(&out, static_cast<std::uint32_t>(g.border_parties.size()));
   for (const std::string& name : g.border_parties) {
-    internal::PutFixed32(&out, static_cast<std::uint32_t>(name.size()));
+    base::PutFixed32(&out, static_cast<std::uint32_t>(name.size()));
     out.insert(out.end(), name.begin(), name.end());
   }
-  internal::PutFixed64(&out, g.border.size());
+  base::PutFixed64(&out, g.border.size());
   for (const HeldGraph::BorderEdge& b : g.border) {
-    internal::PutFixed32(&out, b.node);
-    internal::PutFixed32(&out, b.key);
-    internal::PutFixed32(&out, b.party);
+    base::PutFixed32(&out, b.node);
+    base::PutFixed32(&out, b.key);
+    base::PutFixed32(&out, b.party);
   }
-  internal::PutFixed32(&out, internal::Crc32(out.data(), out.size()));
+  base::PutFixed32(&out, base::Crc32(out.data(), out.size()));
   return out;
 }
 
@@ -209,11 +209,11 @@ Result<HeldGraph> DecodeHeldGraph(const std::vector<std::uint8_t>& bytes) {
   if (bytes.size() < sizeof kMagic + 4 + 4 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
     return Status::DataLoss("not a held graph file");
   }
-  internal::ByteReader crc(bytes.data() + bytes.size() - 4, 4);
+  base::ByteReader crc(bytes.data() + bytes.size() - 4, 4);
   std::uint32_t stored = 0;
   (void)crc.ReadFixed32(&stored);
-  if (stored != internal::Crc32(bytes.data(), bytes.size() - 4)) return Status::DataLoss("held graph fails its checksum");
-  internal::ByteReader in(bytes.data() + sizeof kMagic, bytes.size() - sizeof kMagic - 4);
+  if (stored != base::Crc32(bytes.data(), bytes.size() - 4)) return Status::DataLoss("held graph fails its checksum");
+  base::ByteReader in(bytes.data() + sizeof kMagic, bytes.size() - sizeof kMagic - 4);
   std::uint32_t version = 0, nodes = 0, classes = 0, dims = 0;
   std::uint64_t edges = 0, entries = 0;
   HeldGraphParts p;

@@ -7,7 +7,7 @@
 #include <toml++/toml.h>
 
 #include "gap/held_graph.h"
-#include "internal/durable_file.h"
+#include "base/durable_file.h"
 #include "store/pg_db.h"
 #include "util/https_url.h"
 
@@ -21,7 +21,7 @@ Status Bad(const std::string& key, const std::string& what) {
 Result<std::string> ReadFile(const std::string& path, const std::string& key) {
   std::vector<std::uint8_t> bytes;
   bool exists = false;
-  Status read = internal::ReadWholeFile(path, &bytes, &exists);
+  Status read = base::ReadWholeFile(path, &bytes, &exists);
   if (!read.ok() || !exists) {
     return Status::Unavailable("config: " + key + ": cannot read " + path + (exists ? ": " + read.message() : ""));
   }

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <mutex>
 
-#include "internal/durable_file.h"
+#include "base/durable_file.h"
 #include "store/numbered_files.h"
 
 namespace ldpgraph {
@@ -34,7 +34,7 @@ class FileDocuments final : public DocumentStore {
     }
     std::vector<std::uint8_t> bytes;
     bool exists = false;
-    LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(PathOf(id, extension_), &bytes, &exists));
+    LDPGRAPH_RETURN_IF_ERROR(base::ReadWholeFile(PathOf(id, extension_), &bytes, &exists));
     if (!exists) return Status::DataLoss(what_ + " " + std::to_string(id) + ": its file is missing");
     return bytes;
   }
@@ -55,7 +55,7 @@ class FileDocuments final : public DocumentStore {
     std::lock_guard<std::mutex> lock(mu_);
     if (summaries_.count(id) == 0) return Unknown(id);
     LDPGRAPH_RETURN_IF_ERROR(
-        internal::WriteFileDurably(PathOf(id, ".json"), std::vector<std::uint8_t>(summary.begin(), summary.end())));
+        base::WriteFileDurably(PathOf(id, ".json"), std::vector<std::uint8_t>(summary.begin(), summary.end())));
     summaries_[id] = summary;
     return Status::Ok();
   }
@@ -88,9 +88,9 @@ class FileDocuments final : public DocumentStore {
 
   // Under mu_: the data, then the summary that makes it exist.
   Status Write(std::uint64_t id, const std::vector<std::uint8_t>& data, const std::string& summary) {
-    LDPGRAPH_RETURN_IF_ERROR(internal::WriteFileDurably(PathOf(id, extension_), data));
+    LDPGRAPH_RETURN_IF_ERROR(base::WriteFileDurably(PathOf(id, extension_), data));
     Status described =
-        internal::WriteFileDurably(PathOf(id, ".json"), std::vector<std::uint8_t>(summary.begin(), summary.end()));
+        base::WriteFileDurably(PathOf(id, ".json"), std::vector<std::uint8_t>(summary.begin(), summary.end()));
     if (!described.ok()) {  // data without its summary is not listed: take it back
       std::error_code error;
       std::filesystem::remove(PathOf(id, extension_), error);

@@ -2,9 +2,9 @@
 
 #include <cstring>
 
-#include "internal/byte_io.h"
-#include "internal/crc32.h"
-#include "internal/durable_file.h"
+#include "base/byte_io.h"
+#include "base/crc32.h"
+#include "base/durable_file.h"
 
 namespace ldpgraph {
 namespace {
@@ -23,10 +23,10 @@ constexpr std::uint8_t kProgressiveBit = 4;
 void PutFloat(std::vector<std::uint8_t>* out, float v) {
   std::uint32_t bits;
   std::memcpy(&bits, &v, sizeof bits);
-  internal::PutFixed32(out, bits);
+  base::PutFixed32(out, bits);
 }
 
-bool ReadFloat(internal::ByteReader* in, float* v) {
+bool ReadFloat(base::ByteReader* in, float* v) {
   std::uint32_t bits;
   if (!in->ReadFixed32(&bits)) return false;
   std::memcpy(v, &bits, sizeof bits);
@@ -36,25 +36,25 @@ bool ReadFloat(internal::ByteReader* in, float* v) {
 template <typename Model>
 void PutWeights(Model* model, std::vector<std::uint8_t>* out) {
   auto params = model->Parameters();
-  internal::PutFixed32(out, static_cast<std::uint32_t>(params.size()));
+  base::PutFixed32(out, static_cast<std::uint32_t>(params.size()));
   for (Parameter* p : params) {
-    internal::PutFixed32(out, static_cast<std::uint32_t>(p->name.size()));
+    base::PutFixed32(out, static_cast<std::uint32_t>(p->name.size()));
     out->insert(out->end(), p->name.begin(), p->name.end());
-    internal::PutFixed32(out, static_cast<std::uint32_t>(p->value.rows()));
-    internal::PutFixed32(out, static_cast<std::uint32_t>(p->value.cols()));
+    base::PutFixed32(out, static_cast<std::uint32_t>(p->value.rows()));
+    base::PutFixed32(out, static_cast<std::uint32_t>(p->value.cols()));
     for (Eigen::Index i = 0; i < p->value.size(); ++i) PutFloat(out, p->value.data()[i]);
   }
   auto stats = model->Stats();
-  internal::PutFixed32(out, static_cast<std::uint32_t>(stats.size()));
+  base::PutFixed32(out, static_cast<std::uint32_t>(stats.size()));
   for (BatchNormStats* s : stats) {
-    internal::PutFixed32(out, static_cast<std::uint32_t>(s->mean.size()));
+    base::PutFixed32(out, static_cast<std::uint32_t>(s->mean.size()));
     for (Eigen::Index i = 0; i < s->mean.size(); ++i) PutFloat(out, s->mean[i]);
     for (Eigen::Index i = 0; i < s->var.size(); ++i) PutFloat(out, s->var[i]);
   }
 }
 
 template <typename Model>
-Status ReadWeights(internal::ByteReader* in, Model* model) {
+Status ReadWeights(base::ByteReader* in, Model* model) {
   auto params = model->Parameters();
   std::uint32_t count = 0;
   if (!in->ReadFixed32(&count) || count != params.size()) {
@@ -97,12 +97,12 @@ Status ReadWeights(internal::ByteReader* in, Model* model) {
 
 // Every node's class probabilities as a model made them when trained.
 void PutProbabilities(const Matrix& probs, std::vector<std::uint8_t>* out) {
-  internal::PutFixed32(out, static_cast<std::uint32_t>(probs.rows()));
-  internal::PutFixed32(out, static_cast<std::uint32_t>(probs.cols()));
+  base::PutFixed32(out, static_cast<std::uint32_t>(probs.rows()));
+  base::PutFixed32(out, static_cast<std::uint32_t>(probs.cols()));
   for (Eigen::Index i = 0; i < probs.size(); ++i) PutFloat(out, probs.data()[i]);
 }
 
-Status ReadProbabilities(internal::ByteReader* in, std::uint32_t classes, const std::string& what, Matrix* probs) {
+Status ReadProbabilities(base::ByteReader* in, std::uint32_t classes, const std::string& what, Matrix* probs) {
   std::uint32_t rows = 0, cols = 0;
   if (!in->ReadFixed32(&rows) || !in->ReadFixed32(&cols) || cols != classes ||
       static_cast<std::uint64_t>(rows) * cols * 4 > in->remaining()) {
@@ -114,17 +114,17 @@ Status ReadProbabilities(internal::ByteReader* in, std::uint32_t classes, const 
 }
 
 void PutGap(GapModel& g, std::vector<std::uint8_t>* out) {  // non-const: Parameters() hands out pointers
-  internal::PutFixed32(out, static_cast<std::uint32_t>(g.encoder_config.layers));
+  base::PutFixed32(out, static_cast<std::uint32_t>(g.encoder_config.layers));
   PutFloat(out, g.encoder_config.dropout);
   const GapModelConfig& c = g.classifier.config();
-  internal::PutFixed32(out, static_cast<std::uint32_t>(g.progressive() ? 0 : c.base_layers));
+  base::PutFixed32(out, static_cast<std::uint32_t>(g.progressive() ? 0 : c.base_layers));
   const int head_layers = g.progressive() ? g.stages[0].config().head_layers : c.head_layers;
-  internal::PutFixed32(out, static_cast<std::uint32_t>(head_layers));
-  internal::PutU8(out, g.privacy.level == GapPrivacy::kNode ? 1 : 0);
-  internal::PutFixed32(out, g.privacy.max_degree);
+  base::PutFixed32(out, static_cast<std::uint32_t>(head_layers));
+  base::PutU8(out, g.privacy.level == GapPrivacy::kNode ? 1 : 0);
+  base::PutFixed32(out, g.privacy.max_degree);
   for (double v : {g.privacy.epsilon, g.privacy.delta, g.privacy.noise_multiplier, g.privacy.noise_stddev,
                    g.privacy.sensitivity}) {
-    internal::PutDouble(out, v);
+    base::PutDouble(out, v);
   }
   if (g.progressive()) {
     for (ProGapStage& stage : g.stages) PutWeights(&stage, out);
@@ -137,7 +137,7 @@ void PutGap(GapModel& g, std::vector<std::uint8_t>* out) {  // non-const: Parame
 }
 
 // ProGAP's K + 1 stages, shaped as TrainProGap makes them.
-Status ReadProGapStages(internal::ByteReader* in, const std::uint32_t fields[4], std::uint32_t encoder_layers,
+Status ReadProGapStages(base::ByteReader* in, const std::uint32_t fields[4], std::uint32_t encoder_layers,
                         float encoder_dropout, std::uint32_t head_layers, bool residual, const std::string& path,
                         GapModel* g) {
   for (std::uint32_t k = 0; k <= fields[2]; ++k) {
@@ -159,7 +159,7 @@ Status ReadProGapStages(internal::ByteReader* in, const std::uint32_t fields[4],
 }
 
 // GAP's part after the common fields {input width, hidden, hops, classes}.
-Result<std::unique_ptr<GapModel>> ReadGap(internal::ByteReader* in, const std::uint32_t fields[4], float dropout,
+Result<std::unique_ptr<GapModel>> ReadGap(base::ByteReader* in, const std::uint32_t fields[4], float dropout,
                                          std::uint8_t flag, const std::string& path) {
   auto g = std::make_unique<GapModel>();
   std::uint32_t encoder_layers = 0, base_layers = 0, head_layers = 0, max_degree = 0;
@@ -264,57 +264,57 @@ Result<std::vector<std::uint8_t>> EncodeModel(const AnyModel& model) {
                                    "(NaN or infinity); no model is stored (a smaller lr may help)");
   }
   std::vector<std::uint8_t> out(kMagic, kMagic + sizeof kMagic);
-  internal::PutFixed32(&out, kVersion);
-  internal::PutU8(&out, static_cast<std::uint8_t>(model.kind));
+  base::PutFixed32(&out, kVersion);
+  base::PutU8(&out, static_cast<std::uint8_t>(model.kind));
   if (model.kind == ModelKind::kGin) {
     const GinConfig& c = model.gin->config();
-    for (int v : {c.input_dim, c.hidden, c.layers, c.classes}) internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
+    for (int v : {c.input_dim, c.hidden, c.layers, c.classes}) base::PutFixed32(&out, static_cast<std::uint32_t>(v));
     PutFloat(&out, c.dropout);
-    internal::PutU8(&out, (c.mean_readout ? 1 : 0) | (c.size_input ? kSizeInputBit : 0));
-    internal::PutFixed32(&out, static_cast<std::uint32_t>(c.degree_cap));
+    base::PutU8(&out, (c.mean_readout ? 1 : 0) | (c.size_input ? kSizeInputBit : 0));
+    base::PutFixed32(&out, static_cast<std::uint32_t>(c.degree_cap));
     PutWeights(model.gin.get(), &out);
   } else if (model.kind == ModelKind::kGap && model.gap->progressive()) {
     GapModel& g = *model.gap;
     const ProGapStageConfig& last = g.stages.back().config();
     for (int v : {g.encoder_config.input_dim, last.hidden, last.earlier_stages, last.classes}) {
-      internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
+      base::PutFixed32(&out, static_cast<std::uint32_t>(v));
     }
     PutFloat(&out, 0.0f);
-    internal::PutU8(&out, kProgressiveBit | (g.residual ? 2 : 0));
+    base::PutU8(&out, kProgressiveBit | (g.residual ? 2 : 0));
     PutGap(g, &out);
   } else if (model.kind == ModelKind::kGap) {
     GapModel& g = *model.gap;
     const GapModelConfig& c = g.classifier.config();
     for (int v : {g.encoder_config.input_dim, c.hidden, c.hops, c.classes}) {
-      internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
+      base::PutFixed32(&out, static_cast<std::uint32_t>(v));
     }
     PutFloat(&out, c.dropout);
-    internal::PutU8(&out, (c.concat ? 1 : 0) | (g.residual ? 2 : 0));
+    base::PutU8(&out, (c.concat ? 1 : 0) | (g.residual ? 2 : 0));
     PutGap(g, &out);
   } else {
     const NodeGnnConfig& c = model.node->config();
-    for (int v : {c.input_dim, c.hidden, c.layers, c.classes}) internal::PutFixed32(&out, static_cast<std::uint32_t>(v));
+    for (int v : {c.input_dim, c.hidden, c.layers, c.classes}) base::PutFixed32(&out, static_cast<std::uint32_t>(v));
     PutFloat(&out, c.dropout);
     const bool predictions = model.node_probabilities.size() > 0;
-    internal::PutU8(&out, (c.selu ? 1 : 0) | (predictions ? kPredictionsBit : 0));
-    internal::PutFixed32(&out, static_cast<std::uint32_t>(c.kprop_steps));
+    base::PutU8(&out, (c.selu ? 1 : 0) | (predictions ? kPredictionsBit : 0));
+    base::PutFixed32(&out, static_cast<std::uint32_t>(c.kprop_steps));
     PutWeights(model.node.get(), &out);
     if (predictions) PutProbabilities(model.node_probabilities, &out);
   }
-  internal::PutFixed32(&out, internal::Crc32(out.data(), out.size()));
+  base::PutFixed32(&out, base::Crc32(out.data(), out.size()));
   return out;
 }
 
 Status SaveModel(const AnyModel& model, const std::string& path) {
   Result<std::vector<std::uint8_t>> bytes = EncodeModel(model);
   if (!bytes.ok()) return bytes.status();
-  return internal::WriteFileDurably(path, *bytes);
+  return base::WriteFileDurably(path, *bytes);
 }
 
 Result<AnyModel> LoadModel(const std::string& path) {
   std::vector<std::uint8_t> data;
   bool exists = false;
-  LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(path, &data, &exists));
+  LDPGRAPH_RETURN_IF_ERROR(base::ReadWholeFile(path, &data, &exists));
   if (!exists) return Status::Unavailable("cannot open model file " + path + ": no such file");
   return DecodeModel(data, path);
 }
@@ -324,11 +324,11 @@ Result<AnyModel> DecodeModel(const std::vector<std::uint8_t>& data, const std::s
   if (data.size() < sizeof kMagic + 4 + 1 + 4 || std::memcmp(bytes, kMagic, sizeof kMagic) != 0) {
     return Status::DataLoss(path + " is not an ldpgraph model file");
   }
-  internal::ByteReader crc(bytes + data.size() - 4, 4);
+  base::ByteReader crc(bytes + data.size() - 4, 4);
   std::uint32_t stored = 0;
   (void)crc.ReadFixed32(&stored);
-  if (stored != internal::Crc32(bytes, data.size() - 4)) return Status::DataLoss(path + " fails its checksum");
-  internal::ByteReader in(bytes + sizeof kMagic, data.size() - sizeof kMagic - 4);
+  if (stored != base::Crc32(bytes, data.size() - 4)) return Status::DataLoss(path + " fails its checksum");
+  base::ByteReader in(bytes + sizeof kMagic, data.size() - sizeof kMagic - 4);
   std::uint32_t version = 0, fields[4] = {};
   std::uint8_t kind = 0, flag = 0;
   float dropout = 0;

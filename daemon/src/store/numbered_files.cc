@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "internal/durable_file.h"
+#include "base/durable_file.h"
 
 namespace ldpgraph {
 
@@ -22,7 +22,7 @@ Result<std::map<std::uint64_t, std::string>> ReadNumberedFiles(const std::string
     if (stem.empty() || stem.find_first_not_of("0123456789") != std::string::npos || stem.size() > 18) continue;
     std::vector<std::uint8_t> bytes;
     bool exists = false;
-    LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(p.string(), &bytes, &exists));
+    LDPGRAPH_RETURN_IF_ERROR(base::ReadWholeFile(p.string(), &bytes, &exists));
     if (exists) files[std::stoull(stem)] = std::string(bytes.begin(), bytes.end());
   }
   if (error) return Status::Unavailable("cannot read the " + what + " directory " + dir + ": " + error.message());

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "internal/durable_file.h"
+#include "base/durable_file.h"
 #include "net/loopback_port.h"
 #include "store/pg_db.h"
 #include "testbed/test_pki.h"
@@ -75,7 +75,7 @@ int Wait(pid_t pid) {
 std::string ReadAll(const std::string& path) {
   std::vector<std::uint8_t> bytes;
   bool exists = false;
-  (void)internal::ReadWholeFile(path, &bytes, &exists);
+  (void)base::ReadWholeFile(path, &bytes, &exists);
   return std::string(bytes.begin(), bytes.end());
 }
 

@@ -102,10 +102,9 @@ ldpgraph_status ldpgraph_uploader_fetch_config(ldpgraph_uploader* u, uint64_t gr
 
 ldpgraph_status ldpgraph_uploader_fetch_open_round(ldpgraph_uploader* u, uint64_t graph_id, uint32_t* round) {
   if (u == nullptr || round == nullptr) return Fail(LDPGRAPH_INVALID_ARGUMENT, "uploader and round must not be NULL");
-  std::uint32_t open = 0;
-  auto config = u->uploader->FetchGraphConfig(graph_id, &open);
-  if (!config.ok()) return FromStatus(config.status());
-  *round = open;
+  auto open = u->uploader->FetchOpenRound(graph_id);
+  if (!open.ok()) return FromStatus(open.status());
+  *round = *open;
   return LDPGRAPH_OK;
 }
 

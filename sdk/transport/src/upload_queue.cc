@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal/byte_io.h"
-#include "internal/crc32.h"
-#include "internal/durable_file.h"
+#include "base/byte_io.h"
+#include "base/crc32.h"
+#include "base/durable_file.h"
 
 namespace ldpgraph {
 namespace transport {
@@ -24,21 +24,21 @@ constexpr std::size_t kNameLength = 16 + sizeof(kSuffix) - 1;
 
 std::vector<std::uint8_t> Encode(const std::string& token, const std::vector<std::uint8_t>& report) {
   std::vector<std::uint8_t> out = {'L', 'Q', 1};
-  internal::PutVarint(&out, token.size());
+  base::PutVarint(&out, token.size());
   out.insert(out.end(), token.begin(), token.end());
-  internal::PutVarint(&out, report.size());
+  base::PutVarint(&out, report.size());
   out.insert(out.end(), report.begin(), report.end());
-  internal::PutFixed32(&out, internal::Crc32(out.data(), out.size()));
+  base::PutFixed32(&out, base::Crc32(out.data(), out.size()));
   return out;
 }
 
 bool Decode(const std::vector<std::uint8_t>& bytes, QueuedReport* out) {
   if (bytes.size() < 7) return false;
   const std::size_t body = bytes.size() - 4;
-  internal::ByteReader crc_reader(bytes.data() + body, 4);
+  base::ByteReader crc_reader(bytes.data() + body, 4);
   std::uint32_t crc = 0;
-  if (!crc_reader.ReadFixed32(&crc) || crc != internal::Crc32(bytes.data(), body)) return false;
-  internal::ByteReader in(bytes.data(), body);
+  if (!crc_reader.ReadFixed32(&crc) || crc != base::Crc32(bytes.data(), body)) return false;
+  base::ByteReader in(bytes.data(), body);
   std::uint8_t l = 0, q = 0, version = 0;
   std::uint64_t token_length = 0, report_length = 0;
   if (!in.ReadU8(&l) || !in.ReadU8(&q) || !in.ReadU8(&version) || l != 'L' || q != 'Q' || version != 1) return false;
@@ -86,7 +86,7 @@ Result<UploadQueue> UploadQueue::Open(const std::string& dir, std::size_t max_re
   for (const std::string& name : names) {
     std::vector<std::uint8_t> bytes;
     bool exists = false;
-    LDPGRAPH_RETURN_IF_ERROR(internal::ReadWholeFile(dir + "/" + name, &bytes, &exists));
+    LDPGRAPH_RETURN_IF_ERROR(base::ReadWholeFile(dir + "/" + name, &bytes, &exists));
     q.next_sequence_ = std::max<std::uint64_t>(q.next_sequence_, std::strtoull(name.substr(0, 16).c_str(), nullptr, 16) + 1);
     QueuedReport item;
     item.file = name;
@@ -111,7 +111,7 @@ Status UploadQueue::Push(const std::string& token, const std::vector<std::uint8_
   }
   char name[32];
   std::snprintf(name, sizeof(name), "%016llx%s", static_cast<unsigned long long>(next_sequence_), kSuffix);
-  LDPGRAPH_RETURN_IF_ERROR(internal::WriteFileDurably(dir_ + "/" + name, Encode(token, report)));
+  LDPGRAPH_RETURN_IF_ERROR(base::WriteFileDurably(dir_ + "/" + name, Encode(token, report)));
   ++next_sequence_;
   items_.push_back({name, token, report});
   bytes_ += report.size();

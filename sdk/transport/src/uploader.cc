@@ -103,6 +103,13 @@ Result<GraphConfig> Uploader::FetchGraphConfig(std::uint64_t graph_id, std::uint
   return DecodeGraphConfig(reinterpret_cast<const std::uint8_t*>(answer->body.data()), answer->body.size());
 }
 
+Result<std::uint32_t> Uploader::FetchOpenRound(std::uint64_t graph_id) {
+  std::uint32_t open = 0;
+  auto config = FetchGraphConfig(graph_id, &open);
+  if (!config.ok()) return config.status();
+  return open;
+}
+
 Result<DeviceResult> Uploader::FetchResult(std::uint64_t graph_id, const std::string& user_token) {
   const std::string path = "/v1/graphs/" + std::to_string(graph_id) + "/result";
   auto answer = std::move(PipelinedWithRetries({{"GET", path, "", "", user_token, kDeviceResultMediaType}}, 1).front());

@@ -3,7 +3,7 @@
     c = ldpgraph.client.Client("https://127.0.0.1:8443", ca_file="ca.pem",
                                admin_token_file="/etc/ldpgraph/admin.token")
     c.create_graph({"graph_id": 7, "num_users": 1000, ...})
-    job = c.wait_for_job(c.submit_job({"task": "node", "graph": 7})["job_id"])
+    job = c.wait_for_job(c.train({"task": "node", "graph": 7})["job_id"])
 
 The server's certificate is checked against `ca_file` only (the CA is
 pinned; the system's CAs are not trusted), and its name against the URL's
@@ -18,6 +18,7 @@ import os
 import ssl
 import time
 import urllib.parse
+import warnings
 
 
 def held_graph(adjacency, features, labels, classes=None):
@@ -178,8 +179,14 @@ class Client:
 
     # ---- jobs and models ------------------------------------------------------
 
-    def submit_job(self, request):
+    def train(self, request):
+        """Queues a training job (the CLI's `ldpgraph daemon train`): {"job_id", "state", ...}."""
         return self._request("POST", "/v1/admin/jobs", body=request)
+
+    def submit_job(self, request):
+        """Deprecated: train(), the name every face gives it; kept for one release."""
+        warnings.warn("Client.submit_job is deprecated: use Client.train", DeprecationWarning, stacklevel=2)
+        return self.train(request)
 
     def jobs(self):
         return self._request("GET", "/v1/admin/jobs")

@@ -45,7 +45,7 @@ def test_phones_built_in_python_report_and_read_their_own_results(admin):
     assert conflict.value.status == 409
 
     seen = []
-    job = admin.submit_job({"task": "node", "graph": 31, "seed": 1, "epochs": 40})
+    job = admin.train({"task": "node", "graph": 31, "seed": 1, "epochs": 40})
     status = admin.wait_for_job(job["job_id"], poll_seconds=0.1, timeout=120, on_progress=seen.append)
     assert status["state"] == "succeeded", status
     assert seen and seen[-1]["state"] == "succeeded"
@@ -102,6 +102,12 @@ def test_refusals_carry_the_daemons_code(admin, daemon):
     with pytest.raises(ApiError) as missing:
         admin.job(987654)
     assert missing.value.status == 404
+    jobs_before = admin.jobs()["jobs"]
+    with pytest.warns(DeprecationWarning, match="use Client.train"):  # the old name, one release
+        with pytest.raises(ApiError) as no_graph:
+            admin.submit_job({"task": "node", "graph": 987654})
+    assert (no_graph.value.status, no_graph.value.code) == (404, "unknown_graph")
+    assert admin.jobs()["jobs"] == jobs_before  # nothing queued
     with Client(daemon.url, daemon.ca, admin_token="not-the-token") as stranger:
         with pytest.raises(ApiError) as refused:
             stranger.graphs()
@@ -142,7 +148,7 @@ def test_a_held_graph_from_scipy_trains_a_gap_model_and_is_taken_back(admin):
     with pytest.raises(ApiError) as taken:
         admin.put_held_graph(77, body)
     assert taken.value.status == 409
-    job = admin.submit_job({"task": "gap", "held_graph": 77, "privacy": "edge", "epsilon": 8, "epochs": 20})
+    job = admin.train({"task": "gap", "held_graph": 77, "privacy": "edge", "epsilon": 8, "epochs": 20})
     assert admin.wait_for_job(job["job_id"], poll_seconds=0.1, timeout=120)["state"] == "succeeded"
     assert admin.models()["models"][-1]["model"] == "gap"
     assert [g["graph_id"] for g in admin.held_graphs()["held_graphs"]] == [77]

@@ -96,6 +96,12 @@ class Uploader {
   // kUnavailable when retries ran out, kInvalidArgument when the daemon's
   // answer does not decode.
   Result<GraphConfig> FetchGraphConfig(std::uint64_t graph_id, std::uint32_t* open_round = nullptr);
+  // The round the daemon takes reports of now for graph `graph_id` (0 for a
+  // graph collected once): the open round, as C (ldpgraph_uploader_fetch_open_round)
+  // and Java (fetchOpenRound) name it. One request, FetchGraphConfig's; when
+  // the device needs the configuration too, FetchGraphConfig's `open_round`
+  // gives both at once. Errors: FetchGraphConfig's.
+  Result<std::uint32_t> FetchOpenRound(std::uint64_t graph_id);
   // What the latest model covering graph `graph_id` says about the user
   // `user_token` belongs to (her class, or her graph's), with the same
   // retries as Send(): the daemon reads whose result from the token, never

@@ -1,8 +1,8 @@
 // Little-endian, LEB128 varint and zigzag primitives for the wire format and
 // the ledger file. ByteReader never reads past its end and rejects
 // non-minimal varints, so every value has exactly one encoding.
-#ifndef LDPGRAPH_INTERNAL_BYTE_IO_H_
-#define LDPGRAPH_INTERNAL_BYTE_IO_H_
+#ifndef LDPGRAPH_BASE_BYTE_IO_H_
+#define LDPGRAPH_BASE_BYTE_IO_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -10,7 +10,7 @@
 #include <vector>
 
 namespace ldpgraph {
-namespace internal {
+namespace base {
 
 inline void PutU8(std::vector<std::uint8_t>* out, std::uint8_t v) { out->push_back(v); }
 
@@ -117,7 +117,7 @@ class ByteReader {
   std::size_t pos_ = 0;
 };
 
-}  // namespace internal
+}  // namespace base
 }  // namespace ldpgraph
 
-#endif  // LDPGRAPH_INTERNAL_BYTE_IO_H_
+#endif  // LDPGRAPH_BASE_BYTE_IO_H_

@@ -1,4 +1,4 @@
-#include "internal/durable_file.h"
+#include "base/durable_file.h"
 
 #include <cerrno>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 namespace ldpgraph {
-namespace internal {
+namespace base {
 namespace {
 
 Status Errno(const std::string& what, const std::string& path) {
@@ -89,5 +89,5 @@ Status WriteFileDurably(const std::string& path, const std::vector<std::uint8_t>
   return Status::Ok();
 }
 
-}  // namespace internal
+}  // namespace base
 }  // namespace ldpgraph

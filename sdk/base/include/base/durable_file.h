@@ -1,7 +1,7 @@
 // Whole-file reads and crash-safe whole-file writes, shared by the ledger's
 // file storage and the uploader's queue.
-#ifndef LDPGRAPH_INTERNAL_DURABLE_FILE_H_
-#define LDPGRAPH_INTERNAL_DURABLE_FILE_H_
+#ifndef LDPGRAPH_BASE_DURABLE_FILE_H_
+#define LDPGRAPH_BASE_DURABLE_FILE_H_
 
 #include <cstdint>
 #include <string>
@@ -10,7 +10,7 @@
 #include "ldpgraph/status.h"
 
 namespace ldpgraph {
-namespace internal {
+namespace base {
 
 // Reads all of `path` into `out`. A missing file is OK with *exists = false.
 // Errors: kUnavailable with the path and errno text.
@@ -20,7 +20,7 @@ Status ReadWholeFile(const std::string& path, std::vector<std::uint8_t>* out, bo
 // directory: after a crash, `path` holds the old or the new bytes, whole.
 Status WriteFileDurably(const std::string& path, const std::vector<std::uint8_t>& bytes);
 
-}  // namespace internal
+}  // namespace base
 }  // namespace ldpgraph
 
-#endif  // LDPGRAPH_INTERNAL_DURABLE_FILE_H_
+#endif  // LDPGRAPH_BASE_DURABLE_FILE_H_

@@ -1,7 +1,7 @@
-#include "internal/crc32.h"
+#include "base/crc32.h"
 
 namespace ldpgraph {
-namespace internal {
+namespace base {
 
 std::uint32_t Crc32(const std::uint8_t* data, std::size_t size) {
   std::uint32_t crc = 0xFFFFFFFFu;
@@ -12,5 +12,5 @@ std::uint32_t Crc32(const std::uint8_t* data, std::size_t size) {
   return crc ^ 0xFFFFFFFFu;
 }
 
-}  // namespace internal
+}  // namespace base
 }  // namespace ldpgraph
