@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "dataset/generators.h"
+#include "util/flag_reader.h"
 #include "util/flags.h"
 
 namespace ldpgraph {
@@ -19,94 +20,66 @@ int RunGenerateCommand(const std::vector<std::string>& args) {
     return 2;
   };
   if (!flags.ok()) return usage(flags.status().message());
-  Result<std::string> output = flags->String("output");
-  if (!output.ok()) return usage(output.status().message());
-  const std::string kind = flags->StringOr("kind", "communities");
-  Result<std::uint64_t> graphs = flags->Unsigned("graphs", kind == "communities" ? 200 : 1);
-  Result<std::uint64_t> nodes = flags->Unsigned("nodes", kind == "sbm" ? 10000 : 1000);
-  Result<std::uint64_t> min_nodes = flags->Unsigned("min-nodes", 60);
-  Result<std::uint64_t> max_nodes = flags->Unsigned("max-nodes", 140);
-  Result<std::uint64_t> m = flags->Unsigned("m", 3);
-  Result<double> p = flags->Double("p", 0.01);
-  Result<double> degree = flags->Double("degree", kind == "sbm" ? 10.0 : 4.0);
-  const NodeDatasetSpec node_defaults;
-  Result<std::uint64_t> classes = flags->Unsigned("classes", node_defaults.classes);
-  Result<std::uint64_t> features = flags->Unsigned("features", node_defaults.features);
-  Result<std::uint64_t> words = flags->Unsigned("words", node_defaults.words);
-  Result<double> homophily = flags->Double("homophily", node_defaults.homophily);
-  Result<double> signal = flags->Double("signal", node_defaults.signal);
-  Result<std::vector<double>> shares = flags->DoubleList("class-shares", {});
-  Result<double> exponent = flags->Double("degree-exponent", node_defaults.degree_exponent);
-  Result<std::uint64_t> max_degree = flags->Unsigned("max-degree", node_defaults.max_degree);
-  Result<double> bridges = flags->Double("bridge-fraction", node_defaults.bridge_fraction);
-  Result<double> misfits = flags->Double("misfit-fraction", node_defaults.misfit_fraction);
-  for (const Status* s : {&shares.status(), &exponent.status(), &max_degree.status(), &bridges.status(),
-                          &misfits.status()}) {
-    if (!s->ok()) return usage(s->message());
-  }
-  Result<std::uint64_t> seed = flags->Unsigned("seed", 0);
-  for (const Status* s : {&graphs.status(), &nodes.status(), &min_nodes.status(), &max_nodes.status(), &m.status(),
-                          &p.status(), &degree.status(), &seed.status(), &classes.status(), &features.status(),
-                          &words.status(), &homophily.status(), &signal.status()}) {
-    if (!s->ok()) return usage(s->message());
-  }
-  if (*graphs < 1 || *graphs > 10000000) return usage("--graphs must be in [1, 10^7]");
-  SeededRandomSource rng(*seed);
+  std::string kind = "communities", output;
+  FlagReader read(*flags);
+  read.Required("output", &output).Choice("kind", &kind, {"communities", "ba", "er", "sbm"});
+  if (!read.ok()) return usage(read.status().message());
+  // Graph datasets (communities, ba, er), then the node dataset's (sbm):
+  // each option's defaults, overwritten by the flags given.
+  std::uint32_t graphs = kind == "communities" ? 200 : 1, m = 3;
+  std::uint64_t seed = 0;
+  double p = 0.01;
+  SyntheticSpec communities;
+  NodeDatasetSpec sbm;
+  sbm.nodes = kind == "sbm" ? 10000 : 1000;
+  communities.mean_degree = 4.0;
+  sbm.mean_degree = kind == "sbm" ? 10.0 : 4.0;
+  read.Unsigned("graphs", &graphs, 1, 10000000)
+      .Unsigned("nodes", &sbm.nodes, 2, 100000000)
+      .Unsigned("min-nodes", &communities.min_nodes, 4, 10000000)
+      .Unsigned("max-nodes", &communities.max_nodes, 4, 10000000)
+      .Unsigned("m", &m, 1, 100000000)
+      .Double("p", &p, 0, 1)
+      .Double("degree", &sbm.mean_degree, 1e-9, 1e8)
+      .Unsigned("seed", &seed, 0, UINT64_MAX)
+      .Unsigned("classes", &sbm.classes, 2, 1000)
+      .Unsigned("features", &sbm.features, 0, 1u << 24)
+      .Unsigned("words", &sbm.words, 1, 1u << 24)
+      .Double("homophily", &sbm.homophily, 0, 1)
+      .Double("signal", &sbm.signal, 0, 1)
+      .Doubles("class-shares", &sbm.class_shares)
+      .Double("degree-exponent", &sbm.degree_exponent, 0, 10)
+      .Unsigned("max-degree", &sbm.max_degree, 0, 100000000)
+      .Double("bridge-fraction", &sbm.bridge_fraction, 0, 1)
+      .Double("misfit-fraction", &sbm.misfit_fraction, 0, 1);
+  if (!read.ok()) return usage(read.status().message());
+  communities.graphs = graphs;
+  communities.mean_degree = sbm.mean_degree;
+  SeededRandomSource rng(seed);
   GraphDataset ds;
   if (kind == "communities") {
-    if (*min_nodes < 4 || *max_nodes < *min_nodes || *max_nodes > 10000000) {
-      return usage("need 4 <= --min-nodes <= --max-nodes <= 10^7");
-    }
-    if (!(*degree > 0)) return usage("--degree must be positive");
-    SyntheticSpec spec;
-    spec.graphs = static_cast<std::uint32_t>(*graphs);
-    spec.min_nodes = static_cast<std::uint32_t>(*min_nodes);
-    spec.max_nodes = static_cast<std::uint32_t>(*max_nodes);
-    spec.mean_degree = *degree;
-    ds = SyntheticCommunities(spec, rng);
+    if (communities.max_nodes < communities.min_nodes) return usage("need --min-nodes <= --max-nodes");
+    ds = SyntheticCommunities(communities, rng);
   } else if (kind == "ba" || kind == "er") {
-    if (*nodes < 2 || *nodes > 100000000) return usage("--nodes must be in [2, 10^8]");
-    if (kind == "ba" && (*m < 1 || *m >= *nodes)) return usage("--m must be in [1, nodes)");
-    if (kind == "er" && !(*p >= 0 && *p <= 1)) return usage("--p must be in [0, 1]");
+    if (kind == "ba" && m >= sbm.nodes) return usage("--m must be in [1, nodes)");
     ds.format = DatasetFormat::kS2v;
     ds.name = kind;
-    for (std::uint64_t g = 0; g < *graphs; ++g) {
-      const auto n = static_cast<std::uint32_t>(*nodes);
-      ds.graphs.push_back(kind == "ba" ? BarabasiAlbert(n, static_cast<std::uint32_t>(*m), rng) : ErdosRenyi(n, *p, rng));
+    for (std::uint32_t g = 0; g < graphs; ++g) {
+      ds.graphs.push_back(kind == "ba" ? BarabasiAlbert(sbm.nodes, m, rng) : ErdosRenyi(sbm.nodes, p, rng));
       ds.raw_labels.push_back(0);
     }
     MapLabels(&ds);
-  } else if (kind == "sbm") {
-    if (*graphs != 1) return usage("--kind sbm makes one graph (node classification): --graphs must be 1");
-    if (*classes < 2 || *classes > 1000) return usage("--classes must be in [2, 1000]");
-    if (*nodes < 2 * *classes || *nodes > 100000000) return usage("--nodes must be in [2 * classes, 10^8]");
-    if (!(*degree > 0) || *degree > static_cast<double>(*nodes) / 2) return usage("--degree must be in (0, nodes / 2]");
-    if (*max_degree >= *nodes) return usage("--max-degree must be below --nodes");
-    if (*features != 0 && (*features < *classes || *features > (1u << 24))) {
-      return usage("--features must be 0 or in [classes, 2^24]");
-    }
-    if (*features != 0 && (*words < 1 || *words > *features)) return usage("--words must be in [1, features]");
-    if (!(*homophily >= 0 && *homophily <= 1)) return usage("--homophily must be in [0, 1]");
-    if (!(*signal >= 0 && *signal <= 1)) return usage("--signal must be in [0, 1]");
-    NodeDatasetSpec spec;
-    spec.nodes = static_cast<std::uint32_t>(*nodes);
-    spec.classes = static_cast<std::uint32_t>(*classes);
-    spec.mean_degree = *degree;
-    spec.homophily = *homophily;
-    spec.features = static_cast<std::uint32_t>(*features);
-    spec.words = static_cast<std::uint32_t>(*words);
-    spec.signal = *signal;
-    spec.class_shares = *shares;
-    spec.degree_exponent = *exponent;
-    spec.max_degree = static_cast<std::uint32_t>(*max_degree);
-    spec.bridge_fraction = *bridges;
-    spec.misfit_fraction = *misfits;
-    if (Status s = CheckNodeDatasetSpec(spec); !s.ok()) return usage(s.message());
-    ds = SyntheticNodeDataset(spec, rng);
   } else {
-    return usage("--kind must be communities, ba, er or sbm");
+    if (graphs != 1) return usage("--kind sbm makes one graph (node classification): --graphs must be 1");
+    if (sbm.nodes < 2 * sbm.classes) return usage("--nodes must be in [2 * classes, 10^8]");
+    if (sbm.mean_degree > static_cast<double>(sbm.nodes) / 2) return usage("--degree must be in (0, nodes / 2]");
+    if (sbm.max_degree >= sbm.nodes) return usage("--max-degree must be below --nodes");
+    if (sbm.features != 0 && sbm.features < sbm.classes) return usage("--features must be 0 or in [classes, 2^24]");
+    if (sbm.features != 0 && sbm.words > sbm.features) return usage("--words must be in [1, features]");
+    if (Status s = CheckNodeDatasetSpec(sbm); !s.ok()) return usage(s.message());
+    ds = SyntheticNodeDataset(sbm, rng);
   }
-  Status s = WriteDataset(ds, *output);
+  Status s = WriteDataset(ds, output);
   if (!s.ok()) {
     std::fprintf(stderr, "ldpgraph generate: %s\n", s.ToString().c_str());
     return 1;
@@ -114,7 +87,7 @@ int RunGenerateCommand(const std::vector<std::string>& args) {
   std::cout << "kind=" << kind << "\ngraphs=" << ds.graphs.size() << "\nnodes=" << ds.num_nodes()
             << "\nedges=" << ds.num_entries() / 2;
   if (kind == "sbm") std::cout << "\nfeatures=" << ds.feature_dims << "\nfeature_nonzeros=" << ds.node_features.nnz();
-  std::cout << "\noutput=" << *output << "\n";
+  std::cout << "\noutput=" << output << "\n";
   return 0;
 }
 
