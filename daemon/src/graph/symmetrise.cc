@@ -3,22 +3,17 @@
 #include <algorithm>
 #include <iterator>
 
+#include "util/named_values.h"
+
 namespace ldpgraph {
 
-const char* SymmetrisationName(Symmetrisation rule) {
-  switch (rule) {
-    case Symmetrisation::kNone: return "none";
-    case Symmetrisation::kOr: return "or";
-    case Symmetrisation::kAnd: return "and";
-  }
-  return "?";
-}
+constexpr NamedValue<Symmetrisation> kSymmetrisations[] = {
+    {Symmetrisation::kNone, "none"}, {Symmetrisation::kOr, "or"}, {Symmetrisation::kAnd, "and"}};
+
+const char* SymmetrisationName(Symmetrisation rule) { return NameIn(kSymmetrisations, rule); }
 
 Result<Symmetrisation> ParseSymmetrisation(const std::string& name) {
-  for (Symmetrisation rule : {Symmetrisation::kNone, Symmetrisation::kOr, Symmetrisation::kAnd}) {
-    if (name == SymmetrisationName(rule)) return rule;
-  }
-  return Status::InvalidArgument("unknown symmetrisation '" + name + "' (none, or, and)");
+  return ParseIn(kSymmetrisations, name, "symmetrisation");
 }
 
 CsrGraph Symmetrise(const CsrGraph& graph, Symmetrisation rule) {

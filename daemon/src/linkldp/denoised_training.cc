@@ -5,22 +5,17 @@
 #include <numeric>
 
 #include "graph/graph_batch.h"
+#include "util/named_values.h"
 
 namespace ldpgraph {
 
-const char* LinkDenoisingName(LinkDenoising denoising) {
-  switch (denoising) {
-    case LinkDenoising::kBlink: return "blink";
-    case LinkDenoising::kOurs: return "ours";
-  }
-  return "?";
-}
+constexpr NamedValue<LinkDenoising> kLinkDenoisings[] = {{LinkDenoising::kBlink, "blink"},
+                                                          {LinkDenoising::kOurs, "ours"}};
+
+const char* LinkDenoisingName(LinkDenoising denoising) { return NameIn(kLinkDenoisings, denoising); }
 
 Result<LinkDenoising> ParseLinkDenoising(const std::string& name) {
-  for (LinkDenoising d : {LinkDenoising::kBlink, LinkDenoising::kOurs}) {
-    if (name == LinkDenoisingName(d)) return d;
-  }
-  return Status::InvalidArgument("unknown link denoising '" + name + "' (blink or ours)");
+  return ParseIn(kLinkDenoisings, name, "link denoising");
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "engine/parallel.h"
+#include "util/named_values.h"
 
 namespace ldpgraph {
 namespace {
@@ -78,20 +79,13 @@ std::uint32_t OrderedKey(float x) {
 
 }  // namespace
 
-const char* DenoisedOutputName(DenoisedOutput output) {
-  switch (output) {
-    case DenoisedOutput::kHard: return "hard";
-    case DenoisedOutput::kSoft: return "soft";
-    case DenoisedOutput::kHybrid: return "hybrid";
-  }
-  return "?";
-}
+constexpr NamedValue<DenoisedOutput> kDenoisedOutputs[] = {
+    {DenoisedOutput::kHard, "hard"}, {DenoisedOutput::kSoft, "soft"}, {DenoisedOutput::kHybrid, "hybrid"}};
+
+const char* DenoisedOutputName(DenoisedOutput output) { return NameIn(kDenoisedOutputs, output); }
 
 Result<DenoisedOutput> ParseDenoisedOutput(const std::string& name) {
-  for (auto o : {DenoisedOutput::kHard, DenoisedOutput::kSoft, DenoisedOutput::kHybrid}) {
-    if (name == DenoisedOutputName(o)) return o;
-  }
-  return Status::InvalidArgument("unknown denoised graph '" + name + "' (hard, soft or hybrid)");
+  return ParseIn(kDenoisedOutputs, name, "denoised graph");
 }
 
 LinkDenoiser::LinkDenoiser(const LinkReports& reports, const DenoiseOptions& options,
