@@ -1,9 +1,7 @@
 #include "util/flag_reader.h"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 namespace ldpgraph {
 namespace {
@@ -49,17 +47,7 @@ FlagReader& FlagReader::Unsigned(const std::string& name, std::uint32_t* out, st
 
 FlagReader& FlagReader::Unsigned(const std::string& name, std::uint64_t* out, std::uint64_t min, std::uint64_t max) {
   if (!status_.ok() || !flags_.Has(name)) return *this;
-  // Digits alone are read exactly (a seed may be any 64-bit number, past
-  // what a double holds); "1e6" and the like through Flags::Unsigned.
-  const std::string text = flags_.StringOr(name, "");
-  Result<std::uint64_t> v = Status::InvalidArgument("");
-  if (!text.empty() && text.size() <= 20 && text.find_first_not_of("0123456789") == std::string::npos) {
-    errno = 0;
-    const unsigned long long parsed = std::strtoull(text.c_str(), nullptr, 10);
-    if (errno != ERANGE) v = static_cast<std::uint64_t>(parsed);
-  } else {
-    v = flags_.Unsigned(name, 0);
-  }
+  Result<std::uint64_t> v = flags_.Unsigned(name, 0);  // exact for 64-bit digits
   if (!v.ok() || *v < min || *v > max) {
     Fail(Status::InvalidArgument("--" + name + " takes a whole number from " + std::to_string(min) + " to " +
                                  std::to_string(max) + ", got '" + flags_.StringOr(name, "") + "'"));

@@ -66,12 +66,20 @@ Result<double> Flags::Double(const std::string& name, double fallback) const {
 Result<std::uint64_t> Flags::Unsigned(const std::string& name, std::uint64_t fallback) const {
   auto it = values_.find(name);
   if (it == values_.end()) return fallback;
-  // Read as a number, so 1e6-style counts work too: they are common on
-  // benchmark command lines.
-  const Result<double> v = Double(name, 0);
-  if (!v.ok() || !(*v >= 0) || *v != std::floor(*v) || *v > 1.8e19) {
-    return Status::InvalidArgument("--" + name + " expects a non-negative integer, got '" + it->second + "'");
+  const std::string& text = it->second;
+  const Status bad = Status::InvalidArgument("--" + name + " expects a non-negative integer, got '" + text + "'");
+  // Digits alone are read exactly: a seed may be any 64-bit number, past
+  // what a double holds.
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+    errno = 0;
+    const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+    if (errno == ERANGE) return bad;
+    return static_cast<std::uint64_t>(v);
   }
+  // Otherwise read as a number, so 1e6-style counts work too: they are
+  // common on benchmark command lines.
+  const Result<double> v = Double(name, 0);
+  if (!v.ok() || !(*v >= 0) || *v != std::floor(*v) || *v > 1.8e19) return bad;
   return static_cast<std::uint64_t>(*v);
 }
 
