@@ -14,6 +14,7 @@
 #include "bench/lpgnn_bench.h"
 #include "bench/node_bench.h"
 #include "bench/perturb_bench.h"
+#include "bench/roofline_bench.h"
 #include "cli/commands.h"
 #include "util/flag_reader.h"
 #include "util/flags.h"
@@ -110,6 +111,30 @@ int RunGemm(const std::vector<std::string>& args) {
   if (!read.ok()) return Refuse("gemm", read.status().message());
   o.rows = static_cast<std::int64_t>(rows);
   return Done("gemm", RunGemmBench(o, std::cout));
+}
+
+int RunRoofline(const std::vector<std::string>& args) {
+  Result<Flags> flags = Flags::Parse(args, {"nodes", "degree", "features", "words", "graphs", "kx", "epochs",
+                                            "seconds", "big-mb", "threads", "svg", "seed", "gathers"});
+  if (!flags.ok()) return Refuse("roofline", flags.status().message());
+  int refused = 0;
+  if (!SetGathers("roofline", *flags, &refused)) return refused;
+  RooflineBenchOptions o;
+  FlagReader read(*flags);
+  read.Unsigned("nodes", &o.nodes, 1000, 100'000'000)
+      .Double("degree", &o.degree, 0, 1000)
+      .Unsigned("features", &o.features, 8, 1u << 20)
+      .Unsigned("words", &o.words, 1, 1u << 20)
+      .Unsigned("graphs", &o.graphs, 20, 1u << 20)
+      .Int("kx", &o.kx, 0, 64)
+      .Int("epochs", &o.epochs, 1, 100)
+      .Double("seconds", &o.seconds, 0, 60)
+      .Int("big-mb", &o.big_mb, 16, 16384)
+      .Int("threads", &o.threads, 0, 1024)
+      .String("svg", &o.svg)
+      .Unsigned("seed", &o.seed, 0, UINT64_MAX);
+  if (!read.ok()) return Refuse("roofline", read.status().message());
+  return Done("roofline", RunRooflineBench(o, std::cout));
 }
 
 int RunGw(const std::vector<std::string>& args) {
@@ -246,6 +271,7 @@ int RunBenchCommand(const std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "assemble") return RunAssemble({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "linkldp") return RunLinkLdp({args.begin() + 1, args.end()});
   if (!args.empty() && args[0] == "gw") return RunGw({args.begin() + 1, args.end()});
+  if (!args.empty() && args[0] == "roofline") return RunRoofline({args.begin() + 1, args.end()});
   if (args.empty() || args[0] != "perturb") {
     std::fprintf(stderr, "usage: ldpgraph bench perturb [--users N] [--degree D] [--epsilon E] "
                          "[--reports R] [--baseline-reports B]\n"
@@ -256,6 +282,9 @@ int RunBenchCommand(const std::vector<std::string>& args) {
                          "       ldpgraph bench lpgnn --dataset PATH [--model gcn|sage] [--feature-epsilon E] "
                          "[--label-epsilon E] [--kx K] [--epochs E] [--paths factored,dense] [--threads T]\n"
                          "       ldpgraph bench gemm [--rows N] [--seconds S]\n"
+                         "       ldpgraph bench roofline [--nodes N] [--degree D] [--features F] [--words W] "
+                         "[--graphs G] [--kx K] [--epochs E] [--seconds S] [--big-mb MB] [--threads T] "
+                         "[--svg PATH] [--seed S] [--gathers auto|float|bf16]\n"
                          "       ldpgraph bench gw --dataset PATH [--pairs 2000] [--threads 2] [--seed S]\n"
                          "       ldpgraph bench ingest [--connections C] [--reports R] [--degree D] "
                          "[--server-threads T] [--handshakes H] [--dir DIR] [--store LIST] [--daemons LIST]\n"

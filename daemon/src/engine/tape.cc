@@ -19,8 +19,19 @@ Matrix Softmax(const Matrix& logits) {
   return p;
 }
 
-Tape::Var Tape::Push(Matrix value, bool needs_grad) {
+Tape::Tape(bool training, RandomSource* rng)
+    : training_(training), rng_(rng), profile_(DefaultOpProfile()) {
+  if (profile_ != nullptr) mark_ = ProfileClock::now();
+}
+
+Tape::Var Tape::Push(Matrix value, bool needs_grad, const char* op) {
   Node n;
+  if (profile_ != nullptr) {
+    const auto now = ProfileClock::now();
+    profile_->AddForward(op, value.cols(), std::chrono::duration<double>(now - mark_).count());
+    mark_ = now;
+    n.op = op;
+  }
   n.value = std::move(value);
   n.needs_grad = needs_grad;
   nodes_.push_back(std::move(n));
@@ -75,10 +86,15 @@ void Tape::Backward(Var loss) {
   for (Var v = loss; v >= 0; --v) {
     Node& n = nodes_[v];
     if (!n.needs_grad || n.grad.size() == 0) continue;
+    const auto start = profile_ != nullptr ? ProfileClock::now() : ProfileClock::time_point();
     if (n.backward) n.backward();
     if (n.param != nullptr) {
       if (n.param->grad.size() == 0) n.param->ZeroGrad();
       n.param->grad += nodes_[v].grad;
+    }
+    if (profile_ != nullptr) {
+      profile_->AddBackward(n.op, value(v).cols(),
+                            std::chrono::duration<double>(ProfileClock::now() - start).count());
     }
     // Every node that writes to v's gradient comes after v and has run, and
     // no one reads it again: its memory serves the gradients still to come,

@@ -8,6 +8,7 @@
 #ifndef LDPGRAPH_DAEMON_ENGINE_TAPE_H_
 #define LDPGRAPH_DAEMON_ENGINE_TAPE_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -16,6 +17,7 @@
 
 #include "engine/masked_product.h"
 #include "engine/matrix.h"
+#include "engine/op_profile.h"
 #include "engine/parameter.h"
 #include "engine/sparse_matrix.h"
 #include "ldpgraph/random_source.h"
@@ -36,7 +38,8 @@ class Tape {
   using Var = int;
 
   // `rng` drives dropout; it may be null when `training` is false.
-  Tape(bool training, RandomSource* rng) : training_(training), rng_(rng) {}
+  // A tape records into DefaultOpProfile() when one is set (op_profile.h).
+  Tape(bool training, RandomSource* rng);
   Tape(const Tape&) = delete;
   Tape& operator=(const Tape&) = delete;
 
@@ -178,6 +181,7 @@ class Tape {
     Parameter* param = nullptr;
     bool needs_grad = false;
     std::function<void()> backward;
+    const char* op = nullptr;  // the operation that made it, when profiled
   };
   struct InputNode {
     const SparseMatrix* sparse = nullptr;  // one of the two
@@ -185,7 +189,8 @@ class Tape {
     std::shared_ptr<const std::vector<float>> values;  // sparse after dropout; null: x's own
     std::shared_ptr<const DropoutBytes> mask;           // dense dropout; null: none
   };
-  Var Push(Matrix value, bool needs_grad);
+  // `op` names the operation for the profile: the calling member function.
+  Var Push(Matrix value, bool needs_grad, const char* op = __builtin_FUNCTION());
   // The dropout mask of `size` elements into `mask`: 0 or 1 / (keep probability).
   void DropoutMask(float p, float* mask, Eigen::Index size);
   // The next `count` (<= kDropoutBlock, a multiple of 4 except at the end of
@@ -219,6 +224,9 @@ class Tape {
   std::vector<Node> nodes_;
   std::vector<InputNode> inputs_;
   std::vector<std::shared_ptr<const void>> owned_;
+  using ProfileClock = std::chrono::steady_clock;
+  OpProfile* profile_;
+  ProfileClock::time_point mark_;  // when the last operation ended
 };
 
 }  // namespace ldpgraph

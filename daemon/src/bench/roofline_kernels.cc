@@ -1,0 +1,228 @@
+#include "bench/roofline_kernels.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+
+#include "engine/tape.h"
+#include "ldpgraph/random_source.h"
+
+namespace ldpgraph {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kLine = 64;
+// Flops charged per element for an exp (range reduction and a polynomial):
+// SELU and softmax are memory-bound at any such count.
+constexpr double kExpFlops = 12;
+
+// A matrix of values in [-1, 1) (both signs, as SELU and dropout see).
+Matrix Filled(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
+  SeededRandomSource rng(seed);
+  Matrix m(rows, cols);
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    m.data()[i] = static_cast<float>(rng.NextU64() >> 40) / static_cast<float>(1 << 23) - 1.0f;
+  }
+  return m;
+}
+
+// The best time of `op` on a fresh tape (training or not) over repeats
+// filling about `seconds`; `setup` places the operands on the tape first.
+double BestSeconds(double seconds, bool training, const std::function<void(Tape&)>& setup,
+                   const std::function<void(Tape&)>& op) {
+  SeededRandomSource rng(7);
+  double best = INFINITY, spent = 0;
+  for (int repeat = 0; repeat < 3 || spent < seconds; ++repeat) {
+    Tape tape(training, &rng);
+    setup(tape);
+    const auto start = Clock::now();
+    op(tape);
+    const double took = std::chrono::duration<double>(Clock::now() - start).count();
+    best = std::min(best, took);
+    spent += took;
+  }
+  return best;
+}
+
+std::string Shape(std::int64_t rows, std::int64_t cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
+
+KernelTiming NeighbourSum(const SparseMatrix& a, int width, double seconds) {
+  const Matrix x = Filled(a.cols, width, 11);
+  const bool bf16 = GathersBf16(DefaultGatherPrecision(), a.cols, width);
+  const double element = bf16 ? 2 : 4;
+  const auto n = static_cast<double>(a.rows), nnz = static_cast<double>(a.nnz());
+  KernelTiming k;
+  k.name = "neighbour_sum_w" + std::to_string(width);
+  k.op = "AggregateBy/" + std::to_string(width);
+  k.shape = Shape(a.rows, width) + ", " + std::to_string(a.nnz()) + " entries, " + (bf16 ? "bf16" : "float") + " rows";
+  k.cost.flops = 2 * nnz * width;
+  // A row's first line is a random one; the rest of a row wider than a
+  // line follows it in memory, and streams.
+  const double row_bytes = width * element;
+  k.cost.read_bytes = 8 * n + (a.unit_weights() ? 0 : 4 * nnz) + (bf16 ? 4 * n * width : 0) +
+                      nnz * std::max(0.0, row_bytes - kLine);
+  k.cost.written_bytes = 4 * n * width + (bf16 ? 2 * n * width : 0);  // the bf16 copy, then the sums
+  k.cost.random_lines = nnz;
+  k.cost.footprint_bytes = static_cast<double>(a.cols) * width * element;
+  Tape::Var xv = 0;
+  k.seconds = BestSeconds(seconds, false, [&](Tape& t) { xv = t.ConstantView(&x); },
+                          [&](Tape& t) { t.Aggregate(&a, &a, xv); });
+  return k;
+}
+
+// An elementwise operation over rows x cols floats, reading `reads` and
+// writing `writes` such matrices per element.
+KernelTiming Elementwise(std::string name, std::string op, std::int64_t rows, std::int64_t cols, double flops_each,
+                         double reads, double writes) {
+  KernelTiming k;
+  k.name = std::move(name);
+  k.op = std::move(op) + "/" + std::to_string(cols);
+  k.shape = Shape(rows, cols);
+  const double elements = static_cast<double>(rows) * static_cast<double>(cols);
+  k.cost.flops = flops_each * elements;
+  k.cost.read_bytes = 4 * reads * elements;
+  k.cost.written_bytes = 4 * writes * elements;
+  return k;
+}
+
+KernelTiming LinearProduct(std::string name, std::int64_t rows, int in, int out, double seconds) {
+  const Matrix x = Filled(rows, in, 13);
+  Parameter w("w", in, out), b("b", 1, out);
+  w.value = Filled(in, out, 17);
+  KernelTiming k;
+  k.name = std::move(name);
+  k.op = "Linear/" + std::to_string(out);
+  k.shape = Shape(rows, in) + " x " + Shape(in, out);
+  const auto r = static_cast<double>(rows);
+  k.cost.flops = 2 * r * in * out;
+  k.cost.read_bytes = 4 * r * in + 4.0 * in * out;
+  k.cost.written_bytes = 4 * r * out;
+  Tape::Var xv = 0, wv = 0, bv = 0;
+  k.seconds = BestSeconds(
+      seconds, false, [&](Tape& t) { xv = t.ConstantView(&x), wv = t.Param(&w), bv = t.Param(&b); },
+      [&](Tape& t) { t.Linear(xv, wv, bv); });
+  return k;
+}
+
+}  // namespace
+
+double KernelCost::MemorySeconds(const MachineLimits& m) const {
+  // The streamed bytes come from where a buffer of their size lives
+  // (repeated runs of a small kernel find them in cache, as an epoch does).
+  const double streamed = read_bytes + written_bytes;
+  return read_bytes / m.ReadBytesPerSecond(streamed) + 2 * written_bytes / m.RmwBytesPerSecond(streamed) +
+         random_lines * m.GatherNsPerLine(footprint_bytes) * 1e-9;
+}
+
+double KernelCost::BoundSeconds(const MachineLimits& m) const {
+  return std::max(ComputeSeconds(m), MemorySeconds(m));
+}
+
+double KernelCost::Intensity() const {
+  const double bytes = read_bytes + written_bytes + random_lines * kLine;
+  return bytes > 0 ? flops / bytes : 0;
+}
+
+std::vector<KernelTiming> TimeKernels(const KernelShapes& s, double seconds) {
+  std::vector<KernelTiming> kernels;
+  const SparseMatrix& a = s.graph->agg;
+  const std::int64_t n = a.rows;
+  for (int width : s.sum_widths) kernels.push_back(NeighbourSum(a, width, seconds));
+
+  {  // the first layer's product of sparse features: each row a few weight rows (cached)
+    const SparseMatrix& f = *s.features;
+    Parameter w("w", static_cast<int>(f.cols), s.hidden);
+    w.value = Filled(f.cols, s.hidden, 19);
+    KernelTiming k;
+    k.name = "sparse_input_product";
+    k.op = "InputProduct/" + std::to_string(s.hidden);
+    k.shape = Shape(f.rows, f.cols) + " (" + std::to_string(f.nnz()) + " non-zeros) x " + Shape(f.cols, s.hidden);
+    k.cost.flops = 2.0 * static_cast<double>(f.nnz()) * s.hidden;
+    k.cost.read_bytes = 8.0 * static_cast<double>(f.rows) + (f.unit_weights() ? 4.0 : 8.0) * static_cast<double>(f.nnz());
+    k.cost.written_bytes = 4.0 * static_cast<double>(f.rows) * s.hidden;
+    Tape::InputVar xv = 0;
+    Tape::Var wv = 0;
+    k.seconds = BestSeconds(seconds, false, [&](Tape& t) { xv = t.Input(&f, 0.0f), wv = t.Param(&w); },
+                            [&](Tape& t) { t.InputProduct(xv, wv); });
+    kernels.push_back(std::move(k));
+  }
+  kernels.push_back(LinearProduct("linear_last_layer", n, s.hidden, s.classes, seconds));
+  kernels.push_back(LinearProduct("linear_gin", s.gin_rows, s.gin_width, s.gin_width, seconds));
+
+  const Matrix h = Filled(n, s.hidden, 23);
+  Parameter held("h", 1, 1);
+  held.value = h;
+  Parameter bias("b", 1, s.hidden);
+  Tape::Var hv = 0, bv = 0;
+  auto constant = [&](Tape& t) { hv = t.ConstantView(&h); };
+  {
+    KernelTiming k = Elementwise("selu", "Selu", n, s.hidden, kExpFlops + 2, 1, 1);
+    k.seconds = BestSeconds(seconds, false, constant, [&](Tape& t) { t.Selu(hv); });
+    kernels.push_back(std::move(k));
+  }
+  {  // on a variable that needs its gradient, as in training: the mask is kept
+    KernelTiming k = Elementwise("dropout", "Dropout", n, s.hidden, 1, 1, 2);
+    k.seconds = BestSeconds(seconds, true, [&](Tape& t) { hv = t.Param(&held); },
+                            [&](Tape& t) { t.Dropout(hv, 0.5f); });
+    kernels.push_back(std::move(k));
+  }
+  {
+    KernelTiming k = Elementwise("add_bias", "AddBias", n, s.hidden, 1, 1, 1);
+    k.seconds = BestSeconds(seconds, false, [&](Tape& t) { hv = t.ConstantView(&h), bv = t.Param(&bias); },
+                            [&](Tape& t) { t.AddBias(hv, bv); });
+    kernels.push_back(std::move(k));
+  }
+  {
+    const Matrix logits = Filled(n, s.classes, 29);
+    std::vector<int> labels(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) labels[static_cast<std::size_t>(i)] = static_cast<int>(i % s.classes);
+    KernelTiming k = Elementwise("softmax_cross_entropy", "SoftmaxCrossEntropy", n, s.classes, kExpFlops + 4, 1, 1);
+    k.op = "SoftmaxCrossEntropy/1";
+    k.cost.read_bytes += 4.0 * static_cast<double>(n);  // the labels
+    k.seconds = BestSeconds(seconds, false, [&](Tape& t) { hv = t.ConstantView(&logits); },
+                            [&](Tape& t) { t.SoftmaxCrossEntropy(hv, &labels, nullptr); });
+    kernels.push_back(std::move(k));
+  }
+  {  // GIN's MLP with its normalisations, in training: at least x read once and the output written
+    const Matrix x = Filled(s.gin_rows, s.gin_width, 37);
+    std::vector<Parameter> p;
+    for (int layer = 0; layer < 2; ++layer) {
+      p.emplace_back("w", s.gin_width, s.gin_width);
+      p.back().value = Filled(s.gin_width, s.gin_width, 41 + layer);
+      p.emplace_back("b", 1, s.gin_width);
+      p.emplace_back("g", 1, s.gin_width);
+      p.back().value.setOnes();
+      p.emplace_back("beta", 1, s.gin_width);
+    }
+    std::vector<BatchNormStats> stats(2, BatchNormStats{RowVector::Zero(s.gin_width), RowVector::Ones(s.gin_width)});
+    KernelTiming k = Elementwise("gin_mlp", "NormalisedMlp", s.gin_rows, s.gin_width, 0, 1, 1);
+    k.shape += ", two 64x64 products with batch norms";
+    k.cost.flops = 2 * 2.0 * static_cast<double>(s.gin_rows) * s.gin_width * s.gin_width;
+    Tape::NormalisedLinear first{}, second{};
+    k.seconds = BestSeconds(
+        seconds, true,
+        [&](Tape& t) {
+          hv = t.ConstantView(&x);
+          first = {t.Param(&p[0]), t.Param(&p[1]), t.Param(&p[2]), t.Param(&p[3]), &stats[0]};
+          second = {t.Param(&p[4]), t.Param(&p[5]), t.Param(&p[6]), t.Param(&p[7]), &stats[1]};
+        },
+        [&](Tape& t) { t.NormalisedMlp(hv, first, second); });
+    kernels.push_back(std::move(k));
+  }
+  {  // GIN's batch norm in training: statistics, then normalised rows
+    const Matrix x = Filled(s.gin_rows, s.gin_width, 31);
+    Parameter gamma("g", 1, s.gin_width), beta("b", 1, s.gin_width);
+    gamma.value.setOnes();
+    BatchNormStats stats{RowVector::Zero(s.gin_width), RowVector::Ones(s.gin_width)};
+    KernelTiming k = Elementwise("batch_norm_gin", "BatchNormImpl", s.gin_rows, s.gin_width, 4, 2, 1);
+    Tape::Var gv = 0, betav = 0;
+    k.seconds = BestSeconds(
+        seconds, true, [&](Tape& t) { hv = t.ConstantView(&x), gv = t.Param(&gamma), betav = t.Param(&beta); },
+        [&](Tape& t) { t.BatchNorm(hv, gv, betav, &stats); });
+    kernels.push_back(std::move(k));
+  }
+  return kernels;
+}
+
+}  // namespace ldpgraph

@@ -1,0 +1,65 @@
+// The engine's hot kernels at the shapes the node and graph models run
+// them, each timed through the tape operation an epoch calls and put
+// against what it must at least move and compute (KernelCost). The bound
+// of a kernel is the longest of its compute time at the all-thread
+// multiply-add peak and its memory time: the bytes it streams at the
+// stream rates plus the random lines it gathers at the gather rate for the
+// footprint they come from (MachineLimits). Forward passes only; an
+// epoch's backward passes are the same kernels transposed (a neighbour
+// sum's is a neighbour sum) or elementwise ones of the same kind.
+#ifndef LDPGRAPH_DAEMON_BENCH_ROOFLINE_KERNELS_H_
+#define LDPGRAPH_DAEMON_BENCH_ROOFLINE_KERNELS_H_
+
+#include <string>
+#include <vector>
+
+#include "bench/machine_limits.h"
+#include "engine/node_features.h"
+#include "graph/graph_batch.h"
+
+namespace ldpgraph {
+
+// What a kernel must at least do. Written bytes count twice (the line is
+// read for ownership, then written); a gathered row costs a random line,
+// whose 32-bit index is part of the gather rate's measured cost, and the
+// rest of a row wider than a line streams after it.
+struct KernelCost {
+  double flops = 0;  // a multiply-add counts 2
+  double read_bytes = 0;
+  double written_bytes = 0;
+  double random_lines = 0;
+  double footprint_bytes = 0;  // what the random lines come from
+
+  double ComputeSeconds(const MachineLimits& m) const { return flops / m.fma_flops_all; }
+  double MemorySeconds(const MachineLimits& m) const;
+  double BoundSeconds(const MachineLimits& m) const;
+  // Flops per byte moved, a random line counting its 64 bytes.
+  double Intensity() const;
+};
+
+struct KernelTiming {
+  std::string name;   // e.g. "neighbour_sum_w16"
+  std::string op;     // the tape operation it is, as OpProfile names it ("AggregateBy/16")
+  std::string shape;  // e.g. "1000000x16, 15998806 entries, bf16 rows"
+  KernelCost cost;
+  double seconds = 0;  // best of repeats
+};
+
+// The shapes: a node graph prepared for GCN (its agg), sparse node features
+// (the first layer's sparse input), and the GIN's batch rows and width.
+struct KernelShapes {
+  const PreparedGraph* graph = nullptr;
+  const SparseMatrix* features = nullptr;
+  int hidden = 16;
+  int classes = 4;
+  std::vector<int> sum_widths = {4, 16, 64, 128};
+  std::int64_t gin_rows = 20000;  // a batch of 50 REDDIT-BINARY graphs
+  int gin_width = 64;
+};
+
+// Times every kernel for about `seconds` each.
+std::vector<KernelTiming> TimeKernels(const KernelShapes& shapes, double seconds);
+
+}  // namespace ldpgraph
+
+#endif  // LDPGRAPH_DAEMON_BENCH_ROOFLINE_KERNELS_H_
