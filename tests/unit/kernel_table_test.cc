@@ -350,3 +350,97 @@ TEST_CASE("Kernels.FmaChainsConvergeAsTheirFormulaSays") {
     CHECK(k->fma_chains(1.0f, 100000) == doctest::Approx(12.0).epsilon(1e-4));
   }
 }
+
+TEST_CASE("Kernels.SeluAndItsGradientMatchPlainLoops") {
+  SeededRandomSource rng(11);
+  const double scale = KernelTable::kSeluScale, alpha = KernelTable::kSeluAlpha;
+  for (const KernelTable* k : SupportedKernelTables()) {
+    CAPTURE(k->isa);
+    for (std::size_t n : {1, 15, 16, 17, 1000}) {
+      CAPTURE(n);
+      std::vector<float> x = Random(n, rng), g = Random(n, rng);
+      for (float& v : x) v *= 40.0f;  // both signs, and far into the saturated negative side
+      if (n == 1000) x[3] = -200.0f, x[4] = 0.0f, x[5] = -1e-6f, x[6] = 88.0f;
+      std::vector<double> want(n), want_gx(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        want[i] = x[i] > 0 ? scale * x[i] : scale * alpha * std::expm1(static_cast<double>(x[i]));
+        want_gx[i] = 0.5 + g[i] * (x[i] > 0 ? scale : scale * alpha * std::exp(static_cast<double>(x[i])));
+      }
+      std::vector<float> y(n), gx(n, 0.5f);
+      k->selu(x.data(), static_cast<std::int64_t>(n), y.data());
+      // Within 2e-7 of the scale (e^x's relative error, times scale alpha, near x = 0) or 1e-6 relative.
+      for (std::size_t i = 0; i < n; ++i) CHECK(std::abs(y[i] - want[i]) <= 4e-7 + 1e-6 * std::abs(want[i]));
+      k->selu_gradient(x.data(), y.data(), g.data(), static_cast<std::int64_t>(n), gx.data(), false);
+      CheckClose(gx, want_gx, 1e-6);
+      std::vector<float> fresh(n, 99.0f);
+      k->selu_gradient(x.data(), y.data(), g.data(), static_cast<std::int64_t>(n), fresh.data(), true);
+      for (std::size_t i = 0; i < n; ++i) CHECK(fresh[i] == doctest::Approx(gx[i] - 0.5f).epsilon(1e-5));
+    }
+  }
+}
+
+TEST_CASE("Kernels.NarrowGemmMatchesPlainLoops") {
+  SeededRandomSource rng(13);
+  for (const KernelTable* k : SupportedKernelTables()) {
+    CAPTURE(k->isa);
+    for (std::ptrdiff_t cols : {1, 2, 4, 7, 8, 11}) {
+      for (std::ptrdiff_t inner : {1, 16, 33}) {
+        for (bool accumulate : {false, true}) {
+          CAPTURE(cols);
+          CAPTURE(inner);
+          const std::ptrdiff_t rows = 37;
+          const std::vector<float> a = Random(static_cast<std::size_t>(rows * inner), rng);
+          const std::vector<float> b = Random(static_cast<std::size_t>(inner * cols), rng);
+          const std::vector<float> bias = Random(static_cast<std::size_t>(cols), rng);
+          std::vector<float> c = Random(static_cast<std::size_t>(rows * cols), rng);
+          std::vector<double> want(c.size());
+          for (std::ptrdiff_t r = 0; r < rows; ++r) {
+            for (std::ptrdiff_t j = 0; j < cols; ++j) {
+              double sum = accumulate ? c[static_cast<std::size_t>(r * cols + j)] : 0.0;
+              for (std::ptrdiff_t p = 0; p < inner; ++p) {
+                sum += static_cast<double>(a[static_cast<std::size_t>(r * inner + p)]) * b[static_cast<std::size_t>(p * cols + j)];
+              }
+              want[static_cast<std::size_t>(r * cols + j)] = sum + bias[static_cast<std::size_t>(j)];
+            }
+          }
+          GemmOperands m{a.data(), inner, 1, b.data(), cols, c.data(), cols, bias.data()};
+          k->narrow_gemm(m, rows, cols, inner, accumulate);
+          CheckClose(c, want, 1e-5 * static_cast<double>(inner + 1));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("Kernels.NarrowWeightGradientMatchesPlainLoops") {
+  // C = X^T G with X (inner x rows) addressed in place, as Linear's weight gradient asks.
+  SeededRandomSource rng(17);
+  for (const KernelTable* k : SupportedKernelTables()) {
+    CAPTURE(k->isa);
+    for (std::ptrdiff_t vectors : {1, 2, 4}) {
+      for (std::ptrdiff_t cols : {1, 3, 4}) {
+        for (bool accumulate : {false, true}) {
+          const std::ptrdiff_t rows = vectors * k->float_lanes, inner = 301;
+          CAPTURE(rows);
+          CAPTURE(cols);
+          const std::vector<float> x = Random(static_cast<std::size_t>(inner * rows), rng);
+          const std::vector<float> g = Random(static_cast<std::size_t>(inner * cols), rng);
+          std::vector<float> c = Random(static_cast<std::size_t>(rows * cols), rng);
+          std::vector<double> want(c.size());
+          for (std::ptrdiff_t i = 0; i < rows; ++i) {
+            for (std::ptrdiff_t j = 0; j < cols; ++j) {
+              double sum = accumulate ? c[static_cast<std::size_t>(i * cols + j)] : 0.0;
+              for (std::ptrdiff_t p = 0; p < inner; ++p) {
+                sum += static_cast<double>(x[static_cast<std::size_t>(p * rows + i)]) * g[static_cast<std::size_t>(p * cols + j)];
+              }
+              want[static_cast<std::size_t>(i * cols + j)] = sum;
+            }
+          }
+          GemmOperands m{x.data(), 1, rows, g.data(), cols, c.data(), cols};
+          k->narrow_gemm(m, rows, cols, inner, accumulate);
+          CheckClose(c, want, 1e-4);
+        }
+      }
+    }
+  }
+}

@@ -3,6 +3,9 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <numeric>
+#include <vector>
+#include <algorithm>
 
 #include "dataset/graph_dataset.h"
 #include "engine/parallel.h"
@@ -74,15 +77,33 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
     const NodeFeatures features = path == "dense" ? NodeFeatures::Dense(reports->ToDense()) : *reports;
     in.features = &features;
     int epochs = 0;
-    lo.on_progress = [&](const std::string&) { ++epochs; };
+    std::vector<double> epoch_seconds;  // between the ends of successive epochs
+    auto last = Clock::now();
+    lo.on_progress = [&](const std::string&) {
+      ++epochs;
+      const auto now = Clock::now();
+      epoch_seconds.push_back(std::chrono::duration<double>(now - last).count());
+      last = now;
+    };
     Result<LpgnnRun> run = TrainLpgnn(in, lo);
     if (!run.ok()) return run.status();
     seconds[path] = Since(start);
     out << path << "_feature_mb=" << static_cast<double>(features.bytes()) / 1e6 << "\n"
         << path << "_train_seconds=" << seconds[path] << "\n"
         << path << "_epochs=" << epochs << "\n"
+        << path << "_first_epoch_seconds=" << (epoch_seconds.empty() ? 0.0 : epoch_seconds.front())
+        << "\n"  // with the inputs' KProp
         << path << "_accuracy=" << run->test_accuracy << "\n"
         << path << "_peak_rss_mb=" << PeakRssMb() << "\n";
+    if (epoch_seconds.size() > 1) {  // the first includes the inputs' KProp
+      std::vector<double> later(epoch_seconds.begin() + 1, epoch_seconds.end());
+      const std::size_t tenth = std::max<std::size_t>(1, later.size() / 10);
+      auto mean = [](auto begin, auto end) { return std::accumulate(begin, end, 0.0) / static_cast<double>(end - begin); };
+      out << path << "_epoch_seconds_first_tenth=" << mean(later.begin(), later.begin() + tenth) << "\n"
+          << path << "_epoch_seconds_last_tenth=" << mean(later.end() - tenth, later.end()) << "\n";
+      std::sort(later.begin(), later.end());
+      out << path << "_epoch_seconds_median=" << later[later.size() / 2] << "\n";
+    }
     out.flush();
   }
   if (seconds.count("dense") != 0 && seconds.count("factored") != 0) {

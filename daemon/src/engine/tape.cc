@@ -3,6 +3,8 @@
 // tape_batch_norm.cc, tape_aggregation.cc, tape_losses.cc.
 #include "engine/tape.h"
 
+#include "engine/parallel.h"
+
 #include <cmath>
 #include <utility>
 
@@ -12,10 +14,15 @@ Matrix Softmax(const Matrix& logits) {
   // Each row shifted by its maximum. The scalar libm exp on purpose: Eigen's
   // vectorised one differs in the last bits, and every recorded GIN result
   // (docs/results.md) was trained through this softmax.
-  Matrix p = logits;
-  for (Eigen::Index r = 0; r < p.rows(); ++r) p.row(r).array() -= p.row(r).maxCoeff();
-  for (Eigen::Index i = 0; i < p.size(); ++i) p.data()[i] = std::exp(p.data()[i]);
-  for (Eigen::Index r = 0; r < p.rows(); ++r) p.row(r) /= p.row(r).sum();
+  // Rows split over the threads: each row's floats are the same either way.
+  Matrix p(logits.rows(), logits.cols());
+  ForEachRowBlock(p.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+    for (Eigen::Index r = begin; r < end; ++r) {
+      p.row(r) = logits.row(r).array() - logits.row(r).maxCoeff();
+      for (Eigen::Index c = 0; c < p.cols(); ++c) p(r, c) = std::exp(p(r, c));
+      p.row(r) /= p.row(r).sum();
+    }
+  });
   return p;
 }
 
@@ -49,6 +56,20 @@ Matrix& Tape::GradSlot(Var v, bool* fresh) {
   *fresh = n.grad.size() == 0;
   if (*fresh) n.grad.resize(value(v).rows(), value(v).cols());
   return n.grad;
+}
+
+void Tape::AddGradient(Var v, const Matrix& g, float scale) {
+  bool fresh = false;
+  Matrix& slot = GradSlot(v, &fresh);
+  ForEachRowBlock(g.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+    auto to = slot.middleRows(begin, end - begin);
+    const auto from = g.middleRows(begin, end - begin);
+    if (fresh) {
+      to = from * scale;
+    } else {
+      to += from * scale;
+    }
+  });
 }
 
 Tape::Var Tape::Constant(Matrix value) { return Push(std::move(value), false); }

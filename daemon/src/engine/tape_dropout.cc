@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/parallel.h"
 #include "ldpgraph/samplers.h"
 
 namespace ldpgraph {
@@ -97,11 +98,28 @@ Tape::Var Tape::Dropout(Var x, float p) {
     }
     return Push(std::move(y), false);
   }
-  auto mask = std::make_shared<Matrix>(value(x).rows(), value(x).cols());
-  DropoutMask(p, mask->data(), mask->size());
-  Var out = Push(value(x).cwiseProduct(*mask), Needs(x));
+  const Matrix& in = value(x);
+  auto mask = std::make_shared<Matrix>(in.rows(), in.cols());
+  DropoutMask(p, mask->data(), mask->size());  // one stream, in row order
+  Matrix y(in.rows(), in.cols());
+  ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+    const Eigen::Index len = end - begin;
+    y.middleRows(begin, len) = in.middleRows(begin, len).cwiseProduct(mask->middleRows(begin, len));
+  });
+  Var out = Push(std::move(y), Needs(x));
   nodes_[out].backward = [this, x, out, mask] {
-    if (Needs(x)) GradOf(x) += nodes_[out].grad.cwiseProduct(*mask);
+    if (!Needs(x)) return;
+    bool fresh = false;
+    Matrix& gx = GradSlot(x, &fresh);
+    const Matrix& g = nodes_[out].grad;
+    ForEachRowBlock(g.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+      const Eigen::Index len = end - begin;
+      if (fresh) {
+        gx.middleRows(begin, len) = g.middleRows(begin, len).cwiseProduct(mask->middleRows(begin, len));
+      } else {
+        gx.middleRows(begin, len) += g.middleRows(begin, len).cwiseProduct(mask->middleRows(begin, len));
+      }
+    });
   };
   return out;
 }

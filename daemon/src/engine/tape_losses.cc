@@ -7,6 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "engine/parallel.h"
+
 namespace ldpgraph {
 
 namespace {
@@ -14,13 +16,27 @@ namespace {
 // The mean of -log q[i][labels[i]] over labelled rows (q clamped at 1e-30),
 // as a 1x1 matrix; *scale = 1 / (labelled rows), 0 when there are none.
 Matrix MeanNll(const Matrix& q, const std::vector<int>& labels, float* scale) {
+  // Partial sums per thread over contiguous rows, added in thread order: the
+  // loss depends on the thread count only.
+  std::vector<double> partial(static_cast<std::size_t>(EngineThreads()), 0.0);
+  std::vector<std::int64_t> counted(partial.size(), 0);
+  ForEachRowBlock(q.rows(), [&](int t, Eigen::Index begin, Eigen::Index end) {
+    double sum = 0.0;
+    std::int64_t labelled = 0;
+    for (Eigen::Index i = begin; i < end; ++i) {
+      const int y = labels[static_cast<std::size_t>(i)];
+      if (y < 0) continue;
+      sum -= std::log(std::max(q(i, y), 1e-30f));
+      ++labelled;
+    }
+    partial[static_cast<std::size_t>(t)] = sum;
+    counted[static_cast<std::size_t>(t)] = labelled;
+  });
   double loss = 0.0;
-  int count = 0;
-  for (Eigen::Index i = 0; i < q.rows(); ++i) {
-    const int y = labels[static_cast<std::size_t>(i)];
-    if (y < 0) continue;
-    loss -= std::log(std::max(q(i, y), 1e-30f));
-    ++count;
+  std::int64_t count = 0;
+  for (std::size_t t = 0; t < partial.size(); ++t) {
+    loss += partial[t];
+    count += counted[t];
   }
   *scale = count > 0 ? 1.0f / static_cast<float>(count) : 0.0f;
   Matrix out(1, 1);
@@ -41,22 +57,26 @@ Tape::Var Tape::SoftmaxCrossEntropy(Var logits, const std::vector<int>* labels, 
   nodes_[out].backward = [this, logits, labels, transition, probs, corrected, scale, out] {
     if (!Needs(logits)) return;
     const float upstream = nodes_[out].grad(0, 0) * scale;
-    Matrix& gz = GradOf(logits);
+    bool fresh = false;
+    Matrix& gz = GradSlot(logits, &fresh);
     const Matrix& p = *probs;
-    for (Eigen::Index i = 0; i < p.rows(); ++i) {
-      const int y = (*labels)[i];
-      if (y < 0) continue;
-      if (transition == nullptr) {
-        gz.row(i) += upstream * p.row(i);
-        gz(i, y) -= upstream;
-        continue;
+    ForEachRowBlock(p.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+      for (Eigen::Index i = begin; i < end; ++i) {
+        if (fresh) gz.row(i).setZero();
+        const int y = (*labels)[static_cast<std::size_t>(i)];
+        if (y < 0) continue;
+        if (transition == nullptr) {
+          gz.row(i) += upstream * p.row(i);
+          gz(i, y) -= upstream;
+          continue;
+        }
+        // dL/dp = -T[:, y] / q_y; through softmax: p * (dL/dp - <dL/dp, p>).
+        const float qy = std::max((*corrected)(i, y), 1e-30f);
+        const RowVector dp = -transition->col(y).transpose() / qy;
+        const float dot = dp.dot(p.row(i));
+        gz.row(i) += upstream * (p.row(i).array() * (dp.array() - dot)).matrix();
       }
-      // dL/dp = -T[:, y] / q_y; through softmax: p * (dL/dp - <dL/dp, p>).
-      const float qy = std::max((*corrected)(i, y), 1e-30f);
-      const RowVector dp = -transition->col(y).transpose() / qy;
-      const float dot = dp.dot(p.row(i));
-      gz.row(i) += upstream * (p.row(i).array() * (dp.array() - dot)).matrix();
-    }
+    });
   };
   return out;
 }

@@ -423,6 +423,166 @@ void RoundToBf16(const float* x, std::int64_t count, std::uint16_t* out) {
   }
 }
 
+// ---- Narrow products: fewer columns than lanes ----
+
+template <int C>
+void NarrowRows(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t inner, bool accumulate) {
+  for (std::ptrdiff_t r = 0; r < rows; ++r) {
+    float* c = m.c + r * m.ldc;
+    float acc[C];
+    for (int j = 0; j < C; ++j) acc[j] = accumulate ? c[j] : 0.0f;
+    const float* a = m.a + r * m.a_row_stride;
+    for (std::ptrdiff_t p = 0; p < inner; ++p) {
+      const float s = a[p * m.a_inner_stride];
+      const float* b = m.b + p * m.ldb;
+      for (int j = 0; j < C; ++j) acc[j] += s * b[j];
+    }
+    for (int j = 0; j < C; ++j) c[j] = m.bias ? acc[j] + m.bias[j] : acc[j];
+  }
+}
+
+// C (rows x C) = A B with A addressed transposed in place (a_row_stride 1:
+// A's column p is row p of X, `rows` wide) and rows a multiple of kLanes:
+// the weight gradient X^T G of a narrow layer. One pass over X and G, each
+// row of X (V vectors) times each of G's C values into V x C accumulators.
+template <int V, int C>
+void NarrowTransposedA(const GemmOperands& m, std::ptrdiff_t inner, bool accumulate) {
+  Vec acc[C][V];
+  for (int j = 0; j < C; ++j) {
+    for (int v = 0; v < V; ++v) {
+      Vec column{};
+      if (accumulate) {
+        for (int l = 0; l < kLanes; ++l) column[l] = m.c[(v * kLanes + l) * m.ldc + j];
+      }
+      acc[j][v] = column;
+    }
+  }
+  for (std::ptrdiff_t p = 0; p < inner; ++p) {
+    const float* x = m.a + p * m.a_inner_stride;
+    const float* g = m.b + p * m.ldb;
+    Vec xv[V];
+    for (int v = 0; v < V; ++v) xv[v] = Load(x + v * kLanes);
+    for (int j = 0; j < C; ++j) {
+      const float gj = g[j];
+      for (int v = 0; v < V; ++v) acc[j][v] += gj * xv[v];
+    }
+  }
+  for (int j = 0; j < C; ++j) {
+    for (int v = 0; v < V; ++v) {
+      for (int l = 0; l < kLanes; ++l) {
+        const std::ptrdiff_t i = v * kLanes + l;
+        m.c[i * m.ldc + j] = m.bias ? acc[j][v][l] + m.bias[j] : acc[j][v][l];
+      }
+    }
+  }
+}
+
+template <int V>
+bool NarrowTransposedAOf(const GemmOperands& m, std::ptrdiff_t cols, std::ptrdiff_t inner, bool accumulate) {
+  switch (cols) {
+    case 1: NarrowTransposedA<V, 1>(m, inner, accumulate); return true;
+    case 2: NarrowTransposedA<V, 2>(m, inner, accumulate); return true;
+    case 3: NarrowTransposedA<V, 3>(m, inner, accumulate); return true;
+    case 4: NarrowTransposedA<V, 4>(m, inner, accumulate); return true;
+    default: return false;
+  }
+}
+
+void NarrowGemm(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, std::ptrdiff_t inner,
+                bool accumulate) {
+  if (m.a_row_stride == 1 && m.a_inner_stride >= rows && rows % kLanes == 0 && cols <= 4) {
+    const std::ptrdiff_t vectors = rows / kLanes;
+    if (vectors == 1 && NarrowTransposedAOf<1>(m, cols, inner, accumulate)) return;
+    if (vectors == 2 && NarrowTransposedAOf<2>(m, cols, inner, accumulate)) return;
+    if (vectors == 4 && NarrowTransposedAOf<4>(m, cols, inner, accumulate)) return;
+  }
+  switch (cols) {
+    case 1: return NarrowRows<1>(m, rows, inner, accumulate);
+    case 2: return NarrowRows<2>(m, rows, inner, accumulate);
+    case 3: return NarrowRows<3>(m, rows, inner, accumulate);
+    case 4: return NarrowRows<4>(m, rows, inner, accumulate);
+    case 5: return NarrowRows<5>(m, rows, inner, accumulate);
+    case 6: return NarrowRows<6>(m, rows, inner, accumulate);
+    case 7: return NarrowRows<7>(m, rows, inner, accumulate);
+    case 8: return NarrowRows<8>(m, rows, inner, accumulate);
+    default: break;
+  }
+  for (std::ptrdiff_t start = 0; start < cols; start += 8) {  // wider: eight columns at a time
+    GemmOperands part = m;
+    part.b += start;
+    part.c += start;
+    if (part.bias) part.bias += start;
+    NarrowGemm(part, rows, cols - start < 8 ? cols - start : 8, inner, accumulate);
+  }
+}
+
+// ---- SELU: branch-free, with its own vector exp ----
+
+typedef std::int32_t IntVec __attribute__((vector_size(kLanes * sizeof(std::int32_t))));
+
+// e^v for v <= 0 (below -87, where e^v leaves the normal floats, as e^-87):
+// v = n ln 2 + r with |r| <= ln(2) / 2, e^r by Cephes' degree-6 polynomial
+// (relative error about 1e-7), 2^n written into the exponent bits.
+inline Vec ExpNonPositive(Vec v) {
+  v = v < -87.0f ? Vec{} - 87.0f : v;
+  const Vec t = v * 1.44269504088896341f + 0.5f;
+  IntVec n = __builtin_convertvector(t, IntVec);  // toward zero; t < 0.5, so n <= floor(t) + 1
+  const Vec nf = __builtin_convertvector(n, Vec);
+  n = nf > t ? n - 1 : n;  // floor(t)
+  const Vec fn = __builtin_convertvector(n, Vec);
+  const Vec r = v - fn * 0.693359375f + fn * 2.12194440e-4f;
+  Vec p = Vec{} + 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const Vec e = p * (r * r) + r + 1.0f;
+  const IntVec bits = (n + 127) << 23;
+  Vec two_n;
+  __builtin_memcpy(&two_n, &bits, sizeof two_n);
+  return e * two_n;
+}
+
+inline Vec SeluVec(Vec x) {
+  constexpr float scale = KernelTable::kSeluScale, scaled_alpha = scale * KernelTable::kSeluAlpha;
+  const Vec negative = scaled_alpha * (ExpNonPositive(x > 0.0f ? Vec{} : x) - 1.0f);
+  return x > 0.0f ? scale * x : negative;
+}
+
+inline Vec SeluSlope(Vec x, Vec y) {
+  constexpr float scale = KernelTable::kSeluScale, scaled_alpha = scale * KernelTable::kSeluAlpha;
+  return x > 0.0f ? Vec{} + scale : y + scaled_alpha;
+}
+
+// The tail of fewer than kLanes elements goes through one padded vector.
+template <typename F>
+void Tail(const float* x, std::int64_t count, float* y, F f) {
+  float in[kLanes] = {}, out[kLanes];
+  for (std::int64_t i = 0; i < count; ++i) in[i] = x[i];
+  Store(out, f(Load(in)));
+  for (std::int64_t i = 0; i < count; ++i) y[i] = out[i];
+}
+
+void Selu(const float* x, std::int64_t count, float* y) {
+  std::int64_t i = 0;
+  for (; i + kLanes <= count; i += kLanes) Store(y + i, SeluVec(Load(x + i)));
+  Tail(x + i, count - i, y + i, SeluVec);
+}
+
+void SeluGradient(const float* x, const float* y, const float* g, std::int64_t count, float* gx, bool fresh) {
+  std::int64_t i = 0;
+  for (; i + kLanes <= count; i += kLanes) {
+    const Vec d = Load(g + i) * SeluSlope(Load(x + i), Load(y + i));
+    Store(gx + i, fresh ? d : Load(gx + i) + d);
+  }
+  for (; i < count; ++i) {
+    const float d = g[i] * (x[i] > 0.0f ? KernelTable::kSeluScale
+                                         : y[i] + KernelTable::kSeluScale * KernelTable::kSeluAlpha);
+    gx[i] = fresh ? d : gx[i] + d;
+  }
+}
+
 // ---- The peak: independent multiply-add chains ----
 
 // Distinct starting values keep the compiler from merging the chains, and a
@@ -447,9 +607,10 @@ float FmaChains(float start, std::int64_t steps) {
 }  // namespace
 
 extern const KernelTable kTable;
-const KernelTable kTable = {LDPGRAPH_KERNEL_ISA, kLanes,        TallGemm,          ColumnSums,   BroadcastRow,
+const KernelTable kTable = {LDPGRAPH_KERNEL_ISA, kLanes,        TallGemm,          NarrowGemm,   ColumnSums,   BroadcastRow,
                             SquaredDeviations,   ShiftedMoments, NormaliseRows,     GradientSums, InputGradientRows,
-                            SparseRows,          SparseRowsBf16,     RoundToBf16,  FmaChains};
+                            SparseRows,          SparseRowsBf16,     RoundToBf16,  Selu,
+                            SeluGradient,        FmaChains};
 
 }  // namespace LDPGRAPH_KERNEL_NS
 }  // namespace ldpgraph

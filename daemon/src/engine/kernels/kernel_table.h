@@ -24,6 +24,9 @@ struct KernelTable {
   // fma_chains' independent chains: enough to cover the latency of two FMA
   // units, few enough to stay in registers.
   static constexpr int kFmaChains = 12;
+  // SELU's constants (Klambauer et al., 2017).
+  static constexpr float kSeluScale = 1.0507009873554805f;
+  static constexpr float kSeluAlpha = 1.6732632423543772f;
 
   const char* isa;  // "x86-64" (SSE2), "x86-64-v3" (AVX2, FMA), "x86-64-v4" (AVX-512)
   int float_lanes;  // the vector width the loops are written for
@@ -32,6 +35,13 @@ struct KernelTable {
   // float_lanes, rows, cols and inner positive.
   void (*tall_gemm)(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, std::ptrdiff_t inner,
                     bool accumulate);
+  // The same for fewer columns than a vector has lanes (a last layer's
+  // class scores): one row of C at a time, its columns in registers; or,
+  // for A addressed transposed (a_row_stride 1: a weight gradient X^T G),
+  // `rows` a multiple of the lanes up to 4 vectors and cols up to 4, one
+  // pass over X's rows into accumulators.
+  void (*narrow_gemm)(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, std::ptrdiff_t inner,
+                      bool accumulate);
 
   // Passes over `rows` rows of `f` floats (row-major, contiguous):
   // acc[c] += sum_r x[r][c] (BatchNorm's mean, bias gradients, pooling)
@@ -75,6 +85,13 @@ struct KernelTable {
   // out[i] = x[i] rounded to the nearest bfloat16, ties to even (a NaN stays
   // a NaN).
   void (*round_to_bf16)(const float* x, std::int64_t count, std::uint16_t* out);
+
+  // SELU, y = scale x for x > 0 and scale alpha (e^x - 1) otherwise, over
+  // `count` floats (x and y may be the same).
+  void (*selu)(const float* x, std::int64_t count, float* y);
+  // Its gradient from its input x and output y: g scale for x > 0, else
+  // g (y + scale alpha); into gx (fresh) or added to it.
+  void (*selu_gradient)(const float* x, const float* y, const float* g, std::int64_t count, float* gx, bool fresh);
 
   // `steps` rounds of kFmaChains independent multiply-add chains of
   // float_lanes lanes each (2 x kFmaChains x lanes flops a round): the
