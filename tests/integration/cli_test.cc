@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <fstream>
 #include <sstream>
@@ -96,6 +97,66 @@ TEST_CASE("Cli.BenchGemmPrintsItsShareOfThePeak") {
   CHECK(Ldpgraph("bench gemm --rows 10").exit_code == 2);
   CHECK(Ldpgraph("bench gemm --seconds 0").exit_code == 2);
   CHECK(Ldpgraph("bench gemm --columns 3").exit_code == 2);
+}
+
+// The value of `key=` in key=value output, or -1 when absent or not a number.
+double Figure(const std::string& output, const std::string& key) {
+  const std::size_t at = output.find("\n" + key + "=");
+  if (at == std::string::npos) return -1;
+  return std::strtod(output.c_str() + at + key.size() + 2, nullptr);
+}
+
+TEST_CASE("Cli.BenchRooflineBoundsEveryKernelItTimes") {
+  TempDir dir;
+  const std::string svg = dir.path() + "/roofline.svg";
+  Run r = Ldpgraph("bench roofline --nodes 5000 --degree 8 --graphs 40 --epochs 1 --seconds 0.02 --big-mb 16 --svg " +
+                   svg);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // The machine's limits, measured in the same run (only their presence:
+  // CI shares the cores with other tests, which skews any comparison).
+  CHECK(Figure(r.output, "machine_fma_gflops_all") > 0);
+  CHECK(Figure(r.output, "machine_fma_gflops_core") > 0);
+  CHECK(Figure(r.output, "machine_latency_ns") > 0);
+  CHECK(Figure(r.output, "machine_read_gbs_16mb") > 0);
+  CHECK(Figure(r.output, "machine_gather_ns_per_line_1mb") > 0);
+  // Each epoch's operations account for it: their shares and the time outside them.
+  for (const char* model : {"lpgnn", "gcn", "gin"}) {
+    CAPTURE(model);
+    CHECK(Figure(r.output, std::string("epoch_") + model + "_seconds") > 0);
+    const double outside = Figure(r.output, std::string("epoch_") + model + "_outside_operations_share");
+    CHECK(outside >= 0);
+    CHECK(outside < 0.5);
+  }
+  CHECK(Figure(r.output, "epoch_lpgnn_op_AggregateBy_16_share") > 0);
+  // Every kernel: a time, an intensity, a bound and the fraction of it reached.
+  for (const char* kernel : {"neighbour_sum_w4", "neighbour_sum_w16", "neighbour_sum_w64", "neighbour_sum_w128",
+                             "sparse_input_product", "linear_last_layer", "linear_gin", "selu", "dropout", "add",
+                             "add_bias", "softmax_cross_entropy", "gin_mlp", "batch_norm_gin"}) {
+    CAPTURE(kernel);
+    const std::string k = std::string("kernel_") + kernel + "_";
+    CHECK(Figure(r.output, k + "seconds") > 0);
+    CHECK(Figure(r.output, k + "intensity") > 0);
+    CHECK(Figure(r.output, k + "bound_seconds") > 0);
+    CHECK(Figure(r.output, k + "fraction_of_bound") > 0);
+    CHECK(r.output.find("\n" + k + "bound_by=") != std::string::npos);
+  }
+  CHECK(r.output.find("\nhot_kernels_below_60pct_of_bound=") != std::string::npos);
+  CHECK(r.output.find("\nhot_operations_without_kernel=") != std::string::npos);
+  std::ifstream chart(svg);
+  std::stringstream text;
+  text << chart.rdbuf();
+  CHECK(text.str().find("<svg") != std::string::npos);
+  CHECK(text.str().find("neighbour_sum_w16") != std::string::npos);
+  // Bad settings: usage errors that write nothing.
+  const std::string other = dir.path() + "/other.svg";
+  for (const char* bad : {"--nodes 10", "--degree 0", "--epochs 0", "--seconds 0", "--big-mb 4", "--kx 65",
+                          "--gathers half", "--rows 3"}) {
+    CAPTURE(bad);
+    CHECK(Ldpgraph(std::string("bench roofline ") + bad + " --svg " + other).exit_code == 2);
+  }
+  struct stat st{};
+  CHECK(stat(other.c_str(), &st) != 0);
 }
 
 TEST_CASE("Cli.BenchIngestRunsItsOwnDaemon") {
