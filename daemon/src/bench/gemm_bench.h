@@ -24,6 +24,10 @@ struct GemmBenchOptions {
 // Prints rows=, forward_gflops=, weight_gradient_gflops=, fma_peak_gflops=,
 // each product's share of that peak, and bf16_tile_peak_gflops=,
 // forward_bf16_gflops= and weight_gradient_bf16_gflops= (or "unsupported").
+// Then the models' product shapes (the GIN's 64 -> 64 and its weight
+// gradient, a last layer's 16 -> 4 and its gradient, a dense bag-of-words
+// input's 512 -> 16) by the engine, Eigen, and OpenBLAS and BLIS where
+// installed (gemm_<shape>_<library>_gflops=, gemm_<shape>_fastest=).
 Status RunGemmBench(const GemmBenchOptions& options, std::ostream& out);
 
 }  // namespace ldpgraph
