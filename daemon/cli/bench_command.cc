@@ -84,7 +84,8 @@ int RunNode(const std::vector<std::string>& args) {
 
 int RunLpgnn(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(
-      args, {"dataset", "model", "feature-epsilon", "label-epsilon", "kx", "epochs", "paths", "threads"});
+      args, {"dataset", "model", "feature-epsilon", "label-epsilon", "kx", "epochs", "paths", "threads", "shuffle",
+             "node-order"});
   if (!flags.ok()) return Refuse("lpgnn", flags.status().message());
   LpgnnBenchOptions o;
   const double kInf = std::numeric_limits<double>::infinity();
@@ -96,7 +97,9 @@ int RunLpgnn(const std::vector<std::string>& args) {
       .Int("kx", &o.kx, 0, 64)
       .Int("epochs", &o.epochs, 1, 100000)
       .Int("threads", &o.threads, 0, 1024)
-      .Strings("paths", &o.paths);
+      .Strings("paths", &o.paths)
+      .Switch("shuffle", &o.shuffle)
+      .Choice("node-order", &o.node_order, {"as-given", "rcm", "degree"});
   if (!read.ok()) return Refuse("lpgnn", read.status().message());
   return Done("lpgnn", RunLpgnnBench(o, std::cout));
 }
@@ -280,7 +283,8 @@ int RunBenchCommand(const std::vector<std::string>& args) {
                          "       ldpgraph bench node --dataset PATH [--model gcn|sage] [--epochs E] [--hidden H] "
                          "[--threads T] [--gathers auto|float|bf16]\n"
                          "       ldpgraph bench lpgnn --dataset PATH [--model gcn|sage] [--feature-epsilon E] "
-                         "[--label-epsilon E] [--kx K] [--epochs E] [--paths factored,dense] [--threads T]\n"
+                         "[--label-epsilon E] [--kx K] [--epochs E] [--paths factored,dense] [--threads T] "
+                         "[--shuffle yes|no] [--node-order as-given|rcm|degree]\n"
                          "       ldpgraph bench gemm [--rows N] [--seconds S]\n"
                          "       ldpgraph bench roofline [--nodes N] [--degree D] [--features F] [--words W] "
                          "[--graphs G] [--kx K] [--epochs E] [--seconds S] [--big-mb MB] [--threads T] "

@@ -9,6 +9,8 @@
 
 #include "dataset/graph_dataset.h"
 #include "engine/parallel.h"
+#include "engine/permute_rows.h"
+#include "graph/node_order.h"
 #include "privacy/label_randomization.h"
 #include "privacy/feature_mechanisms.h"
 #include "train/lpgnn_pipeline.h"
@@ -22,6 +24,33 @@ using Clock = std::chrono::steady_clock;
 
 double Since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+// Each index of `ids` as renumbered by `p`.
+std::vector<std::uint32_t> Renumbered(const std::vector<std::uint32_t>& ids, const NodePermutation& p) {
+  std::vector<std::uint32_t> out(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) out[i] = p.new_of_old[ids[i]];
+  return out;
+}
+
+// A random arrival order of n users, then `order` over the graph so
+// numbered: one renumbering from the dataset's numbering.
+NodePermutation ArrivalThenOrder(const CsrGraph& graph, bool shuffle, NodeOrder order, double* order_seconds) {
+  const std::uint32_t n = graph.num_nodes();
+  std::vector<std::uint32_t> arrival(n);
+  std::iota(arrival.begin(), arrival.end(), 0u);
+  if (shuffle) {
+    SeededRandomSource rng(72);
+    for (std::uint32_t i = n; i > 1; --i) std::swap(arrival[i - 1], arrival[rng.NextU64() % i]);
+  }
+  const NodePermutation first = NodePermutation::FromOrder(arrival);
+  const CsrGraph arrived = shuffle ? PermuteGraph(graph, first) : CsrGraph();
+  const auto start = Clock::now();
+  const NodePermutation second = OrderNodes(shuffle ? arrived : graph, order);
+  *order_seconds = Since(start);
+  std::vector<std::uint32_t> old_of_new(n);
+  for (std::uint32_t i = 0; i < n; ++i) old_of_new[i] = first.old_of_new[second.old_of_new[i]];
+  return NodePermutation::FromOrder(std::move(old_of_new));
+}
+
 }  // namespace
 
 Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
@@ -34,6 +63,8 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
   for (const std::string& p : o.paths) {
     if (p != "factored" && p != "dense") return Status::InvalidArgument("unknown path '" + p + "' (factored or dense)");
   }
+  Result<NodeOrder> order = ParseNodeOrder(o.node_order);
+  if (!order.ok()) return order.status();
   const int threads = SetEngineThreads(o.threads);
   Result<GraphDataset> ds = ReadDataset(o.dataset);
   if (!ds.ok()) return ds.status();
@@ -50,20 +81,30 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
     LDPGRAPH_RETURN_IF_ERROR(RandomizeLabels(data->classes, o.label_epsilon, 2, &labels));
   }
   const double perturb_seconds = Since(perturb_start);
+  // The daemon's numbering of the users, each keeping what she sent.
+  double order_seconds = 0;
+  const NodePermutation renumbering = ArrivalThenOrder(ds->graphs[0], o.shuffle, *order, &order_seconds);
+  const Split split = StratifiedSplit(data->labels, 0.50, 0.25, 0);
+  const CsrGraph graph = PermuteGraph(ds->graphs[0], renumbering);
+  *reports = PermuteRows(*reports, renumbering.old_of_new);
+  labels = PermuteValues(labels, renumbering);
+  const std::vector<int> true_labels = PermuteValues(data->labels, renumbering);
   out << "dataset=" << ds->name << "\nmodel=" << o.model << "\nthreads=" << threads
       << "\nnodes=" << data->graph.num_nodes() << "\nedges=" << ds->graphs[0].num_entries() / 2
       << "\nfeatures=" << data->features.cols() << "\nfeature_epsilon=" << o.feature_epsilon
       << "\nlabel_epsilon=" << o.label_epsilon << "\nkx=" << o.kx << "\nperturb_seconds=" << perturb_seconds
-      << "\nreported_entries=" << reports->factored().sparse.nnz() << "\n";
+      << "\nreported_entries=" << reports->factored().sparse.nnz() << "\nshuffled=" << (o.shuffle ? "yes" : "no")
+      << "\nnode_order=" << NodeOrderName(*order) << "\norder_seconds=" << order_seconds << "\n";
   out.flush();
 
   LpgnnInputs in;
-  in.graph = &ds->graphs[0];
+  in.graph = &graph;
   in.labels = &labels;
   in.classes = data->classes;
   in.label_epsilon = o.label_epsilon;
-  in.split = StratifiedSplit(data->labels, 0.50, 0.25, 0);
-  in.test_labels = &data->labels;
+  in.split = {Renumbered(split.train, renumbering), Renumbered(split.val, renumbering),
+              Renumbered(split.test, renumbering)};
+  in.test_labels = &true_labels;
   LpgnnOptions lo;
   lo.kind = o.model == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
   lo.label_method = LabelMethod::kCrossEntropy;

@@ -26,6 +26,12 @@ struct LpgnnBenchOptions {
   int epochs = 500;  // at most; early stopping as the experiments'
   std::vector<std::string> paths = {"factored"};
   int threads = 0;  // 0: all cores
+  // After the users' reports are made, their numbering as a daemon would
+  // hold it: in a random arrival order (`shuffle`), then renumbered by
+  // `node_order` (graph/node_order.h: "as-given", "rcm", "degree"). Each
+  // user keeps her reports, labels and place in the split.
+  bool shuffle = false;
+  std::string node_order = "as-given";
 };
 
 // Prints nodes=, features=, perturb_seconds=, reported_entries=, then per
