@@ -130,7 +130,8 @@ TEST_CASE("Cli.BenchRooflineBoundsEveryKernelItTimes") {
   }
   CHECK(Figure(r.output, "epoch_lpgnn_op_AggregateBy_16_share") > 0);
   // Every kernel: a time, an intensity, a bound and the fraction of it reached.
-  for (const char* kernel : {"neighbour_sum_w4", "neighbour_sum_w16", "neighbour_sum_w64", "neighbour_sum_w128",
+  for (const char* kernel : {"neighbour_sum_w4", "neighbour_sum_w16", "gin_neighbour_sum_w64", "gin_neighbour_sum_w128",
+                             "gin_readout",
                              "sparse_input_product", "linear_last_layer", "linear_gin", "selu", "dropout", "add",
                              "add_bias", "softmax_cross_entropy", "gin_mlp", "batch_norm_gin"}) {
     CAPTURE(kernel);

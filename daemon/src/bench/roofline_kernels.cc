@@ -47,6 +47,35 @@ double BestSeconds(double seconds, bool training, const std::function<void(Tape&
 
 std::string Shape(std::int64_t rows, std::int64_t cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 
+// A GIN batch's aggregation: block-diagonal, each block a random graph of
+// `graph_nodes` users (both directions of each friendship) plus every
+// user's own row, as GIN's (1 + eps) x + sum of neighbours reads them.
+SparseMatrix GinBatch(std::int64_t rows, std::int64_t graph_nodes, double degree, std::uint64_t seed) {
+  SeededRandomSource rng(seed);
+  std::vector<std::vector<std::int32_t>> lists(static_cast<std::size_t>(rows));
+  for (std::int64_t first = 0; first < rows; first += graph_nodes) {
+    const std::int64_t n = std::min(graph_nodes, rows - first);
+    const auto edges = static_cast<std::int64_t>(degree * static_cast<double>(n) / 2);
+    for (std::int64_t e = 0; e < edges && n > 1; ++e) {
+      const auto u = first + static_cast<std::int64_t>(rng.NextU64() % static_cast<std::uint64_t>(n));
+      const auto v = first + static_cast<std::int64_t>(rng.NextU64() % static_cast<std::uint64_t>(n));
+      lists[static_cast<std::size_t>(u)].push_back(static_cast<std::int32_t>(v));
+      lists[static_cast<std::size_t>(v)].push_back(static_cast<std::int32_t>(u));
+    }
+  }
+  SparseMatrix a;
+  a.rows = a.cols = rows;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    auto& list = lists[static_cast<std::size_t>(r)];
+    list.push_back(static_cast<std::int32_t>(r));
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    a.indices.insert(a.indices.end(), list.begin(), list.end());
+    a.offsets.push_back(static_cast<std::int64_t>(a.indices.size()));
+  }
+  return a;
+}
+
 KernelTiming NeighbourSum(const SparseMatrix& a, int width, double seconds) {
   const Matrix x = Filled(a.cols, width, 11);
   const bool bf16 = GathersBf16(DefaultGatherPrecision(), a.cols, width);
@@ -129,6 +158,11 @@ std::vector<KernelTiming> TimeKernels(const KernelShapes& s, double seconds) {
   const SparseMatrix& a = s.graph->agg;
   const std::int64_t n = a.rows;
   for (int width : s.sum_widths) kernels.push_back(NeighbourSum(a, width, seconds));
+  const SparseMatrix batch = GinBatch(s.gin_rows, s.gin_graph_nodes, s.gin_degree, 43);
+  for (int width : s.gin_sum_widths) {
+    kernels.push_back(NeighbourSum(batch, width, seconds));
+    kernels.back().name = "gin_" + kernels.back().name;
+  }
 
   {  // the first layer's product of sparse features: each row a few weight rows (cached)
     const SparseMatrix& f = *s.features;
@@ -216,6 +250,18 @@ std::vector<KernelTiming> TimeKernels(const KernelShapes& s, double seconds) {
           second = {t.Param(&p[4]), t.Param(&p[5]), t.Param(&p[6]), t.Param(&p[7]), &stats[1]};
         },
         [&](Tape& t) { t.NormalisedMlp(hv, first, second); });
+    kernels.push_back(std::move(k));
+  }
+  {  // GIN's readout: the mean of each graph's rows
+    const Matrix x = Filled(s.gin_rows, s.gin_width, 47);
+    std::vector<std::int64_t> offsets;
+    for (std::int64_t r = 0; r < s.gin_rows; r += s.gin_graph_nodes) offsets.push_back(r);
+    offsets.push_back(s.gin_rows);
+    KernelTiming k = Elementwise("gin_readout", "Pool", s.gin_rows, s.gin_width, 1, 1, 0);
+    k.shape += ", graphs of " + std::to_string(s.gin_graph_nodes);
+    k.cost.written_bytes = 4.0 * static_cast<double>(offsets.size() - 1) * s.gin_width;
+    k.seconds = BestSeconds(seconds, false, [&](Tape& t) { hv = t.ConstantView(&x); },
+                            [&](Tape& t) { t.Pool(&offsets, hv, true); });
     kernels.push_back(std::move(k));
   }
   {  // GIN's batch norm in training: statistics, then normalised rows

@@ -52,8 +52,13 @@ struct KernelShapes {
   const SparseMatrix* features = nullptr;
   int hidden = 16;
   int classes = 4;
-  std::vector<int> sum_widths = {4, 16, 64, 128};
-  std::int64_t gin_rows = 20000;  // a batch of 50 REDDIT-BINARY graphs
+  std::vector<int> sum_widths = {4, 16};  // over `graph`: the node models' widths
+  // The GIN's: a batch of graphs of `gin_graph_nodes` users with `gin_degree`
+  // friends each on average, `gin_rows` users in all (50 REDDIT-BINARY graphs).
+  std::vector<int> gin_sum_widths = {64, 128};
+  std::int64_t gin_rows = 20000;
+  std::int64_t gin_graph_nodes = 430;
+  double gin_degree = 2.3;
   int gin_width = 64;
 };
 
