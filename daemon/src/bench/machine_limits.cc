@@ -183,6 +183,27 @@ double GatherNs(int threads, double seconds, std::int64_t bytes, SeededRandomSou
   return best * 1e9 / static_cast<double>(count);
 }
 
+double RandomWordsPerSecond(double seconds) {
+  SeededRandomSource rng(5);
+  constexpr std::int64_t kWords = 1 << 20;
+  volatile std::uint64_t sink = 0;
+  return static_cast<double>(kWords) / BestSeconds(seconds, [&] {
+    std::uint64_t x = 0;
+    for (std::int64_t i = 0; i < kWords; ++i) x ^= rng.NextU64();
+    sink = x;
+  });
+}
+
+double LibmExpsPerSecond(double seconds) {
+  std::vector<float> in(1 << 16), out(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = -4.0f + 8.0f * static_cast<float>(i) / static_cast<float>(in.size());
+  volatile float sink = 0;
+  return static_cast<double>(in.size()) / BestSeconds(seconds, [&] {
+    for (std::size_t i = 0; i < in.size(); ++i) out[i] = std::exp(in[i]);
+    sink = out[in.size() / 2];
+  });
+}
+
 }  // namespace
 
 double MachineLimits::ReadBytesPerSecond(double footprint) const {
@@ -204,6 +225,8 @@ MachineLimits MeasureMachineLimits(int threads, double seconds, std::int64_t big
   limits.fma_flops_core = FmaPeakPerCore(seconds);
   limits.fma_flops_all = FmaPeakAll(threads, seconds);
   limits.latency_ns = LatencyNs(seconds, big_bytes, rng);
+  limits.random_words_per_second = RandomWordsPerSecond(seconds);
+  limits.libm_exps_per_second = LibmExpsPerSecond(seconds);
   for (std::int64_t bytes = std::int64_t{1} << 20; bytes <= big_bytes; bytes *= 4) {
     limits.streams.push_back(Streams(threads, seconds, bytes / static_cast<std::int64_t>(sizeof(float))));
     limits.gathers.push_back({static_cast<double>(bytes), GatherNs(threads, seconds, bytes, rng)});

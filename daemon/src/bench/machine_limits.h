@@ -5,6 +5,11 @@
 //     thread and on every engine thread at once;
 //   - stream bandwidth: a sum over a buffer far past the caches (reads), and
 //     an in-place update of it (read-modify-write, both directions counted);
+//   - one random stream's rate: 64-bit words from the engine's seeded
+//     source, which dropout draws its masks from in row order on one thread
+//     (so that a seed gives the same masks on any number of threads);
+//   - libm's exp on one thread: the softmax keeps the scalar exp, through
+//     which every recorded GIN result was trained (engine/tape.cc);
 //   - random-access latency: a chase of dependent loads around a random
 //     cycle of cache lines (one thread: the cost of a load nothing can hide);
 //   - independent gathers: loads of whole random cache lines named by a
@@ -36,6 +41,8 @@ struct MachineLimits {
   double fma_flops_core = 0;  // flops per second, a multiply-add counting 2
   double fma_flops_all = 0;
   double latency_ns = 0;             // one dependent load, far past the caches
+  double random_words_per_second = 0;  // one seeded stream, one thread
+  double libm_exps_per_second = 0;     // std::exp(float), one thread
   // By footprint, increasing from L2-sized to the big buffer (the last:
   // what a kernel whose data cannot stay in cache gets).
   std::vector<StreamRate> streams;

@@ -145,7 +145,7 @@ double KernelCost::MemorySeconds(const MachineLimits& m) const {
 }
 
 double KernelCost::BoundSeconds(const MachineLimits& m) const {
-  return std::max(ComputeSeconds(m), MemorySeconds(m));
+  return SerialSeconds(m) + std::max(ComputeSeconds(m), MemorySeconds(m));
 }
 
 double KernelCost::Intensity() const {
@@ -197,6 +197,7 @@ std::vector<KernelTiming> TimeKernels(const KernelShapes& s, double seconds) {
   }
   {  // on a variable that needs its gradient, as in training: the mask is kept
     KernelTiming k = Elementwise("dropout", "Dropout", n, s.hidden, 1, 1, 2);
+    k.cost.random_words = static_cast<double>(n) * s.hidden / 4;  // a 16-bit draw an element
     k.seconds = BestSeconds(seconds, true, [&](Tape& t) { hv = t.Param(&held); },
                             [&](Tape& t) { t.Dropout(hv, 0.5f); });
     kernels.push_back(std::move(k));
@@ -221,6 +222,8 @@ std::vector<KernelTiming> TimeKernels(const KernelShapes& s, double seconds) {
     for (std::int64_t i = 0; i < n; ++i) labels[static_cast<std::size_t>(i)] = static_cast<int>(i % s.classes);
     KernelTiming k = Elementwise("softmax_cross_entropy", "SoftmaxCrossEntropy", n, s.classes, kExpFlops + 4, 1, 1);
     k.op = "SoftmaxCrossEntropy/1";
+    k.cost.flops = 4.0 * static_cast<double>(n) * s.classes;
+    k.cost.libm_exps = static_cast<double>(n) * s.classes;
     k.cost.read_bytes += 4.0 * static_cast<double>(n);  // the labels
     k.seconds = BestSeconds(seconds, false, [&](Tape& t) { hv = t.ConstantView(&logits); },
                             [&](Tape& t) { t.SoftmaxCrossEntropy(hv, &labels, nullptr); });
