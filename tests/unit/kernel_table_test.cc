@@ -444,3 +444,47 @@ TEST_CASE("Kernels.NarrowWeightGradientMatchesPlainLoops") {
     }
   }
 }
+
+TEST_CASE("Kernels.ScatterRowsMatchPlainLoops") {
+  // A^T g for a sparse A (offsets, indices, weights with some dropped to 0), every width.
+  SeededRandomSource rng(19);
+  const std::int64_t rows = 50, cols = 7;
+  std::vector<std::int64_t> offsets = {0};
+  std::vector<std::int32_t> indices;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int32_t c = 0; c < cols; ++c) {
+      if (rng.NextU64() % 3 == 0) indices.push_back(c);
+    }
+    offsets.push_back(static_cast<std::int64_t>(indices.size()));
+  }
+  std::vector<float> weights = Random(indices.size(), rng);
+  for (std::size_t k = 0; k < weights.size(); k += 5) weights[k] = 0.0f;  // dropped
+  for (const KernelTable* k : SupportedKernelTables()) {
+    CAPTURE(k->isa);
+    for (std::ptrdiff_t width : {std::ptrdiff_t{3}, std::ptrdiff_t{k->float_lanes}, std::ptrdiff_t{2 * k->float_lanes},
+                                 std::ptrdiff_t{4 * k->float_lanes}, std::ptrdiff_t{5 * k->float_lanes}}) {
+      for (bool unit : {false, true}) {
+        CAPTURE(width);
+        CAPTURE(unit);
+        const std::vector<float> g = Random(static_cast<std::size_t>(rows * width), rng);
+        std::vector<double> want(static_cast<std::size_t>(cols * width), 0.25);
+        for (std::int64_t r = 0; r < rows; ++r) {
+          for (std::int64_t e = offsets[r]; e < offsets[r + 1]; ++e) {
+            const double s = unit ? 1.0 : weights[static_cast<std::size_t>(e)];
+            for (std::ptrdiff_t c = 0; c < width; ++c) {
+              want[static_cast<std::size_t>(indices[static_cast<std::size_t>(e)] * width + c)] +=
+                  s * g[static_cast<std::size_t>(r * width + c)];
+            }
+          }
+        }
+        std::vector<float> out(want.size(), 0.25f);
+        // In two row ranges, as the threads split them.
+        k->scatter_rows(offsets.data(), indices.data(), unit ? nullptr : weights.data(), g.data(), width, 0, 20,
+                        out.data());
+        k->scatter_rows(offsets.data(), indices.data(), unit ? nullptr : weights.data(), g.data(), width, 20, rows,
+                        out.data());
+        CheckClose(out, want, 1e-5);
+      }
+    }
+  }
+}

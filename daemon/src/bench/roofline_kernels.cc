@@ -181,6 +181,25 @@ std::vector<KernelTiming> TimeKernels(const KernelShapes& s, double seconds) {
                             [&](Tape& t) { t.InputProduct(xv, wv); });
     kernels.push_back(std::move(k));
   }
+  {  // its weight gradient, F^T G: each row of G scattered into the weight rows its features name,
+     // with the input's dropout in training (half the entries 0, the rest 2)
+    const SparseMatrix& f = *s.features;
+    const Matrix g = Filled(f.rows, s.hidden, 53);
+    std::vector<float> dropped(static_cast<std::size_t>(f.nnz()));
+    SeededRandomSource coin(59);
+    for (float& v : dropped) v = (coin.NextU64() & 1) != 0 ? 2.0f : 0.0f;
+    KernelTiming k;
+    k.name = "sparse_input_gradient";
+    k.op = "InputProduct/" + std::to_string(s.hidden);
+    k.shape = Shape(f.cols, f.rows) + " (" + std::to_string(f.nnz()) + " non-zeros) x " + Shape(f.rows, s.hidden);
+    k.cost.flops = 2.0 * static_cast<double>(f.nnz()) * s.hidden;
+    k.cost.read_bytes = 8.0 * static_cast<double>(f.rows) + 8.0 * static_cast<double>(f.nnz()) +
+                        4.0 * static_cast<double>(f.rows) * s.hidden;
+    Matrix out;
+    k.seconds =
+        BestSeconds(seconds, false, [](Tape&) {}, [&](Tape&) { SpMMTransposed(f, dropped.data(), g, &out); });
+    kernels.push_back(std::move(k));
+  }
   kernels.push_back(LinearProduct("linear_last_layer", n, s.hidden, s.classes, seconds));
   kernels.push_back(LinearProduct("linear_gin", s.gin_rows, s.gin_width, s.gin_width, seconds));
 

@@ -166,17 +166,7 @@ void SpMMTransposed(const SparseMatrix& a, const float* values, const Matrix& g,
   auto scatter = [&](int t, Eigen::Index begin, Eigen::Index end) {
     Matrix& out = partial[static_cast<std::size_t>(t)];
     out.setZero(a.cols, width);
-    for (Eigen::Index r = begin; r < end; ++r) {
-      Eigen::Map<const RowVector> gr(g.data() + r * width, width);
-      for (std::int64_t k = a.offsets[r]; k < a.offsets[r + 1]; ++k) {
-        Eigen::Map<RowVector> target(out.data() + static_cast<std::int64_t>(a.indices[k]) * width, width);
-        if (values == nullptr) {
-          target += gr;
-        } else if (values[k] != 0.0f) {  // dropped entries cost nothing
-          target += values[k] * gr;
-        }
-      }
-    }
+    Kernels().scatter_rows(a.offsets.data(), a.indices.data(), values, g.data(), width, begin, end, out.data());
   };
   if (split) {
     ForEachRowBlock(a.rows, scatter);

@@ -394,6 +394,40 @@ void SparseRowsBf16(const std::int64_t* offsets, const std::int32_t* indices, co
   SparseRowsOf(offsets, indices, weights, x, width, begin, end, prefetch, y);
 }
 
+// ---- A^T g by scattering g's rows (a sparse input's weight gradient) ----
+
+template <int W>
+void ScatterRowsFixed(const std::int64_t* offsets, const std::int32_t* indices, const float* weights,
+                      const float* g, std::int64_t begin, std::int64_t end, float* out) {
+  constexpr int V = W / kLanes;
+  for (std::int64_t r = begin; r < end; ++r) {
+    Vec gr[V];
+    for (int v = 0; v < V; ++v) gr[v] = Load(g + r * W + v * kLanes);
+    for (std::int64_t k = offsets[r]; k < offsets[r + 1]; ++k) {
+      float* target = out + static_cast<std::int64_t>(indices[k]) * W;
+      // No test for dropped entries (weight 0): half of a dropped input's
+      // entries are, at random, and the branch cost more than the adds.
+      const float s = weights == nullptr ? 1.0f : weights[k];
+      for (int v = 0; v < V; ++v) Store(target + v * kLanes, Load(target + v * kLanes) + s * gr[v]);
+    }
+  }
+}
+
+void ScatterRows(const std::int64_t* offsets, const std::int32_t* indices, const float* weights, const float* g,
+                 std::ptrdiff_t width, std::int64_t begin, std::int64_t end, float* out) {
+  if (width == kLanes) return ScatterRowsFixed<kLanes>(offsets, indices, weights, g, begin, end, out);
+  if (width == 2 * kLanes) return ScatterRowsFixed<2 * kLanes>(offsets, indices, weights, g, begin, end, out);
+  if (width == 4 * kLanes) return ScatterRowsFixed<4 * kLanes>(offsets, indices, weights, g, begin, end, out);
+  for (std::int64_t r = begin; r < end; ++r) {
+    const float* gr = g + r * width;
+    for (std::int64_t k = offsets[r]; k < offsets[r + 1]; ++k) {
+      const float s = weights == nullptr ? 1.0f : weights[k];
+      float* target = out + static_cast<std::int64_t>(indices[k]) * width;
+      for (std::ptrdiff_t c = 0; c < width; ++c) target[c] += s * gr[c];
+    }
+  }
+}
+
 // Round to nearest, ties to even, on the bits: adding 0x7FFF plus the kept
 // part's lowest bit carries into it exactly when the dropped half is above
 // one half, or equal to it with an odd kept part. A NaN stays a (quiet) NaN,
@@ -609,7 +643,7 @@ float FmaChains(float start, std::int64_t steps) {
 extern const KernelTable kTable;
 const KernelTable kTable = {LDPGRAPH_KERNEL_ISA, kLanes,        TallGemm,          NarrowGemm,   ColumnSums,   BroadcastRow,
                             SquaredDeviations,   ShiftedMoments, NormaliseRows,     GradientSums, InputGradientRows,
-                            SparseRows,          SparseRowsBf16,     RoundToBf16,  Selu,
+                            SparseRows,          SparseRowsBf16,     ScatterRows,  RoundToBf16,  Selu,
                             SeluGradient,        FmaChains};
 
 }  // namespace LDPGRAPH_KERNEL_NS

@@ -82,6 +82,13 @@ struct KernelTable {
   void (*sparse_rows_bf16)(const std::int64_t* offsets, const std::int32_t* indices, const float* weights,
                            const std::uint16_t* x, std::ptrdiff_t width, std::int64_t begin, std::int64_t end,
                            bool prefetch, float* y);
+  // Rows [begin, end) of g scattered into out: out[indices[k]] += weights[k]
+  // g[r] for each entry k of row r (weights null: all 1; an entry of weight
+  // 0, dropped, is skipped), rows `width` wide: A^T g without forming A^T,
+  // the weight gradient of a sparse input's product. `out` is small (the
+  // input's columns x width) and stays in cache.
+  void (*scatter_rows)(const std::int64_t* offsets, const std::int32_t* indices, const float* weights,
+                       const float* g, std::ptrdiff_t width, std::int64_t begin, std::int64_t end, float* out);
   // out[i] = x[i] rounded to the nearest bfloat16, ties to even (a NaN stays
   // a NaN).
   void (*round_to_bf16)(const float* x, std::int64_t count, std::uint16_t* out);
