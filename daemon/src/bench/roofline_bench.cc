@@ -92,9 +92,10 @@ Status WriteChart(const std::string& path, const MachineLimits& m, const std::ve
   };
   const double dram = m.streams.back().read_bytes_per_second / 1e9;
   const double cache = m.streams.front().read_bytes_per_second / 1e9;
-  series.push_back(roof("roof: streams from L2 (" + std::to_string(std::lround(cache)) + " GB/s)", cache));
-  series.push_back(roof("roof: streams from memory (" + std::to_string(std::lround(dram)) + " GB/s)", dram));
-  series.push_back(roof("roof: random lines from memory", gather_gbs));
+  // Short names: the legend's column is narrow.
+  series.push_back(roof("L2: " + std::to_string(std::lround(cache)) + " GB/s", cache));
+  series.push_back(roof("memory: " + std::to_string(std::lround(dram)) + " GB/s", dram));
+  series.push_back(roof("random lines: " + std::to_string(std::lround(gather_gbs)) + " GB/s", gather_gbs));
   for (const KernelTiming& k : kernels) {
     PlotSeries s{k.name, {k.cost.Intensity()}, {k.cost.flops / k.seconds / 1e9}, {}};
     series.push_back(std::move(s));
@@ -168,9 +169,10 @@ Status RunRooflineBench(const RooflineBenchOptions& o, std::ostream& out) {
     for (const auto& [op, t] : e.ops) {
       if (t.seconds() <= kHotShare * e.epoch_seconds) continue;
       ++hot;
+      const std::string& name = op;  // a structured binding cannot be captured (C++17)
       const bool modelled =
-          std::any_of(kernels.begin(), kernels.end(), [&](const KernelTiming& k) { return k.op == op; });
-      if (!modelled) unmodelled.push_back(e.model + ":" + op);
+          std::any_of(kernels.begin(), kernels.end(), [&](const KernelTiming& k) { return k.op == name; });
+      if (!modelled) unmodelled.push_back(e.model + ":" + name);
     }
   }
   auto list = [](const std::vector<std::string>& v) {
