@@ -22,6 +22,9 @@ constexpr std::int64_t kRowsPerTask = 1024;
 // with bfloat16 rows: 4.0-4.3 -> 3.2-3.9 -> 3.0-3.4 s.)
 constexpr double kPastTheCachesBytes = 32 << 20;
 
+// Below this, x stays in a core's L1 (48 KB on the machines measured).
+constexpr std::int64_t kL1Bytes = 32 << 10;
+
 bool PastTheCaches(std::int64_t rows, std::int64_t width) {
   return static_cast<double>(rows) * static_cast<double>(width) * sizeof(float) > kPastTheCachesBytes;
 }
@@ -31,7 +34,8 @@ bool PastTheCaches(std::int64_t rows, std::int64_t width) {
 // block), which decides kAuto.
 class GatherSource {
  public:
-  GatherSource(const MatrixView& x, GatherPrecision p, std::int64_t reach) : x_(x.data()) {
+  GatherSource(const MatrixView& x, GatherPrecision p, std::int64_t reach)
+      : x_(x.data()), x_in_l1_(x.size() * static_cast<std::int64_t>(sizeof(float)) <= kL1Bytes) {
     if (!GathersBf16(p, reach, x.cols())) return;
     const std::int64_t count = x.size();
     rounded_.reset(new std::uint16_t[static_cast<std::size_t>(count)]);  // no zero fill: every element is written
@@ -54,7 +58,9 @@ class GatherSource {
     // past 32 MB) and after: 10^6 rows of 4 floats (16 MB) 88 -> 54 ms, of 8
     // 122-142 -> 72-75 ms; 2 x 10^5 of 4 9 -> 3.4 ms; 2 x 10^4 of 8 (640 KB)
     // 1.0 -> 0.2 ms; 10^5 of 64 20 -> 13.7 ms; 16 and 32 wide unchanged.
-    constexpr bool prefetch = true;
+    // Not when x fits in L1 (a sparse input's weight rows: 500 x 16 floats),
+    // where the prefetches are only instructions.
+    const bool prefetch = !x_in_l1_;
     const std::int64_t first = row * width;
     if (rounded_) {
       Kernels().sparse_rows_bf16(a.offsets.data(), a.indices.data(), w, rounded_.get() + first, width, begin, end,
@@ -66,6 +72,7 @@ class GatherSource {
 
  private:
   const float* x_;
+  bool x_in_l1_;
   std::unique_ptr<std::uint16_t[]> rounded_;
 };
 
