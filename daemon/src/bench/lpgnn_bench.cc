@@ -85,10 +85,14 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
   double order_seconds = 0;
   const NodePermutation renumbering = ArrivalThenOrder(ds->graphs[0], o.shuffle, *order, &order_seconds);
   const Split split = StratifiedSplit(data->labels, 0.50, 0.25, 0);
-  const CsrGraph graph = PermuteGraph(ds->graphs[0], renumbering);
-  *reports = PermuteRows(*reports, renumbering.old_of_new);
-  labels = PermuteValues(labels, renumbering);
-  const std::vector<int> true_labels = PermuteValues(data->labels, renumbering);
+  // The dataset's own numbering is used as it is: no copies.
+  const bool renumbered = o.shuffle || *order != NodeOrder::kAsGiven;
+  const CsrGraph graph = renumbered ? PermuteGraph(ds->graphs[0], renumbering) : CsrGraph();
+  if (renumbered) {
+    *reports = PermuteRows(*reports, renumbering.old_of_new);
+    labels = PermuteValues(labels, renumbering);
+  }
+  const std::vector<int> true_labels = renumbered ? PermuteValues(data->labels, renumbering) : data->labels;
   out << "dataset=" << ds->name << "\nmodel=" << o.model << "\nthreads=" << threads
       << "\nnodes=" << data->graph.num_nodes() << "\nedges=" << ds->graphs[0].num_entries() / 2
       << "\nfeatures=" << data->features.cols() << "\nfeature_epsilon=" << o.feature_epsilon
@@ -98,7 +102,7 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
   out.flush();
 
   LpgnnInputs in;
-  in.graph = &graph;
+  in.graph = renumbered ? &graph : &ds->graphs[0];
   in.labels = &labels;
   in.classes = data->classes;
   in.label_epsilon = o.label_epsilon;
