@@ -417,7 +417,7 @@ TEST_CASE("Kernels.NarrowWeightGradientMatchesPlainLoops") {
   SeededRandomSource rng(17);
   for (const KernelTable* k : SupportedKernelTables()) {
     CAPTURE(k->isa);
-    for (std::ptrdiff_t vectors : {1, 2, 4}) {
+    for (std::ptrdiff_t vectors : {1, 2, 3, 4}) {
       for (std::ptrdiff_t cols : {1, 3, 4}) {
         for (bool accumulate : {false, true}) {
           const std::ptrdiff_t rows = vectors * k->float_lanes, inner = 301;

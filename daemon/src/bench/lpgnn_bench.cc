@@ -1,12 +1,13 @@
 #include "bench/lpgnn_bench.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
 #include <numeric>
 #include <vector>
-#include <algorithm>
 
+#include "bench/percentile.h"
 #include "dataset/graph_dataset.h"
 #include "engine/parallel.h"
 #include "engine/permute_rows.h"
@@ -146,8 +147,7 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
       auto mean = [](auto begin, auto end) { return std::accumulate(begin, end, 0.0) / static_cast<double>(end - begin); };
       out << path << "_epoch_seconds_first_tenth=" << mean(later.begin(), later.begin() + tenth) << "\n"
           << path << "_epoch_seconds_last_tenth=" << mean(later.end() - tenth, later.end()) << "\n";
-      std::sort(later.begin(), later.end());
-      out << path << "_epoch_seconds_median=" << later[later.size() / 2] << "\n";
+      out << path << "_epoch_seconds_median=" << Percentile(later, 0.5) << "\n";
     }
     out.flush();
   }

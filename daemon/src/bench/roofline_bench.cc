@@ -100,7 +100,6 @@ Status WriteChart(const std::string& path, const MachineLimits& m, const std::ve
     PlotSeries s{k.name, {k.cost.Intensity()}, {k.cost.flops / k.seconds / 1e9}, {}};
     series.push_back(std::move(s));
   }
-  spec.scatter = false;
   return WriteSvg(path, spec, series);
 }
 

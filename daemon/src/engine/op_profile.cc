@@ -30,13 +30,6 @@ std::map<std::string, OpTime> OpProfile::Ops() const {
   return ops_;
 }
 
-double OpProfile::TotalSeconds() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  double total = 0;
-  for (const auto& [key, t] : ops_) total += t.seconds();
-  return total;
-}
-
 void OpProfile::Clear() {
   std::lock_guard<std::mutex> lock(mu_);
   ops_.clear();

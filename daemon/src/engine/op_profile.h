@@ -27,9 +27,8 @@ class OpProfile {
   // One forward pass of `op` with an output `width` wide, or (backward) its gradient.
   void AddForward(const char* op, std::int64_t width, double seconds);
   void AddBackward(const char* op, std::int64_t width, double seconds);
-  // Every operation so far by "name/width", and their total seconds.
+  // Every operation so far by "name/width".
   std::map<std::string, OpTime> Ops() const;
-  double TotalSeconds() const;
   void Clear();
 
  private:

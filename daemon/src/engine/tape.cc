@@ -58,16 +58,16 @@ Matrix& Tape::GradSlot(Var v, bool* fresh) {
   return n.grad;
 }
 
-void Tape::AddGradient(Var v, const Matrix& g, float scale) {
+void Tape::AddGradient(Var v, const Matrix& g) {
   bool fresh = false;
   Matrix& slot = GradSlot(v, &fresh);
   ForEachRowBlock(g.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
     auto to = slot.middleRows(begin, end - begin);
     const auto from = g.middleRows(begin, end - begin);
     if (fresh) {
-      to = from * scale;
+      to = from;
     } else {
-      to += from * scale;
+      to += from;
     }
   });
 }

@@ -206,8 +206,8 @@ class Tape {
   // (*fresh = true): the caller assigns instead of accumulating, saving a
   // memset and a read pass per operation.
   Matrix& GradSlot(Var v, bool* fresh);
-  // v's gradient += scale g (assigned when it is new), rows over the threads.
-  void AddGradient(Var v, const Matrix& g, float scale = 1.0f);
+  // v's gradient += g (assigned when it is new), rows over the threads.
+  void AddGradient(Var v, const Matrix& g);
   Var BatchNormImpl(Var x, Var gamma, Var beta, BatchNormStats* stats, float momentum, float eps, bool relu);
   bool Needs(Var v) const { return nodes_[v].needs_grad; }
   // Under TrackRowGradientNorms: a parameter read a second time makes the

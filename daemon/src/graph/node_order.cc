@@ -94,9 +94,8 @@ NodePermutation OrderNodes(const CsrGraph& graph, NodeOrder order) {
   std::iota(old_of_new.begin(), old_of_new.end(), 0u);
   if (order == NodeOrder::kRcm) {
     // Rows may be one-sided (noisy graphs): the order follows both directions.
-    bool symmetric = true;
     const CsrGraph t = graph.Transposed();
-    symmetric = t.targets() == graph.targets() && t.offsets() == graph.offsets();
+    const bool symmetric = t.targets() == graph.targets() && t.offsets() == graph.offsets();
     if (symmetric) {
       old_of_new = ReverseCuthillMcKee(graph);
     } else {

@@ -528,6 +528,7 @@ void NarrowGemm(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols,
     const std::ptrdiff_t vectors = rows / kLanes;
     if (vectors == 1 && NarrowTransposedAOf<1>(m, cols, inner, accumulate)) return;
     if (vectors == 2 && NarrowTransposedAOf<2>(m, cols, inner, accumulate)) return;
+    if (vectors == 3 && NarrowTransposedAOf<3>(m, cols, inner, accumulate)) return;
     if (vectors == 4 && NarrowTransposedAOf<4>(m, cols, inner, accumulate)) return;
   }
   switch (cols) {

@@ -83,8 +83,8 @@ struct KernelTable {
                            const std::uint16_t* x, std::ptrdiff_t width, std::int64_t begin, std::int64_t end,
                            bool prefetch, float* y);
   // Rows [begin, end) of g scattered into out: out[indices[k]] += weights[k]
-  // g[r] for each entry k of row r (weights null: all 1; an entry of weight
-  // 0, dropped, is skipped), rows `width` wide: A^T g without forming A^T,
+  // g[r] for each entry k of row r (weights null: all 1; a dropped entry's
+  // weight 0 adds nothing), rows `width` wide: A^T g without forming A^T,
   // the weight gradient of a sparse input's product. `out` is small (the
   // input's columns x width) and stays in cache.
   void (*scatter_rows)(const std::int64_t* offsets, const std::int32_t* indices, const float* weights,
