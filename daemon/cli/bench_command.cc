@@ -283,7 +283,7 @@ int RunBenchCommand(const std::vector<std::string>& args) {
                          "       ldpgraph bench node --dataset PATH [--model gcn|sage] [--epochs E] [--hidden H] "
                          "[--threads T] [--gathers auto|float|bf16]\n"
                          "       ldpgraph bench lpgnn --dataset PATH [--model gcn|sage] [--feature-epsilon E] "
-                         "[--label-epsilon E] [--kx K] [--epochs E] [--paths factored,dense] [--threads T] "
+                         "[--label-epsilon E] [--kx K] [--epochs E] [--paths factored,packed,dense] [--threads T] "
                          "[--shuffle yes|no] [--node-order as-given|rcm|degree]\n"
                          "       ldpgraph bench gemm [--rows N] [--seconds S]\n"
                          "       ldpgraph bench roofline [--nodes N] [--degree D] [--features F] [--words W] "

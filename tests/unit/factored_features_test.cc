@@ -261,3 +261,73 @@ TEST_CASE("FeatureMechanisms.MultiBitComesFactoredAsTheRectifierEstimates") {
   // Estimates are not perturbed again.
   CHECK_FALSE(PerturbFeatures(*from_sparse, FeatureMechanism::kMultiBit, epsilon, 8).ok());
 }
+
+TEST_CASE("PackedKProp.HoldsTheFactoredValuesAndLearnsAsThey") {
+  // Packed inputs: every value the factored inputs' nearest bfloat16, and a
+  // node model through them scores and learns as through the factored ones
+  // up to that rounding, with a kept product taken as the factored route
+  // takes its own. On the plain loops where the CPU has no AMX tiles.
+  SeededRandomSource rng(29);
+  const std::uint32_t n = 301;  // odd: the last pair half empty
+  const CsrGraph graph = RandomGraph(n, rng);
+  const PreparedGraph mean = PrepareGraph(graph, Aggregation::kMean);
+  const NodeFeatures reports = NodeFeatures::Factored(Reports(n, 37, 2, 25.0f, rng));
+  for (bool rectified : {false, true}) {
+    for (int steps : {1, 3}) {
+      CAPTURE(rectified);
+      CAPTURE(steps);
+      PropagatedInputs plain(reports, mean, rectified), packing(reports, mean, rectified, {}, std::int64_t{1} << 40);
+      const NodeFeatures& x = plain.At(steps);
+      const NodeFeatures& packed = packing.At(steps);
+      REQUIRE(packed.is_factored());
+      if (!PackedProductsFast()) {
+        CHECK(packed.factored().packed == nullptr);  // PropagatedInputs packs only onto tiles
+        continue;
+      }
+      REQUIRE(packed.factored().packed != nullptr);
+      const PackedRows& z = *packed.factored().packed;
+      const Matrix want = x.ToDense();
+      for (Eigen::Index r = 0; r < want.rows(); ++r) {
+        for (Eigen::Index c = 0; c < want.cols(); ++c) {
+          REQUIRE(std::abs(z.At(r, c) - want(r, c)) <= std::abs(want(r, c)) * (1.0f / 256) + 1e-4f);
+        }
+      }
+      CHECK(MaxRelativeGap(packed.ToDense(), want) < 1e-4f);  // the factored form is kept as it was
+      NodeGnnConfig c;
+      c.kind = NodeGnnKind::kGcn;
+      c.input_dim = 37;
+      c.classes = 3;
+      Result<NodeGnnModel> model = NodeGnnModel::Create(c, 4);
+      REQUIRE(model.ok());
+      const PreparedGraph prepared = PrepareGraph(graph, Aggregation::kGcn);
+      auto pass = [&](const NodeFeatures& in, PropagatedProductCache* cache, std::vector<Matrix>* grads) {
+        for (Parameter* p : model->Parameters()) p->ZeroGrad();
+        SeededRandomSource dropout(3);
+        Tape tape(true, &dropout);
+        const Tape::Var out = model->Forward(tape, prepared, in, nullptr, cache);
+        const Matrix g = Matrix::Constant(n, 3, 0.01f);
+        tape.Backward(tape.Dot(out, &g));
+        grads->clear();
+        for (Parameter* p : model->Parameters()) grads->push_back(p->grad);
+        return Matrix(tape.value(out));
+      };
+      std::vector<Matrix> factored_grads, packed_grads, taken_grads;
+      const Matrix factored_scores = pass(x, nullptr, &factored_grads);
+      const Matrix packed_scores = pass(packed, nullptr, &packed_grads);
+      // bfloat16 inputs and weights: 3 significant digits.
+      CHECK(MaxRelativeGap(packed_scores, factored_scores) < 2e-2f);
+      for (std::size_t i = 0; i < factored_grads.size(); ++i) {
+        CHECK(MaxRelativeGap(packed_grads[i], factored_grads[i]) < 2e-2f);
+      }
+      PropagatedProductCache cache;
+      {
+        Tape tape(false, nullptr);
+        model->Forward(tape, prepared, packed, nullptr, &cache);
+      }
+      REQUIRE(cache.slot(0).input == &packed.factored());
+      CHECK(pass(packed, &cache, &taken_grads) == packed_scores);
+      CHECK(cache.slot(0).input == nullptr);
+      for (std::size_t i = 0; i < taken_grads.size(); ++i) CHECK(taken_grads[i] == packed_grads[i]);
+    }
+  }
+}

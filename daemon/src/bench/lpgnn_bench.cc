@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <vector>
 
 #include "bench/percentile.h"
 #include "dataset/graph_dataset.h"
+#include "engine/packed_rows.h"
 #include "engine/parallel.h"
 #include "engine/permute_rows.h"
 #include "graph/node_order.h"
@@ -60,9 +63,17 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
     return Status::InvalidArgument("--feature-epsilon must be positive and finite, --label-epsilon positive");
   }
   if (o.kx < 0 || o.kx > 64 || o.epochs < 1) return Status::InvalidArgument("need 0 <= --kx <= 64 and --epochs >= 1");
-  if (o.paths.empty()) return Status::InvalidArgument("--paths names none");
-  for (const std::string& p : o.paths) {
-    if (p != "factored" && p != "dense") return Status::InvalidArgument("unknown path '" + p + "' (factored or dense)");
+  // By default the path TrainLpgnn takes on this CPU with its defaults.
+  const std::vector<std::string> paths =
+      !o.paths.empty() ? o.paths : std::vector<std::string>{PackedProductsFast() ? "packed" : "factored"};
+  for (const std::string& p : paths) {
+    if (p != "factored" && p != "packed" && p != "dense") {
+      return Status::InvalidArgument("unknown path '" + p + "' (factored, packed or dense)");
+    }
+    if (p == "packed" && !PackedProductsFast()) {
+      return Status::InvalidArgument("the packed path needs AMX bfloat16 tiles, which this CPU (or kernel, or "
+                                     "LDPGRAPH_ISA) does not offer");
+    }
   }
   Result<NodeOrder> order = ParseNodeOrder(o.node_order);
   if (!order.ok()) return order.status();
@@ -100,6 +111,9 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
       << "\nlabel_epsilon=" << o.label_epsilon << "\nkx=" << o.kx << "\nperturb_seconds=" << perturb_seconds
       << "\nreported_entries=" << reports->factored().sparse.nnz() << "\nshuffled=" << (o.shuffle ? "yes" : "no")
       << "\nnode_order=" << NodeOrderName(*order) << "\norder_seconds=" << order_seconds << "\n";
+  out << "paths=";
+  for (std::size_t i = 0; i < paths.size(); ++i) out << (i > 0 ? "," : "") << paths[i];
+  out << "\n";
   out.flush();
 
   LpgnnInputs in;
@@ -118,8 +132,9 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
   lo.train.max_epochs = o.epochs;
   lo.dense_input_values = 0;  // --paths decides
   std::map<std::string, double> seconds;
-  for (const std::string& path : o.paths) {
+  for (const std::string& path : paths) {
     const auto start = Clock::now();
+    lo.packed_input_bytes = path == "packed" ? std::numeric_limits<std::int64_t>::max() : 0;
     const NodeFeatures features = path == "dense" ? NodeFeatures::Dense(reports->ToDense()) : *reports;
     in.features = &features;
     int epochs = 0;
@@ -153,6 +168,9 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
   }
   if (seconds.count("dense") != 0 && seconds.count("factored") != 0) {
     out << "dense_over_factored_seconds=" << seconds["dense"] / seconds["factored"] << "\n";
+  }
+  if (seconds.count("packed") != 0 && seconds.count("factored") != 0) {
+    out << "packed_over_factored_seconds=" << seconds["packed"] / seconds["factored"] << "\n";
   }
   return Status::Ok();
 }

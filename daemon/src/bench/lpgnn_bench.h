@@ -4,8 +4,11 @@
 // node model at one KProp step count (GCN, kx 4 by default). Each of
 // `paths` trains on the same reports, one after the other:
 //   factored  the reports kept sparse through KProp and the first layer
-//   dense     the same estimates as an n x d matrix (the path before it)
-// so their times and accuracies compare within one run.
+//   packed    the same, with the KProp'd inputs also held as bfloat16 for
+//             the first layer's products (engine/packed_rows.h; AMX only)
+//   dense     the same estimates as an n x d matrix (the path before them)
+// so their times and accuracies compare within one run. By default the
+// path TrainLpgnn takes here: packed where the CPU has AMX, else factored.
 #ifndef LDPGRAPH_DAEMON_BENCH_LPGNN_BENCH_H_
 #define LDPGRAPH_DAEMON_BENCH_LPGNN_BENCH_H_
 
@@ -24,7 +27,7 @@ struct LpgnnBenchOptions {
   double label_epsilon = 1;
   int kx = 4;
   int epochs = 500;  // at most; early stopping as the experiments'
-  std::vector<std::string> paths = {"factored"};
+  std::vector<std::string> paths;  // empty: TrainLpgnn's own choice
   int threads = 0;  // 0: all cores
   // After the users' reports are made, their numbering as a daemon would
   // hold it: in a random arrival order (`shuffle`), then renumbered by
@@ -37,7 +40,7 @@ struct LpgnnBenchOptions {
 // Prints nodes=, features=, perturb_seconds=, reported_entries=, then per
 // path: PATH_feature_mb=, PATH_train_seconds=, PATH_epochs=,
 // PATH_accuracy=, PATH_peak_rss_mb= (the process's peak so far), and with
-// both paths dense_over_factored_seconds=.
+// both paths dense_over_factored_seconds= (packed_over_factored_seconds=).
 // Errors: kInvalidArgument for a bad option (before any work); the dataset's.
 Status RunLpgnnBench(const LpgnnBenchOptions& options, std::ostream& out);
 

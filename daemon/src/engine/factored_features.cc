@@ -13,7 +13,7 @@ Matrix FactoredFeatures::ToDense() const {
 }
 
 std::int64_t FactoredFeatures::bytes() const {
-  return sparse.bytes() +
+  return sparse.bytes() + (packed != nullptr ? packed->bytes() : 0) +
          static_cast<std::int64_t>((left.size() + right.size()) * static_cast<Eigen::Index>(sizeof(float)));
 }
 

@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "engine/matrix.h"
+#include "engine/packed_rows.h"
 #include "engine/sparse_matrix.h"
 
 namespace ldpgraph {
@@ -26,12 +27,16 @@ struct FactoredFeatures {
   int steps = 0;  // k
   Matrix left;    // L: rows x r (r may be 0)
   Matrix right;   // R: r x cols
+  // Z itself rounded to bfloat16 and held whole, when a caller packed it
+  // (train/factored_kprop.h): a first layer's product then reads it in one
+  // stream instead of making k neighbour sums each way. Shared by copies.
+  std::shared_ptr<const PackedRows> packed;
 
   std::int64_t rows() const { return sparse.rows; }
   std::int64_t cols() const { return sparse.cols; }
   // Z itself: n x d values (tests, and consumers that need every value).
   Matrix ToDense() const;
-  // The bytes S, L and R take (P is the graph's).
+  // The bytes S, L, R and the packed values take (P is the graph's).
   std::int64_t bytes() const;
 };
 

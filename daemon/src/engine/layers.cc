@@ -14,10 +14,8 @@ LinearLayer::LinearLayer(const std::string& name, int in, int out, RandomSource&
 Tape::Var LinearLayer::FactoredProduct(Tape& tape, Tape::InputVar s, const FactoredFeatures& x,
                                        PropagatedProductCache::Entry* cache) {
   const Tape::Var w = tape.Param(&w_);
-  Tape::Var y = tape.InputProduct(s, w);
-  if (x.steps > 0) {
-    const bool hit = cache != nullptr && cache->Holds(x, w_.value);
-    y = tape.AggregateSteps(x.propagation.get(), x.propagation_t.get(), y, x.steps, hit ? &cache->value : nullptr);
+  const bool hit = cache != nullptr && cache->Holds(x, w_.value);
+  auto remember = [&](Tape::Var y) {
     if (hit) {
       cache->input = nullptr;  // its value was taken
     } else if (cache != nullptr && !tape.training()) {
@@ -26,6 +24,16 @@ Tape::Var LinearLayer::FactoredProduct(Tape& tape, Tape::InputVar s, const Facto
       cache->weight = w_.value;
       cache->value = tape.value(y);
     }
+  };
+  if (x.packed != nullptr) {
+    const Tape::Var y = tape.PackedProduct(x.packed.get(), w, hit ? &cache->value : nullptr);
+    remember(y);
+    return y;
+  }
+  Tape::Var y = tape.InputProduct(s, w);
+  if (x.steps > 0) {
+    y = tape.AggregateSteps(x.propagation.get(), x.propagation_t.get(), y, x.steps, hit ? &cache->value : nullptr);
+    remember(y);
   }
   if (x.left.cols() == 0) return y;
   const Tape::Var right_w = tape.Linear(tape.ConstantView(&x.right), w, Tape::kNone);

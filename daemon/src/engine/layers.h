@@ -23,9 +23,11 @@ class LinearLayer {
   Tape::Var Product(Tape& tape, Tape::Var x) { return tape.Linear(x, tape.Param(&w_), Tape::kNone); }
   Tape::Var InputProduct(Tape& tape, Tape::InputVar x) { return tape.InputProduct(x, tape.Param(&w_)); }
   // x W for factored features: (P^k S + L R) W = P^k (S W) + L (R W), each
-  // product on its narrow side; `s` is tape.Input(&x.sparse, ...). With
-  // `cache`, P^k (S W) is taken from it when it holds this x and W, and an
-  // evaluation pass leaves its own there for the next pass.
+  // product on its narrow side; `s` is tape.Input(&x.sparse, ...). Where x
+  // is packed (FactoredFeatures::packed), the packed values times W
+  // instead, one stream each way and no neighbour sums. With `cache`, P^k
+  // (S W) (or the packed product) is taken from it when it holds this x and
+  // W, and an evaluation pass leaves its own there for the next pass.
   Tape::Var FactoredProduct(Tape& tape, Tape::InputVar s, const FactoredFeatures& x,
                             PropagatedProductCache::Entry* cache = nullptr);
   Tape::Var AddBias(Tape& tape, Tape::Var y) { return tape.AddBias(y, tape.Param(&b_)); }

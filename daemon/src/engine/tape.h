@@ -24,6 +24,8 @@
 
 namespace ldpgraph {
 
+class PackedRows;  // engine/packed_rows.h
+
 // Running statistics of a BatchNorm layer (used in eval mode).
 struct BatchNormStats {
   RowVector mean;
@@ -100,6 +102,11 @@ class Tape {
   // x W: sparse at nnz(x) * out a pass each way; dense without ever making
   // the dropped x whole (see masked_product.h).
   Var InputProduct(InputVar x, Var w);
+  // z W for packed rows (engine/packed_rows.h; z must outlive the tape),
+  // its weight gradient z^T G; no gradient flows into z. When `known` holds
+  // a matrix, it is taken (moved) as z W instead of making it, as
+  // AggregateSteps takes one.
+  Var PackedProduct(const PackedRows* z, Var w, Matrix* known = nullptr);
   Var Add(Var a, Var b);
   // [x_1 | x_2 | ...]: the columns of equally tall matrices side by side.
   Var ConcatColumns(const std::vector<Var>& parts);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/kernels/kernel_table.h"
+#include "engine/packed_rows.h"
 #include "engine/parallel.h"
 #include "engine/row_gradient_norms.h"
 #include "engine/tall_gemm.h"
@@ -122,6 +123,25 @@ Tape::Var Tape::InputProduct(InputVar x, Var w) {
       if (row_norms_ != nullptr) AddRowGradientNorms(*input.dense, input.mask.get(), g, row_norms_);
     }
     GradOf(w) += gw;
+  };
+  return out;
+}
+
+Tape::Var Tape::PackedProduct(const PackedRows* z, Var w, Matrix* known) {
+  rows_separable_ = false;  // its gradient is not split by rows (row_gradient_norms.h)
+  Matrix y;
+  if (known != nullptr && known->size() > 0) {
+    y = std::move(*known);
+  } else {
+    ldpgraph::PackedProduct(*z, value(w), &y);
+  }
+  Var out = Push(std::move(y), Needs(w));
+  NoteParameterRead(w);
+  nodes_[out].backward = [this, z, w, out] {
+    if (!Needs(w)) return;
+    bool fresh = false;
+    Matrix& gw = GradSlot(w, &fresh);
+    PackedWeightGradient(*z, nodes_[out].grad, &gw, fresh);
   };
   return out;
 }

@@ -147,14 +147,29 @@ void StandardiseColumns(Matrix* x) {
 }
 
 PropagatedInputs::PropagatedInputs(const NodeFeatures& features, const PreparedGraph& mean, bool rectified,
-                                   std::vector<int> planned_steps)
-    : features_(features), mean_(mean), rectified_(rectified), planned_steps_(Increasing(std::move(planned_steps))) {
+                                   std::vector<int> planned_steps, std::int64_t packed_bytes)
+    : features_(features),
+      mean_(mean),
+      rectified_(rectified),
+      planned_steps_(Increasing(std::move(planned_steps))),
+      packed_bytes_(packed_bytes) {
   // Borrowed: the caller keeps `mean` alive (NodeModelInputs copies them out).
   p_ = std::shared_ptr<const SparseMatrix>(&mean_.agg, [](const SparseMatrix*) {});
   p_t_ = std::shared_ptr<const SparseMatrix>(&mean_.agg_t, [](const SparseMatrix*) {});
 }
 
+bool PropagatedInputs::Packs(int steps) const {
+  const FactoredFeatures& x = features_.factored();
+  const std::int64_t padded_cols = (x.cols() + 15) / 16 * 16;
+  return steps > 0 && PackedProductsFast() && padded_cols * 2 * x.rows() <= packed_bytes_;
+}
+
 const NodeFeatures& PropagatedInputs::AtFactored(int steps) {
+  if (Packs(steps)) {
+    current_ = NodeFeatures();  // the last inputs' packed values go before these are made
+    current_ = NodeFeatures::Factored(PropagatePacked(features_.factored(), p_, p_t_, steps, rectified_));
+    return current_;
+  }
   if (!rectified_) {
     current_ = NodeFeatures::Factored(PropagateFactored(features_.factored(), p_, p_t_, steps, nullptr));
     return current_;
@@ -387,16 +402,17 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   NodeFeatures kept;  // factored inputs of the best kx so far: small, so kept rather than made again
   {
     const std::vector<int> kx_steps = edge_free ? std::vector<int>{0} : Increasing(o.kx_choices);
-    PropagatedInputs inputs(*features, prop_graph, in.rectified_features, kx_steps);
+    PropagatedInputs inputs(*features, prop_graph, in.rectified_features, kx_steps, o.packed_input_bytes);
     for (int kx : kx_steps) {
       const NodeFeatures& x = inputs.At(kx);
       LDPGRAPH_RETURN_IF_ERROR(train(x, kx, label_steps.front()));
-      if (x.is_factored() && best.kx == kx) kept = x;
+      if (best.kx == kx) kept = x.is_factored() && x.factored().packed == nullptr ? x : NodeFeatures();
     }
   }
   if (label_steps.size() > 1) {
-    // Dense inputs of the chosen kx made again rather than kept: an n x F copy.
-    PropagatedInputs chosen(*features, prop_graph, in.rectified_features);
+    // Dense or packed inputs of the chosen kx made again rather than kept:
+    // n x F values, which would be held beside the next kx's.
+    PropagatedInputs chosen(*features, prop_graph, in.rectified_features, {}, o.packed_input_bytes);
     const int kx = best.kx;
     const NodeFeatures& x = kept.is_factored() ? kept : chosen.At(kx);
     for (std::size_t i = 1; i < label_steps.size(); ++i) LDPGRAPH_RETURN_IF_ERROR(train(x, kx, label_steps[i]));

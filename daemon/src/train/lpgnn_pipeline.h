@@ -118,6 +118,16 @@ struct LpgnnOptions {
   // times the memory. 2^25 values (128 MB) keeps Cora, CiteSeer and PubMed
   // dense and the social graph factored. 0: always factored.
   std::int64_t dense_input_values = std::int64_t{1} << 25;
+  // Factored features KProp'd at least once are held packed, as bfloat16
+  // (engine/packed_rows.h), when the CPU multiplies those on AMX tiles and
+  // they take at most this many bytes (n x d x 2; 0: never): the first
+  // layer then reads them in one stream each way instead of making kx
+  // neighbour sums each way. At 10^6 users, 500 dimensions and kx 4 that
+  // is 1 GB more held and, per epoch, 8 of 11 wide sums fewer. Each kx
+  // choice then makes its own KProp pass (a pass for all is the factored
+  // route's), and the values differ from the factored route's by rounding
+  // (docs/roofline.md).
+  std::int64_t packed_input_bytes = std::int64_t{2} << 30;
   NodeTrainOptions train;
   std::uint64_t seed = 0;  // weights and dropout
   // Told where training is, e.g. "training 3/9 (kx 4, ky 0) epoch 120", after
@@ -161,19 +171,25 @@ class PropagatedInputs {
   // `features` and `mean` (the graph prepared with Aggregation::kMean) must
   // outlive this and what At() returns. Factored features are standardised
   // for every step of `planned_steps` in one pass when the first is asked for.
+  // Factored features are packed (FactoredFeatures::packed) for any step
+  // count from 1 on when the CPU multiplies packed rows on AMX tiles and
+  // they take at most `packed_bytes` (0: never): each such At() then makes
+  // its own pass of `steps` steps, standardising on the way.
   PropagatedInputs(const NodeFeatures& features, const PreparedGraph& mean, bool rectified,
-                   std::vector<int> planned_steps = {});
+                   std::vector<int> planned_steps = {}, std::int64_t packed_bytes = 0);
   // The inputs after `steps` steps; valid until the next call. `steps` must
   // not be fewer than the last call's.
   const NodeFeatures& At(int steps);
 
  private:
   const NodeFeatures& AtFactored(int steps);
+  bool Packs(int steps) const;
 
   const NodeFeatures& features_;
   const PreparedGraph& mean_;
   bool rectified_;
   std::vector<int> planned_steps_;
+  std::int64_t packed_bytes_;
   int steps_ = 0;  // aggregations done
   Matrix propagated_;  // their result, unless state_in_current_
   NodeFeatures current_;

@@ -303,6 +303,166 @@ void WeightGradient(const GemmOperands& m, std::ptrdiff_t k, std::ptrdiff_t cols
   std::free(g);
 }
 
+// Packed rows (engine/packed_rows.h): users in pairs, pair q holding user
+// 2q's and 2q + 1's value of each column side by side (one dword a column),
+// `cols` columns (a multiple of 16), pair rows in whole blocks of 16.
+constexpr std::ptrdiff_t kPairBlock = 16;  // pair rows a tile reads: 32 users
+
+// W (cols x out, row stride ldw) for PackedProduct: per chunk of 16 columns
+// of Z and panel of 16 outputs, two tiles. A tile of packed Z has pair q as
+// its row and (column c, user parity) as its 32 entries, so tile E holds
+// (W[c][j], 0) at row c, dword j, and tile O (0, W[c][j]): E sums the even
+// users' outputs, O the odd ones'.
+void PackProductWeights(const float* w, std::ptrdiff_t ldw, std::ptrdiff_t cols, std::ptrdiff_t out,
+                        std::uint16_t* packed) {
+  const std::ptrdiff_t panels = out / kPanel;
+  for (std::ptrdiff_t chunk = 0; chunk < cols / kTileRows; ++chunk) {
+    for (std::ptrdiff_t panel = 0; panel < panels; ++panel) {
+      std::uint16_t* even = packed + (chunk * panels + panel) * 2 * kPackedTile;
+      std::uint16_t* odd = even + kPackedTile;
+      for (int c = 0; c < kTileRows; ++c) {
+        const float* row = w + (chunk * kTileRows + c) * ldw + panel * kPanel;
+        // Rounded to nearest-even bfloat16, 16 values into the low half.
+        const __m256i rounded = reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(_mm512_loadu_ps(row)));
+        // (w, 0) in each dword. The masked forms: GCC 12 warns of the plain ones'
+        // undefined start value.
+        const __m512i words = _mm512_maskz_cvtepu16_epi32(0xFFFF, rounded);
+        _mm512_storeu_si512(even + c * kPairsPerRow, words);
+        _mm512_storeu_si512(odd + c * kPairsPerRow, _mm512_maskz_slli_epi32(0xFFFF, words, 16));  // (0, w)
+      }
+    }
+  }
+}
+
+// Y (+)= Z W for pair rows [begin, end) of packed Z (whole blocks of 16),
+// Y's rows beyond `rows` left alone: two C tiles per panel of 16 outputs
+// (even and odd users), two panels a pass.
+void PackedProduct(const std::uint16_t* z, std::ptrdiff_t cols, std::ptrdiff_t begin, std::ptrdiff_t end,
+                   const float* w, std::ptrdiff_t ldw, std::ptrdiff_t out, float* y, std::ptrdiff_t ldy,
+                   std::ptrdiff_t rows, bool accumulate) {
+  const std::ptrdiff_t panels = out / kPanel, chunks = cols / kTileRows;
+  const std::size_t packed_values = static_cast<std::size_t>(chunks * panels * 2 * kPackedTile);
+  auto* b = static_cast<std::uint16_t*>(std::aligned_alloc(64, packed_values * 2));
+  if (b == nullptr) std::abort();
+  PackProductWeights(w, ldw, cols, out, b);
+  const std::ptrdiff_t z_bytes = cols * 4;  // a pair row: two bfloat16 a column
+  // A block whose users run past Y's rows goes through this scratch.
+  alignas(64) float scratch[2 * kPairBlock * 64];
+  ConfigureTiles();
+  for (std::ptrdiff_t q = begin; q < end; q += kPairBlock) {
+    const bool whole = 2 * (q + kPairBlock) <= rows;
+    for (std::ptrdiff_t panel = 0; panel < panels; panel += 2) {
+      const bool two = panel + 1 < panels;
+      float* c = whole ? y + 2 * q * ldy + panel * kPanel : scratch;
+      const std::ptrdiff_t ldc = whole ? ldy : 2 * kPanel;
+      if (!whole) {
+        for (std::ptrdiff_t r = 0; r < 2 * kPairBlock; ++r) {
+          for (std::ptrdiff_t j = 0; j < (two ? 2 : 1) * kPanel; ++j) {
+            scratch[r * ldc + j] = accumulate && 2 * q + r < rows ? y[(2 * q + r) * ldy + panel * kPanel + j] : 0;
+          }
+        }
+      }
+      // Tile rows are pairs: user 2q's outputs at c, 2q + 1's a row below.
+      const std::ptrdiff_t c_bytes = 2 * ldc * 4;
+      if (accumulate || !whole) {
+        _tile_loadd(0, c, c_bytes);
+        _tile_loadd(1, c + ldc, c_bytes);
+        if (two) {
+          _tile_loadd(2, c + kPanel, c_bytes);
+          _tile_loadd(3, c + ldc + kPanel, c_bytes);
+        }
+      } else {
+        _tile_zero(0);
+        _tile_zero(1);
+        _tile_zero(2);
+        _tile_zero(3);
+      }
+      const std::uint16_t* a = z + q * cols * 2;
+      for (std::ptrdiff_t chunk = 0; chunk < chunks; ++chunk) {
+        const std::uint16_t* bt = b + (chunk * panels + panel) * 2 * kPackedTile;
+        _tile_loadd(4, a + chunk * kPairsPerRow, z_bytes);
+        _tile_loadd(5, bt, 64);
+        _tile_loadd(6, bt + kPackedTile, 64);
+        _tile_dpbf16ps(0, 4, 5);
+        _tile_dpbf16ps(1, 4, 6);
+        if (two) {
+          _tile_loadd(7, bt + 2 * kPackedTile, 64);
+          _tile_loadd(5, bt + 3 * kPackedTile, 64);
+          _tile_dpbf16ps(2, 4, 7);
+          _tile_dpbf16ps(3, 4, 5);
+        }
+      }
+      _tile_stored(0, c, c_bytes);
+      _tile_stored(1, c + ldc, c_bytes);
+      if (two) {
+        _tile_stored(2, c + kPanel, c_bytes);
+        _tile_stored(3, c + ldc + kPanel, c_bytes);
+      }
+      if (!whole) {
+        for (std::ptrdiff_t r = 0; r < 2 * kPairBlock && 2 * q + r < rows; ++r) {
+          for (std::ptrdiff_t j = 0; j < (two ? 2 : 1) * kPanel; ++j) {
+            y[(2 * q + r) * ldy + panel * kPanel + j] = scratch[r * ldc + j];
+          }
+        }
+      }
+    }
+  }
+  _tile_release();
+  std::free(b);
+}
+
+// G^T Z for pair rows [begin, end) of packed Z (whole blocks of 16) and the
+// matching rows of G (rows x out, row stride ldg; those past `rows` count
+// as zero), added to gt (out x cols, row stride cols): Z's pairs are AMX's
+// B layout as they stand, and G's rows are rounded, interleaved and
+// transposed 256 at a time into A.
+void PackedGradient(const std::uint16_t* z, std::ptrdiff_t cols, std::ptrdiff_t begin, std::ptrdiff_t end,
+                    const float* g, std::ptrdiff_t ldg, std::ptrdiff_t out, std::ptrdiff_t rows, float* gt) {
+  auto* a = static_cast<std::uint16_t*>(std::aligned_alloc(64, static_cast<std::size_t>(out * kRowsPerChunk) * 2));
+  if (a == nullptr) std::abort();
+  const std::ptrdiff_t z_bytes = cols * 4, gt_bytes = cols * 4, a_bytes = kRowsPerChunk * 2;
+  ConfigureTiles();
+  for (std::ptrdiff_t q0 = begin; q0 < end; q0 += kRowsPerChunk / 2) {
+    const std::ptrdiff_t pairs = end - q0 < kRowsPerChunk / 2 ? end - q0 : kRowsPerChunk / 2;
+    const std::ptrdiff_t first = 2 * q0, real = rows - first < 2 * pairs ? rows - first : 2 * pairs;
+    TransposeRows(g + first * ldg, ldg, real > 0 ? real : 0, out, a);
+    for (std::ptrdiff_t m = 0; m < out; m += kTileRows) {
+      for (std::ptrdiff_t band = 0; band < cols; band += 4 * kPanel) {
+        const int tiles = static_cast<int>((cols - band) / kPanel < 4 ? (cols - band) / kPanel : 4);
+        float* c = gt + m * cols + band;
+        _tile_loadd(0, c, gt_bytes);
+        if (tiles > 1) _tile_loadd(1, c + kPanel, gt_bytes);
+        if (tiles > 2) _tile_loadd(2, c + 2 * kPanel, gt_bytes);
+        if (tiles > 3) _tile_loadd(3, c + 3 * kPanel, gt_bytes);
+        for (std::ptrdiff_t s = 0; s < pairs; s += kPairBlock) {
+          const std::uint16_t* bz = z + (q0 + s) * cols * 2 + band * 2;
+          _tile_loadd(4, a + m * kRowsPerChunk + 2 * s, a_bytes);
+          _tile_loadd(5, bz, z_bytes);
+          _tile_dpbf16ps(0, 4, 5);
+          if (tiles > 1) {
+            _tile_loadd(6, bz + kPairsPerRow, z_bytes);
+            _tile_dpbf16ps(1, 4, 6);
+          }
+          if (tiles > 2) {
+            _tile_loadd(7, bz + 2 * kPairsPerRow, z_bytes);
+            _tile_dpbf16ps(2, 4, 7);
+          }
+          if (tiles > 3) {
+            _tile_loadd(5, bz + 3 * kPairsPerRow, z_bytes);
+            _tile_dpbf16ps(3, 4, 5);
+          }
+        }
+        _tile_stored(0, c, gt_bytes);
+        if (tiles > 1) _tile_stored(1, c + kPanel, gt_bytes);
+        if (tiles > 2) _tile_stored(2, c + 2 * kPanel, gt_bytes);
+        if (tiles > 3) _tile_stored(3, c + 3 * kPanel, gt_bytes);
+      }
+    }
+  }
+  _tile_release();
+  std::free(a);
+}
+
 // `steps` rounds of four independent tile products (16 x 16 x 32 each): the
 // core's bfloat16 peak, for benchmarks. Returns a C element so the work is
 // kept.
@@ -330,7 +490,7 @@ float TileChains(std::int64_t steps) {
 }  // namespace
 
 extern const Bf16KernelTable kTable;
-const Bf16KernelTable kTable = {TallGemm, WeightGradient, TileChains};
+const Bf16KernelTable kTable = {TallGemm, WeightGradient, PackedProduct, PackedGradient, TileChains};
 
 }  // namespace amx_bf16
 }  // namespace ldpgraph

@@ -122,6 +122,18 @@ struct Bf16KernelTable {
   // any inner.
   void (*transposed_gemm)(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols, std::ptrdiff_t inner,
                           bool accumulate);
+  // Products of packed rows (engine/packed_rows.h: bfloat16 values, users
+  // in pairs, `cols` columns a multiple of 16, pair rows [begin, end) whole
+  // blocks of 16), `out` a multiple of 16 up to kMaxCols:
+  // Y (rows x out, row stride ldy) (+)= Z W, W rounded to bfloat16 (cols x
+  // out, row stride ldw; only Y's first `rows` rows are written) ...
+  void (*packed_product)(const std::uint16_t* z, std::ptrdiff_t cols, std::ptrdiff_t begin, std::ptrdiff_t end,
+                         const float* w, std::ptrdiff_t ldw, std::ptrdiff_t out, float* y, std::ptrdiff_t ldy,
+                         std::ptrdiff_t rows, bool accumulate);
+  // ... and gt (out x cols, row stride cols) += G^T Z, G (rows x out, row
+  // stride ldg) rounded to bfloat16, its rows past `rows` zero.
+  void (*packed_gradient)(const std::uint16_t* z, std::ptrdiff_t cols, std::ptrdiff_t begin, std::ptrdiff_t end,
+                          const float* g, std::ptrdiff_t ldg, std::ptrdiff_t out, std::ptrdiff_t rows, float* gt);
   // `steps` rounds of 4 independent 16 x 16 x 32 tile products
   // (4 x 16,384 flops a round): the core's bfloat16 peak, for benchmarks.
   float (*tile_chains)(std::int64_t steps);

@@ -1,0 +1,108 @@
+// Packed rows (engine/packed_rows.h): values stored as their nearest
+// bfloat16 in the paired layout; the product Z W and the weight gradient
+// Z^T G on AMX tiles against plain loops over the same stored values with
+// W and G rounded the same way and summed in double, for every shape the
+// tiles split differently (users odd and past a block of 32, columns not a
+// multiple of 16, outputs beyond a pass of two panels, gradients across
+// chunks of 256 users and over both threads); the plain loops, where no
+// tiles are, against a dense product.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "engine/kernels/kernel_table.h"
+#include "engine/packed_rows.h"
+#include "ldpgraph/samplers.h"
+#include "support/random_matrix.h"
+
+using namespace ldpgraph;
+using ldpgraph::testing::MaxError;
+using ldpgraph::testing::RandomMatrix;
+
+namespace {
+
+float RoundToBf16(float x) {
+  std::uint32_t u = 0;
+  std::memcpy(&u, &x, sizeof u);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  u &= 0xffff0000u;
+  std::memcpy(&x, &u, sizeof u);
+  return x;
+}
+
+Matrix Rounded(const Matrix& m) { return m.unaryExpr([](float x) { return RoundToBf16(x); }); }
+
+PackedRows Pack(const Matrix& x) {
+  PackedRows z(x.rows(), x.cols());
+  // In two blocks of columns, as the KProp pass fills it.
+  const Eigen::Index half = x.cols() / 2;
+  z.SetColumns(x.leftCols(half), 0);
+  z.SetColumns(x.rightCols(x.cols() - half), half);
+  return z;
+}
+
+}  // namespace
+
+TEST_CASE("PackedRows.HoldEachValueAsItsNearestBf16") {
+  SeededRandomSource rng(5);
+  const Matrix x = RandomMatrix(37, 21, rng);
+  const PackedRows z = Pack(x);
+  CHECK(z.padded_cols() == 32);
+  CHECK(z.pair_rows() == 32);
+  CHECK(z.bytes() == 32 * 32 * 4);
+  for (Eigen::Index r = 0; r < x.rows(); ++r) {
+    for (Eigen::Index c = 0; c < x.cols(); ++c) REQUIRE(z.At(r, c) == RoundToBf16(x(r, c)));
+  }
+}
+
+TEST_CASE("PackedRows.PlainLoopsMatchADenseProduct") {
+  SeededRandomSource rng(7);
+  const Matrix x = RandomMatrix(41, 19, rng), w = RandomMatrix(19, 5, rng), g = RandomMatrix(41, 5, rng);
+  const PackedRows z = Pack(x);
+  const Matrix stored = Rounded(x);
+  Matrix y, gw;
+  PackedProductPlain(z, w, &y);
+  CHECK(MaxError(y, stored * w) < 1e-5);
+  PackedWeightGradientPlain(z, g, &gw, true);
+  CHECK(MaxError(gw, stored.transpose() * g) < 1e-5);
+  const Matrix before = gw;
+  PackedWeightGradientPlain(z, g, &gw, false);
+  CHECK(MaxError(gw, 2 * before) < 1e-5);
+}
+
+TEST_CASE("PackedRows.TilesMatchRoundedOperandsSummedExactly") {
+  if (Bf16Kernels() == nullptr) {
+    MESSAGE("skipped: this CPU (or kernel, or LDPGRAPH_ISA) offers no AMX bfloat16 tiles");
+    return;
+  }
+  CHECK(PackedProductsFast());
+  SeededRandomSource rng(11);
+  for (Eigen::Index rows : {1, 31, 32, 33, 100, 600, 70001}) {
+    for (Eigen::Index cols : {5, 16, 40, 500}) {
+      for (Eigen::Index out : {16, 32, 48, 64}) {
+        if (rows > 1000 && (cols != 40 || out != 16)) continue;  // threads: one shape
+        CAPTURE(rows);
+        CAPTURE(cols);
+        CAPTURE(out);
+        const Matrix x = RandomMatrix(rows, cols, rng), w = RandomMatrix(cols, out, rng);
+        const Matrix g = RandomMatrix(rows, out, rng);
+        const PackedRows z = Pack(x);
+        const Eigen::MatrixXd stored = Rounded(x).cast<double>();
+        Matrix y;
+        PackedProduct(z, w, &y);
+        REQUIRE(y.rows() == rows);
+        REQUIRE(y.cols() == out);
+        const Matrix want_y = (stored * Rounded(w).cast<double>()).cast<float>();
+        // Float sums of up to 500 products of numbers below 1.
+        CHECK(MaxError(y, want_y) < 1e-4 * static_cast<float>(cols));
+        Matrix gw = Matrix::Constant(cols, out, 3.0f);
+        PackedWeightGradient(z, g, &gw, true);
+        const Matrix want_gw = (stored.transpose() * Rounded(g).cast<double>()).cast<float>();
+        CHECK(MaxError(gw, want_gw) < 1e-4 * static_cast<float>(rows));
+        PackedWeightGradient(z, g, &gw, false);
+        CHECK(MaxError(gw, 2 * want_gw) < 2e-4 * static_cast<float>(rows));
+      }
+    }
+  }
+}
