@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -142,6 +143,14 @@ TEST_CASE("Cli.BenchRooflineBoundsEveryKernelItTimes") {
     CHECK(Figure(r.output, k + "fraction_of_bound") > 0);
     CHECK(r.output.find("\n" + k + "bound_by=") != std::string::npos);
   }
+  // On AMX the LPGNN epoch's first layer reads packed inputs, timed as kernels of their own.
+  const bool packed = r.output.find("\npacked_inputs=yes\n") != std::string::npos;
+  CHECK((packed || r.output.find("\npacked_inputs=no\n") != std::string::npos));
+  CHECK((Figure(r.output, "epoch_lpgnn_op_PackedProduct_16_share") > 0) == packed);
+  for (const char* kernel : {"packed_input_product", "packed_input_gradient"}) {
+    CAPTURE(kernel);
+    CHECK((r.output.find(std::string("\nkernel_") + kernel + "_fraction_of_bound=") != std::string::npos) == packed);
+  }
   CHECK(r.output.find("\nhot_kernels_below_60pct_of_bound=") != std::string::npos);
   CHECK(r.output.find("\nhot_operations_without_kernel=") != std::string::npos);
   std::ifstream chart(svg);
@@ -158,6 +167,42 @@ TEST_CASE("Cli.BenchRooflineBoundsEveryKernelItTimes") {
   }
   struct stat st{};
   CHECK(stat(other.c_str(), &st) != 0);
+}
+
+TEST_CASE("Cli.BenchLpgnnComparesItsPathsInOneRun") {
+  TempDir dir;
+  const std::string data = dir.path() + "/sbm";
+  REQUIRE(Ldpgraph("generate --kind sbm --nodes 3000 --degree 10 --features 100 --words 8 --seed 3 --output " + data)
+              .exit_code == 0);
+  // By default the path TrainLpgnn takes on this CPU: packed on AMX tiles, else factored.
+  Run chosen = Ldpgraph("bench lpgnn --dataset " + data + " --epochs 5");
+  INFO(chosen.output);
+  REQUIRE(chosen.exit_code == 0);
+  const bool packed = chosen.output.find("\npaths=packed\n") != std::string::npos;
+  CHECK((packed || chosen.output.find("\npaths=factored\n") != std::string::npos));
+  // Where packing runs, both routes in one run: the same epochs, accuracies within bfloat16's rounding.
+  Run r = Ldpgraph("bench lpgnn --dataset " + data + " --epochs 40 --paths " + (packed ? "factored,packed" : "factored"));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  for (const char* path : {"factored", "packed"}) {
+    if (!packed && std::string(path) == "packed") continue;
+    CAPTURE(path);
+    const std::string p = std::string(path) + "_";
+    CHECK(Figure(r.output, p + "train_seconds") > 0);
+    CHECK(Figure(r.output, p + "epochs") > 0);
+    CHECK(Figure(r.output, p + "accuracy") > 0.3);  // 4 classes: a quarter by chance
+    CHECK(Figure(r.output, p + "peak_rss_mb") > 0);
+  }
+  if (packed) {
+    CHECK(Figure(r.output, "packed_over_factored_seconds") > 0);
+    CHECK(std::abs(Figure(r.output, "packed_accuracy") - Figure(r.output, "factored_accuracy")) < 0.05);
+  } else {
+    CHECK(Ldpgraph("bench lpgnn --dataset " + data + " --paths packed").exit_code == 2);
+  }
+  for (const char* bad : {"--paths sparse", "--kx 65", "--model gat", "--epochs 0", "--feature-epsilon 0"}) {
+    CAPTURE(bad);
+    CHECK(Ldpgraph("bench lpgnn --dataset " + data + " " + bad).exit_code == 2);
+  }
 }
 
 TEST_CASE("Cli.BenchIngestRunsItsOwnDaemon") {

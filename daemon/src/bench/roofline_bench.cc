@@ -9,6 +9,7 @@
 #include "bench/roofline_kernels.h"
 #include "dataset/generators.h"
 #include "engine/kernels/kernel_table.h"
+#include "engine/packed_rows.h"
 #include "engine/parallel.h"
 #include "experiments/svg_plot.h"
 #include "train/task_data.h"
@@ -128,6 +129,8 @@ Status RunRooflineBench(const RooflineBenchOptions& o, std::ostream& out) {
   const GraphDataset graphs = SyntheticCommunities(graph_spec, rng);
   out << "nodes=" << o.nodes << "\nedges=" << social.graphs[0].num_entries() / 2 << "\nfeatures=" << o.features
       << "\ngin_graphs=" << o.graphs << "\n";
+  // Whether the LPGNN epoch's first layer reads packed inputs (AMX tiles).
+  out << "packed_inputs=" << (PackedProductsFast() ? "yes" : "no") << "\n";
 
   std::vector<EpochProfile> epochs;
   for (int model = 0; model < 3; ++model) {

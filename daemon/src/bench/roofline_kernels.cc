@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 
+#include "engine/packed_rows.h"
 #include "engine/tape.h"
 #include "ldpgraph/random_source.h"
 
@@ -198,6 +199,36 @@ std::vector<KernelTiming> TimeKernels(const KernelShapes& s, double seconds) {
     Matrix out;
     k.seconds =
         BestSeconds(seconds, false, [](Tape&) {}, [&](Tape&) { SpMMTransposed(f, dropped.data(), g, &out); });
+    kernels.push_back(std::move(k));
+  }
+  if (PackedProductsFast()) {  // the first layer on packed KProp'd features (engine/packed_rows.h)
+    const std::int64_t d = s.features->cols;
+    PackedRows z(n, d);
+    for (std::int64_t first = 0; first < d; first += 64) {
+      z.SetColumns(Filled(n, std::min<std::int64_t>(64, z.padded_cols() - first), 61 + first), first);
+    }
+    Parameter w("w", static_cast<int>(d), s.hidden);
+    w.value = Filled(d, s.hidden, 67);
+    const Matrix g = Filled(n, s.hidden, 71);
+    const auto rows = static_cast<double>(n), values = static_cast<double>(z.pair_rows() * 2 * z.padded_cols());
+    const std::string shape = Shape(n, d) + " bf16 x " + Shape(d, s.hidden);
+    KernelTiming k;
+    k.name = "packed_input_product";
+    k.op = "PackedProduct/" + std::to_string(s.hidden);
+    k.shape = shape;
+    k.cost.flops = 2.0 * values * s.hidden;
+    k.cost.read_bytes = 2.0 * values + 4.0 * static_cast<double>(d) * s.hidden;
+    k.cost.written_bytes = 4.0 * rows * s.hidden;
+    Tape::Var wv = 0;
+    k.seconds = BestSeconds(seconds, false, [&](Tape& t) { wv = t.Param(&w); },
+                            [&](Tape& t) { t.PackedProduct(&z, wv); });
+    kernels.push_back(k);
+    k.name = "packed_input_gradient";
+    k.shape = Shape(d, n) + " bf16 x " + Shape(n, s.hidden);
+    k.cost.read_bytes = 2.0 * values + 4.0 * rows * s.hidden;
+    k.cost.written_bytes = 4.0 * static_cast<double>(d) * s.hidden;
+    Matrix gw;
+    k.seconds = BestSeconds(seconds, false, [](Tape&) {}, [&](Tape&) { PackedWeightGradient(z, g, &gw, true); });
     kernels.push_back(std::move(k));
   }
   kernels.push_back(LinearProduct("linear_last_layer", n, s.hidden, s.classes, seconds));
