@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "bench/cpu_rate.h"
+#include "engine/dropout_draws.h"
 #include "engine/kernels/kernel_table.h"
 #include "engine/parallel.h"
 #include "ldpgraph/random_source.h"
@@ -183,14 +184,21 @@ double GatherNs(int threads, double seconds, std::int64_t bytes, SeededRandomSou
   return best * 1e9 / static_cast<double>(count);
 }
 
-double RandomWordsPerSecond(double seconds) {
-  SeededRandomSource rng(5);
-  constexpr std::int64_t kWords = 1 << 20;
-  volatile std::uint64_t sink = 0;
-  return static_cast<double>(kWords) / BestSeconds(seconds, [&] {
-    std::uint64_t x = 0;
-    for (std::int64_t i = 0; i < kWords; ++i) x ^= rng.NextU64();
-    sink = x;
+// Dropout's masks: rows of 16 multipliers, each row's words mixed from its
+// elements' positions (engine/dropout_draws.h), into a buffer in cache.
+double DropoutDrawsPerSecond(double seconds) {
+  constexpr std::int64_t kCols = 16, kRows = 1 << 14;
+  const DropoutDraws draws(5, 0.5f, kCols, nullptr);
+  std::vector<float> out(kCols);
+  std::vector<std::uint64_t> words(static_cast<std::size_t>(draws.row_words()));
+  volatile float sink = 0;
+  return static_cast<double>(kCols * kRows) / BestSeconds(seconds, [&] {
+    float total = 0;
+    for (std::int64_t r = 0; r < kRows; ++r) {
+      draws.Row(r, words.data(), out.data());
+      total += out[static_cast<std::size_t>(r % kCols)];
+    }
+    sink = total;
   });
 }
 
@@ -225,7 +233,7 @@ MachineLimits MeasureMachineLimits(int threads, double seconds, std::int64_t big
   limits.fma_flops_core = FmaPeakPerCore(seconds);
   limits.fma_flops_all = FmaPeakAll(threads, seconds);
   limits.latency_ns = LatencyNs(seconds, big_bytes, rng);
-  limits.random_words_per_second = RandomWordsPerSecond(seconds);
+  limits.dropout_draws_per_second = DropoutDrawsPerSecond(seconds);
   limits.libm_exps_per_second = LibmExpsPerSecond(seconds);
   for (std::int64_t bytes = std::int64_t{1} << 20; bytes <= big_bytes; bytes *= 4) {
     limits.streams.push_back(Streams(threads, seconds, bytes / static_cast<std::int64_t>(sizeof(float))));

@@ -5,9 +5,9 @@
 //     thread and on every engine thread at once;
 //   - stream bandwidth: a sum over a buffer far past the caches (reads), and
 //     an in-place update of it (read-modify-write, both directions counted);
-//   - one random stream's rate: 64-bit words from the engine's seeded
-//     source, which dropout draws its masks from in row order on one thread
-//     (so that a seed gives the same masks on any number of threads);
+//   - dropout's draws on one thread: its masks mixed from each element's
+//     position (engine/dropout_draws.h), integer multiplies rather than
+//     multiply-adds;
 //   - libm's exp on one thread: the softmax keeps the scalar exp, through
 //     which every recorded GIN result was trained (engine/tape.cc);
 //   - random-access latency: a chase of dependent loads around a random
@@ -41,7 +41,7 @@ struct MachineLimits {
   double fma_flops_core = 0;  // flops per second, a multiply-add counting 2
   double fma_flops_all = 0;
   double latency_ns = 0;             // one dependent load, far past the caches
-  double random_words_per_second = 0;  // one seeded stream, one thread
+  double dropout_draws_per_second = 0;  // DropoutDraws::Row's masks, one thread
   double libm_exps_per_second = 0;     // std::exp(float), one thread
   // By footprint, increasing from L2-sized to the big buffer (the last:
   // what a kernel whose data cannot stay in cache gets).

@@ -146,7 +146,7 @@ double KernelCost::MemorySeconds(const MachineLimits& m) const {
 }
 
 double KernelCost::BoundSeconds(const MachineLimits& m) const {
-  return SerialSeconds(m) + std::max(ComputeSeconds(m), MemorySeconds(m));
+  return std::max(ComputeSeconds(m), MemorySeconds(m));
 }
 
 double KernelCost::Intensity() const {
@@ -247,7 +247,7 @@ std::vector<KernelTiming> TimeKernels(const KernelShapes& s, double seconds) {
   }
   {  // on a variable that needs its gradient, as in training: the mask is kept
     KernelTiming k = Elementwise("dropout", "Dropout", n, s.hidden, 1, 1, 2);
-    k.cost.random_words = static_cast<double>(n) * s.hidden / 4;  // a 16-bit draw an element
+    k.cost.dropout_draws = static_cast<double>(n) * s.hidden;  // a draw an element
     k.seconds = BestSeconds(seconds, true, [&](Tape& t) { hv = t.Param(&held); },
                             [&](Tape& t) { t.Dropout(hv, 0.5f); });
     kernels.push_back(std::move(k));

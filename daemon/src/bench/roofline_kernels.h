@@ -30,13 +30,13 @@ struct KernelCost {
   double random_lines = 0;
   double footprint_bytes = 0;  // what the random lines come from
   double libm_exps = 0;        // on every thread
-  double random_words = 0;     // from one stream, before the rest can start
+  double dropout_draws = 0;    // on every thread
 
-  // Multiply-adds at the all-thread peak, libm's exps on every thread.
+  // Multiply-adds at the all-thread peak, libm's exps and dropout's draws on every thread.
   double ComputeSeconds(const MachineLimits& m) const {
-    return flops / m.fma_flops_all + libm_exps / (m.libm_exps_per_second * m.threads);
+    return flops / m.fma_flops_all + libm_exps / (m.libm_exps_per_second * m.threads) +
+           dropout_draws / (m.dropout_draws_per_second * m.threads);
   }
-  double SerialSeconds(const MachineLimits& m) const { return random_words / m.random_words_per_second; }
   double MemorySeconds(const MachineLimits& m) const;
   double BoundSeconds(const MachineLimits& m) const;
   // Flops per byte moved, a random line counting its 64 bytes.
@@ -51,8 +51,7 @@ struct KernelTiming {
   double seconds = 0;  // best of repeats
 };
 
-// The bound: the longer of the compute and memory times, after the serial
-// random stream (a phase of its own).
+// The bound: the longer of the compute and memory times.
 // The shapes: a node graph prepared for GCN (its agg), sparse node features
 // (the first layer's sparse input), and the GIN's batch rows and width.
 struct KernelShapes {

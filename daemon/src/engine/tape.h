@@ -24,7 +24,8 @@
 
 namespace ldpgraph {
 
-class PackedRows;  // engine/packed_rows.h
+class DropoutDraws;  // engine/dropout_draws.h
+class PackedRows;    // engine/packed_rows.h
 
 // Running statistics of a BatchNorm layer (used in eval mode).
 struct BatchNormStats {
@@ -86,6 +87,12 @@ class Tape {
   // parameter is read twice or by another operation: RowsSeparable() says
   // whether the tape kept to that (Aggregate, Pool and BatchNorm mix rows).
   void TrackRowGradientNorms(std::vector<double>* squared_norms) { row_norms_ = squared_norms; }
+  // The user each row of a node model's matrices stands for (`ids` must
+  // outlive the tape; null: row r is user r). Dropout draws each user's
+  // masks from her id (engine/dropout_draws.h), on any matrix with that many
+  // rows, so that a model trained on renumbered users (graph/node_order.h)
+  // draws what it would in their first order.
+  void SetRowIds(const std::vector<std::uint32_t>* ids) { row_ids_ = ids; }
   bool RowsSeparable() const;
 
   // ---- operations ---------------------------------------------------------
@@ -198,12 +205,9 @@ class Tape {
   };
   // `op` names the operation for the profile: the calling member function.
   Var Push(Matrix value, bool needs_grad, const char* op = __builtin_FUNCTION());
-  // The dropout mask of `size` elements into `mask`: 0 or 1 / (keep probability).
-  void DropoutMask(float p, float* mask, Eigen::Index size);
-  // The next `count` (<= kDropoutBlock, a multiple of 4 except at the end of
-  // a mask) 16-bit draws of dropout's stream into `chunks` (room for count + 3).
-  static constexpr Eigen::Index kDropoutBlock = 256;
-  void DropoutChunks(std::uint16_t* chunks, Eigen::Index count);
+  // The next dropout call's draws over rows x cols (its key from rng_; the
+  // row ids when they name these rows).
+  DropoutDraws NextDropout(float p, Eigen::Index rows, Eigen::Index cols);
   // y = product(x); backward, x's gradient from `transposed` of y's: both
   // Aggregate forms, over one matrix or a batch's blocks.
   Var AggregateBy(std::function<void(const Matrix&, Matrix*)> product,
@@ -230,6 +234,7 @@ class Tape {
   bool bf16_products_ = false;
   GatherPrecision gathers_ = DefaultGatherPrecision();
   RandomSource* rng_;
+  const std::vector<std::uint32_t>* row_ids_ = nullptr;
   std::vector<Node> nodes_;
   std::vector<InputNode> inputs_;
   std::vector<std::shared_ptr<const void>> owned_;

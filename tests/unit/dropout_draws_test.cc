@@ -1,0 +1,122 @@
+// Dropout's masks (engine/dropout_draws.h): each element kept with its
+// probability, elements independent of their neighbours in a word, a row
+// and a column, calls independent of each other, the same masks on any
+// thread count, and a user's masks following her through a renumbering;
+// the gradient dropped where the value was.
+#include "engine/dropout_draws.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "engine/parallel.h"
+#include "engine/tape.h"
+#include "ldpgraph/samplers.h"
+
+using namespace ldpgraph;
+
+namespace {
+
+// |observed - expected| within 5 standard deviations of a binomial count.
+bool WithinBinomial(double count, double trials, double p) {
+  return std::fabs(count - trials * p) < 5 * std::sqrt(trials * p * (1 - p));
+}
+
+}  // namespace
+
+TEST_CASE("DropoutDraws.KeepEachElementWithItsProbabilityAndIndependently") {
+  const std::int64_t rows = 20000, cols = 13;  // rows that share words
+  for (float p : {0.1f, 0.5f, 0.9f}) {
+    CAPTURE(p);
+    const DropoutDraws draws(0x1234 + static_cast<std::uint64_t>(p * 100), p, cols, nullptr);
+    const double keep = 1.0 - static_cast<double>(static_cast<std::uint16_t>(p * 65536.0f)) / 65536.0;
+    CHECK(draws.keep_scale() == doctest::Approx(1.0 / keep));
+    double kept = 0, both_in_word = 0, both_in_row = 0, both_down = 0;
+    std::vector<float> row(cols), below(cols);
+    std::vector<std::uint64_t> words(static_cast<std::size_t>(draws.row_words()));
+    for (std::int64_t r = 0; r < rows; ++r) {
+      draws.Row(r, words.data(), row.data());
+      if (r + 1 < rows) draws.Row(r + 1, words.data(), below.data());
+      for (std::int64_t c = 0; c < cols; ++c) {
+        const bool k = row[static_cast<std::size_t>(c)] != 0;
+        REQUIRE(k == draws.Kept(r, c));  // Row and Kept agree
+        REQUIRE((row[static_cast<std::size_t>(c)] == 0 || row[static_cast<std::size_t>(c)] == draws.keep_scale()));
+        kept += k;
+        // Neighbours: the next element (often the same 64-bit word), the
+        // element 2 on (a row apart in words when the row ends), the one below.
+        if (c + 1 < cols) both_in_word += k && row[static_cast<std::size_t>(c + 1)] != 0;
+        if (c + 2 < cols) both_in_row += k && row[static_cast<std::size_t>(c + 2)] != 0;
+        if (r + 1 < rows) both_down += k && below[static_cast<std::size_t>(c)] != 0;
+      }
+    }
+    CHECK(WithinBinomial(kept, rows * cols, keep));
+    CHECK(WithinBinomial(both_in_word, rows * (cols - 1), keep * keep));
+    CHECK(WithinBinomial(both_in_row, rows * (cols - 2), keep * keep));
+    CHECK(WithinBinomial(both_down, (rows - 1) * cols, keep * keep));
+  }
+}
+
+TEST_CASE("DropoutDraws.CallsAreIndependentAndMasksFollowTheRowIds") {
+  const std::int64_t rows = 5000, cols = 16;
+  const DropoutDraws a(1, 0.5f, cols, nullptr), b(2, 0.5f, cols, nullptr);
+  double agree = 0;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t c = 0; c < cols; ++c) agree += a.Kept(r, c) == b.Kept(r, c);
+  }
+  CHECK(WithinBinomial(agree, rows * cols, 0.5));  // another key: another mask
+  // Users renumbered: row r stands for user ids[r] and draws her mask.
+  std::vector<std::uint32_t> ids(static_cast<std::size_t>(rows));
+  std::iota(ids.begin(), ids.end(), 0u);
+  SeededRandomSource rng(3);
+  for (std::size_t i = ids.size() - 1; i > 0; --i) std::swap(ids[i], ids[UniformBelow(rng, i + 1)]);
+  const DropoutDraws renumbered(1, 0.5f, cols, ids.data());
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t c = 0; c < cols; ++c) REQUIRE(renumbered.Kept(r, c) == a.Kept(ids[static_cast<std::size_t>(r)], c));
+  }
+}
+
+TEST_CASE("Tape.DropoutMasksFollowTheUsersAndAnyThreadCount") {
+  // A tape over renumbered users (SetRowIds) drops each user's values as
+  // the tape over the first numbering does, forward and backward, on one
+  // thread or two; a matrix of another height ignores the ids.
+  const Eigen::Index n = 4099, f = 16;
+  SeededRandomSource fill(9);
+  Parameter x("x", static_cast<int>(n), static_cast<int>(f));
+  for (Eigen::Index i = 0; i < x.value.size(); ++i) x.value.data()[i] = static_cast<float>(UniformUnit(fill)) + 0.5f;
+  std::vector<std::uint32_t> ids(static_cast<std::size_t>(n));
+  std::iota(ids.begin(), ids.end(), 0u);
+  for (std::size_t i = ids.size() - 1; i > 0; --i) std::swap(ids[i], ids[UniformBelow(fill, i + 1)]);
+  Parameter moved("moved", static_cast<int>(n), static_cast<int>(f));
+  for (Eigen::Index r = 0; r < n; ++r) moved.value.row(r) = x.value.row(ids[static_cast<std::size_t>(r)]);
+  const Matrix g = Matrix::Constant(n, f, 1.0f);
+  auto run = [&](Parameter* p, const std::vector<std::uint32_t>* row_ids, int threads) {
+    const int before = EngineThreads();
+    SetEngineThreads(threads);
+    p->ZeroGrad();
+    SeededRandomSource rng(21);
+    Tape tape(true, &rng);
+    tape.SetRowIds(row_ids);
+    const Tape::Var y = tape.Dropout(tape.Param(p), 0.4f);
+    const Matrix out = tape.value(y);
+    tape.Backward(tape.Dot(y, &g));
+    SetEngineThreads(before);
+    return out;
+  };
+  const Matrix first = run(&x, nullptr, 1);
+  const Matrix first_grad = x.grad;
+  CHECK(run(&x, nullptr, 2) == first);
+  CHECK(x.grad == first_grad);
+  const Matrix renumbered = run(&moved, &ids, 2);
+  for (Eigen::Index r = 0; r < n; ++r) {
+    REQUIRE(renumbered.row(r) == first.row(ids[static_cast<std::size_t>(r)]));
+    REQUIRE(moved.grad.row(r) == first_grad.row(ids[static_cast<std::size_t>(r)]));
+  }
+  // The gradient passes where the value was kept, scaled alike.
+  for (Eigen::Index i = 0; i < first.size(); ++i) {
+    REQUIRE((first.data()[i] == 0) == (first_grad.data()[i] == 0));
+  }
+  std::vector<std::uint32_t> short_ids(10);
+  CHECK(run(&x, &short_ids, 2) == first);
+}
