@@ -99,7 +99,7 @@ int RunLpgnn(const std::vector<std::string>& args) {
       .Int("threads", &o.threads, 0, 1024)
       .Strings("paths", &o.paths)
       .Switch("shuffle", &o.shuffle)
-      .Choice("node-order", &o.node_order, {"as-given", "rcm", "degree"});
+      .Choice("node-order", &o.node_order, {"auto", "as-given", "rcm", "degree"});
   if (!read.ok()) return Refuse("lpgnn", read.status().message());
   return Done("lpgnn", RunLpgnnBench(o, std::cout));
 }
@@ -284,7 +284,7 @@ int RunBenchCommand(const std::vector<std::string>& args) {
                          "[--threads T] [--gathers auto|float|bf16]\n"
                          "       ldpgraph bench lpgnn --dataset PATH [--model gcn|sage] [--feature-epsilon E] "
                          "[--label-epsilon E] [--kx K] [--epochs E] [--paths factored,packed,dense] [--threads T] "
-                         "[--shuffle yes|no] [--node-order as-given|rcm|degree]\n"
+                         "[--shuffle yes|no] [--node-order auto|as-given|rcm|degree]\n"
                          "       ldpgraph bench gemm [--rows N] [--seconds S]\n"
                          "       ldpgraph bench roofline [--nodes N] [--degree D] [--features F] [--words W] "
                          "[--graphs G] [--kx K] [--epochs E] [--seconds S] [--big-mb MB] [--threads T] "

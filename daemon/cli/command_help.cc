@@ -132,6 +132,8 @@ std::vector<CommandHelp> MakeEntries() {
        "                               propagated by label KProp, as they are, or whichever is\n"
        "                               estimated right most often (estimated)\n"
        "  [--propagate-validation-labels yes|no]  whether Drop's KProp spreads them (yes)\n"
+       "  [--node-order auto|as-given|rcm|degree]  users renumbered before training, each\n"
+       "                               keeping what is hers (auto: rcm from 2^18 users)\n"
        "  inf in an epsilon list: no privacy for that part\n",
        "ldpgraph experiment lpgnn --dataset ../shared/data/nodes/cora --out /tmp/lpgnn --feature-epsilons 1 "
        "--label-epsilons 1 --splits 1"},

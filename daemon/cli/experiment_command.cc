@@ -102,16 +102,17 @@ int RunLpgnn(const std::vector<std::string>& args) {
   Result<Flags> flags = Flags::Parse(
       args, {"dataset", "models", "feature-mechanisms", "feature-epsilons", "label-methods", "label-epsilons",
              "edge-epsilons", "kx", "ky", "splits", "out", "epochs", "jobs", "hidden", "weight-decay", "dropout",
-             "select-on", "patience", "min-epochs", "validate-on", "propagate-validation-labels"});
+             "select-on", "patience", "min-epochs", "validate-on", "propagate-validation-labels", "node-order"});
   if (!flags.ok()) return Usage(flags.status().message());
   LpgnnExperimentOptions o;
   o.feature_mechanisms = {"mbm", "1bm", "laplace"};
   o.label_methods = {"ce", "fc", "drop"};
   o.jobs = 2;
-  std::string path, select_on = "loss";
+  std::string path, select_on = "loss", node_order = "auto";
   FlagReader read(*flags);
   read.Required("dataset", &path)
       .Required("out", &o.out_dir)
+      .Choice("node-order", &node_order, {"auto", "as-given", "rcm", "degree"})
       .Strings("models", &o.models)
       .Strings("feature-mechanisms", &o.feature_mechanisms)
       .Strings("label-methods", &o.label_methods)
@@ -131,6 +132,10 @@ int RunLpgnn(const std::vector<std::string>& args) {
   ReadStopping(read, &o.train);
   if (!read.ok()) return Usage(read.status().message());
   o.train.select_on_accuracy = select_on == "accuracy";
+  if (node_order != "auto") {  // a named order at any size
+    o.node_order = *ParseNodeOrder(node_order);
+    o.node_order_from = 0;
+  }
   Result<ValidationReference> reference =
       ParseValidationReference(flags->StringOr("validate-on", ValidationReferenceName(o.validation_reference)));
   if (!reference.ok()) return Usage("--validate-on: " + reference.status().message());

@@ -35,24 +35,13 @@ std::vector<std::uint32_t> Renumbered(const std::vector<std::uint32_t>& ids, con
   return out;
 }
 
-// A random arrival order of n users, then `order` over the graph so
-// numbered: one renumbering from the dataset's numbering.
-NodePermutation ArrivalThenOrder(const CsrGraph& graph, bool shuffle, NodeOrder order, double* order_seconds) {
-  const std::uint32_t n = graph.num_nodes();
+// A random arrival order of n users, as a daemon numbers them.
+NodePermutation Arrival(std::uint32_t n) {
   std::vector<std::uint32_t> arrival(n);
   std::iota(arrival.begin(), arrival.end(), 0u);
-  if (shuffle) {
-    SeededRandomSource rng(72);
-    for (std::uint32_t i = n; i > 1; --i) std::swap(arrival[i - 1], arrival[rng.NextU64() % i]);
-  }
-  const NodePermutation first = NodePermutation::FromOrder(arrival);
-  const CsrGraph arrived = shuffle ? PermuteGraph(graph, first) : CsrGraph();
-  const auto start = Clock::now();
-  const NodePermutation second = OrderNodes(shuffle ? arrived : graph, order);
-  *order_seconds = Since(start);
-  std::vector<std::uint32_t> old_of_new(n);
-  for (std::uint32_t i = 0; i < n; ++i) old_of_new[i] = first.old_of_new[second.old_of_new[i]];
-  return NodePermutation::FromOrder(std::move(old_of_new));
+  SeededRandomSource rng(72);
+  for (std::uint32_t i = n; i > 1; --i) std::swap(arrival[i - 1], arrival[rng.NextU64() % i]);
+  return NodePermutation::FromOrder(std::move(arrival));
 }
 
 }  // namespace
@@ -75,7 +64,8 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
                                      "LDPGRAPH_ISA) does not offer");
     }
   }
-  Result<NodeOrder> order = ParseNodeOrder(o.node_order);
+  Result<NodeOrder> order = o.node_order == "auto" ? Result<NodeOrder>(LpgnnOptions().node_order)
+                                                   : ParseNodeOrder(o.node_order);
   if (!order.ok()) return order.status();
   const int threads = SetEngineThreads(o.threads);
   Result<GraphDataset> ds = ReadDataset(o.dataset);
@@ -93,12 +83,11 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
     LDPGRAPH_RETURN_IF_ERROR(RandomizeLabels(data->classes, o.label_epsilon, 2, &labels));
   }
   const double perturb_seconds = Since(perturb_start);
-  // The daemon's numbering of the users, each keeping what she sent.
-  double order_seconds = 0;
-  const NodePermutation renumbering = ArrivalThenOrder(ds->graphs[0], o.shuffle, *order, &order_seconds);
+  // With --shuffle the daemon's numbering of the users, each keeping what
+  // she sent; the dataset's own numbering otherwise, used as it is.
+  const bool renumbered = o.shuffle;
+  const NodePermutation renumbering = renumbered ? Arrival(ds->graphs[0].num_nodes()) : NodePermutation();
   const Split split = StratifiedSplit(data->labels, 0.50, 0.25, 0);
-  // The dataset's own numbering is used as it is: no copies.
-  const bool renumbered = o.shuffle || *order != NodeOrder::kAsGiven;
   const CsrGraph graph = renumbered ? PermuteGraph(ds->graphs[0], renumbering) : CsrGraph();
   if (renumbered) {
     *reports = PermuteRows(*reports, renumbering.old_of_new);
@@ -110,7 +99,7 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
       << "\nfeatures=" << data->features.cols() << "\nfeature_epsilon=" << o.feature_epsilon
       << "\nlabel_epsilon=" << o.label_epsilon << "\nkx=" << o.kx << "\nperturb_seconds=" << perturb_seconds
       << "\nreported_entries=" << reports->factored().sparse.nnz() << "\nshuffled=" << (o.shuffle ? "yes" : "no")
-      << "\nnode_order=" << NodeOrderName(*order) << "\norder_seconds=" << order_seconds << "\n";
+      << "\nnode_order=" << o.node_order << "\n";
   out << "paths=";
   for (std::size_t i = 0; i < paths.size(); ++i) out << (i > 0 ? "," : "") << paths[i];
   out << "\n";
@@ -121,8 +110,9 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
   in.labels = &labels;
   in.classes = data->classes;
   in.label_epsilon = o.label_epsilon;
-  in.split = {Renumbered(split.train, renumbering), Renumbered(split.val, renumbering),
-              Renumbered(split.test, renumbering)};
+  in.split = renumbered ? Split{Renumbered(split.train, renumbering), Renumbered(split.val, renumbering),
+                                Renumbered(split.test, renumbering)}
+                       : split;
   in.test_labels = &true_labels;
   LpgnnOptions lo;
   lo.kind = o.model == "gcn" ? NodeGnnKind::kGcn : NodeGnnKind::kSage;
@@ -131,6 +121,10 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
   lo.ky_choices = {0};
   lo.train.max_epochs = o.epochs;
   lo.dense_input_values = 0;  // --paths decides
+  // TrainLpgnn renumbers the users itself: from its own size on (auto), or
+  // at any size (an order named).
+  lo.node_order = *order;
+  if (o.node_order != "auto") lo.node_order_from = 0;
   std::map<std::string, double> seconds;
   for (const std::string& path : paths) {
     const auto start = Clock::now();

@@ -30,11 +30,13 @@ struct LpgnnBenchOptions {
   std::vector<std::string> paths;  // empty: TrainLpgnn's own choice
   int threads = 0;  // 0: all cores
   // After the users' reports are made, their numbering as a daemon would
-  // hold it: in a random arrival order (`shuffle`), then renumbered by
-  // `node_order` (graph/node_order.h: "as-given", "rcm", "degree"). Each
-  // user keeps her reports, labels and place in the split.
+  // hold it: in a random arrival order (`shuffle`); each user keeps her
+  // reports, labels and place in the split. Then TrainLpgnn's own
+  // renumbering (LpgnnOptions::node_order): "auto" as its defaults have it
+  // (reverse Cuthill-McKee from 2^18 users), or "as-given", "rcm",
+  // "degree" (graph/node_order.h) at any size.
   bool shuffle = false;
-  std::string node_order = "as-given";
+  std::string node_order = "auto";
 };
 
 // Prints nodes=, features=, perturb_seconds=, reported_entries=, then per

@@ -70,6 +70,8 @@ class LpgnnRunner {
     o.train = options_.train;
     o.validation_reference = options_.validation_reference;
     o.propagate_validation_labels = options_.propagate_validation_labels;
+    o.node_order = options_.node_order;
+    o.node_order_from = options_.node_order_from;
     return o;
   }
 

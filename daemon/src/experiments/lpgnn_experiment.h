@@ -42,6 +42,10 @@ struct LpgnnExperimentOptions {
   // LpgnnOptions' validation reference and which labels Drop propagates.
   ValidationReference validation_reference = ValidationReference::kEstimated;
   bool propagate_validation_labels = true;
+  // LpgnnOptions' renumbering of the users; `node_order_from` 0 applies it
+  // at any size (the default: TrainLpgnn's own, from 2^18 users).
+  NodeOrder node_order = LpgnnOptions().node_order;
+  std::int64_t node_order_from = LpgnnOptions().node_order_from;
   int jobs = 1;
 };
 

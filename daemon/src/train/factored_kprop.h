@@ -16,7 +16,8 @@
 namespace ldpgraph {
 
 // What StandardiseColumns does to each column: (x - mean) * scale, scale
-// 1/sd or 1 for a constant column.
+// 1/sd or 1 for a constant column (one whose spread is below 10^-5 of its
+// mean: float rounding's, not the data's).
 struct ColumnStandardisation {
   std::vector<double> mean, scale;
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "engine/permute_rows.h"
 #include "graph/graph_batch.h"
 #include "ldpgraph/label_rr.h"
 #include "train/label_reference.h"
@@ -241,6 +242,44 @@ int LpgnnTrainings(const LpgnnOptions& o) {
   return static_cast<int>(kx + (o.label_method == LabelMethod::kDrop && ky > 1 ? ky - 1 : 0));
 }
 
+namespace {
+
+// TrainLpgnn on the users renumbered by `p`, each keeping what is hers.
+Result<LpgnnRun> TrainRenumbered(const LpgnnInputs& in, const LpgnnOptions& o, const NodePermutation& p) {
+  std::vector<float> weights;
+  const CsrGraph graph = PermuteGraph(*in.graph, p, in.edge_weights, &weights);
+  const NodeFeatures features = PermuteRows(*in.features, p.old_of_new);
+  const std::vector<int> labels = PermuteValues(*in.labels, p);
+  const std::vector<int> test_labels = in.test_labels != nullptr ? PermuteValues(*in.test_labels, p) : labels;
+  auto renumbered = [&p](const std::vector<std::uint32_t>& ids) {
+    std::vector<std::uint32_t> out(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i) out[i] = p.new_of_old[ids[i]];
+    return out;
+  };
+  LpgnnInputs moved = in;
+  moved.graph = &graph;
+  moved.edge_weights = in.edge_weights != nullptr ? &weights : nullptr;
+  moved.features = &features;
+  moved.labels = &labels;
+  moved.test_labels = in.test_labels != nullptr ? &test_labels : nullptr;
+  moved.split = {renumbered(in.split.train), renumbered(in.split.val), renumbered(in.split.test)};
+  LpgnnOptions as_they_are = o;
+  as_they_are.node_order = NodeOrder::kAsGiven;
+  as_they_are.train.row_ids = &p.old_of_new;
+  return TrainLpgnn(moved, as_they_are);
+}
+
+bool InRange(const Split& split, std::size_t n) {
+  for (const std::vector<std::uint32_t>* ids : {&split.train, &split.val, &split.test}) {
+    for (std::uint32_t id : *ids) {
+      if (id >= n) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   if (in.graph == nullptr || in.features == nullptr || in.labels == nullptr) {
     return Status::InvalidArgument("LPGNN needs a graph, features and labels");
@@ -249,6 +288,11 @@ Result<LpgnnRun> TrainLpgnn(const LpgnnInputs& in, const LpgnnOptions& o) {
   if (static_cast<std::size_t>(in.features->rows()) != n || in.labels->size() != n ||
       (in.test_labels != nullptr && in.test_labels->size() != n)) {
     return Status::InvalidArgument("graph, features and labels disagree on the number of nodes");
+  }
+  if (o.node_order != NodeOrder::kAsGiven && static_cast<std::int64_t>(n) >= o.node_order_from &&
+      in.graph->num_entries() > 0 && o.train.row_ids == nullptr && InRange(in.split, n) &&
+      (in.edge_weights == nullptr || in.edge_weights->size() == in.graph->num_entries())) {
+    return TrainRenumbered(in, o, OrderNodes(*in.graph, o.node_order));
   }
   if (o.kx_choices.empty()) return Status::InvalidArgument("no feature KProp steps to choose from");
   if (o.label_method == LabelMethod::kDrop && o.ky_choices.empty()) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "graph/csr_graph.h"
+#include "graph/node_order.h"
 #include "models/node_gnn.h"
 #include "train/factored_kprop.h"
 #include "train/node_trainer.h"
@@ -128,6 +129,17 @@ struct LpgnnOptions {
   // route's), and the values differ from the factored route's by rounding
   // (docs/roofline.md).
   std::int64_t packed_input_bytes = std::int64_t{2} << 30;
+  // Graphs of at least `node_order_from` users are renumbered by
+  // `node_order` (graph/node_order.h) before training, so that a neighbour
+  // sum finds friends' rows near each other, and each user keeps her
+  // reports, labels, split and dropout masks (NodeTrainOptions::row_ids):
+  // what is learnt is the same up to float rounding, and nothing returned
+  // depends on the numbering (a model's weights do not). Below 2^18 users
+  // a hidden layer's rows (16 bfloat16 values each) fit in L2 in any order.
+  // In a daemon's arrival order, at 10^6 users, reverse Cuthill-McKee makes
+  // an epoch faster (docs/roofline.md).
+  NodeOrder node_order = NodeOrder::kRcm;
+  std::int64_t node_order_from = std::int64_t{1} << 18;
   NodeTrainOptions train;
   std::uint64_t seed = 0;  // weights and dropout
   // Told where training is, e.g. "training 3/9 (kx 4, ky 0) epoch 120", after

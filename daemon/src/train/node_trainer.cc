@@ -80,6 +80,7 @@ NodeTrainResult TrainNodeClassifier(NodeGnnModel* model, const PreparedGraph& gr
     if (epoch > 1) memory.EpochEnded();  // the last epoch's tape is gone: its memory is free
     const auto epoch_start = Clock::now();
     Tape tape(true, &rng);
+    tape.SetRowIds(o.row_ids);
     Tape::Var loss = NodeLoss(tape, model->Forward(tape, graph, features, nullptr, &propagated), &train_targets, o);
     adam.ZeroGrad();
     tape.Backward(loss);

@@ -37,6 +37,10 @@ struct NodeTrainOptions {
   // fitting the noise; training stops before such an epoch counts. Null: off.
   const std::vector<int>* noisy_train_labels = nullptr;
   double noisy_accuracy_ceiling = 1.0;
+  // The user each node stands for when the graph was renumbered
+  // (graph/node_order.h; null: node i is user i): dropout draws each user's
+  // masks whatever her number (Tape::SetRowIds). Must outlive the training.
+  const std::vector<std::uint32_t>* row_ids = nullptr;
 };
 
 // The labels each part of training sees, one per node (-1 unknown). With
