@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/parallel.h"
+#include "engine/sparse_matrix.h"
 #include "engine/tape.h"
 #include "ldpgraph/samplers.h"
 
@@ -119,4 +120,48 @@ TEST_CASE("Tape.DropoutMasksFollowTheUsersAndAnyThreadCount") {
   }
   std::vector<std::uint32_t> short_ids(10);
   CHECK(run(&x, &short_ids, 2) == first);
+}
+
+TEST_CASE("Tape.SparseInputDropoutFollowsTheUsers") {
+  // A sparse input's stored entries, renumbered with their rows, are
+  // dropped alike (x W with W the identity reads the dropped input back).
+  const std::int64_t n = 3000, d = 40;
+  SparseMatrix x;
+  x.rows = n;
+  x.cols = d;
+  SeededRandomSource rng(13);
+  for (std::int64_t r = 0; r < n; ++r) {
+    for (std::int64_t c = 0; c < d; ++c) {
+      if (UniformUnit(rng) < 0.2) {
+        x.indices.push_back(static_cast<std::int32_t>(c));
+        x.values.push_back(static_cast<float>(1 + UniformUnit(rng)));
+      }
+    }
+    x.offsets.push_back(x.nnz());
+  }
+  std::vector<std::uint32_t> ids(static_cast<std::size_t>(n));
+  std::iota(ids.begin(), ids.end(), 0u);
+  for (std::size_t i = ids.size() - 1; i > 0; --i) std::swap(ids[i], ids[UniformBelow(rng, i + 1)]);
+  SparseMatrix moved;
+  moved.rows = n;
+  moved.cols = d;
+  for (std::int64_t r = 0; r < n; ++r) {
+    const std::uint32_t from = ids[static_cast<std::size_t>(r)];
+    for (std::int64_t k = x.offsets[from]; k < x.offsets[from + 1]; ++k) {
+      moved.indices.push_back(x.indices[k]);
+      moved.values.push_back(x.values[static_cast<std::size_t>(k)]);
+    }
+    moved.offsets.push_back(moved.nnz());
+  }
+  Parameter identity("w", static_cast<int>(d), static_cast<int>(d));
+  identity.value.setIdentity();
+  auto dropped = [&](const SparseMatrix* m, const std::vector<std::uint32_t>* row_ids) {
+    SeededRandomSource keys(4);
+    Tape tape(true, &keys);
+    tape.SetRowIds(row_ids);
+    return Matrix(tape.value(tape.InputProduct(tape.Input(m, 0.5f), tape.Param(&identity))));
+  };
+  const Matrix first = dropped(&x, nullptr), renumbered = dropped(&moved, &ids);
+  for (Eigen::Index r = 0; r < n; ++r) REQUIRE(renumbered.row(r) == first.row(ids[static_cast<std::size_t>(r)]));
+  CHECK((first.array() == 0).count() > (ToDense(x).array() == 0).count());  // some stored entries dropped
 }

@@ -41,18 +41,23 @@ class DropoutDraws {
     return Draw(Mix(e >> 2), e) >= threshold_;
   }
   // Row r's multipliers (0 or keep_scale()) into out[0, cols). `words`
-  // has room for cols / 4 + 2 words: the row's draws are its elements'
+  // has room for row_words() words: the row's draws are its elements'
   // 16-bit chunks, which lie in order in the words' memory (little-endian).
-  void Row(std::int64_t row, std::uint64_t* words, float* out) const {
+  void Row(std::int64_t row, std::uint64_t* words, float* out) const { Run(row, cols_, words, out); }
+  // The same for the row's first `count` elements (count <= cols; words
+  // with room for count / 4 + 2): a sparse row's stored entries, whose draws
+  // are taken in storage order from a row as wide as any (cols 2^32).
+  void Run(std::int64_t row, std::int64_t count, std::uint64_t* words, float* out) const {
     static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "16-bit chunks are read in memory order");
-    const std::uint64_t first = Element(row, 0), last = first + static_cast<std::uint64_t>(cols_ - 1);
-    const std::uint64_t w0 = first >> 2, count = (last >> 2) - w0 + 1;
-    for (std::uint64_t w = 0; w < count; ++w) words[w] = Mix(w0 + w);
+    if (count <= 0) return;
+    const std::uint64_t first = Element(row, 0), last = first + static_cast<std::uint64_t>(count - 1);
+    const std::uint64_t w0 = first >> 2, mixed = (last >> 2) - w0 + 1;
+    for (std::uint64_t w = 0; w < mixed; ++w) words[w] = Mix(w0 + w);
     // The chunks as 16-bit values in place (a copy keeps to the aliasing rules).
     std::uint16_t draws[4 * kMaxRowWords];
     const std::int64_t at = static_cast<std::int64_t>(first & 3);
-    for (std::int64_t begin = 0; begin < cols_; begin += 4 * (kMaxRowWords - 1)) {
-      const std::int64_t n = std::min<std::int64_t>(cols_ - begin, 4 * (kMaxRowWords - 1));
+    for (std::int64_t begin = 0; begin < count; begin += 4 * (kMaxRowWords - 1)) {
+      const std::int64_t n = std::min<std::int64_t>(count - begin, 4 * (kMaxRowWords - 1));
       std::memcpy(draws, words + (at + begin) / 4, static_cast<std::size_t>(((at + begin) % 4 + n + 3) / 4) * 8);
       const std::uint16_t* d = draws + (at + begin) % 4;
       // A product, not a select: GCC made the select a branch, taken at

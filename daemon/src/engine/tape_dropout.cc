@@ -20,15 +20,20 @@ Tape::InputVar Tape::Input(const SparseMatrix* x, float dropout) {
   InputNode node;
   node.sparse = x;
   if (training_ && dropout > 0.0f) {
-    // The stored entries' draws as the same matrix dense would take them:
-    // the zeros stay zero, so this is dropout on the whole matrix.
-    const DropoutDraws draws = NextDropout(dropout, static_cast<Eigen::Index>(x->rows), static_cast<Eigen::Index>(x->cols));
+    // Each row's stored entries draw in storage order, as a row 2^32 wide
+    // (four entries a mixed word): the zeros stay zero, so this is dropout
+    // on the whole matrix at the cost of its non-zeros.
+    const DropoutDraws draws = NextDropout(dropout, static_cast<Eigen::Index>(x->rows), Eigen::Index{1} << 32);
     auto values = std::make_shared<std::vector<float>>(static_cast<std::size_t>(x->nnz()));
     ForEachRowBlock(static_cast<Eigen::Index>(x->rows), [&](int, Eigen::Index begin, Eigen::Index end) {
+      std::vector<std::uint64_t> words;
       for (Eigen::Index r = begin; r < end; ++r) {
-        for (std::int64_t k = x->offsets[r]; k < x->offsets[r + 1]; ++k) {
-          const float value = x->unit_weights() ? 1.0f : x->values[static_cast<std::size_t>(k)];
-          (*values)[static_cast<std::size_t>(k)] = draws.Kept(r, x->indices[k]) ? draws.keep_scale() * value : 0.0f;
+        const std::int64_t first = x->offsets[r], count = x->offsets[r + 1] - first;
+        words.resize(static_cast<std::size_t>(count / 4 + 2));
+        float* out = values->data() + first;
+        draws.Run(r, count, words.data(), out);
+        if (!x->unit_weights()) {
+          for (std::int64_t k = 0; k < count; ++k) out[k] *= x->values[static_cast<std::size_t>(first + k)];
         }
       }
     });
