@@ -133,7 +133,7 @@ TEST_CASE("Cli.BenchRooflineBoundsEveryKernelItTimes") {
   // Every kernel: a time, an intensity, a bound and the fraction of it reached.
   for (const char* kernel : {"neighbour_sum_w4", "neighbour_sum_w16", "gin_neighbour_sum_w64", "gin_neighbour_sum_w128",
                              "gin_readout",
-                             "sparse_input_product", "sparse_input_gradient", "linear_last_layer", "linear_gin", "selu", "dropout", "add",
+                             "sparse_input_product", "sparse_input_gradient", "sparse_input_dropout", "linear_last_layer", "linear_gin", "selu", "dropout", "add",
                              "add_bias", "softmax_cross_entropy", "gin_mlp", "batch_norm_gin"}) {
     CAPTURE(kernel);
     const std::string k = std::string("kernel_") + kernel + "_";

@@ -231,6 +231,19 @@ std::vector<KernelTiming> TimeKernels(const KernelShapes& s, double seconds) {
     k.seconds = BestSeconds(seconds, false, [](Tape&) {}, [&](Tape&) { PackedWeightGradient(z, g, &gw, true); });
     kernels.push_back(std::move(k));
   }
+  {  // the sparse input's dropout in training: its stored entries' multipliers
+    const SparseMatrix& f = *s.features;
+    KernelTiming k;
+    k.name = "sparse_input_dropout";
+    k.op = "Input/" + std::to_string(f.cols);
+    k.shape = Shape(f.rows, f.cols) + " (" + std::to_string(f.nnz()) + " non-zeros)";
+    k.cost.flops = static_cast<double>(f.nnz());  // each survivor scaled
+    k.cost.dropout_draws = static_cast<double>(f.nnz());
+    k.cost.read_bytes = 8.0 * static_cast<double>(f.rows) + (f.unit_weights() ? 0.0 : 4.0) * static_cast<double>(f.nnz());
+    k.cost.written_bytes = 4.0 * static_cast<double>(f.nnz());
+    k.seconds = BestSeconds(seconds, true, [](Tape&) {}, [&](Tape& t) { t.Input(&f, 0.5f); });
+    kernels.push_back(std::move(k));
+  }
   kernels.push_back(LinearProduct("linear_last_layer", n, s.hidden, s.classes, seconds));
   kernels.push_back(LinearProduct("linear_gin", s.gin_rows, s.gin_width, s.gin_width, seconds));
 

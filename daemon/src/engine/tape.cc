@@ -31,6 +31,13 @@ Tape::Tape(bool training, RandomSource* rng)
   if (profile_ != nullptr) mark_ = ProfileClock::now();
 }
 
+void Tape::ChargeInput(std::int64_t width) {
+  if (profile_ == nullptr) return;
+  const auto now = ProfileClock::now();
+  profile_->AddForward("Input", width, std::chrono::duration<double>(now - mark_).count());
+  mark_ = now;
+}
+
 Tape::Var Tape::Push(Matrix value, bool needs_grad, const char* op) {
   Node n;
   if (profile_ != nullptr) {

@@ -203,6 +203,9 @@ class Tape {
     std::shared_ptr<const std::vector<float>> values;  // sparse after dropout; null: x's own
     std::shared_ptr<const DropoutBytes> mask;           // dense dropout; null: none
   };
+  // An input's dropout, which pushes no node, charged to the profile as
+  // "Input" of the input's width (not to the next operation).
+  void ChargeInput(std::int64_t width);
   // `op` names the operation for the profile: the calling member function.
   Var Push(Matrix value, bool needs_grad, const char* op = __builtin_FUNCTION());
   // The next dropout call's draws over rows x cols (its key from rng_; the

@@ -38,6 +38,7 @@ Tape::InputVar Tape::Input(const SparseMatrix* x, float dropout) {
       }
     });
     node.values = std::move(values);
+    ChargeInput(x->cols);
   }
   inputs_.push_back(std::move(node));
   return static_cast<InputVar>(inputs_.size() - 1);
@@ -59,6 +60,7 @@ Tape::InputVar Tape::Input(MatrixView x, float dropout) {
       }
     });
     node.mask = std::move(mask);
+    ChargeInput(x.cols());
   }
   inputs_.push_back(std::move(node));
   return static_cast<InputVar>(inputs_.size() - 1);
