@@ -165,3 +165,20 @@ TEST_CASE("Tape.SparseInputDropoutFollowsTheUsers") {
   for (Eigen::Index r = 0; r < n; ++r) REQUIRE(renumbered.row(r) == first.row(ids[static_cast<std::size_t>(r)]));
   CHECK((first.array() == 0).count() > (ToDense(x).array() == 0).count());  // some stored entries dropped
 }
+
+TEST_CASE("DropoutDraws.EntriesDrawWhatRunDraws") {
+  const std::vector<std::uint32_t> ids = {7, 0, 123456789, 4000000000u};
+  const DropoutDraws draws(99, 0.3f, std::int64_t{1} << 32, ids.data());
+  for (std::int64_t row = 0; row < 4; ++row) {
+    for (std::int64_t count : {0, 1, 3, 4, 5, 14, 64, 300}) {
+      std::vector<float> run(static_cast<std::size_t>(count) + 1, -1.0f), entries(run);
+      std::vector<std::uint64_t> words(static_cast<std::size_t>(count / 4 + 2));
+      draws.Run(row, count, words.data(), run.data());
+      draws.Entries(row, count, entries.data());
+      CAPTURE(row);
+      CAPTURE(count);
+      CHECK(run == entries);
+      CHECK(entries.back() == -1.0f);  // nothing written past the count
+    }
+  }
+}

@@ -65,6 +65,22 @@ class DropoutDraws {
       for (std::int64_t c = 0; c < n; ++c) out[begin + c] = static_cast<float>(d[c] >= threshold_) * keep_scale_;
     }
   }
+  // Run for a row of whole words (Element(row, 0) a multiple of 4: a
+  // sparse row's entries, cols 2^32), a block of words at a time into a
+  // buffer on the stack, whose 16-bit chunks the select then reads in order
+  // (a select per element straight from each word ran 4 times slower).
+  void Entries(std::int64_t row, std::int64_t count, float* out) const {
+    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "16-bit chunks are read in memory order");
+    const std::uint64_t base = Element(row, 0) >> 2;
+    std::uint64_t words[kMaxRowWords];
+    std::uint16_t draws[4 * kMaxRowWords];
+    for (std::int64_t begin = 0; begin < count; begin += 4 * kMaxRowWords) {
+      const std::int64_t n = std::min<std::int64_t>(count - begin, 4 * kMaxRowWords), mixed = (n + 3) / 4;
+      for (std::int64_t w = 0; w < mixed; ++w) words[w] = Mix(base + static_cast<std::uint64_t>(begin / 4 + w));
+      std::memcpy(draws, words, static_cast<std::size_t>(mixed) * sizeof(std::uint64_t));
+      for (std::int64_t c = 0; c < n; ++c) out[begin + c] = static_cast<float>(draws[c] >= threshold_) * keep_scale_;
+    }
+  }
   // Room Row needs for its words.
   std::int64_t row_words() const { return cols_ / 4 + 2; }
 

@@ -26,12 +26,10 @@ Tape::InputVar Tape::Input(const SparseMatrix* x, float dropout) {
     const DropoutDraws draws = NextDropout(dropout, static_cast<Eigen::Index>(x->rows), Eigen::Index{1} << 32);
     auto values = std::make_shared<std::vector<float>>(static_cast<std::size_t>(x->nnz()));
     ForEachRowBlock(static_cast<Eigen::Index>(x->rows), [&](int, Eigen::Index begin, Eigen::Index end) {
-      std::vector<std::uint64_t> words;
       for (Eigen::Index r = begin; r < end; ++r) {
         const std::int64_t first = x->offsets[r], count = x->offsets[r + 1] - first;
-        words.resize(static_cast<std::size_t>(count / 4 + 2));
         float* out = values->data() + first;
-        draws.Run(r, count, words.data(), out);
+        draws.Entries(r, count, out);
         if (!x->unit_weights()) {
           for (std::int64_t k = 0; k < count; ++k) out[k] *= x->values[static_cast<std::size_t>(first + k)];
         }
@@ -70,31 +68,46 @@ Tape::Var Tape::Dropout(Var x, float p) {
   if (!training_ || p <= 0.0f) return x;
   const Matrix& in = value(x);
   const DropoutDraws draws = NextDropout(p, in.rows(), in.cols());
-  // out = multipliers . from, row by row: forward on the input, backward on
-  // the gradient, the multipliers drawn again rather than held (n x F).
-  auto drop_rows = [draws](const Matrix& from, Matrix* out, bool add) {
-    ForEachRowBlock(from.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
-      std::vector<float> multipliers(static_cast<std::size_t>(from.cols()));
-      std::vector<std::uint64_t> words(static_cast<std::size_t>(draws.row_words()));
-      for (Eigen::Index r = begin; r < end; ++r) {
-        draws.Row(r, words.data(), multipliers.data());
-        const float* f = from.row(r).data();
-        float* o = out->row(r).data();
-        for (Eigen::Index c = 0; c < from.cols(); ++c) {
-          o[c] = add ? o[c] + f[c] * multipliers[static_cast<std::size_t>(c)] : f[c] * multipliers[static_cast<std::size_t>(c)];
-        }
-      }
-    });
-  };
+  const bool keep_mask = Needs(x);
+  // The mask as bytes for the gradient (a quarter of the floats it once
+  // was); a constant input (node features) needs none.
+  auto mask = std::make_shared<std::vector<std::uint8_t>>(keep_mask ? static_cast<std::size_t>(in.size()) : 0);
   Matrix y(in.rows(), in.cols());
-  drop_rows(in, &y, false);
-  if (!Needs(x)) return Push(std::move(y), false);  // a constant input (node features): nothing more
+  const Eigen::Index cols = in.cols();
+  ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+    std::vector<float> multipliers(static_cast<std::size_t>(cols));
+    std::vector<std::uint64_t> words(static_cast<std::size_t>(draws.row_words()));
+    for (Eigen::Index r = begin; r < end; ++r) {
+      draws.Row(r, words.data(), multipliers.data());
+      const float* f = in.row(r).data();
+      float* o = y.row(r).data();
+      for (Eigen::Index c = 0; c < cols; ++c) o[c] = f[c] * multipliers[static_cast<std::size_t>(c)];
+      if (keep_mask) {
+        std::uint8_t* k = mask->data() + r * cols;
+        for (Eigen::Index c = 0; c < cols; ++c) k[c] = multipliers[static_cast<std::size_t>(c)] != 0.0f;
+      }
+    }
+  });
+  if (!keep_mask) return Push(std::move(y), false);
   Var out = Push(std::move(y), true);
-  nodes_[out].backward = [this, x, out, drop_rows] {
+  const float scale = draws.keep_scale();
+  nodes_[out].backward = [this, x, out, mask, scale] {
     if (!Needs(x)) return;
     bool fresh = false;
     Matrix& gx = GradSlot(x, &fresh);
-    drop_rows(nodes_[out].grad, &gx, !fresh);
+    const Matrix& g = nodes_[out].grad;
+    const Eigen::Index width = g.cols();
+    ForEachRowBlock(g.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+      for (Eigen::Index r = begin; r < end; ++r) {
+        const float* from = g.row(r).data();
+        const std::uint8_t* k = mask->data() + r * width;
+        float* to = gx.row(r).data();
+        for (Eigen::Index c = 0; c < width; ++c) {
+          const float d = from[c] * (static_cast<float>(k[c]) * scale);
+          to[c] = fresh ? d : to[c] + d;
+        }
+      }
+    });
   };
   return out;
 }
