@@ -13,25 +13,16 @@
 #include "engine/matrix.h"
 #include "engine/tall_gemm.h"
 #include "ldpgraph/samplers.h"
+#include "support/bf16_rounding.h"
 #include "support/random_matrix.h"
 
 using namespace ldpgraph;
 using ldpgraph::testing::MaxError;
+using ldpgraph::testing::RoundToBf16;
+using ldpgraph::testing::Rounded;
 using ldpgraph::testing::RandomMatrix;
 
 namespace {
-
-// Round to the nearest bfloat16, ties to even (finite inputs).
-float RoundToBf16(float x) {
-  std::uint32_t u = 0;
-  std::memcpy(&u, &x, sizeof u);
-  u += 0x7fffu + ((u >> 16) & 1u);
-  u &= 0xffff0000u;
-  std::memcpy(&x, &u, sizeof u);
-  return x;
-}
-
-Matrix Rounded(const Matrix& m) { return m.unaryExpr([](float x) { return RoundToBf16(x); }); }
 
 Matrix Product(const Matrix& a, const Matrix& b) {
   return (a.cast<double>() * b.cast<double>()).cast<float>();

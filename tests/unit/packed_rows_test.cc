@@ -14,24 +14,16 @@
 #include "engine/kernels/kernel_table.h"
 #include "engine/packed_rows.h"
 #include "ldpgraph/samplers.h"
+#include "support/bf16_rounding.h"
 #include "support/random_matrix.h"
 
 using namespace ldpgraph;
 using ldpgraph::testing::MaxError;
+using ldpgraph::testing::RoundToBf16;
+using ldpgraph::testing::Rounded;
 using ldpgraph::testing::RandomMatrix;
 
 namespace {
-
-float RoundToBf16(float x) {
-  std::uint32_t u = 0;
-  std::memcpy(&u, &x, sizeof u);
-  u += 0x7fffu + ((u >> 16) & 1u);
-  u &= 0xffff0000u;
-  std::memcpy(&x, &u, sizeof u);
-  return x;
-}
-
-Matrix Rounded(const Matrix& m) { return m.unaryExpr([](float x) { return RoundToBf16(x); }); }
 
 PackedRows Pack(const Matrix& x) {
   PackedRows z(x.rows(), x.cols());
