@@ -28,13 +28,14 @@ bool WithinBinomial(double count, double trials, double p) {
 }  // namespace
 
 TEST_CASE("DropoutDraws.KeepEachElementWithItsProbabilityAndIndependently") {
-  const std::int64_t rows = 20000, cols = 13;  // rows that share words
+  const std::int64_t rows = 6000, cols = 13;  // rows that share words
   for (float p : {0.1f, 0.5f, 0.9f}) {
     CAPTURE(p);
     const DropoutDraws draws(0x1234 + static_cast<std::uint64_t>(p * 100), p, cols, nullptr);
     const double keep = 1.0 - static_cast<double>(static_cast<std::uint16_t>(p * 65536.0f)) / 65536.0;
     CHECK(draws.keep_scale() == doctest::Approx(1.0 / keep));
     double kept = 0, both_in_word = 0, both_in_row = 0, both_down = 0;
+    int disagree = 0;
     std::vector<float> row(cols), below(cols);
     std::vector<std::uint64_t> words(static_cast<std::size_t>(draws.row_words()));
     for (std::int64_t r = 0; r < rows; ++r) {
@@ -42,8 +43,8 @@ TEST_CASE("DropoutDraws.KeepEachElementWithItsProbabilityAndIndependently") {
       if (r + 1 < rows) draws.Row(r + 1, words.data(), below.data());
       for (std::int64_t c = 0; c < cols; ++c) {
         const bool k = row[static_cast<std::size_t>(c)] != 0;
-        REQUIRE(k == draws.Kept(r, c));  // Row and Kept agree
-        REQUIRE((row[static_cast<std::size_t>(c)] == 0 || row[static_cast<std::size_t>(c)] == draws.keep_scale()));
+        disagree += k != draws.Kept(r, c);  // Row and Kept agree
+        disagree += row[static_cast<std::size_t>(c)] != 0 && row[static_cast<std::size_t>(c)] != draws.keep_scale();
         kept += k;
         // Neighbours: the next element (often the same 64-bit word), the
         // element 2 on (a row apart in words when the row ends), the one below.
@@ -52,6 +53,7 @@ TEST_CASE("DropoutDraws.KeepEachElementWithItsProbabilityAndIndependently") {
         if (r + 1 < rows) both_down += k && below[static_cast<std::size_t>(c)] != 0;
       }
     }
+    CHECK(disagree == 0);
     CHECK(WithinBinomial(kept, rows * cols, keep));
     CHECK(WithinBinomial(both_in_word, rows * (cols - 1), keep * keep));
     CHECK(WithinBinomial(both_in_row, rows * (cols - 2), keep * keep));
@@ -73,9 +75,11 @@ TEST_CASE("DropoutDraws.CallsAreIndependentAndMasksFollowTheRowIds") {
   SeededRandomSource rng(3);
   for (std::size_t i = ids.size() - 1; i > 0; --i) std::swap(ids[i], ids[UniformBelow(rng, i + 1)]);
   const DropoutDraws renumbered(1, 0.5f, cols, ids.data());
+  int moved = 0;
   for (std::int64_t r = 0; r < rows; ++r) {
-    for (std::int64_t c = 0; c < cols; ++c) REQUIRE(renumbered.Kept(r, c) == a.Kept(ids[static_cast<std::size_t>(r)], c));
+    for (std::int64_t c = 0; c < cols; ++c) moved += renumbered.Kept(r, c) != a.Kept(ids[static_cast<std::size_t>(r)], c);
   }
+  CHECK(moved == 0);
 }
 
 TEST_CASE("Tape.DropoutMasksFollowTheUsersAndAnyThreadCount") {

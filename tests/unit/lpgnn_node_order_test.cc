@@ -34,7 +34,7 @@ std::vector<std::uint32_t> Renumbered(const std::vector<std::uint32_t>& ids, con
 
 TEST_CASE("LpgnnNodeOrder.RenumberedUsersLearnWhatTheirFirstNumberingLearns") {
   NodeDatasetSpec spec;
-  spec.nodes = 1200;
+  spec.nodes = 800;
   spec.mean_degree = 8;
   spec.features = 60;
   spec.words = 6;
@@ -71,8 +71,8 @@ TEST_CASE("LpgnnNodeOrder.RenumberedUsersLearnWhatTheirFirstNumberingLearns") {
     o.label_method = LabelMethod::kForwardCorrection;
     o.kx_choices = {2};
     o.dense_input_values = 0;  // factored, as at a daemon's scale
-    o.train.max_epochs = 60;
-    o.train.early_stop_from = 20;
+    o.train.max_epochs = 40;
+    o.train.early_stop_from = 15;
     int epochs[3] = {0, 0, 0};
     std::vector<LpgnnRun> runs;
     const NodeOrder orders[3] = {NodeOrder::kAsGiven, NodeOrder::kRcm, NodeOrder::kDegree};
