@@ -475,6 +475,75 @@ void NarrowRows(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t inner
   }
 }
 
+// Lanes 2i of p and q (lanes 0..kLanes-1 of p, then of q) plus lanes 2i + 1:
+// kLanes partial sums each of p and q, pairs of theirs added, p's first.
+inline Vec PairSums(Vec p, Vec q) {
+  typedef std::int32_t Mask __attribute__((vector_size(kLanes * sizeof(std::int32_t))));
+  Mask even, odd;
+  for (int i = 0; i < kLanes; ++i) {
+    even[i] = 2 * i;
+    odd[i] = 2 * i + 1;
+  }
+  return __builtin_shuffle(p, q, even) + __builtin_shuffle(p, q, odd);
+}
+
+// The same product for A row by row (a_inner_stride 1) and `inner` a
+// whole number V of vectors: each of kLanes rows times each of B's C
+// columns is a dot product of V vectors, and a tree of PairSums turns the
+// kLanes products of one column into one vector of the rows' sums. A row at
+// a time (NarrowRows) multiplies C lanes of a vector at once: 16 -> 4 at
+// 10^6 rows ran at 0.2 of its stream bound.
+template <int C, int V>
+void NarrowDots(const GemmOperands& m, std::ptrdiff_t rows, bool accumulate) {
+  Vec columns[C][V];  // B's columns, V vectors each
+  for (int j = 0; j < C; ++j) {
+    for (int v = 0; v < V; ++v) {
+      for (int l = 0; l < kLanes; ++l) columns[j][v][l] = m.b[(v * kLanes + l) * m.ldb + j];
+    }
+  }
+  std::ptrdiff_t r = 0;
+  for (; r + kLanes <= rows; r += kLanes) {
+    Vec sums[C];
+    for (int j = 0; j < C; ++j) {
+      Vec level[kLanes];
+      for (int l = 0; l < kLanes; ++l) {
+        const float* a = m.a + (r + l) * m.a_row_stride;
+        Vec dot = Load(a) * columns[j][0];
+        for (int v = 1; v < V; ++v) dot += Load(a + v * kLanes) * columns[j][v];
+        level[l] = dot;
+      }
+      for (int width = kLanes; width > 1; width /= 2) {
+        for (int i = 0; i < width / 2; ++i) level[i] = PairSums(level[2 * i], level[2 * i + 1]);
+      }
+      sums[j] = level[0];
+    }
+    for (int l = 0; l < kLanes; ++l) {
+      float* c = m.c + (r + l) * m.ldc;
+      for (int j = 0; j < C; ++j) {
+        const float v = sums[j][l] + (accumulate ? c[j] : 0.0f);
+        c[j] = m.bias ? v + m.bias[j] : v;
+      }
+    }
+  }
+  if (r < rows) {
+    GemmOperands rest = m;
+    rest.a += r * m.a_row_stride;
+    rest.c += r * m.ldc;
+    NarrowRows<C>(rest, rows - r, V * kLanes, accumulate);
+  }
+}
+
+template <int C>
+bool NarrowDotsOf(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t inner, bool accumulate) {
+  if (m.a_inner_stride != 1 || inner % kLanes != 0) return false;
+  switch (inner / kLanes) {
+    case 1: NarrowDots<C, 1>(m, rows, accumulate); return true;
+    case 2: NarrowDots<C, 2>(m, rows, accumulate); return true;
+    case 4: NarrowDots<C, 4>(m, rows, accumulate); return true;
+    default: return false;
+  }
+}
+
 // C (rows x C) = A B with A addressed transposed in place (a_row_stride 1:
 // A's column p is row p of X, `rows` wide) and rows a multiple of kLanes:
 // the weight gradient X^T G of a narrow layer. One pass over X and G, each
@@ -533,9 +602,15 @@ void NarrowGemm(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t cols,
   }
   switch (cols) {
     case 1: return NarrowRows<1>(m, rows, inner, accumulate);
-    case 2: return NarrowRows<2>(m, rows, inner, accumulate);
-    case 3: return NarrowRows<3>(m, rows, inner, accumulate);
-    case 4: return NarrowRows<4>(m, rows, inner, accumulate);
+    case 2:
+      if (NarrowDotsOf<2>(m, rows, inner, accumulate)) return;
+      return NarrowRows<2>(m, rows, inner, accumulate);
+    case 3:
+      if (NarrowDotsOf<3>(m, rows, inner, accumulate)) return;
+      return NarrowRows<3>(m, rows, inner, accumulate);
+    case 4:
+      if (NarrowDotsOf<4>(m, rows, inner, accumulate)) return;
+      return NarrowRows<4>(m, rows, inner, accumulate);
     case 5: return NarrowRows<5>(m, rows, inner, accumulate);
     case 6: return NarrowRows<6>(m, rows, inner, accumulate);
     case 7: return NarrowRows<7>(m, rows, inner, accumulate);
