@@ -23,11 +23,14 @@ Matrix MeanNll(const Matrix& q, const std::vector<int>& labels, float* scale) {
   ForEachRowBlock(q.rows(), [&](int t, Eigen::Index begin, Eigen::Index end) {
     double sum = 0.0;
     std::int64_t labelled = 0;
+    // Without a branch: half of a node model's rows are unlabelled, at
+    // random. Adding 0.0 for them leaves the same double sum.
     for (Eigen::Index i = begin; i < end; ++i) {
       const int y = labels[static_cast<std::size_t>(i)];
-      if (y < 0) continue;
-      sum -= std::log(std::max(q(i, y), 1e-30f));
-      ++labelled;
+      const bool known = y >= 0;
+      const double term = std::log(std::max(q(i, known ? y : 0), 1e-30f));
+      sum -= known ? term : 0.0;
+      labelled += known;
     }
     partial[static_cast<std::size_t>(t)] = sum;
     counted[static_cast<std::size_t>(t)] = labelled;
