@@ -477,14 +477,18 @@ void NarrowRows(const GemmOperands& m, std::ptrdiff_t rows, std::ptrdiff_t inner
 
 // Lanes 2i of p and q (lanes 0..kLanes-1 of p, then of q) plus lanes 2i + 1:
 // kLanes partial sums each of p and q, pairs of theirs added, p's first.
+// (__builtin_shufflevector, which GCC from 12 and clang both take, with
+// each width's lanes spelt out, chosen as kLanes is.)
 inline Vec PairSums(Vec p, Vec q) {
-  typedef std::int32_t Mask __attribute__((vector_size(kLanes * sizeof(std::int32_t))));
-  Mask even, odd;
-  for (int i = 0; i < kLanes; ++i) {
-    even[i] = 2 * i;
-    odd[i] = 2 * i + 1;
-  }
-  return __builtin_shuffle(p, q, even) + __builtin_shuffle(p, q, odd);
+#if defined(__AVX512F__)
+  return __builtin_shufflevector(p, q, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30) +
+         __builtin_shufflevector(p, q, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+#elif defined(__AVX__)
+  return __builtin_shufflevector(p, q, 0, 2, 4, 6, 8, 10, 12, 14) +
+         __builtin_shufflevector(p, q, 1, 3, 5, 7, 9, 11, 13, 15);
+#else
+  return __builtin_shufflevector(p, q, 0, 2, 4, 6) + __builtin_shufflevector(p, q, 1, 3, 5, 7);
+#endif
 }
 
 // The same product for A row by row (a_inner_stride 1) and `inner` a
