@@ -37,10 +37,9 @@ TEST_CASE("DropoutDraws.KeepEachElementWithItsProbabilityAndIndependently") {
     double kept = 0, both_in_word = 0, both_in_row = 0, both_down = 0;
     int disagree = 0;
     std::vector<float> row(cols), below(cols);
-    std::vector<std::uint64_t> words(static_cast<std::size_t>(draws.row_words()));
     for (std::int64_t r = 0; r < rows; ++r) {
-      draws.Row(r, words.data(), row.data());
-      if (r + 1 < rows) draws.Row(r + 1, words.data(), below.data());
+      draws.Row(r, row.data());
+      if (r + 1 < rows) draws.Row(r + 1, below.data());
       for (std::int64_t c = 0; c < cols; ++c) {
         const bool k = row[static_cast<std::size_t>(c)] != 0;
         disagree += k != draws.Kept(r, c);  // Row and Kept agree
@@ -170,19 +169,26 @@ TEST_CASE("Tape.SparseInputDropoutFollowsTheUsers") {
   CHECK((first.array() == 0).count() > (ToDense(x).array() == 0).count());  // some stored entries dropped
 }
 
-TEST_CASE("DropoutDraws.EntriesDrawWhatRunDraws") {
+TEST_CASE("DropoutDraws.RunDrawsWhatKeptDraws") {
+  // Rows starting at every offset inside a word, counts across Run's blocks.
   const std::vector<std::uint32_t> ids = {7, 0, 123456789, 4000000000u};
-  const DropoutDraws draws(99, 0.3f, std::int64_t{1} << 32, ids.data());
-  for (std::int64_t row = 0; row < 4; ++row) {
-    for (std::int64_t count : {0, 1, 3, 4, 5, 14, 64, 300}) {
-      std::vector<float> run(static_cast<std::size_t>(count) + 1, -1.0f), entries(run);
-      std::vector<std::uint64_t> words(static_cast<std::size_t>(count / 4 + 2));
-      draws.Run(row, count, words.data(), run.data());
-      draws.Entries(row, count, entries.data());
-      CAPTURE(row);
-      CAPTURE(count);
-      CHECK(run == entries);
-      CHECK(entries.back() == -1.0f);  // nothing written past the count
+  for (std::int64_t cols : {std::int64_t{13}, std::int64_t{1} << 32}) {
+    const DropoutDraws draws(99, 0.3f, cols, ids.data());
+    for (std::int64_t row = 0; row < 4; ++row) {
+      for (std::int64_t count : {0, 1, 3, 4, 5, 13, 300, 1000}) {
+        if (count > cols) continue;
+        std::vector<float> run(static_cast<std::size_t>(count) + 1, -1.0f);
+        draws.Run(row, count, run.data());
+        CAPTURE(cols);
+        CAPTURE(row);
+        CAPTURE(count);
+        int differ = 0;
+        for (std::int64_t c = 0; c < count; ++c) {
+          differ += (run[static_cast<std::size_t>(c)] != 0.0f) != draws.Kept(row, c);
+        }
+        CHECK(differ == 0);
+        CHECK(run.back() == -1.0f);  // nothing written past the count
+      }
     }
   }
 }

@@ -190,12 +190,11 @@ double DropoutDrawsPerSecond(double seconds) {
   constexpr std::int64_t kCols = 16, kRows = 1 << 14;
   const DropoutDraws draws(5, 0.5f, kCols, nullptr);
   std::vector<float> out(kCols);
-  std::vector<std::uint64_t> words(static_cast<std::size_t>(draws.row_words()));
   volatile float sink = 0;
   return static_cast<double>(kCols * kRows) / BestSeconds(seconds, [&] {
     float total = 0;
     for (std::int64_t r = 0; r < kRows; ++r) {
-      draws.Row(r, words.data(), out.data());
+      draws.Row(r, out.data());
       total += out[static_cast<std::size_t>(r % kCols)];
     }
     sink = total;

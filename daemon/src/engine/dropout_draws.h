@@ -21,7 +21,7 @@ namespace ldpgraph {
 
 class DropoutDraws {
  public:
-  static constexpr std::int64_t kMaxRowWords = 64;  // copied at a time by Row
+  static constexpr std::int64_t kMaxRowWords = 64;  // mixed at a time by Run
 
   // Dropout with probability p over rows of `cols` elements; `row_ids` (one
   // per row, or null: row r is r) must outlive this. p is quantised down to
@@ -40,49 +40,32 @@ class DropoutDraws {
     const std::uint64_t e = Element(row, col);
     return Draw(Mix(e >> 2), e) >= threshold_;
   }
-  // Row r's multipliers (0 or keep_scale()) into out[0, cols). `words`
-  // has room for row_words() words: the row's draws are its elements'
-  // 16-bit chunks, which lie in order in the words' memory (little-endian).
-  void Row(std::int64_t row, std::uint64_t* words, float* out) const { Run(row, cols_, words, out); }
-  // The same for the row's first `count` elements (count <= cols; words
-  // with room for count / 4 + 2): a sparse row's stored entries, whose draws
-  // are taken in storage order from a row as wide as any (cols 2^32).
-  void Run(std::int64_t row, std::int64_t count, std::uint64_t* words, float* out) const {
+  // Row r's multipliers (0 or keep_scale()) into out[0, cols).
+  void Row(std::int64_t row, float* out) const { Run(row, cols_, out); }
+  // The same for the row's first `count` elements (count <= cols): also a
+  // sparse row's stored entries, whose draws are taken in storage order from
+  // a row as wide as any (cols 2^32). The row's draws are its elements'
+  // 16-bit chunks, which lie in order in the words' memory (little-endian):
+  // a block of words is mixed into a buffer, then read as chunks.
+  void Run(std::int64_t row, std::int64_t count, float* out) const {
     static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "16-bit chunks are read in memory order");
-    if (count <= 0) return;
-    const std::uint64_t first = Element(row, 0), last = first + static_cast<std::uint64_t>(count - 1);
-    const std::uint64_t w0 = first >> 2, mixed = (last >> 2) - w0 + 1;
-    for (std::uint64_t w = 0; w < mixed; ++w) words[w] = Mix(w0 + w);
-    // The chunks as 16-bit values in place (a copy keeps to the aliasing rules).
+    const std::uint64_t first = Element(row, 0);
+    std::uint64_t words[kMaxRowWords];
     std::uint16_t draws[4 * kMaxRowWords];
-    const std::int64_t at = static_cast<std::int64_t>(first & 3);
-    for (std::int64_t begin = 0; begin < count; begin += 4 * (kMaxRowWords - 1)) {
-      const std::int64_t n = std::min<std::int64_t>(count - begin, 4 * (kMaxRowWords - 1));
-      std::memcpy(draws, words + (at + begin) / 4, static_cast<std::size_t>(((at + begin) % 4 + n + 3) / 4) * 8);
-      const std::uint16_t* d = draws + (at + begin) % 4;
+    for (std::int64_t begin = 0; begin < count;) {
+      // Only the first block starts inside a word.
+      const std::uint64_t at = first + static_cast<std::uint64_t>(begin), offset = at & 3;
+      const std::int64_t n = std::min<std::int64_t>(count - begin, 4 * kMaxRowWords - static_cast<std::int64_t>(offset));
+      const std::int64_t mixed = (static_cast<std::int64_t>(offset) + n + 3) / 4;
+      for (std::int64_t w = 0; w < mixed; ++w) words[w] = Mix((at >> 2) + static_cast<std::uint64_t>(w));
+      std::memcpy(draws, words, static_cast<std::size_t>(mixed) * sizeof(std::uint64_t));
+      const std::uint16_t* d = draws + offset;
       // A product, not a select: GCC made the select a branch, taken at
       // random half the time (3 ns an element).
       for (std::int64_t c = 0; c < n; ++c) out[begin + c] = static_cast<float>(d[c] >= threshold_) * keep_scale_;
+      begin += n;
     }
   }
-  // Run for a row of whole words (Element(row, 0) a multiple of 4: a
-  // sparse row's entries, cols 2^32), a block of words at a time into a
-  // buffer on the stack, whose 16-bit chunks the select then reads in order
-  // (a select per element straight from each word ran 4 times slower).
-  void Entries(std::int64_t row, std::int64_t count, float* out) const {
-    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "16-bit chunks are read in memory order");
-    const std::uint64_t base = Element(row, 0) >> 2;
-    std::uint64_t words[kMaxRowWords];
-    std::uint16_t draws[4 * kMaxRowWords];
-    for (std::int64_t begin = 0; begin < count; begin += 4 * kMaxRowWords) {
-      const std::int64_t n = std::min<std::int64_t>(count - begin, 4 * kMaxRowWords), mixed = (n + 3) / 4;
-      for (std::int64_t w = 0; w < mixed; ++w) words[w] = Mix(base + static_cast<std::uint64_t>(begin / 4 + w));
-      std::memcpy(draws, words, static_cast<std::size_t>(mixed) * sizeof(std::uint64_t));
-      for (std::int64_t c = 0; c < n; ++c) out[begin + c] = static_cast<float>(draws[c] >= threshold_) * keep_scale_;
-    }
-  }
-  // Room Row needs for its words.
-  std::int64_t row_words() const { return cols_ / 4 + 2; }
 
  private:
   std::uint64_t Element(std::int64_t row, std::int64_t col) const {

@@ -29,7 +29,7 @@ Tape::InputVar Tape::Input(const SparseMatrix* x, float dropout) {
       for (Eigen::Index r = begin; r < end; ++r) {
         const std::int64_t first = x->offsets[r], count = x->offsets[r + 1] - first;
         float* out = values->data() + first;
-        draws.Entries(r, count, out);
+        draws.Run(r, count, out);
         if (!x->unit_weights()) {
           for (std::int64_t k = 0; k < count; ++k) out[k] *= x->values[static_cast<std::size_t>(first + k)];
         }
@@ -53,8 +53,10 @@ Tape::InputVar Tape::Input(MatrixView x, float dropout) {
     mask->keep.reset(new std::uint8_t[static_cast<std::size_t>(x.size())]);
     std::uint8_t* keep = mask->keep.get();
     ForEachRowBlock(x.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
+      std::vector<float> multipliers(static_cast<std::size_t>(cols));
       for (Eigen::Index r = begin; r < end; ++r) {
-        for (Eigen::Index c = 0; c < cols; ++c) keep[r * cols + c] = draws.Kept(r, c);
+        draws.Row(r, multipliers.data());
+        for (Eigen::Index c = 0; c < cols; ++c) keep[r * cols + c] = multipliers[static_cast<std::size_t>(c)] != 0.0f;
       }
     });
     node.mask = std::move(mask);
@@ -71,27 +73,27 @@ Tape::Var Tape::Dropout(Var x, float p) {
   const bool keep_mask = Needs(x);
   // The mask as bytes for the gradient (a quarter of the floats it once
   // was); a constant input (node features) needs none.
-  auto mask = std::make_shared<std::vector<std::uint8_t>>(keep_mask ? static_cast<std::size_t>(in.size()) : 0);
+  auto mask = std::make_shared<DropoutBytes>();
+  mask->scale = draws.keep_scale();
+  if (keep_mask) mask->keep.reset(new std::uint8_t[static_cast<std::size_t>(in.size())]);
   Matrix y(in.rows(), in.cols());
   const Eigen::Index cols = in.cols();
   ForEachRowBlock(in.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
     std::vector<float> multipliers(static_cast<std::size_t>(cols));
-    std::vector<std::uint64_t> words(static_cast<std::size_t>(draws.row_words()));
     for (Eigen::Index r = begin; r < end; ++r) {
-      draws.Row(r, words.data(), multipliers.data());
+      draws.Row(r, multipliers.data());
       const float* f = in.row(r).data();
       float* o = y.row(r).data();
       for (Eigen::Index c = 0; c < cols; ++c) o[c] = f[c] * multipliers[static_cast<std::size_t>(c)];
       if (keep_mask) {
-        std::uint8_t* k = mask->data() + r * cols;
+        std::uint8_t* k = mask->keep.get() + r * cols;
         for (Eigen::Index c = 0; c < cols; ++c) k[c] = multipliers[static_cast<std::size_t>(c)] != 0.0f;
       }
     }
   });
   if (!keep_mask) return Push(std::move(y), false);
   Var out = Push(std::move(y), true);
-  const float scale = draws.keep_scale();
-  nodes_[out].backward = [this, x, out, mask, scale] {
+  nodes_[out].backward = [this, x, out, mask] {
     if (!Needs(x)) return;
     bool fresh = false;
     Matrix& gx = GradSlot(x, &fresh);
@@ -100,10 +102,10 @@ Tape::Var Tape::Dropout(Var x, float p) {
     ForEachRowBlock(g.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
       for (Eigen::Index r = begin; r < end; ++r) {
         const float* from = g.row(r).data();
-        const std::uint8_t* k = mask->data() + r * width;
+        const std::uint8_t* k = mask->keep.get() + r * width;
         float* to = gx.row(r).data();
         for (Eigen::Index c = 0; c < width; ++c) {
-          const float d = from[c] * (static_cast<float>(k[c]) * scale);
+          const float d = from[c] * (static_cast<float>(k[c]) * mask->scale);
           to[c] = fresh ? d : to[c] + d;
         }
       }
