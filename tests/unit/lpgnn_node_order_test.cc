@@ -22,16 +22,6 @@
 
 using namespace ldpgraph;
 
-namespace {
-
-std::vector<std::uint32_t> Renumbered(const std::vector<std::uint32_t>& ids, const NodePermutation& p) {
-  std::vector<std::uint32_t> out(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) out[i] = p.new_of_old[ids[i]];
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("LpgnnNodeOrder.RenumberedUsersLearnWhatTheirFirstNumberingLearns") {
   NodeDatasetSpec spec;
   spec.nodes = 800;
@@ -64,7 +54,7 @@ TEST_CASE("LpgnnNodeOrder.RenumberedUsersLearnWhatTheirFirstNumberingLearns") {
   in.test_labels = &truth;
   in.classes = data->classes;
   in.label_epsilon = 2.0;
-  in.split = {Renumbered(first.train, arrived), Renumbered(first.val, arrived), Renumbered(first.test, arrived)};
+  in.split = {RenumberIds(first.train, arrived), RenumberIds(first.val, arrived), RenumberIds(first.test, arrived)};
   for (NodeGnnKind kind : {NodeGnnKind::kGcn, NodeGnnKind::kSage}) {
     LpgnnOptions o;
     o.kind = kind;

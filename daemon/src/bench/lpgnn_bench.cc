@@ -29,11 +29,6 @@ using Clock = std::chrono::steady_clock;
 double Since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Each index of `ids` as renumbered by `p`.
-std::vector<std::uint32_t> Renumbered(const std::vector<std::uint32_t>& ids, const NodePermutation& p) {
-  std::vector<std::uint32_t> out(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) out[i] = p.new_of_old[ids[i]];
-  return out;
-}
 
 // A random arrival order of n users, as a daemon numbers them.
 NodePermutation Arrival(std::uint32_t n) {
@@ -110,8 +105,8 @@ Status RunLpgnnBench(const LpgnnBenchOptions& o, std::ostream& out) {
   in.labels = &labels;
   in.classes = data->classes;
   in.label_epsilon = o.label_epsilon;
-  in.split = renumbered ? Split{Renumbered(split.train, renumbering), Renumbered(split.val, renumbering),
-                                Renumbered(split.test, renumbering)}
+  in.split = renumbered ? Split{RenumberIds(split.train, renumbering), RenumberIds(split.val, renumbering),
+                                RenumberIds(split.test, renumbering)}
                        : split;
   in.test_labels = &true_labels;
   LpgnnOptions lo;

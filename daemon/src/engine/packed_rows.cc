@@ -49,6 +49,10 @@ std::uint16_t* MapZeroed(std::size_t bytes) {
 
 }  // namespace
 
+std::int64_t PackedRows::BytesFor(std::int64_t rows, std::int64_t cols) {
+  return RoundUp((rows + 1) / 2, kPairBlock) * RoundUp(cols, kColumnStep) * 4;
+}
+
 void PackedRows::Free::operator()(std::uint16_t* p) const { munmap(p, mapped); }
 
 PackedRows::PackedRows(std::int64_t rows, std::int64_t cols)

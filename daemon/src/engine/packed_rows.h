@@ -33,7 +33,9 @@ class PackedRows {
   std::int64_t padded_cols() const { return padded_cols_; }
   std::int64_t pair_rows() const { return pair_rows_; }  // a multiple of 16
   const std::uint16_t* data() const { return data_.get(); }
-  std::int64_t bytes() const { return pair_rows_ * padded_cols_ * 4; }
+  std::int64_t bytes() const { return BytesFor(rows_, cols_); }
+  // What rows x cols packed values take, before making them.
+  static std::int64_t BytesFor(std::int64_t rows, std::int64_t cols);
 
   // Columns [first, first + block.cols()) of every row from `block`
   // (rows() x its width), each value rounded to the nearest bfloat16, ties

@@ -46,6 +46,13 @@ NodePermutation OrderNodes(const CsrGraph& graph, NodeOrder order);
 CsrGraph PermuteGraph(const CsrGraph& graph, const NodePermutation& p, const std::vector<float>* weights = nullptr,
                       std::vector<float>* permuted_weights = nullptr);
 
+// Each of `ids` (old numbers) by its new number, in the same order.
+inline std::vector<std::uint32_t> RenumberIds(const std::vector<std::uint32_t>& ids, const NodePermutation& p) {
+  std::vector<std::uint32_t> out(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) out[i] = p.new_of_old[ids[i]];
+  return out;
+}
+
 // values[old_of_new[i]] at i.
 template <typename T>
 std::vector<T> PermuteValues(const std::vector<T>& values, const NodePermutation& p) {

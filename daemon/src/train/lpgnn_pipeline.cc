@@ -161,8 +161,7 @@ PropagatedInputs::PropagatedInputs(const NodeFeatures& features, const PreparedG
 
 bool PropagatedInputs::Packs(int steps) const {
   const FactoredFeatures& x = features_.factored();
-  const std::int64_t padded_cols = (x.cols() + 15) / 16 * 16;
-  return steps > 0 && PackedProductsFast() && padded_cols * 2 * x.rows() <= packed_bytes_;
+  return steps > 0 && PackedProductsFast() && PackedRows::BytesFor(x.rows(), x.cols()) <= packed_bytes_;
 }
 
 const NodeFeatures& PropagatedInputs::AtFactored(int steps) {
@@ -251,18 +250,13 @@ Result<LpgnnRun> TrainRenumbered(const LpgnnInputs& in, const LpgnnOptions& o, c
   const NodeFeatures features = PermuteRows(*in.features, p.old_of_new);
   const std::vector<int> labels = PermuteValues(*in.labels, p);
   const std::vector<int> test_labels = in.test_labels != nullptr ? PermuteValues(*in.test_labels, p) : labels;
-  auto renumbered = [&p](const std::vector<std::uint32_t>& ids) {
-    std::vector<std::uint32_t> out(ids.size());
-    for (std::size_t i = 0; i < ids.size(); ++i) out[i] = p.new_of_old[ids[i]];
-    return out;
-  };
   LpgnnInputs moved = in;
   moved.graph = &graph;
   moved.edge_weights = in.edge_weights != nullptr ? &weights : nullptr;
   moved.features = &features;
   moved.labels = &labels;
   moved.test_labels = in.test_labels != nullptr ? &test_labels : nullptr;
-  moved.split = {renumbered(in.split.train), renumbered(in.split.val), renumbered(in.split.test)};
+  moved.split = {RenumberIds(in.split.train, p), RenumberIds(in.split.val, p), RenumberIds(in.split.test, p)};
   LpgnnOptions as_they_are = o;
   as_they_are.node_order = NodeOrder::kAsGiven;
   as_they_are.train.row_ids = &p.old_of_new;
