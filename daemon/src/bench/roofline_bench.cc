@@ -58,6 +58,11 @@ void PrintProfile(const EpochProfile& p, std::ostream& out) {
   const std::string k = "epoch_" + p.model + "_";
   out << k << "seconds=" << p.epoch_seconds << "\n"
       << k << "outside_operations_share=" << std::max(0.0, 1 - p.OpSeconds() / p.epoch_seconds) << "\n";
+  // Every operation the epoch ran, however short (the shares below leave
+  // out those under 1%): which route it took does not depend on timing.
+  out << k << "operations=";
+  for (auto it = p.ops.begin(); it != p.ops.end(); ++it) out << (it == p.ops.begin() ? "" : ",") << it->first;
+  out << "\n";
   for (const auto& [op, t] : p.ops) {
     if (t.seconds() < 0.01 * p.epoch_seconds) continue;  // the rest adds up to the outside share's complement
     out << k << "op_" << KeyOf(op) << "_share=" << t.seconds() / p.epoch_seconds << "\n"
