@@ -43,3 +43,38 @@ TEST_CASE("Softmax.TheSameFloatsAsEigensRowExpressions") {
     }
   }
 }
+
+TEST_CASE("SoftmaxCrossEntropy.GradientTheSameFloatsAsEigensRowExpressions") {
+  // Its backward pass in plain loops, fresh (the first gradient of the
+  // logits) and adding to one (the logits used twice).
+  SeededRandomSource rng(37);
+  for (Eigen::Index cols : {2, 4, 7, 16}) {
+    Parameter z("z", 5000, static_cast<int>(cols));
+    for (Eigen::Index i = 0; i < z.value.size(); ++i) z.value.data()[i] = static_cast<float>(3 * UniformUnit(rng));
+    std::vector<int> labels(5000);
+    std::int64_t labelled = 0;
+    for (int& y : labels) {
+      y = UniformUnit(rng) < 0.5 ? -1 : static_cast<int>(UniformUnit(rng) * static_cast<double>(cols));
+      labelled += y >= 0;
+    }
+    z.ZeroGrad();
+    SeededRandomSource tape_rng(41);
+    Tape tape(true, &tape_rng);
+    const Tape::Var zv = tape.Param(&z);
+    tape.Backward(tape.Add(tape.SoftmaxCrossEntropy(zv, &labels), tape.SoftmaxCrossEntropy(zv, &labels)));
+
+    const Matrix p = EigenSoftmax(z.value);
+    const float upstream = 1.0f * (1.0f / static_cast<float>(labelled));
+    Matrix want = Matrix::Zero(p.rows(), p.cols());
+    for (int pass = 0; pass < 2; ++pass) {
+      for (Eigen::Index i = 0; i < p.rows(); ++i) {
+        const int y = labels[static_cast<std::size_t>(i)];
+        if (y < 0) continue;
+        want.row(i) += upstream * p.row(i);
+        want(i, y) -= upstream;
+      }
+    }
+    CAPTURE(cols);
+    CHECK(std::memcmp(z.grad.data(), want.data(), sizeof(float) * static_cast<std::size_t>(want.size())) == 0);
+  }
+}

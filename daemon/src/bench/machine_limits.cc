@@ -201,12 +201,14 @@ double DropoutDrawsPerSecond(double seconds) {
   });
 }
 
-double LibmExpsPerSecond(double seconds) {
+// One libm function over a buffer in cache, calls independent of each other.
+template <typename F>
+double LibmCallsPerSecond(double seconds, float lo, float hi, F f) {
   std::vector<float> in(1 << 16), out(in.size());
-  for (std::size_t i = 0; i < in.size(); ++i) in[i] = -4.0f + 8.0f * static_cast<float>(i) / static_cast<float>(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = lo + (hi - lo) * static_cast<float>(i) / static_cast<float>(in.size());
   volatile float sink = 0;
   return static_cast<double>(in.size()) / BestSeconds(seconds, [&] {
-    for (std::size_t i = 0; i < in.size(); ++i) out[i] = std::exp(in[i]);
+    for (std::size_t i = 0; i < in.size(); ++i) out[i] = f(in[i]);
     sink = out[in.size() / 2];
   });
 }
@@ -233,7 +235,8 @@ MachineLimits MeasureMachineLimits(int threads, double seconds, std::int64_t big
   limits.fma_flops_all = FmaPeakAll(threads, seconds);
   limits.latency_ns = LatencyNs(seconds, big_bytes, rng);
   limits.dropout_draws_per_second = DropoutDrawsPerSecond(seconds);
-  limits.libm_exps_per_second = LibmExpsPerSecond(seconds);
+  limits.libm_exps_per_second = LibmCallsPerSecond(seconds, -4.0f, 4.0f, [](float x) { return std::exp(x); });
+  limits.libm_logs_per_second = LibmCallsPerSecond(seconds, 1e-3f, 1.0f, [](float x) { return std::log(x); });
   for (std::int64_t bytes = std::int64_t{1} << 20; bytes <= big_bytes; bytes *= 4) {
     limits.streams.push_back(Streams(threads, seconds, bytes / static_cast<std::int64_t>(sizeof(float))));
     limits.gathers.push_back({static_cast<double>(bytes), GatherNs(threads, seconds, bytes, rng)});

@@ -8,8 +8,9 @@
 //   - dropout's draws on one thread: its masks mixed from each element's
 //     position (engine/dropout_draws.h), integer multiplies rather than
 //     multiply-adds;
-//   - libm's exp on one thread: the softmax keeps the scalar exp, through
-//     which every recorded GIN result was trained (engine/tape.cc);
+//   - libm's exp and log on one thread: the softmax keeps the scalar exp,
+//     through which every recorded GIN result was trained (engine/tape.cc),
+//     and the cross-entropy takes a log for each labelled row;
 //   - random-access latency: a chase of dependent loads around a random
 //     cycle of cache lines (one thread: the cost of a load nothing can hide);
 //   - independent gathers: loads of whole random cache lines named by a
@@ -43,6 +44,7 @@ struct MachineLimits {
   double latency_ns = 0;             // one dependent load, far past the caches
   double dropout_draws_per_second = 0;  // DropoutDraws::Row's masks, one thread
   double libm_exps_per_second = 0;     // std::exp(float), one thread
+  double libm_logs_per_second = 0;     // std::log(float), one thread
   // By footprint, increasing from L2-sized to the big buffer (the last:
   // what a kernel whose data cannot stay in cache gets).
   std::vector<StreamRate> streams;

@@ -44,7 +44,8 @@ std::string KeyOf(std::string op) {
 void PrintLimits(const MachineLimits& m, std::ostream& out) {
   out << "machine_fma_gflops_core=" << m.fma_flops_core / 1e9 << "\nmachine_fma_gflops_all=" << m.fma_flops_all / 1e9
       << "\nmachine_latency_ns=" << m.latency_ns << "\nmachine_dropout_draws_per_second_core=" << m.dropout_draws_per_second
-      << "\nmachine_libm_exps_per_second_core=" << m.libm_exps_per_second << "\n";
+      << "\nmachine_libm_exps_per_second_core=" << m.libm_exps_per_second
+      << "\nmachine_libm_logs_per_second_core=" << m.libm_logs_per_second << "\n";
   for (std::size_t i = 0; i < m.streams.size(); ++i) {
     const std::string mb = std::to_string(std::llround(m.streams[i].footprint_bytes / (1 << 20))) + "mb=";
     out << "machine_read_gbs_" << mb << m.streams[i].read_bytes_per_second / 1e9 << "\nmachine_rmw_gbs_" << mb
@@ -73,7 +74,7 @@ void PrintProfile(const EpochProfile& p, std::ostream& out) {
 
 const char* BoundBy(const KernelCost& c, const MachineLimits& m) {
   if (c.ComputeSeconds(m) >= c.MemorySeconds(m)) {
-    return c.libm_exps > 0 ? "libm_exp" : c.dropout_draws > 0 ? "dropout_draws" : "compute";
+    return c.libm_exps > 0 ? "libm_calls" : c.dropout_draws > 0 ? "dropout_draws" : "compute";
   }
   const double gathers = c.random_lines * m.GatherNsPerLine(c.footprint_bytes) * 1e-9;
   return gathers > c.MemorySeconds(m) - gathers ? "gathers" : "streams";

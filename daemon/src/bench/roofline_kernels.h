@@ -30,11 +30,13 @@ struct KernelCost {
   double random_lines = 0;
   double footprint_bytes = 0;  // what the random lines come from
   double libm_exps = 0;        // on every thread
+  double libm_logs = 0;        // on every thread
   double dropout_draws = 0;    // on every thread
 
-  // Multiply-adds at the all-thread peak, libm's exps and dropout's draws on every thread.
+  // Multiply-adds at the all-thread peak, libm's calls and dropout's draws on every thread.
   double ComputeSeconds(const MachineLimits& m) const {
     return flops / m.fma_flops_all + libm_exps / (m.libm_exps_per_second * m.threads) +
+           libm_logs / (m.libm_logs_per_second * m.threads) +
            dropout_draws / (m.dropout_draws_per_second * m.threads);
   }
   double MemorySeconds(const MachineLimits& m) const;

@@ -63,16 +63,25 @@ Tape::Var Tape::SoftmaxCrossEntropy(Var logits, const std::vector<int>* labels, 
     bool fresh = false;
     Matrix& gz = GradSlot(logits, &fresh);
     const Matrix& p = *probs;
+    const Eigen::Index cols = p.cols();
     ForEachRowBlock(p.rows(), [&](int, Eigen::Index begin, Eigen::Index end) {
       for (Eigen::Index i = begin; i < end; ++i) {
-        if (fresh) gz.row(i).setZero();
         const int y = (*labels)[static_cast<std::size_t>(i)];
-        if (y < 0) continue;
-        if (transition == nullptr) {
-          gz.row(i) += upstream * p.row(i);
-          gz(i, y) -= upstream;
+        float* g = gz.row(i).data();
+        if (y < 0) {
+          if (fresh) std::fill(g, g + cols, 0.0f);
           continue;
         }
+        if (transition == nullptr) {
+          // Plain loops (Eigen's row expressions cost more than the
+          // arithmetic on rows of a few classes): 0 + u p_c when fresh, as
+          // setZero then += gave, so the same floats.
+          const float* pr = p.row(i).data();
+          for (Eigen::Index c = 0; c < cols; ++c) g[c] = (fresh ? 0.0f : g[c]) + upstream * pr[c];
+          g[y] -= upstream;
+          continue;
+        }
+        if (fresh) gz.row(i).setZero();
         // dL/dp = -T[:, y] / q_y; through softmax: p * (dL/dp - <dL/dp, p>).
         const float qy = std::max((*corrected)(i, y), 1e-30f);
         const RowVector dp = -transition->col(y).transpose() / qy;

@@ -357,6 +357,62 @@ void NarrowRowProduct(bool unit, bool prefetch, const float* x, std::ptrdiff_t w
   }
 }
 
+// x in L1 (a sparse input's weight rows, 500 x 16 floats): what bounds a
+// row is its chain of adds, each waiting on the one before (4 cycles), not
+// the loads. So kRows rows are summed at once, their chains interleaved;
+// each row adds its terms in the same order as RowProductFixed, so the
+// floats are the same. The rows' common length goes round-robin, then each
+// row finishes its own tail. As many rows as keep their accumulators and a
+// row's vectors in registers.
+template <int W>
+constexpr int RowsInCache() {
+  constexpr int V = W / kLanes;
+  return V >= 8 ? 1 : V >= 4 ? 2 : 4;
+}
+
+template <int W, bool kUnit>
+void RowsProductInCache(const float* x, const std::int64_t* offsets, const std::int32_t* indices,
+                        const float* weights, std::int64_t r, float* y) {
+  constexpr int V = W / kLanes;
+  constexpr int kRows = RowsInCache<W>();
+  Vec acc[kRows][V] = {};
+  std::int64_t common = offsets[r + 1] - offsets[r];
+  for (int i = 1; i < kRows; ++i) {
+    const std::int64_t count = offsets[r + i + 1] - offsets[r + i];
+    common = count < common ? count : common;
+  }
+  auto step = [&](int i, std::int64_t k) {
+    const float* xr = x + static_cast<std::int64_t>(indices[k]) * W;
+    for (int v = 0; v < V; ++v) {
+      if constexpr (kUnit) {
+        acc[i][v] += Load(xr + v * kLanes);
+      } else {
+        acc[i][v] += weights[k] * Load(xr + v * kLanes);
+      }
+    }
+  };
+  for (std::int64_t k = 0; k < common; ++k) {
+    for (int i = 0; i < kRows; ++i) step(i, offsets[r + i] + k);
+  }
+  for (int i = 0; i < kRows; ++i) {
+    for (std::int64_t k = offsets[r + i] + common; k < offsets[r + i + 1]; ++k) step(i, k);
+    for (int v = 0; v < V; ++v) Store(y + (r + i) * W + v * kLanes, acc[i][v]);
+  }
+}
+
+// Rows [begin, end) of a product whose x is in L1, kRows at a time.
+template <int W>
+std::int64_t InCacheRows(const std::int64_t* offsets, const std::int32_t* indices, const float* weights,
+                         const float* x, std::int64_t begin, std::int64_t end, float* y) {
+  constexpr int kRows = RowsInCache<W>();
+  std::int64_t r = begin;
+  for (; r + kRows <= end; r += kRows) {
+    weights == nullptr ? RowsProductInCache<W, true>(x, offsets, indices, weights, r, y)
+                       : RowsProductInCache<W, false>(x, offsets, indices, weights, r, y);
+  }
+  return r;
+}
+
 // Rows of x as floats (any width) or bfloat16 (the hidden sizes 16, 32, 64
 // only: the caller checks).
 template <typename T>
@@ -364,6 +420,16 @@ void SparseRowsOf(const std::int64_t* offsets, const std::int32_t* indices, cons
                   std::ptrdiff_t width, std::int64_t begin, std::int64_t end, bool prefetch, float* y) {
   const bool unit = weights == nullptr;
   const std::int32_t* stop = indices + offsets[end];
+  if constexpr (sizeof(T) == sizeof(float)) {
+    if (!prefetch && width % kLanes == 0) {
+      switch (width) {
+        case 64: begin = InCacheRows<64>(offsets, indices, weights, x, begin, end, y); break;
+        case 32: begin = InCacheRows<32>(offsets, indices, weights, x, begin, end, y); break;
+        case 16: begin = InCacheRows<16>(offsets, indices, weights, x, begin, end, y); break;
+        default: break;
+      }
+    }
+  }
   for (std::int64_t r = begin; r < end; ++r) {
     const std::int64_t first = offsets[r], count = offsets[r + 1] - first;
     const std::int32_t* idx = indices + first;
