@@ -98,3 +98,56 @@ TEST_CASE("PackedRows.TilesMatchRoundedOperandsSummedExactly") {
     }
   }
 }
+
+TEST_CASE("PackedRows.VectorKernelsMatchStoredValuesSummedExactly") {
+  // Every ISA level's FMA kernels (the route without AMX), W and G as floats,
+  // over pair blocks split as two threads split them.
+  SeededRandomSource rng(13);
+  for (const KernelTable* k : SupportedKernelTables()) {
+    for (Eigen::Index rows : {1, 31, 33, 100, 601}) {
+      for (Eigen::Index cols : {5, 40, 500}) {
+        for (Eigen::Index out : {16, 32, 48}) {
+          CAPTURE(k->isa);
+          CAPTURE(rows);
+          CAPTURE(cols);
+          CAPTURE(out);
+          const Matrix x = RandomMatrix(rows, cols, rng), w = RandomMatrix(cols, out, rng);
+          const Matrix g = RandomMatrix(rows, out, rng);
+          const PackedRows z = Pack(x);
+          const Eigen::MatrixXd stored = Rounded(x).cast<double>();
+          Matrix padded = Matrix::Zero(z.padded_cols(), out);
+          padded.topRows(cols) = w;
+          const std::ptrdiff_t split = z.pair_rows() > 16 ? 16 : z.pair_rows();
+          Matrix y = Matrix::Constant(rows, out, 7.0f);  // every row overwritten
+          k->packed_product(z.data(), z.padded_cols(), 0, split, padded.data(), out, out, y.data(), out, rows, false);
+          k->packed_product(z.data(), z.padded_cols(), split, z.pair_rows(), padded.data(), out, out, y.data(), out,
+                            rows, false);
+          const Matrix want_y = (stored * w.cast<double>()).cast<float>();
+          CHECK(MaxError(y, want_y) < 1e-5 * static_cast<float>(cols));
+          Matrix gt = Matrix::Zero(out, z.padded_cols());
+          k->packed_gradient(z.data(), z.padded_cols(), 0, split, g.data(), out, out, rows, gt.data());
+          k->packed_gradient(z.data(), z.padded_cols(), split, z.pair_rows(), g.data(), out, out, rows, gt.data());
+          const Matrix want_gw = (stored.transpose() * g.cast<double>()).cast<float>();
+          CHECK(MaxError(gt.leftCols(cols).transpose(), want_gw) < 1e-5 * static_cast<float>(rows));
+          CHECK(gt.rightCols(z.padded_cols() - cols).cwiseAbs().maxCoeff() == 0.0f);  // the padding's zeros
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("PackedRows.FastWithoutAmxWhereVectorsHaveEightLanes") {
+  // What the packing decision (train/factored_kprop.cc) rests on.
+  CHECK(PackedProductsFast() == (Bf16Kernels() != nullptr || Kernels().float_lanes >= 8));
+  SeededRandomSource rng(17);
+  const Matrix x = RandomMatrix(77, 30, rng), w = RandomMatrix(30, 16, rng), g = RandomMatrix(77, 16, rng);
+  const PackedRows z = Pack(x);
+  Matrix y, want_y, gw, want_gw;
+  PackedProduct(z, w, &y);
+  PackedProductPlain(z, w, &want_y);
+  PackedWeightGradient(z, g, &gw, true);
+  PackedWeightGradientPlain(z, g, &want_gw, true);
+  // Within bfloat16 rounding of W and G on tiles, float rounding otherwise.
+  CHECK(MaxError(y, want_y) < 0.05f);
+  CHECK(MaxError(gw, want_gw) < 0.5f);
+}

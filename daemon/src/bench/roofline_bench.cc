@@ -137,7 +137,7 @@ Status RunRooflineBench(const RooflineBenchOptions& o, std::ostream& out) {
   out << "nodes=" << o.nodes << "\nedges=" << social.graphs[0].num_entries() / 2 << "\nfeatures=" << o.features
       << "\ngin_graphs=" << o.graphs << "\n";
   // Whether the LPGNN epoch's first layer reads packed inputs (AMX tiles).
-  out << "packed_inputs=" << (PackedProductsFast() ? "yes" : "no") << "\n";
+  out << "packed_inputs=" << PackedProductRoute() << "\n";
 
   std::vector<EpochProfile> epochs;
   for (int model = 0; model < 3; ++model) {

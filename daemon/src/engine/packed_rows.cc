@@ -86,36 +86,53 @@ float PackedRows::At(std::int64_t row, std::int64_t col) const {
   return FromBf16(data_[static_cast<std::size_t>((row / 2) * padded_cols_ * 2 + col * 2 + (row % 2))]);
 }
 
-bool PackedProductsFast() { return Bf16Kernels() != nullptr; }
+namespace {
+
+// Without AMX, the ISA kernels' vector FMAs where they have 8 lanes or more
+// (AVX2, AVX-512); the baseline's 4 lanes lose to the factored route.
+const KernelTable* VectorKernels(std::int64_t out) {
+  const KernelTable& k = Kernels();
+  return k.float_lanes >= 8 && out % kColumnStep == 0 ? &k : nullptr;
+}
+
+}  // namespace
+
+const char* PackedProductRoute() {
+  return Bf16Kernels() != nullptr ? "amx" : VectorKernels(kColumnStep) != nullptr ? "vectors" : "none";
+}
+
+bool PackedProductsFast() { return Bf16Kernels() != nullptr || VectorKernels(kColumnStep) != nullptr; }
 
 void PackedProduct(const PackedRows& z, const Matrix& w, Matrix* y) {
   const Bf16KernelTable* tiles = Bf16Kernels();
   const std::int64_t out = w.cols();
-  if (tiles == nullptr || out % kColumnStep != 0 || out > Bf16KernelTable::kMaxCols) {
-    return PackedProductPlain(z, w, y);
-  }
+  const bool on_tiles = tiles != nullptr && out % kColumnStep == 0 && out <= Bf16KernelTable::kMaxCols;
+  const KernelTable* vectors = on_tiles ? nullptr : VectorKernels(out);
+  if (!on_tiles && vectors == nullptr) return PackedProductPlain(z, w, y);
   // W with zero rows for the padded columns.
   Matrix padded = Matrix::Zero(z.padded_cols(), out);
   padded.topRows(w.rows()) = w;
   y->resize(z.rows(), out);
   ForEachPairBlock(z, [&](int, std::int64_t begin, std::int64_t end) {
-    tiles->packed_product(z.data(), z.padded_cols(), begin, end, padded.data(), out, out, y->data(), out, z.rows(),
-                          false);
+    (on_tiles ? tiles->packed_product : vectors->packed_product)(z.data(), z.padded_cols(), begin, end,
+                                                                 padded.data(), out, out, y->data(), out, z.rows(),
+                                                                 false);
   });
 }
 
 void PackedWeightGradient(const PackedRows& z, const Matrix& g, Matrix* gw, bool fresh) {
   const Bf16KernelTable* tiles = Bf16Kernels();
   const std::int64_t out = g.cols();
-  if (tiles == nullptr || out % kColumnStep != 0 || out > Bf16KernelTable::kMaxCols) {
-    return PackedWeightGradientPlain(z, g, gw, fresh);
-  }
+  const bool on_tiles = tiles != nullptr && out % kColumnStep == 0 && out <= Bf16KernelTable::kMaxCols;
+  const KernelTable* vectors = on_tiles ? nullptr : VectorKernels(out);
+  if (!on_tiles && vectors == nullptr) return PackedWeightGradientPlain(z, g, gw, fresh);
   // G^T Z per thread (out x padded columns), summed after.
   std::vector<Matrix> partial(static_cast<std::size_t>(EngineThreads()));
   ForEachPairBlock(z, [&](int thread, std::int64_t begin, std::int64_t end) {
     Matrix& gt = partial[static_cast<std::size_t>(thread)];
     gt.setZero(out, z.padded_cols());
-    tiles->packed_gradient(z.data(), z.padded_cols(), begin, end, g.data(), out, out, z.rows(), gt.data());
+    (on_tiles ? tiles->packed_gradient : vectors->packed_gradient)(z.data(), z.padded_cols(), begin, end, g.data(),
+                                                                   out, out, z.rows(), gt.data());
   });
   Matrix sum = Matrix::Zero(out, z.padded_cols());
   for (const Matrix& gt : partial) {

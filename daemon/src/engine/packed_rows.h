@@ -4,7 +4,8 @@
 // neighbour sums forward and k back every epoch (at 10^6 users and kx 4,
 // 8 of an epoch's 11 wide sums, about 45 ms each, all waiting on random
 // rows). Held packed, the layer's product and its weight gradient are each
-// one stream over n x d bfloat16 values (1 GB at 10^6 x 500) on AMX tiles.
+// one stream over n x d bfloat16 values (1 GB at 10^6 x 500), on AMX tiles
+// or, without AMX, with AVX2 or AVX-512 multiply-adds.
 //
 // The layout: users in pairs, pair q holding user 2q's and 2q + 1's value
 // of each column side by side (one dword a column, the even user in the
@@ -53,16 +54,19 @@ class PackedRows {
   std::unique_ptr<std::uint16_t[], Free> data_;
 };
 
-// Whether the packed product runs on AMX tiles here (Bf16Kernels()); the
-// plain loops below stand in elsewhere, exact but far slower than the
-// factored route, so callers pack only where this holds.
+// Whether the packed product is fast here: on AMX tiles (Bf16Kernels()),
+// else with the ISA kernels' vector multiply-adds where they have 8 lanes or
+// more. The plain loops below stand in elsewhere, exact but far slower than
+// the factored route, so callers pack only where this holds.
 bool PackedProductsFast();
+// Which: "amx", "vectors" (AVX2 or AVX-512 multiply-adds) or "none".
+const char* PackedProductRoute();
 
-// y = Z W (y is resized to rows x W's columns): W rounded to bfloat16, the
-// sums in float. Requires w.rows() == z.cols().
+// y = Z W (y is resized to rows x W's columns), the sums in float; on AMX
+// tiles W is rounded to bfloat16 first. Requires w.rows() == z.cols().
 void PackedProduct(const PackedRows& z, const Matrix& w, Matrix* y);
-// gw = Z^T g (fresh) or gw += Z^T g: g rounded to bfloat16, the sums in
-// float. Requires g.rows() == z.rows(); gw is z.cols() x g.cols().
+// gw = Z^T g (fresh) or gw += Z^T g, the sums in float; on AMX tiles g is
+// rounded to bfloat16 first. Requires g.rows() == z.rows(); gw is z.cols() x g.cols().
 void PackedWeightGradient(const PackedRows& z, const Matrix& g, Matrix* gw, bool fresh);
 
 // The same as plain loops over the stored values, in float throughout

@@ -100,6 +100,15 @@ struct KernelTable {
   // g (y + scale alpha); into gx (fresh) or added to it.
   void (*selu_gradient)(const float* x, const float* y, const float* g, std::int64_t count, float* gx, bool fresh);
 
+  // Products of packed rows (engine/packed_rows.h) with vector FMAs, for
+  // CPUs without AMX; the arguments as Bf16KernelTable's packed_product and
+  // packed_gradient, but W and G are read as floats, not rounded.
+  void (*packed_product)(const std::uint16_t* z, std::ptrdiff_t cols, std::ptrdiff_t begin, std::ptrdiff_t end,
+                         const float* w, std::ptrdiff_t ldw, std::ptrdiff_t out, float* y, std::ptrdiff_t ldy,
+                         std::ptrdiff_t rows, bool accumulate);
+  void (*packed_gradient)(const std::uint16_t* z, std::ptrdiff_t cols, std::ptrdiff_t begin, std::ptrdiff_t end,
+                          const float* g, std::ptrdiff_t ldg, std::ptrdiff_t out, std::ptrdiff_t rows, float* gt);
+
   // `steps` rounds of kFmaChains independent multiply-add chains of
   // float_lanes lanes each (2 x kFmaChains x lanes flops a round): the
   // core's peak, for benchmarks.
