@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "engine/kernels/kernel_table.h"
 #include "engine/packed_rows.h"
@@ -32,6 +33,21 @@ PackedRows Pack(const Matrix& x) {
   z.SetColumns(x.leftCols(half), 0);
   z.SetColumns(x.rightCols(x.cols() - half), half);
   return z;
+}
+
+// A random case: the inputs packed, the weights and output gradients as floats.
+struct Operands {
+  Matrix x, w, g;
+  PackedRows z;
+  Eigen::MatrixXd stored;  // the packed values, in double
+};
+
+Operands RandomOperands(Eigen::Index rows, Eigen::Index cols, Eigen::Index out, SeededRandomSource& rng) {
+  Matrix x = RandomMatrix(rows, cols, rng), w = RandomMatrix(cols, out, rng);
+  Matrix g = RandomMatrix(rows, out, rng);
+  PackedRows z = Pack(x);
+  Eigen::MatrixXd stored = Rounded(x).cast<double>();
+  return {std::move(x), std::move(w), std::move(g), std::move(z), std::move(stored)};
 }
 
 }  // namespace
@@ -77,10 +93,10 @@ TEST_CASE("PackedRows.TilesMatchRoundedOperandsSummedExactly") {
         CAPTURE(rows);
         CAPTURE(cols);
         CAPTURE(out);
-        const Matrix x = RandomMatrix(rows, cols, rng), w = RandomMatrix(cols, out, rng);
-        const Matrix g = RandomMatrix(rows, out, rng);
-        const PackedRows z = Pack(x);
-        const Eigen::MatrixXd stored = Rounded(x).cast<double>();
+        const Operands o = RandomOperands(rows, cols, out, rng);
+        const Matrix &w = o.w, &g = o.g;
+        const PackedRows& z = o.z;
+        const Eigen::MatrixXd& stored = o.stored;
         Matrix y;
         PackedProduct(z, w, &y);
         REQUIRE(y.rows() == rows);
@@ -111,23 +127,21 @@ TEST_CASE("PackedRows.VectorKernelsMatchStoredValuesSummedExactly") {
           CAPTURE(rows);
           CAPTURE(cols);
           CAPTURE(out);
-          const Matrix x = RandomMatrix(rows, cols, rng), w = RandomMatrix(cols, out, rng);
-          const Matrix g = RandomMatrix(rows, out, rng);
-          const PackedRows z = Pack(x);
-          const Eigen::MatrixXd stored = Rounded(x).cast<double>();
+          const Operands o = RandomOperands(rows, cols, out, rng);
+          const PackedRows& z = o.z;
           Matrix padded = Matrix::Zero(z.padded_cols(), out);
-          padded.topRows(cols) = w;
+          padded.topRows(cols) = o.w;
           const std::ptrdiff_t split = z.pair_rows() > 16 ? 16 : z.pair_rows();
           Matrix y = Matrix::Constant(rows, out, 7.0f);  // every row overwritten
           k->packed_product(z.data(), z.padded_cols(), 0, split, padded.data(), out, out, y.data(), out, rows, false);
           k->packed_product(z.data(), z.padded_cols(), split, z.pair_rows(), padded.data(), out, out, y.data(), out,
                             rows, false);
-          const Matrix want_y = (stored * w.cast<double>()).cast<float>();
+          const Matrix want_y = (o.stored * o.w.cast<double>()).cast<float>();
           CHECK(MaxError(y, want_y) < 1e-5 * static_cast<float>(cols));
           Matrix gt = Matrix::Zero(out, z.padded_cols());
-          k->packed_gradient(z.data(), z.padded_cols(), 0, split, g.data(), out, out, rows, gt.data());
-          k->packed_gradient(z.data(), z.padded_cols(), split, z.pair_rows(), g.data(), out, out, rows, gt.data());
-          const Matrix want_gw = (stored.transpose() * g.cast<double>()).cast<float>();
+          k->packed_gradient(z.data(), z.padded_cols(), 0, split, o.g.data(), out, out, rows, gt.data());
+          k->packed_gradient(z.data(), z.padded_cols(), split, z.pair_rows(), o.g.data(), out, out, rows, gt.data());
+          const Matrix want_gw = (o.stored.transpose() * o.g.cast<double>()).cast<float>();
           CHECK(MaxError(gt.leftCols(cols).transpose(), want_gw) < 1e-5 * static_cast<float>(rows));
           CHECK(gt.rightCols(z.padded_cols() - cols).cwiseAbs().maxCoeff() == 0.0f);  // the padding's zeros
         }
