@@ -88,51 +88,54 @@ float PackedRows::At(std::int64_t row, std::int64_t col) const {
 
 namespace {
 
-// Without AMX, the ISA kernels' vector FMAs where they have 8 lanes or more
-// (AVX2, AVX-512); the baseline's 4 lanes lose to the factored route.
-const KernelTable* VectorKernels(std::int64_t out) {
+// The kernels a product with `out` outputs runs on: AMX tiles, else the ISA
+// kernels' vector FMAs where they have 8 lanes or more (AVX2, AVX-512; the
+// baseline's 4 lanes lose to the factored route); both null: plain loops.
+struct PackedKernels {
+  decltype(KernelTable::packed_product) product = nullptr;
+  decltype(KernelTable::packed_gradient) gradient = nullptr;
+};
+
+PackedKernels KernelsFor(std::int64_t out) {
+  if (out % kColumnStep != 0) return {};
+  const Bf16KernelTable* tiles = Bf16Kernels();
+  if (tiles != nullptr && out <= Bf16KernelTable::kMaxCols) return {tiles->packed_product, tiles->packed_gradient};
   const KernelTable& k = Kernels();
-  return k.float_lanes >= 8 && out % kColumnStep == 0 ? &k : nullptr;
+  if (k.float_lanes >= 8) return {k.packed_product, k.packed_gradient};
+  return {};
 }
 
 }  // namespace
 
+bool PackedProductsFast() { return KernelsFor(kColumnStep).product != nullptr; }
+
 const char* PackedProductRoute() {
-  return Bf16Kernels() != nullptr ? "amx" : VectorKernels(kColumnStep) != nullptr ? "vectors" : "none";
+  return Bf16Kernels() != nullptr ? "amx" : PackedProductsFast() ? "vectors" : "none";
 }
 
-bool PackedProductsFast() { return Bf16Kernels() != nullptr || VectorKernels(kColumnStep) != nullptr; }
-
 void PackedProduct(const PackedRows& z, const Matrix& w, Matrix* y) {
-  const Bf16KernelTable* tiles = Bf16Kernels();
   const std::int64_t out = w.cols();
-  const bool on_tiles = tiles != nullptr && out % kColumnStep == 0 && out <= Bf16KernelTable::kMaxCols;
-  const KernelTable* vectors = on_tiles ? nullptr : VectorKernels(out);
-  if (!on_tiles && vectors == nullptr) return PackedProductPlain(z, w, y);
+  const PackedKernels kernels = KernelsFor(out);
+  if (kernels.product == nullptr) return PackedProductPlain(z, w, y);
   // W with zero rows for the padded columns.
   Matrix padded = Matrix::Zero(z.padded_cols(), out);
   padded.topRows(w.rows()) = w;
   y->resize(z.rows(), out);
   ForEachPairBlock(z, [&](int, std::int64_t begin, std::int64_t end) {
-    (on_tiles ? tiles->packed_product : vectors->packed_product)(z.data(), z.padded_cols(), begin, end,
-                                                                 padded.data(), out, out, y->data(), out, z.rows(),
-                                                                 false);
+    kernels.product(z.data(), z.padded_cols(), begin, end, padded.data(), out, out, y->data(), out, z.rows(), false);
   });
 }
 
 void PackedWeightGradient(const PackedRows& z, const Matrix& g, Matrix* gw, bool fresh) {
-  const Bf16KernelTable* tiles = Bf16Kernels();
   const std::int64_t out = g.cols();
-  const bool on_tiles = tiles != nullptr && out % kColumnStep == 0 && out <= Bf16KernelTable::kMaxCols;
-  const KernelTable* vectors = on_tiles ? nullptr : VectorKernels(out);
-  if (!on_tiles && vectors == nullptr) return PackedWeightGradientPlain(z, g, gw, fresh);
+  const PackedKernels kernels = KernelsFor(out);
+  if (kernels.gradient == nullptr) return PackedWeightGradientPlain(z, g, gw, fresh);
   // G^T Z per thread (out x padded columns), summed after.
   std::vector<Matrix> partial(static_cast<std::size_t>(EngineThreads()));
   ForEachPairBlock(z, [&](int thread, std::int64_t begin, std::int64_t end) {
     Matrix& gt = partial[static_cast<std::size_t>(thread)];
     gt.setZero(out, z.padded_cols());
-    (on_tiles ? tiles->packed_gradient : vectors->packed_gradient)(z.data(), z.padded_cols(), begin, end, g.data(),
-                                                                   out, out, z.rows(), gt.data());
+    kernels.gradient(z.data(), z.padded_cols(), begin, end, g.data(), out, out, z.rows(), gt.data());
   });
   Matrix sum = Matrix::Zero(out, z.padded_cols());
   for (const Matrix& gt : partial) {
