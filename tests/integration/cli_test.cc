@@ -134,7 +134,8 @@ TEST_CASE("Cli.BenchRooflineBoundsEveryKernelItTimes") {
   for (const char* kernel : {"neighbour_sum_w4", "neighbour_sum_w16", "gin_neighbour_sum_w64", "gin_neighbour_sum_w128",
                              "gin_readout",
                              "sparse_input_product", "sparse_input_gradient", "sparse_input_dropout", "linear_last_layer", "linear_gin", "selu", "dropout", "add",
-                             "add_bias", "softmax_cross_entropy", "gin_mlp", "batch_norm_gin"}) {
+                             "add_bias", "softmax_cross_entropy", "gin_mlp", "gin_mlp_part_first_product",
+                             "gin_mlp_part_second_product", "gin_mlp_part_last_normalisation", "batch_norm_gin"}) {
     CAPTURE(kernel);
     const std::string k = std::string("kernel_") + kernel + "_";
     CHECK(Figure(r.output, k + "seconds") > 0);
@@ -142,6 +143,12 @@ TEST_CASE("Cli.BenchRooflineBoundsEveryKernelItTimes") {
     CHECK(Figure(r.output, k + "bound_seconds") > 0);
     CHECK(Figure(r.output, k + "fraction_of_bound") > 0);
     CHECK(r.output.find("\n" + k + "bound_by=") != std::string::npos);
+    // The bound's two sides, so that a kernel short of it shows which side stops it.
+    CHECK(Figure(r.output, k + "memory_seconds") > 0);
+    CHECK(Figure(r.output, k + "compute_seconds") > 0);
+    // Their sum, what the kernel would take if the two did not overlap: never below the bound.
+    CHECK(Figure(r.output, k + "serial_seconds") >= Figure(r.output, k + "bound_seconds"));
+    CHECK(Figure(r.output, k + "fraction_of_serial") >= Figure(r.output, k + "fraction_of_bound"));
   }
   // On AMX, AVX2 or AVX-512 the LPGNN epoch's first layer reads packed inputs, timed as kernels of their own.
   const bool packed = r.output.find("\npacked_inputs=amx\n") != std::string::npos ||
@@ -152,11 +159,15 @@ TEST_CASE("Cli.BenchRooflineBoundsEveryKernelItTimes") {
   REQUIRE(ops != std::string::npos);
   const std::string lpgnn_ops = r.output.substr(ops, r.output.find('\n', ops + 1) - ops);
   CHECK((lpgnn_ops.find("PackedProduct/16") != std::string::npos) == packed);
-  for (const char* kernel : {"packed_input_product", "packed_input_gradient"}) {
+  for (const char* kernel : {"packed_input_product", "packed_input_gradient", "packed_input_product_in_cache",
+                             "packed_input_gradient_in_cache"}) {
     CAPTURE(kernel);
     CHECK((r.output.find(std::string("\nkernel_") + kernel + "_fraction_of_bound=") != std::string::npos) == packed);
+    // Their stream alone, timed beside them.
+    CHECK((r.output.find(std::string("\nkernel_") + kernel + "_paired_stream_seconds=") != std::string::npos) == packed);
   }
   CHECK(r.output.find("\nhot_kernels_below_60pct_of_bound=") != std::string::npos);
+  CHECK(r.output.find("\nhot_kernels_below_60pct_of_serial=") != std::string::npos);
   CHECK(r.output.find("\nhot_operations_without_kernel=") != std::string::npos);
   std::ifstream chart(svg);
   std::stringstream text;

@@ -72,7 +72,9 @@ void PrintProfile(const EpochProfile& p, std::ostream& out) {
   out.flush();
 }
 
-const char* BoundBy(const KernelCost& c, const MachineLimits& m) {
+const char* BoundBy(const KernelTiming& k, const MachineLimits& m) {
+  const KernelCost& c = k.cost;
+  if (k.paired_stream_seconds > c.BoundSeconds(m)) return "streams_paired";
   if (c.ComputeSeconds(m) >= c.MemorySeconds(m)) {
     return c.libm_exps > 0 ? "libm_calls" : c.dropout_draws > 0 ? "dropout_draws" : "compute";
   }
@@ -158,19 +160,24 @@ Status RunRooflineBench(const RooflineBenchOptions& o, std::ostream& out) {
   shapes.classes = data->classes;
   const std::vector<KernelTiming> kernels = TimeKernels(shapes, o.seconds);
 
-  std::vector<std::string> below, unmodelled;
+  std::vector<std::string> below, below_serial, unmodelled;
   for (const KernelTiming& k : kernels) {
     const std::string p = "kernel_" + k.name + "_";
-    const double bound = k.cost.BoundSeconds(limits);
+    const double bound = k.BoundSeconds(limits);
     out << p << "op=" << k.op << "\n" << p << "shape=" << k.shape << "\n" << p << "seconds=" << k.seconds << "\n"
         << p << "gflops=" << k.cost.flops / k.seconds / 1e9 << "\n" << p << "intensity=" << k.cost.Intensity() << "\n"
-        << p << "bound_seconds=" << bound << "\n" << p << "bound_by=" << BoundBy(k.cost, limits) << "\n"
+        << p << "bound_seconds=" << bound << "\n" << p << "compute_seconds=" << k.cost.ComputeSeconds(limits) << "\n"
+        << p << "memory_seconds=" << k.cost.MemorySeconds(limits) << "\n" << p << "bound_by=" << BoundBy(k, limits) << "\n"
         << p << "fraction_of_bound=" << bound / k.seconds << "\n";
+    if (k.paired_stream_seconds > 0) out << p << "paired_stream_seconds=" << k.paired_stream_seconds << "\n";
+    const double serial = k.SerialSeconds(limits);
+    out << p << "serial_seconds=" << serial << "\n" << p << "fraction_of_serial=" << serial / k.seconds << "\n";
     for (const EpochProfile& e : epochs) {
       const double share = e.Share(k.op);
       if (share == 0) continue;
       out << p << "share_of_" << e.model << "_epoch=" << share << "\n";
       if (share > kHotShare && bound / k.seconds < kWantedFraction) below.push_back(e.model + ":" + k.name);
+      if (share > kHotShare && serial / k.seconds < kWantedFraction) below_serial.push_back(e.model + ":" + k.name);
     }
   }
   int hot = 0;
@@ -190,7 +197,8 @@ Status RunRooflineBench(const RooflineBenchOptions& o, std::ostream& out) {
     return s.empty() ? std::string("none") : s;
   };
   out << "hot_operations=" << hot << "\nhot_kernels_below_" << std::lround(kWantedFraction * 100)
-      << "pct_of_bound=" << list(below) << "\nhot_operations_without_kernel=" << list(unmodelled) << "\n";
+      << "pct_of_bound=" << list(below) << "\nhot_kernels_below_" << std::lround(kWantedFraction * 100)
+      << "pct_of_serial=" << list(below_serial) << "\nhot_operations_without_kernel=" << list(unmodelled) << "\n";
   LDPGRAPH_RETURN_IF_ERROR(WriteChart(o.svg, limits, kernels));
   out << "svg=" << o.svg << "\n";
   return Status::Ok();

@@ -10,6 +10,7 @@
 #ifndef LDPGRAPH_DAEMON_BENCH_ROOFLINE_KERNELS_H_
 #define LDPGRAPH_DAEMON_BENCH_ROOFLINE_KERNELS_H_
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,24 @@ struct KernelTiming {
   std::string shape;  // e.g. "1000000x16, 15998806 entries, bf16 rows"
   KernelCost cost;
   double seconds = 0;  // best of repeats
+  // For a kernel that streams an operand from memory: that operand read
+  // alone by every thread, timed just before each repeat of the kernel,
+  // best of them (0 where not measured). This machine's memory rate swings
+  // with its neighbours' load from one minute to the next, so a stream rate
+  // measured once, earlier, can set a bound the kernel could not reach.
+  double paired_stream_seconds = 0;
+
+  // The cost's bound, or the paired stream's time where that is longer.
+  double BoundSeconds(const MachineLimits& m) const { return std::max(cost.BoundSeconds(m), paired_stream_seconds); }
+  // The time the kernel would take at the machine's rates if its computing
+  // and its memory traffic did not overlap at all: their sum. Not a bound
+  // but a yardstick: a kernel near it and far from BoundSeconds is made of
+  // phases that each run at their rate one after another (the GIN MLP's
+  // products in L2, then its normalisations streaming from L3); one far
+  // from both is slow at what it does.
+  double SerialSeconds(const MachineLimits& m) const {
+    return cost.ComputeSeconds(m) + std::max(cost.MemorySeconds(m), paired_stream_seconds);
+  }
 };
 
 // The bound: the longer of the compute and memory times.

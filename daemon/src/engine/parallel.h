@@ -51,11 +51,13 @@ void OnThreads(int threads, F&& f) {
 }
 
 // Calls f(thread, begin, end) for contiguous row blocks [begin, end) covering
-// [0, rows), one per thread; small inputs run on the calling thread only.
+// [0, rows), one per thread; inputs of fewer than `parallel_from` rows run on
+// the calling thread only (the default suits rows of tens of floats; callers
+// whose rows are blocks of far more work pass their own).
 template <typename F>
-void ForEachRowBlock(Eigen::Index rows, F&& f) {
+void ForEachRowBlock(Eigen::Index rows, F&& f, Eigen::Index parallel_from = 2048) {
 #ifdef _OPENMP
-  const int threads = rows >= 2048 ? omp_get_max_threads() : 1;
+  const int threads = rows >= parallel_from ? omp_get_max_threads() : 1;
   if (threads > 1) {
 #pragma omp parallel num_threads(threads)
     {
